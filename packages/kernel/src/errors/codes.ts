@@ -1,0 +1,82 @@
+/**
+ * The kernel catalog (contract §6). Numbers are part of the public contract: never renumber a member.
+ * msgKeys are `error.<area>.<camelName>`; areas follow the segments of the spec's code space.
+ */
+import { defineErrorCodes, type ErrorCodeSpec } from './define.js';
+
+const k = (area: string, name: string, code: number): ErrorCodeSpec => ({
+  code,
+  msgKey: `error.${area}.${name.charAt(0).toLowerCase()}${name.slice(1)}`,
+});
+
+const auth = (name: string, code: number) => k('auth', name, code);
+const perm = (name: string, code: number) => k('permission', name, code);
+const admin = (name: string, code: number) => k('admin', name, code);
+const config = (name: string, code: number) => k('config', name, code);
+const file = (name: string, code: number) => k('file', name, code);
+
+/** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
+export const ErrorCode = defineErrorCodes('ErrorCode', {
+  Success: { code: 0, msgKey: 'common.success' },
+  PasswordWrong: auth('PasswordWrong', 40001),
+  CaptchaExpired: auth('CaptchaExpired', 40002),
+  CaptchaWrong: auth('CaptchaWrong', 40003),
+  AccountLocked: auth('AccountLocked', 40004),
+  AccountDisabled: auth('AccountDisabled', 40005),
+  TokenInvalid: auth('TokenInvalid', 40006),
+  RefreshTokenInvalid: auth('RefreshTokenInvalid', 40007),
+  TooManyRequests: auth('TooManyRequests', 40008),
+  SmsCodeRequired: auth('SmsCodeRequired', 40009),
+  SmsCodeWrong: auth('SmsCodeWrong', 40010),
+  SmsCodeExpired: auth('SmsCodeExpired', 40011),
+  SmsLoginDisabled: auth('SmsLoginDisabled', 40012),
+  TotpRequired: auth('TotpRequired', 40018),
+  TotpWrong: auth('TotpWrong', 40019),
+  TotpNotBound: auth('TotpNotBound', 40020),
+  MfaBindInvalid: auth('MfaBindInvalid', 40021),
+  RecoveryCodeInvalid: auth('RecoveryCodeInvalid', 40022),
+  CsrfInvalid: auth('CsrfInvalid', 40023),
+  ReauthRequired: auth('ReauthRequired', 40024),
+  TotpDisabled: auth('TotpDisabled', 40025),
+  ApiKeyInvalid: auth('ApiKeyInvalid', 40027),
+  NoPermission: perm('NoPermission', 41001),
+  DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
+  OutOfDataScope: perm('OutOfDataScope', 41005),
+  UserNotFound: admin('UserNotFound', 42001),
+  RoleNotFound: admin('RoleNotFound', 42002),
+  OrgNotFound: admin('OrgNotFound', 42003),
+  OrgHasChildren: admin('OrgHasChildren', 42004),
+  PositionNotFound: admin('PositionNotFound', 42005),
+  AccountExists: admin('AccountExists', 42006),
+  SuperAdminProtected: admin('SuperAdminProtected', 42007),
+  OrgInvalidParent: admin('OrgInvalidParent', 42008),
+  MenuNotFound: admin('MenuNotFound', 42015),
+  MenuHasChildren: admin('MenuHasChildren', 42016),
+  RoleCodeExists: admin('RoleCodeExists', 42018),
+  PasswordTooWeak: admin('PasswordTooWeak', 42019),
+  RecycleNotFound: admin('RecycleNotFound', 42020),
+  RecycleUniqueConflict: admin('RecycleUniqueConflict', 42021),
+  RecycleInvalidType: admin('RecycleInvalidType', 42022),
+  SessionNotFound: admin('SessionNotFound', 42024),
+  PasswordReused: admin('PasswordReused', 42025),
+  OrgHasUsers: admin('OrgHasUsers', 42027),
+  CannotOperateSelf: admin('CannotOperateSelf', 42029),
+  DictTypeNotFound: config('DictTypeNotFound', 43001),
+  DictTypeCodeExists: config('DictTypeCodeExists', 43002),
+  DictItemNotFound: config('DictItemNotFound', 43003),
+  ConfigNotFound: config('ConfigNotFound', 43004),
+  ConfigKeyExists: config('ConfigKeyExists', 43005),
+  FileEmpty: file('FileEmpty', 44001),
+  FileTooLarge: file('FileTooLarge', 44002),
+  FileExtNotAllowed: file('FileExtNotAllowed', 44003),
+  FileNotFound: file('FileNotFound', 44004),
+  FileSignatureInvalid: file('FileSignatureInvalid', 44007),
+  ParamInvalid: k('param', 'ParamInvalid', 48000),
+  PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
+  PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),
+  NotFound: k('param', 'NotFound', 48004),
+  SystemError: k('system', 'SystemError', 50000),
+  ServiceUnavailable: k('system', 'ServiceUnavailable', 50001),
+});
+
+export type KernelErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,167 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfiguration } from './load.js';
+import { describeSection, OptionsError } from './parse.js';
+import { parseRuntimeValue, RUNTIME_KEYS, runtimeKeyDef, runtimeSeedRows } from './runtime-keys.js';
+import { serviceSchema } from './schema.js';
+
+function contentRoot(files: Record<string, unknown> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-opt-'));
+  for (const [name, value] of Object.entries(files)) {
+    writeFileSync(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return dir;
+}
+
+describe('configuration sources and precedence', () => {
+  it('gives every key its default with no source at all', () => {
+    const cfg = loadConfiguration({ contentRoot: contentRoot(), env: {} });
+    expect(cfg.environment.name).toBe('Production');
+    expect(cfg.environment.isProduction).toBe(true);
+    expect(cfg.environment.url).toBe('http://localhost:5100');
+    expect(cfg.service.Database.DbType).toBe('Sqlite');
+    expect(cfg.service.Security.LoginLock.MaxFailCount).toBe(5);
+    expect(cfg.service.Jwt.Issuer).toBe('Service');
+    expect(cfg.service.Security.ApiKey.HeaderName).toBe('X-Api-Key');
+    expect(cfg.service.Security.ApiKey.Keys).toEqual([]);
+    expect(cfg.service.Samples.Enabled).toBeNull();
+  });
+
+  it('layers defaults < appsettings.json < appsettings.{Environment}.json < environment variables', () => {
+    const dir = contentRoot({
+      'appsettings.json': {
+        Service: { Security: { LoginLock: { MaxFailCount: 7, LockMinutes: 20 } }, Jwt: { Issuer: 'file' } },
+      },
+      'appsettings.Staging.json': { service: { security: { loginlock: { maxfailcount: 9 } } } },
+    });
+    const cfg = loadConfiguration({
+      contentRoot: dir,
+      defaults: { Service: { Jwt: { Issuer: 'code', ExpireMinutes: 30 } } },
+      env: { ASPNETCORE_ENVIRONMENT: 'Staging', Service__Security__LoginLock__MaxFailCount: '11' },
+    });
+    expect(cfg.service.Security.LoginLock.MaxFailCount).toBe(11);
+    expect(cfg.service.Security.LoginLock.LockMinutes).toBe(20);
+    expect(cfg.service.Jwt.Issuer).toBe('file');
+    expect(cfg.service.Jwt.ExpireMinutes).toBe(30);
+    const withoutEnv = loadConfiguration({ contentRoot: dir, env: { ASPNETCORE_ENVIRONMENT: 'Staging' } });
+    expect(withoutEnv.service.Security.LoginLock.MaxFailCount).toBe(9);
+    const otherEnv = loadConfiguration({ contentRoot: dir, env: { ASPNETCORE_ENVIRONMENT: 'Development' } });
+    expect(otherEnv.service.Security.LoginLock.MaxFailCount).toBe(7);
+    expect(otherEnv.environment.isDevelopment).toBe(true);
+  });
+
+  it('matches keys and enum values case-insensitively', () => {
+    const cfg = loadConfiguration({
+      contentRoot: contentRoot(),
+      env: { SERVICE__DATABASE__DBTYPE: 'postgresql', service__cache__provider: 'REDIS' },
+    });
+    expect(cfg.service.Database.DbType).toBe('PostgreSQL');
+    expect(cfg.service.Cache.Provider).toBe('Redis');
+  });
+
+  it('reads arrays from index segments and from JSON arrays, merging by index', () => {
+    const dir = contentRoot({
+      'appsettings.json': {
+        Service: { Security: { ApiKey: { Keys: [{ Name: 'a', Key: 'file-key', UserId: 3 }] } } },
+      },
+    });
+    const cfg = loadConfiguration({
+      contentRoot: dir,
+      env: {
+        Service__Security__ApiKey__Keys__0__Key: 'env-key',
+        Service__Security__ApiKey__Keys__1__Name: 'b',
+        Service__Security__ApiKey__Keys__1__Key: 'second',
+        Service__Api__DisabledModules__0: 'Meta',
+      },
+    });
+    expect(cfg.service.Security.ApiKey.Keys).toEqual([
+      { Name: 'a', Key: 'env-key', UserId: 3 },
+      { Name: 'b', Key: 'second', UserId: 0 },
+    ]);
+    expect(cfg.service.Api.DisabledModules).toEqual(['Meta']);
+  });
+
+  it('stops with a message naming every bad key and its expected form', () => {
+    const run = () =>
+      loadConfiguration({
+        contentRoot: contentRoot(),
+        env: {
+          Service__Database__DbType: 'Oracle',
+          Service__Security__LoginLock__LockMinutes: 'ten',
+          Service__DemoMode: 'maybe',
+        },
+      });
+    expect(run).toThrow(OptionsError);
+    try {
+      run();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain(
+        'Service:Database:DbType: expected Sqlite | MySql | PostgreSQL | SqlServer, got "Oracle"',
+      );
+      expect(message).toContain('Service:Security:LoginLock:LockMinutes: expected integer');
+      expect(message).toContain('Service:DemoMode: expected true | false');
+    }
+  });
+
+  it('names a malformed appsettings file', () => {
+    const dir = contentRoot({ 'appsettings.json': '{ "Service": ' });
+    expect(() => loadConfiguration({ contentRoot: dir, env: {} })).toThrow(
+      /appsettings\.json: not valid JSON/,
+    );
+  });
+
+  it('warns about unknown keys instead of ignoring them silently', () => {
+    const cfg = loadConfiguration({
+      contentRoot: contentRoot(),
+      env: { Service__Databse__DbType: 'Sqlite' },
+    });
+    expect(cfg.warnings).toContain('Service:Databse is not a known key and was ignored.');
+  });
+
+  it('takes content root, listen address and environment from the process variables', () => {
+    const dir = contentRoot();
+    const cfg = loadConfiguration({
+      env: { ASPNETCORE_CONTENTROOT: dir, PORT: '8080', ASPNETCORE_ENVIRONMENT: 'Development' },
+    });
+    expect(cfg.environment.contentRoot).toBe(dir);
+    expect(cfg.environment.url).toBe('http://0.0.0.0:8080');
+    expect(
+      loadConfiguration({ env: { ASPNETCORE_URLS: 'http://127.0.0.1:5200;http://[::1]:5200' } }).environment
+        .url,
+    ).toBe('http://127.0.0.1:5200');
+  });
+
+  it('documents every key with its environment-variable form', () => {
+    const rows = describeSection(serviceSchema, 'Service');
+    expect(rows.find((r) => r.key === 'Service:Security:LoginLock:MaxFailCount')).toMatchObject({
+      envVar: 'Service__Security__LoginLock__MaxFailCount',
+      defaultValue: '5',
+    });
+    expect(rows.length).toBeGreaterThan(60);
+  });
+});
+
+describe('runtime keys', () => {
+  it('seed rows carry the options in effect', () => {
+    const cfg = loadConfiguration({
+      contentRoot: contentRoot(),
+      env: { Service__Security__LoginLock__MaxFailCount: '3' },
+    });
+    const rows = runtimeSeedRows(cfg.service);
+    expect(rows.find((r) => r.key === 'sys.security.loginLock.maxFailCount')?.value).toBe('3');
+    expect(rows.find((r) => r.key === 'sys.security.password.minLength')?.value).toBe('8');
+    expect(rows).toHaveLength(RUNTIME_KEYS.length);
+  });
+  it('parses stored text by type and rejects what would break login', () => {
+    const lock = runtimeKeyDef('sys.security.loginLock.lockMinutes')!;
+    expect(parseRuntimeValue(lock, '15')).toBe(15);
+    expect(parseRuntimeValue(lock, '0')).toBeUndefined();
+    expect(parseRuntimeValue(lock, 'abc')).toBeUndefined();
+    expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.enabled')!, 'TRUE')).toBe(true);
+    expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'MATH')).toBe('math');
+    expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'image')).toBeUndefined();
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Runtime configuration keys (`sys.*`): rows of the config table, read through the config cache.
+ * Precedence (contract §1): the config row, else the deploy-time option named as fallback, else the built-in
+ * default. The first-start seed writes one row per key with the value in effect at that moment.
+ */
+import type { CaptchaType, ServiceOptions } from './schema.js';
+import { CAPTCHA_TYPES } from './schema.js';
+
+export type RuntimeValueType = 'int' | 'bool' | 'string' | 'enum';
+export type RuntimeValue = number | boolean | string;
+
+export interface RuntimeKeyDef<T extends RuntimeValue = RuntimeValue> {
+  key: string;
+  name: string;
+  valueType: RuntimeValueType;
+  /** Allowed values of an `enum` key. */
+  values?: readonly string[];
+  /** Inclusive bounds of an `int` key. */
+  min?: number;
+  max?: number;
+  /** The value in effect without a row: the deploy-time option, else the built-in default. */
+  fallback: (options: ServiceOptions) => T;
+  /** Safe to show anonymously (`GET /api/v1/sys/config/site`). */
+  public?: boolean;
+}
+
+const int = (
+  key: string,
+  name: string,
+  fallback: (o: ServiceOptions) => number,
+  min = 0,
+  max = 1_000_000_000,
+) => ({ key, name, valueType: 'int', min, max, fallback }) satisfies RuntimeKeyDef<number>;
+const bool = (key: string, name: string, fallback: (o: ServiceOptions) => boolean, isPublic = false) =>
+  ({
+    key,
+    name,
+    valueType: 'bool',
+    fallback,
+    ...(isPublic ? { public: true } : {}),
+  }) satisfies RuntimeKeyDef<boolean>;
+
+/** Every runtime key the service reads. */
+export const RUNTIME_KEYS = [
+  int('sys.security.session.accessMinutes', 'Access-token lifetime (minutes)', (o) => o.Jwt.ExpireMinutes, 1),
+  int(
+    'sys.security.session.refreshMinutes',
+    'Refresh-token lifetime (minutes)',
+    (o) => o.Jwt.RefreshExpireMinutes,
+    1,
+  ),
+  int(
+    'sys.security.loginLock.maxFailCount',
+    'Wrong passwords before lock (<= 0 disables)',
+    (o) => o.Security.LoginLock.MaxFailCount,
+    -1,
+  ),
+  int(
+    'sys.security.loginLock.lockMinutes',
+    'Lock duration (minutes)',
+    (o) => o.Security.LoginLock.LockMinutes,
+    1,
+  ),
+  bool('sys.security.captcha.enabled', 'Captcha on login', (o) => o.Security.Captcha.Enabled, true),
+  {
+    key: 'sys.security.captcha.type',
+    name: 'Captcha type',
+    valueType: 'enum',
+    values: CAPTCHA_TYPES,
+    fallback: (o: ServiceOptions): CaptchaType => o.Security.Captcha.Type,
+    public: true,
+  } satisfies RuntimeKeyDef<string>,
+  bool('sys.security.mfa.enabled', 'SMS second factor', (o) => o.Security.SmsOtp.MfaEnabled),
+  bool('sys.security.smsLogin.enabled', 'SMS login', (o) => o.Security.SmsOtp.LoginEnabled, true),
+  bool('sys.security.totp.enabled', 'TOTP authenticator', (o) => o.Security.Totp.Enabled),
+  bool('sys.security.totp.requireForSuperAdmin', 'Super admin must use a second factor', () => false),
+  int('sys.security.password.minLength', 'Password minimum length', () => 8, 1, 128),
+  bool('sys.security.password.requireUpper', 'Password needs an upper-case letter', () => true),
+  bool('sys.security.password.requireLower', 'Password needs a lower-case letter', () => true),
+  bool('sys.security.password.requireDigit', 'Password needs a digit', () => true),
+  bool('sys.security.password.requireSpecial', 'Password needs a special character', () => false),
+  int('sys.security.password.expireDays', 'Password expiry in days (0 = never)', () => 0),
+  bool('sys.security.password.forceChangeOnFirstLogin', 'Created accounts must change password', () => false),
+  int(
+    'sys.security.password.historyCount',
+    'Recent passwords that may not be reused (0 = none)',
+    () => 0,
+    0,
+    100,
+  ),
+  bool('sys.security.rateLimit.enabled', 'Rate limiting', (o) => o.Security.RateLimit.Enabled),
+  int(
+    'sys.security.rateLimit.windowSeconds',
+    'Rate-limit window (seconds)',
+    (o) => o.Security.RateLimit.WindowSeconds,
+    1,
+  ),
+  int(
+    'sys.security.rateLimit.permitPerWindow',
+    'Requests per IP per window',
+    (o) => o.Security.RateLimit.PermitPerWindow,
+    1,
+  ),
+  int(
+    'sys.security.rateLimit.authPermitPerWindow',
+    'Requests per IP per window on /api/v1/auth/*',
+    (o) => o.Security.RateLimit.AuthPermitPerWindow,
+    1,
+  ),
+] as const satisfies readonly RuntimeKeyDef[];
+
+export type RuntimeKey = (typeof RUNTIME_KEYS)[number]['key'];
+
+const BY_KEY = new Map<string, RuntimeKeyDef>(RUNTIME_KEYS.map((d) => [d.key, d]));
+
+/** The definition of a runtime key, if it is one. */
+export function runtimeKeyDef(key: string): RuntimeKeyDef | undefined {
+  return BY_KEY.get(key);
+}
+
+/** Renders a typed value as the text stored in the config row. */
+export function formatRuntimeValue(value: RuntimeValue): string {
+  return String(value);
+}
+
+/**
+ * Parses stored text by the key's type. Returns undefined when the text is not a valid value, so that a
+ * broken row falls back instead of breaking login.
+ */
+export function parseRuntimeValue(
+  def: RuntimeKeyDef,
+  text: string | null | undefined,
+): RuntimeValue | undefined {
+  if (text === null || text === undefined) return undefined;
+  const s = text.trim();
+  switch (def.valueType) {
+    case 'int': {
+      const n = Number(s);
+      if (!Number.isSafeInteger(n) || s === '') return undefined;
+      if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) return undefined;
+      return n;
+    }
+    case 'bool': {
+      const l = s.toLowerCase();
+      return l === 'true' || l === '1' ? true : l === 'false' || l === '0' ? false : undefined;
+    }
+    case 'enum':
+      return def.values?.find((v) => v.toLowerCase() === s.toLowerCase());
+    default:
+      return text;
+  }
+}
+
+/** Seed rows: one per runtime key with the value in effect now. */
+export function runtimeSeedRows(options: ServiceOptions) {
+  return RUNTIME_KEYS.map((def) => ({
+    key: def.key,
+    name: def.name,
+    valueType: def.valueType,
+    value: formatRuntimeValue(def.fallback(options)),
+  }));
+}
