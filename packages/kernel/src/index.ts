@@ -12,6 +12,7 @@ export * from './errors/business-error.js';
 export * from './errors/codes.js';
 export * from './errors/define.js';
 export * from './errors/registry.js';
+export * from './logger.js';
 export * from './options/leaf.js';
 export * from './options/load.js';
 export * from './options/parse.js';

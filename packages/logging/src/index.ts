@@ -1,1 +1,6 @@
-export {};
+/**
+ * @svc/logging: console logger, masking, exception log recording.
+ */
+export * from './console-logger.js';
+export * from './exception-log.js';
+export * from './masking.js';

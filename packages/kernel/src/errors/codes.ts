@@ -74,7 +74,7 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),
-  NotFound: k('param', 'NotFound', 48004),
+  NotFound: k('param', 'NotFound', 48003),
   SystemError: k('system', 'SystemError', 50000),
   ServiceUnavailable: k('system', 'ServiceUnavailable', 50001),
 });

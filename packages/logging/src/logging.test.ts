@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createConsoleLogger, minimumLevel } from './console-logger.js';
+import { createExceptionRecorder, type ExceptionLogEntry, truncate } from './exception-log.js';
+import { MASK, maskSensitive } from './masking.js';
+
+describe('masking', () => {
+  it('masks by case-insensitive name fragment, recursing into objects and arrays', () => {
+    const masked = maskSensitive({
+      account: 'a',
+      Password: 'x',
+      nested: { newPwd: 'y', list: [{ accessToken: 't', keep: 1 }], AUTHORIZATION: 'Bearer z' },
+      x_api_key: 'k',
+      cookieValue: 'c',
+    });
+    expect(masked).toEqual({
+      account: 'a',
+      Password: MASK,
+      nested: { newPwd: MASK, list: [{ accessToken: MASK, keep: 1 }], AUTHORIZATION: MASK },
+      x_api_key: MASK,
+      cookieValue: MASK,
+    });
+  });
+  it('replaces cycles and functions with the placeholder', () => {
+    const a: Record<string, unknown> = { name: 'a', fn: () => 1 };
+    a.self = a;
+    expect(maskSensitive(a)).toEqual({ name: 'a', fn: '<unserializable>', self: '<unserializable>' });
+  });
+});
+
+describe('console logger', () => {
+  it('applies the longest matching category prefix', () => {
+    const levels = { Default: 'Warning', Service: 'Information', 'Service.Sql': 'Debug' };
+    expect(minimumLevel(levels, 'Service.Sql')).toBe('Debug');
+    expect(minimumLevel(levels, 'Service.Startup')).toBe('Information');
+    expect(minimumLevel(levels, 'Other')).toBe('Warning');
+    const lines: string[] = [];
+    const logger = createConsoleLogger({ levels, sink: (l) => lines.push(l) }, 'Other');
+    logger.info('hidden');
+    logger.warn('shown', { n: 1 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/warn Other: shown \{"n":1\}$/);
+  });
+});
+
+describe('exception recorder', () => {
+  it('truncates message and stack and survives a failing sink', async () => {
+    const rows: ExceptionLogEntry[] = [];
+    const logged: string[] = [];
+    const logger = createConsoleLogger({ sink: (l) => logged.push(l) });
+    const recorder = createExceptionRecorder({ sink: { insert: async (r) => rows.push(r) }, logger });
+    const error = new RangeError('m'.repeat(5000));
+    error.stack = 's'.repeat(20000);
+    await recorder.record(error, { method: 'GET', path: '/x', traceId: 't1' });
+    expect(rows[0]).toMatchObject({
+      exceptionType: 'RangeError',
+      httpMethod: 'GET',
+      path: '/x',
+      traceId: 't1',
+    });
+    expect(rows[0]?.message).toHaveLength(2000);
+    expect(rows[0]?.stackTrace).toHaveLength(8000);
+    const failing = createExceptionRecorder({
+      sink: { insert: async () => Promise.reject(new Error('db down')) },
+      logger,
+    });
+    await expect(
+      failing.record(new Error('boom'), { method: 'GET', path: '/y', traceId: 't2' }),
+    ).resolves.toBeUndefined();
+    expect(logged.some((l) => l.includes('Could not write the exception log row'))).toBe(true);
+  });
+  it('never splits a surrogate pair', () => {
+    expect(truncate(`ab${'😀'}`, 3)).toBe('ab');
+  });
+});
