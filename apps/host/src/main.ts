@@ -1,1 +1,38 @@
-export {};
+/**
+ * The reference host: the whole service on its embedded defaults (SQLite, in-memory cache) or on whatever
+ * the configuration selects. `node apps/host/dist/main.js`.
+ */
+import { fileURLToPath } from 'node:url';
+import { createServer, listen, StartupError } from '@svc/server';
+import { registerSamples, SampleErrorCode } from './samples.js';
+
+/** Content root default: this app's folder, so `./data/...` lands in `apps/host/data`. */
+const HOST_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function main(): Promise<void> {
+  const server = await createServer({
+    contentRoot: HOST_ROOT,
+    errorCodes: [SampleErrorCode],
+    configure: (ctx, deps) => {
+      if (deps.config.service.Samples.Enabled ?? deps.config.environment.isDevelopment) registerSamples(ctx);
+    },
+  });
+  const running = await listen(server, server.deps.logger.child('Service.Host'));
+  const stop = () => {
+    running.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof StartupError) console.error(`Start-up failed: ${error.message}`);
+  else console.error('Start-up failed:', error);
+  process.exit(1);
+});

@@ -1,1 +1,34 @@
-export {};
+/**
+ * @svc/http: the Hono app, middleware, routes, OpenAPI contract and docs, and `createServer`, which composes
+ * every layer into a running service.
+ */
+
+/** The route-definition helpers consumers use for their own routes, from the same @hono/zod-openapi instance. */
+export { createRoute, z } from '@hono/zod-openapi';
+export { type CreateAppOptions, createApp, type SvcApp } from './app.js';
+export { type AppContext, type AppEnv, type AppVariables, readHeader } from './context.js';
+export type { HealthCheck, HttpDeps } from './deps.js';
+export { failure, validationErrors } from './errors/handlers.js';
+export { httpStatusOf } from './errors/status.js';
+export { seedPasswordBanner } from './host/banner.js';
+export { type CreateServerOptions, createServer, type SvcServer } from './host/create-server.js';
+export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
+export { StartupError } from './host/startup-error.js';
+export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
+export { buildDocument, errorCodeSchema } from './openapi/document.js';
+export {
+  type RegisterContext,
+  type RouteGuards,
+  type RouteOptions,
+  RouteTable,
+  registerRoute,
+  withAuth,
+} from './openapi/register.js';
+export {
+  commonErrorResponses,
+  ErrorEnvelopeSchema,
+  envelopeOf,
+  envelopeResponses,
+} from './openapi/schemas.js';
+export { isModuleEnabled } from './routes/index.js';
+export { assertUploadRootNotExposed, UploadExposureError } from './static/web-root.js';

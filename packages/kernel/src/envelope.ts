@@ -10,8 +10,13 @@ export interface Envelope<T = unknown> {
   args?: ErrorArgs;
 }
 
+/** The envelope of a success: `data` is always present. */
+export interface SuccessEnvelope<T> extends Envelope<T> {
+  data: T;
+}
+
 /** The success envelope. */
-export function ok<T>(data: T): Envelope<T> {
+export function ok<T>(data: T): SuccessEnvelope<T> {
   return { code: 0, msgKey: 'common.success', data };
 }
 

@@ -1,0 +1,3 @@
+import { defineAppContract } from './app.contract.js';
+
+defineAppContract('Sqlite');

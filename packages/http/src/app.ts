@@ -1,0 +1,50 @@
+/**
+ * Builds the Hono app: trace ids, body limit, validation and error envelopes, the built-in routes of enabled
+ * modules, the docs, consumer routes and (optionally) the frontend. The app is a plain value: serve it with
+ * node-server or drive it with `app.request()` in tests.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { ErrorCode, fail } from '@svc/kernel';
+import type { AppEnv } from './context.js';
+import type { HttpDeps } from './deps.js';
+import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
+import { jsonBodyLimit } from './middleware/body-limit.js';
+import { traceId } from './middleware/trace-id.js';
+import { type RegisterContext, RouteTable } from './openapi/register.js';
+import { registerDocs } from './routes/docs/openapi.js';
+import { registerBuiltInRoutes } from './routes/index.js';
+import { mountWebRoot } from './static/web-root.js';
+
+export interface CreateAppOptions {
+  /** Consumer routes, registered after the built-in ones and before the frontend fallback. */
+  configure?: (ctx: RegisterContext, deps: HttpDeps) => void;
+  /** Absolute web root when the frontend is served from this process. */
+  webRoot?: string | undefined;
+}
+
+export interface SvcApp {
+  app: OpenAPIHono<AppEnv>;
+  routes: RouteTable;
+}
+
+export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcApp {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const code = ErrorCode.ParamInvalid.code;
+      return c.json(fail(code, deps.errors.msgKeyOf(code), { errors: validationErrors(result.error) }), 200);
+    },
+  });
+  app.onError(createErrorHandler(deps));
+  app.notFound(createNotFoundHandler(deps));
+  app.use('*', traceId());
+  app.use('/api/*', jsonBodyLimit({ maxBytes: deps.config.service.Api.MaxBodyBytes, errors: deps.errors }));
+
+  const routes = new RouteTable();
+  const ctx: RegisterContext = { app, table: routes, guards: deps.guards };
+  registerBuiltInRoutes(ctx, deps);
+  options.configure?.(ctx, deps);
+  registerDocs(app, deps);
+  if (options.webRoot) mountWebRoot(app, options.webRoot);
+  return { app, routes };
+}

@@ -1,0 +1,28 @@
+/**
+ * The Hono environment of every @svc route: node-server bindings (the raw Node request, whose parsed headers
+ * are cheaper to read than the Web `Headers` object) and the per-request variables.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
+
+export interface AppVariables {
+  /** The request's trace identifier, echoed in `X-Trace-Id` and written to the exception log. */
+  traceId: string;
+}
+
+export type AppEnv = { Bindings: Partial<HttpBindings>; Variables: AppVariables };
+
+export type AppContext = Context<AppEnv>;
+
+/**
+ * Reads a request header, from the raw Node request when the app runs on node-server (no `Headers` object is
+ * materialised), else through the Web API (`app.request()` in tests, other runtimes).
+ */
+export function readHeader(c: Context, name: string): string | undefined {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming) {
+    const value = incoming.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+  return c.req.header(name) ?? undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * Error handling for the whole app: business errors become envelopes, framework errors (malformed JSON,
+ * oversized bodies) become their envelope codes, and anything else is a 500 that is recorded in the
+ * exception log and never echoed to the client.
+ */
+import type { ErrorArgs, ErrorCodeMember, ErrorCodeRegistry } from '@svc/kernel';
+import { ErrorCode, fail, isBusinessError } from '@svc/kernel';
+import type { ExceptionRecorder } from '@svc/logging';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ZodError } from 'zod';
+import type { AppEnv } from '../context.js';
+import { httpStatusOf } from './status.js';
+
+/** Renders an envelope failure with the status the code maps to (or an explicit one). */
+export function failure(
+  c: Context,
+  registry: ErrorCodeRegistry,
+  member: ErrorCodeMember | number,
+  args?: ErrorArgs,
+  status?: number,
+): Response {
+  const code = typeof member === 'number' ? member : member.code;
+  return c.json(fail(code, registry.msgKeyOf(code), args), (status ?? httpStatusOf(code)) as 200);
+}
+
+/** `{path, message}` per validation issue (contract §3: `args.errors`). */
+export function validationErrors(error: ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+export function createErrorHandler(deps: {
+  errors: ErrorCodeRegistry;
+  exceptions: ExceptionRecorder;
+}): ErrorHandler<AppEnv> {
+  return async function handleError(error, c) {
+    if (isBusinessError(error)) return failure(c, deps.errors, error.code, error.args);
+    if (error instanceof HTTPException) {
+      if (error.status === 413) return failure(c, deps.errors, ErrorCode.PayloadTooLarge);
+      if (error.status === 400) {
+        return failure(c, deps.errors, ErrorCode.ParamInvalid, {
+          errors: [{ path: '', message: error.message }],
+        });
+      }
+      if (error.status < 500) return failure(c, deps.errors, ErrorCode.ParamInvalid, undefined, error.status);
+    }
+    const traceId = c.get('traceId') ?? '';
+    await deps.exceptions.record(error, { method: c.req.method, path: c.req.path, traceId });
+    return failure(c, deps.errors, ErrorCode.SystemError, { traceId });
+  };
+}
+
+export function createNotFoundHandler(deps: { errors: ErrorCodeRegistry }): NotFoundHandler<AppEnv> {
+  return function notFound(c) {
+    return failure(c, deps.errors, ErrorCode.NotFound, { path: c.req.path });
+  };
+}

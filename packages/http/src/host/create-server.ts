@@ -1,0 +1,158 @@
+/**
+ * Composes the layers into a running service: configuration, error codes, signing key, database (migrated or
+ * checked), first-start seed, cache, and the HTTP app. Every failure an operator can fix becomes a
+ * `StartupError` whose message names the key to change.
+ */
+import { readFileSync } from 'node:fs';
+import type { Cache } from '@svc/data/cache';
+import { createCache } from '@svc/data/cache';
+import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
+import { ErrorCodeRegistry, loadConfiguration, resolveContentPath, resolveJwtKey } from '@svc/kernel';
+import { createConsoleLogger, createExceptionRecorder } from '@svc/logging';
+import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
+import type { HttpDeps } from '../deps.js';
+import { assertUploadRootNotExposed } from '../static/web-root.js';
+import { type OpenedDatabase, prepareDatabase } from './database.js';
+import { asStartupError, StartupError } from './startup-error.js';
+
+export interface CreateServerOptions {
+  /** Content root when `ASPNETCORE_CONTENTROOT` is not set. @default process.cwd() */
+  contentRoot?: string;
+  /** Environment variables. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Host defaults in code (`{ Service: {...} }`); appsettings files and the environment override them. */
+  defaults?: Record<string, unknown>;
+  /** Consumer error-code sets; two sets claiming one number stop start-up. */
+  errorCodes?: readonly ErrorCodeSet[];
+  /** @default a console logger honouring `Logging:LogLevel` */
+  logger?: Logger;
+  /** Consumer routes. */
+  configure?: CreateAppOptions['configure'];
+}
+
+export interface SvcServer extends SvcApp {
+  config: Configuration;
+  deps: HttpDeps;
+  database: OpenedDatabase;
+  cache: Cache;
+  jwtKey: ResolvedJwtKey;
+  /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
+  close(): Promise<void>;
+}
+
+/** The version written into the contract: this package's own. */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Builds the service. Throws `StartupError` for anything the operator must fix (bad option, short signing key,
+ * unreachable database or cache, missing tables in Production, conflicting error codes, exposed upload root).
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
+  let config: Configuration;
+  try {
+    config = loadConfiguration({
+      ...(options.contentRoot ? { contentRoot: options.contentRoot } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.defaults ? { defaults: options.defaults } : {}),
+    });
+  } catch (error) {
+    throw asStartupError(error);
+  }
+  const logger = options.logger ?? createConsoleLogger({ levels: config.logging.LogLevel });
+  const startup = logger.child('Service.Startup');
+  for (const warning of config.warnings) startup.warn(warning);
+
+  const { service, environment } = config;
+  let errors: ErrorCodeRegistry;
+  let jwtKey: ResolvedJwtKey;
+  try {
+    errors = new ErrorCodeRegistry(options.errorCodes ?? []);
+    assertUploadRootNotExposed({
+      webEnabled: service.Web.Enabled,
+      webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
+      uploadRoot: resolveContentPath(environment.contentRoot, service.Upload.RootPath),
+    });
+    jwtKey = resolveJwtKey({
+      secretKey: service.Jwt.SecretKey,
+      isDevelopment: environment.isDevelopment,
+      contentRoot: environment.contentRoot,
+    });
+  } catch (error) {
+    throw asStartupError(error);
+  }
+  if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
+
+  const database = await prepareDatabase(config, logger);
+  let cache: Cache;
+  try {
+    cache = await createCache(
+      service.Cache.Provider === 'Redis'
+        ? {
+            provider: 'Redis',
+            url: requireRedisUrl(service.Cache.Redis.Configuration),
+            keyPrefix: service.Cache.Redis.KeyPrefix,
+          }
+        : {
+            provider: 'Memory',
+            entryLimit: service.Cache.MemoryEntryLimit,
+            maxEntryMinutes: service.Cache.MaxEntryMinutes,
+          },
+    );
+  } catch (error) {
+    await database.close();
+    throw asStartupError(error, 'Service:Cache');
+  }
+
+  const deps: HttpDeps = {
+    config,
+    errors,
+    logger,
+    exceptions: createExceptionRecorder({
+      sink: database.repos.exceptionLog,
+      logger: logger.child('Service.Exceptions'),
+    }),
+    readiness: [
+      { name: 'database', check: () => database.ping() },
+      { name: 'cache', check: () => cache.ping() },
+    ],
+    version: packageVersion(),
+  };
+  const built = createApp(deps, {
+    ...(options.configure ? { configure: options.configure } : {}),
+    webRoot: service.Web.Enabled
+      ? resolveContentPath(environment.contentRoot, service.Web.RootPath)
+      : undefined,
+  });
+
+  let closed = false;
+  return {
+    ...built,
+    config,
+    deps,
+    database,
+    cache,
+    jwtKey,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([cache.close(), database.close()]);
+    },
+  };
+}
+
+function requireRedisUrl(url: string | null): string {
+  if (!url)
+    throw new StartupError(
+      'Service:Cache:Redis:Configuration is required when Service:Cache:Provider is Redis.',
+    );
+  return url;
+}

@@ -1,0 +1,94 @@
+/**
+ * Opens the configured database and makes it ready: applies migrations when code-first creation is allowed
+ * (on by default, never in Production unless `EnableCodeFirstInProduction`), otherwise checks that every table
+ * exists and stops naming the missing ones; then runs the first-start seed and prints the generated
+ * super-admin password once, in the run that created the account.
+ */
+import {
+  createRepositories,
+  type Database,
+  findMissingTables,
+  migrateDatabase,
+  openDatabase,
+  type Repositories,
+  runSeed,
+} from '@svc/data';
+import type { Configuration, Logger } from '@svc/kernel';
+import { generateSeedPassword, hashPassword, runtimeSeedRows } from '@svc/kernel';
+import { seedPasswordBanner } from './banner.js';
+import { asStartupError, StartupError } from './startup-error.js';
+
+export interface OpenedDatabase {
+  database: Database;
+  repos: Repositories;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The default connection string of the embedded database. */
+export const defaultConnectionString = (name: string): string => `Data Source=./data/${name}.db`;
+
+export async function prepareDatabase(config: Configuration, logger: Logger): Promise<OpenedDatabase> {
+  const { service, environment } = config;
+  const log = logger.child('Service.Startup');
+  let database: Database;
+  try {
+    database = await openDatabase({
+      dbType: service.Database.DbType,
+      connectionString: service.Database.ConnectionString ?? defaultConnectionString(service.Name),
+      contentRoot: environment.contentRoot,
+      poolSize: service.Database.PoolSize,
+    });
+  } catch (error) {
+    throw asStartupError(error, 'Service:Database');
+  }
+  try {
+    const codeFirst =
+      service.Database.EnableCodeFirst &&
+      (!environment.isProduction || service.Database.EnableCodeFirstInProduction);
+    if (codeFirst) {
+      await migrateDatabase(database);
+    } else {
+      const missing = await findMissingTables(database);
+      if (missing.length > 0) {
+        const why = !service.Database.EnableCodeFirst
+          ? 'Service:Database:EnableCodeFirst is false'
+          : 'tables are not created in Production unless Service:Database:EnableCodeFirstInProduction is true';
+        throw new StartupError(
+          `The database lacks ${missing.length} table(s): ${missing.join(', ')}. They were not created because ${why}. ` +
+            'Apply the migrations shipped in @svc/data/migrations, or enable code-first creation for one start.',
+        );
+      }
+    }
+    const repos = createRepositories(database);
+    await seedIfEmpty(config, database, repos, log);
+    return { database, repos, ping: () => database.ping(), close: () => database.close() };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw asStartupError(error, 'Service:Database');
+  }
+}
+
+async function seedIfEmpty(
+  config: Configuration,
+  database: Database,
+  repos: Repositories,
+  log: Logger,
+): Promise<void> {
+  // Cheap check first, so that an ordinary restart never pays for a password hash.
+  if ((await repos.users.countAll()) > 0) return;
+  const { Seed, Security } = config.service;
+  const generated = Seed.AdminPassword ? undefined : generateSeedPassword();
+  const password = Seed.AdminPassword ?? (generated as string);
+  const result = await runSeed(database, {
+    adminAccount: Seed.AdminAccount,
+    adminPasswordHash: await hashPassword(password, Security.Password.Pbkdf2Iterations),
+    runtimeConfig: runtimeSeedRows(config.service),
+    now: new Date(),
+  });
+  if (!result.created) return;
+  log.info(
+    `First start: seeded the super-admin account "${Seed.AdminAccount}", roles, menus, config and dictionaries.`,
+  );
+  if (generated) log.warn(seedPasswordBanner(Seed.AdminAccount, generated));
+}

@@ -1,0 +1,20 @@
+/**
+ * Registers every built-in route whose module is enabled (`Service:Api:DisabledModules`): a removed module's
+ * routes answer 404 and leave the contract.
+ */
+import type { HttpDeps } from '../deps.js';
+import type { RegisterContext } from '../openapi/register.js';
+import * as live from './health/live.js';
+import * as ready from './health/ready.js';
+import * as errorCodes from './meta/error-codes.js';
+
+/** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
+export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string): boolean {
+  return !deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === module.toLowerCase());
+}
+
+export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): void {
+  live.register(ctx);
+  ready.register(ctx, deps);
+  if (isModuleEnabled(deps, 'Meta')) errorCodes.register(ctx, deps);
+}

@@ -1,0 +1,2 @@
+/** Re-export of @svc/data. */
+export * from '@svc/data';

@@ -1,0 +1,2 @@
+/** Re-export of @svc/http. */
+export * from '@svc/http';

@@ -1,0 +1,2 @@
+/** Re-export of @svc/kernel. */
+export * from '@svc/kernel';

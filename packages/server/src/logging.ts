@@ -1,0 +1,2 @@
+/** Re-export of @svc/logging. */
+export * from '@svc/logging';

@@ -1,0 +1,2 @@
+/** Re-export of @svc/security. */
+export * from '@svc/security';

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Checks the layer rule of the house style: workspace packages depend only on layers below them, and each
+// package's tsconfig `references` repeat exactly its workspace dependencies (so a cycle breaks the type check).
+// File-level import cycles are found by madge (see the `cycles` script).
+import { readFileSync } from 'node:fs';
+
+const ORDER = ['kernel', 'data', 'security', 'logging', 'http', 'server'];
+const RANK = { kernel: 0, data: 1, security: 2, logging: 2, http: 3, server: 4 };
+const problems = [];
+
+const read = (p) => JSON.parse(readFileSync(p, 'utf8'));
+const units = [
+  ...ORDER.map((n) => ({ name: n, dir: `packages/${n}`, rank: RANK[n] })),
+  { name: 'host', dir: 'apps/host', rank: 5 },
+];
+
+for (const unit of units) {
+  const pkg = read(`${unit.dir}/package.json`);
+  const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+    .filter((d) => d.startsWith('@svc/'))
+    .map((d) => d.slice(5));
+  for (const dep of deps) {
+    if (!(dep in RANK)) problems.push(`${unit.dir} depends on unknown workspace package @svc/${dep}`);
+    else if (RANK[dep] >= unit.rank)
+      problems.push(`${unit.dir} (${unit.name}) depends on @svc/${dep}, which is not below it`);
+  }
+  const tsconfig = read(`${unit.dir}/tsconfig.json`);
+  const refs = (tsconfig.references ?? []).map((r) => r.path.split('/').pop()).sort();
+  const expected = [...deps].sort();
+  if (JSON.stringify(refs) !== JSON.stringify(expected)) {
+    problems.push(`${unit.dir}/tsconfig.json references [${refs}] but package.json depends on [${expected}]`);
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`Layer check failed:\n  - ${problems.join('\n  - ')}`);
+  process.exit(1);
+}
+console.log(
+  `Layer check: ${units.length} units follow kernel <- data <- security, logging <- http <- server <- host.`,
+);
