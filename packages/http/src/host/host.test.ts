@@ -1,0 +1,81 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assertUploadRootNotExposed, isInside } from '../static/web-root.js';
+import { seedPasswordBanner } from './banner.js';
+import { createServer } from './create-server.js';
+import { parseListenUrl } from './listen.js';
+import { StartupError } from './startup-error.js';
+
+describe('listen URL', () => {
+  it('parses host and port, defaulting wildcards to all interfaces', () => {
+    expect(parseListenUrl('http://localhost:5100')).toEqual({ hostname: 'localhost', port: 5100 });
+    expect(parseListenUrl('http://*:8080')).toEqual({ hostname: '0.0.0.0', port: 8080 });
+    expect(parseListenUrl('http://[::1]:5200')).toEqual({ hostname: '::1', port: 5200 });
+  });
+  it('refuses https and garbage with an operator message', () => {
+    expect(() => parseListenUrl('https://localhost:5001')).toThrow(StartupError);
+    expect(() => parseListenUrl('not a url')).toThrow(/ASPNETCORE_URLS/);
+  });
+});
+
+describe('upload exposure rule', () => {
+  it('refuses an upload root inside a served web root', () => {
+    expect(() =>
+      assertUploadRootNotExposed({ webEnabled: true, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/wwwroot/upload' }),
+    ).toThrow(/Service:Upload:RootPath .* lies inside the web root/);
+  });
+  it('allows it when static files are not served, or when the root is outside', () => {
+    expect(() =>
+      assertUploadRootNotExposed({ webEnabled: false, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/wwwroot/upload' }),
+    ).not.toThrow();
+    expect(() =>
+      assertUploadRootNotExposed({ webEnabled: true, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/storage/upload' }),
+    ).not.toThrow();
+    expect(isInside('/srv/app/wwwroot', '/srv/app/wwwroot-other')).toBe(false);
+  });
+});
+
+describe('start-up failures name what to change', () => {
+  const root = () => mkdtempSync(join(tmpdir(), 'svc-start-'));
+  it('a bad DbType', async () => {
+    await expect(createServer({ contentRoot: root(), env: { Service__Database__DbType: 'Oracle' } })).rejects.toThrow(
+      /Service:Database:DbType: expected Sqlite \| MySql \| PostgreSQL \| SqlServer/,
+    );
+  });
+  it('a short signing key', async () => {
+    await expect(createServer({ contentRoot: root(), env: { Service__Jwt__SecretKey: 'short' } })).rejects.toThrow(
+      /Service:Jwt:SecretKey is 5 bytes/,
+    );
+  });
+  it('no signing key in Production', async () => {
+    await expect(createServer({ contentRoot: root(), env: {} })).rejects.toThrow(/Service:Jwt:SecretKey is not set/);
+  });
+  it('the default upload root under a served web root', async () => {
+    await expect(
+      createServer({ contentRoot: root(), env: { ASPNETCORE_ENVIRONMENT: 'Development', Service__Web__Enabled: 'true' } }),
+    ).rejects.toThrow(/lies inside the web root/);
+  });
+  it('an unreachable database', async () => {
+    await expect(
+      createServer({
+        contentRoot: root(),
+        env: {
+          ASPNETCORE_ENVIRONMENT: 'Development',
+          Service__Database__DbType: 'PostgreSQL',
+          Service__Database__ConnectionString: 'Host=127.0.0.1;Port=1;Database=x;Username=u;Password=topsecret',
+        },
+      }),
+    ).rejects.toSatisfy((error: Error) => error instanceof StartupError && /PostgreSQL/.test(error.message) && !/topsecret/.test(error.message));
+  });
+});
+
+describe('seed banner', () => {
+  it('shows account and password once, boxed', () => {
+    const text = seedPasswordBanner('superAdmin', 'Abcdefgh23456789');
+    expect(text).toContain('Account : superAdmin');
+    expect(text).toContain('Password: Abcdefgh23456789');
+    expect(text.split('\n').filter((l) => l.startsWith('****'))).toHaveLength(2);
+  });
+});
