@@ -1,0 +1,45 @@
+/**
+ * The cache port and its providers, chosen by `Service:Cache:Provider`: `Memory` (default, one process) or
+ * `Redis` (shared by every instance, so lockout, rate limits, SMS counters, captcha tickets and change events
+ * behave as one service).
+ */
+import type { MemoryCacheOptions } from './memory.js';
+import { createMemoryCache } from './memory.js';
+import { type Cache, CacheError } from './port.js';
+import type { RedisCacheOptions } from './redis.js';
+import { createRedisCache } from './redis.js';
+
+export { createMemoryCache, type MemoryCacheOptions } from './memory.js';
+export {
+  type Cache,
+  CacheError,
+  type CacheProvider,
+  type IncrementOptions,
+  type MessageHandler,
+  type Unsubscribe,
+} from './port.js';
+export { createRedisCache, type RedisCacheOptions } from './redis.js';
+export { redactRedisUrl } from './redis-connect.js';
+export type { CacheErrorReporter } from './shared.js';
+
+/** Options of {@link createCache}: the provider name plus that provider's options. */
+export type CacheOptions =
+  | ({ provider: 'Memory' } & MemoryCacheOptions)
+  | ({ provider: 'Redis' } & RedisCacheOptions);
+
+/**
+ * Creates the configured cache; the Redis provider connects first and rejects when it cannot.
+ * @example
+ * const cache = await createCache({ provider: 'Redis', url: 'redis://127.0.0.1:6379' });
+ */
+export async function createCache(options: CacheOptions): Promise<Cache> {
+  switch (options.provider) {
+    case 'Memory':
+      return createMemoryCache(options);
+    case 'Redis':
+      return createRedisCache(options);
+    default:
+      // Reachable only from untyped configuration.
+      throw new CacheError(`Unknown cache provider: ${String((options as { provider: unknown }).provider)}`);
+  }
+}
