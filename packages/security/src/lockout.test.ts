@@ -1,0 +1,98 @@
+import { createMemoryCache } from '@svc/data/cache';
+import { describe, expect, it } from 'vitest';
+import { createLoginLock, type LoginLockSettings, normalizeAccount } from './lockout.js';
+
+function setup(initial: LoginLockSettings = { maxFailCount: 3, lockMinutes: 10 }) {
+  const clock = { at: Date.UTC(2030, 0, 1) };
+  const settings = { ...initial };
+  const cache = createMemoryCache({ now: () => clock.at });
+  const lock = createLoginLock({ cache, settings: async () => settings });
+  return { clock, settings, cache, lock };
+}
+
+const MINUTE = 60_000;
+
+describe('login lock', () => {
+  it('locks at maxFailCount and reports attempts left on the way', async () => {
+    const { lock } = setup();
+    expect(await lock.recordFailure('alice')).toEqual({ locked: false, attemptsLeft: 2, lockMinutes: 10 });
+    expect(await lock.recordFailure('alice')).toEqual({ locked: false, attemptsLeft: 1, lockMinutes: 10 });
+    expect((await lock.check('alice')).locked).toBe(false);
+    expect(await lock.recordFailure('alice')).toEqual({ locked: true, attemptsLeft: 0, lockMinutes: 10 });
+    expect(await lock.check('alice')).toEqual({ locked: true, lockMinutes: 10 });
+    expect((await lock.check('bob')).locked).toBe(false);
+  });
+
+  it('unlocks lockMinutes after the latest failure (the expiry slides)', async () => {
+    const { lock, clock } = setup({ maxFailCount: 2, lockMinutes: 10 });
+    await lock.recordFailure('alice');
+    clock.at += 8 * MINUTE;
+    await lock.recordFailure('alice');
+    clock.at += 8 * MINUTE;
+    // 16 minutes after the first failure, but only 8 after the latest: still locked.
+    expect((await lock.check('alice')).locked).toBe(true);
+    clock.at += 2 * MINUTE;
+    expect((await lock.check('alice')).locked).toBe(false);
+  });
+
+  it('forgets earlier failures once a quiet period of lockMinutes has passed', async () => {
+    const { lock, clock } = setup({ maxFailCount: 2, lockMinutes: 10 });
+    await lock.recordFailure('alice');
+    clock.at += 10 * MINUTE;
+    expect((await lock.recordFailure('alice')).attemptsLeft).toBe(1);
+  });
+
+  it('counts concurrent failures exactly', async () => {
+    const { lock } = setup({ maxFailCount: 5, lockMinutes: 10 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => lock.recordFailure('alice')));
+    expect(results.filter((r) => r.locked)).toHaveLength(8);
+    expect(results.map((r) => r.attemptsLeft).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4]);
+    expect((await lock.check('alice')).locked).toBe(true);
+  });
+
+  it('gives case, surrounding spaces and full-width variants one counter', async () => {
+    const { lock } = setup({ maxFailCount: 3, lockMinutes: 10 });
+    expect(lock.lockKey('Admin ')).toBe(lock.lockKey('admin'));
+    expect(lock.lockKey('ＡＤＭＩＮ')).toBe(lock.lockKey('admin'));
+    await lock.recordFailure('Admin ');
+    await lock.recordFailure('ADMIN');
+    expect((await lock.check('admin')).locked).toBe(false);
+    expect(await lock.recordFailure('Ａｄｍｉｎ')).toMatchObject({ locked: true, attemptsLeft: 0 });
+    expect((await lock.check('\u3000admin')).locked).toBe(true);
+    expect((await lock.check('admin2')).locked).toBe(false);
+  });
+
+  it('normalises accounts with NFKC, trim and lower case', () => {
+    expect(normalizeAccount(' Ａｄｍｉｎ\u3000')).toBe('admin');
+    expect(normalizeAccount('ﬁnance')).toBe('finance');
+  });
+
+  it('does not put the account name into the cache key', () => {
+    const { lock } = setup();
+    expect(lock.lockKey('alice')).not.toContain('alice');
+    expect(lock.lockKey('x'.repeat(10_000)).length).toBeLessThan(100);
+  });
+
+  it('reset clears the counter', async () => {
+    const { lock } = setup({ maxFailCount: 1, lockMinutes: 10 });
+    await lock.recordFailure('ALICE');
+    expect((await lock.check('alice')).locked).toBe(true);
+    await lock.reset('Alice ');
+    expect((await lock.check('alice')).locked).toBe(false);
+  });
+
+  it('is disabled by maxFailCount <= 0 and reads the settings on every call', async () => {
+    const { lock, settings } = setup({ maxFailCount: 0, lockMinutes: 10 });
+    for (let i = 0; i < 10; i++) {
+      expect(await lock.recordFailure('alice')).toEqual({
+        locked: false,
+        attemptsLeft: null,
+        lockMinutes: 10,
+      });
+    }
+    expect((await lock.check('alice')).locked).toBe(false);
+    settings.maxFailCount = 2;
+    await lock.recordFailure('alice');
+    expect((await lock.recordFailure('alice')).locked).toBe(true);
+  });
+});
