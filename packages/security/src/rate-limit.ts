@@ -1,0 +1,151 @@
+/**
+ * Fixed-window rate limiting over the cache port (spec "Rate limiting"): one atomic counter per bucket whose
+ * expiry is set when the window's first request creates it, so every instance sharing a Redis cache counts
+ * together. Buckets: per client IP, a stricter one for `/api/v1/auth/*`, and one per API key (partitioned by
+ * a hash of the key, never the key itself).
+ */
+import type { Cache } from '@svc/data/cache';
+import { sha256Hex } from '@svc/kernel';
+import { ipPartition } from './client-ip.js';
+import { MIN_RETRY_AFTER_SECONDS, RATE_LIMIT_KEY_PREFIX } from './constants.js';
+
+/** A limit: `permit` requests per window of `windowSeconds`. */
+export interface RateLimitRule {
+  permit: number;
+  windowSeconds: number;
+}
+
+/** The answer for one request. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Requests left in the current window after this one. */
+  remaining: number;
+  /** 0 when allowed; otherwise whole seconds until the window ends, at least 1 (`Retry-After`). */
+  retryAfterSeconds: number;
+}
+
+/** Dependencies of {@link createRateLimiter}. The clock is the cache's: the window is the counter's TTL. */
+export interface RateLimiterDeps {
+  cache: Cache;
+}
+
+/** The limiter. */
+export interface RateLimiter {
+  /** Counts one request against `bucket` and decides it. */
+  hit(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+}
+
+/**
+ * Creates a fixed-window limiter.
+ * @example
+ * const limiter = createRateLimiter({ cache });
+ * const d = await limiter.hit(ipBucket(ip, false), { permit: 300, windowSeconds: 60 });
+ * if (!d.allowed) throw new BusinessError(ErrorCode.TooManyRequests, { retryAfterSeconds: d.retryAfterSeconds });
+ */
+export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
+  const { cache } = deps;
+  return {
+    async hit(bucket, rule) {
+      const { permit, windowSeconds } = rule;
+      if (!Number.isSafeInteger(permit) || permit < 1)
+        throw new RangeError(`permit must be >= 1, got ${permit}`);
+      if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+        throw new RangeError(`windowSeconds must be positive, got ${windowSeconds}`);
+      }
+      const key = RATE_LIMIT_KEY_PREFIX + bucket;
+      const windowMs = Math.ceil(windowSeconds * 1000);
+      // No slide: the TTL is set only by the increment that creates the counter, which fixes the window.
+      const count = await cache.increment(key, { ttlMs: windowMs });
+      if (count <= permit) return { allowed: true, remaining: permit - count, retryAfterSeconds: 0 };
+      // The port gives a counter without expiry one at this increment, so the TTL is finite here; undefined
+      // means the window closed in between (retry at once, after the 1 s floor).
+      const ttl = await cache.ttlMs(key);
+      const ms = ttl === undefined ? 0 : Number.isFinite(ttl) ? ttl : windowMs;
+      return {
+        allowed: false,
+        remaining: 0,
+        retryAfterSeconds: Math.max(MIN_RETRY_AFTER_SECONDS, Math.ceil(ms / 1000)),
+      };
+    },
+  };
+}
+
+/**
+ * The bucket of a client address: the general one, or the stricter one for `/api/v1/auth/*`. IPv6 clients
+ * are grouped by their /64, the block one subscriber normally holds, so rotating addresses inside it does
+ * not buy fresh buckets.
+ */
+export function ipBucket(ip: string, isAuthPath: boolean): string {
+  return `${isAuthPath ? 'auth' : 'ip'}:${ipPartition(ip)}`;
+}
+
+/**
+ * The bucket of an API key: a SHA-256 of the key, so neither the cache nor its keys ever hold the secret.
+ * Use it only for a key the validator accepted; an unknown key must be counted by IP, or every random header
+ * value would open a fresh bucket.
+ */
+export function apiKeyBucket(key: string): string {
+  return `key:${sha256Hex(key)}`;
+}
+
+/**
+ * Whether a request path falls under `/api/v1/auth/` for the stricter bucket. Compared after percent-decoding
+ * and case folding, so `/api/v1/%61uth/login` or `/API/v1/auth/login` cannot reach a login route through the
+ * looser bucket.
+ */
+export function isAuthPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Malformed escapes: judge the raw text.
+  }
+  const p = decoded.toLowerCase().replace(/\/{2,}/g, '/');
+  return p === '/api/v1/auth' || p.startsWith('/api/v1/auth/');
+}
+
+/** Rate-limit settings in effect (see `createRuntimeSettings().rateLimit()`). */
+export interface RateLimitSettings {
+  /** False when the deploy switch or the runtime key turns limiting off. @default true */
+  enabled: boolean;
+  /** @default 60 */
+  windowSeconds: number;
+  /** Requests per client IP per window. @default 300 */
+  permitPerWindow: number;
+  /** Requests per client IP per window on `/api/v1/auth/*`. @default 20 */
+  authPermitPerWindow: number;
+  /** Requests per API key per window; <= 0 = unlimited. @default 600 */
+  keyPermitPerWindow: number;
+}
+
+/** What a request is counted against. */
+export interface RateLimitTarget {
+  bucket: string;
+  rule: RateLimitRule;
+}
+
+/**
+ * Picks the bucket and limit of one request, or null when it is not limited (limiting off, or an API key with
+ * an unlimited key permit).
+ * @param input.apiKey a key the validator accepted; leave it undefined for an unknown key.
+ */
+export function rateLimitTarget(input: {
+  clientIp: string;
+  path: string;
+  apiKey?: string | undefined;
+  settings: RateLimitSettings;
+}): RateLimitTarget | null {
+  const { settings } = input;
+  if (!settings.enabled) return null;
+  const windowSeconds = settings.windowSeconds;
+  if (input.apiKey !== undefined) {
+    if (settings.keyPermitPerWindow <= 0) return null;
+    return {
+      bucket: apiKeyBucket(input.apiKey),
+      rule: { permit: settings.keyPermitPerWindow, windowSeconds },
+    };
+  }
+  const auth = isAuthPath(input.path);
+  const permit = auth ? settings.authPermitPerWindow : settings.permitPerWindow;
+  return { bucket: ipBucket(input.clientIp, auth), rule: { permit, windowSeconds } };
+}
