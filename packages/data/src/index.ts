@@ -1,1 +1,55 @@
-export {};
+/**
+ * @svc/data: schemas for SQLite, MySQL/MariaDB, PostgreSQL and SQL Server, versioned migrations, the dialect
+ * adapters, repositories written once for every dialect, and the first-start seed.
+ */
+export {
+  type ConnectionConfig,
+  describeTarget,
+  parseConnectionString,
+  type ServerConnectionConfig,
+  type SqliteConnectionConfig,
+  type SslMode,
+} from './connection-string.js';
+export { type Database, type OpenDatabaseOptions, openDatabase } from './database.js';
+export type {
+  DialectAdapter,
+  FieldSelect,
+  IdTable,
+  MigrationTarget,
+  QueryDb,
+  RowSelect,
+  Selection,
+  SelectionField,
+  SelectionRow,
+  SelectQuery,
+  UpdateSet,
+} from './dialect.js';
+export type { QueryLogger } from './dialect-module.js';
+export { DatabaseUnavailableError, InvalidConnectionStringError } from './errors.js';
+export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  findSortColumn,
+  type NormalizedPaging,
+  normalizePaging,
+  type Page,
+  type PageQuery,
+  type PaginateOptions,
+  paginate,
+} from './paging.js';
+export * from './repositories/configs.js';
+export type { RepositoryContext } from './repositories/context.js';
+export * from './repositories/exception-logs.js';
+export { createRepositories, type Repositories } from './repositories/index.js';
+export * from './repositories/users.js';
+export * from './rows.js';
+export { ROOT_ORG, SEED_DICTIONARIES, SEED_ROLES } from './seed/defaults.js';
+export {
+  defaultSeedMenus,
+  type FlatSeedMenu,
+  flattenSeedMenus,
+  type SeedMenu,
+  seedPermissionCodes,
+} from './seed/menus.js';
+export { runSeed, type SeedConfig, type SeedInput, type SeedResult } from './seed/run-seed.js';
+export { type TableKey, type Tables, tableNames } from './tables.js';

@@ -1,0 +1,101 @@
+/**
+ * Opening a database: parse the connection string, load the configured dialect (only its driver is imported),
+ * connect and ping, so that a wrong host or password fails here with one clear `DatabaseUnavailableError`
+ * naming the dialect and target (never the password) instead of a driver stack on the first request.
+ */
+import type { DbType, Logger } from '@svc/kernel';
+import { type ConnectionConfig, describeTarget, parseConnectionString } from './connection-string.js';
+import type { DialectAdapter, QueryDb } from './dialect.js';
+import type { DialectModule, QueryLogger } from './dialect-module.js';
+import { DatabaseUnavailableError, describeCause } from './errors.js';
+import type { Tables } from './tables.js';
+
+export interface OpenDatabaseOptions {
+  dbType: DbType;
+  /** ADO.NET `Key=Value;` form or a URL (`postgres://`, `mysql://`, `mssql://`). */
+  connectionString: string;
+  /** SQLite paths resolve against it. */
+  contentRoot: string;
+  /** Connection lifecycle messages (category e.g. `Service.Database`). */
+  logger?: Logger;
+  /** Receives every statement (the SQL console log hooks in here). */
+  queryLogger?: QueryLogger;
+  /** Pool size for server databases. @default 10 */
+  poolSize?: number;
+}
+
+/** An open database of one dialect. Repositories take it; nothing above it needs to know the dialect. */
+export interface Database {
+  readonly dbType: DbType;
+  /** Answers every dialect difference (ids, counts, paging, transactions, locks). */
+  readonly adapter: DialectAdapter;
+  readonly db: QueryDb;
+  readonly tables: Tables;
+  /** Where the database is, without credentials: `127.0.0.1:5432/svc` or the SQLite file. */
+  readonly target: string;
+  /** Folder under `migrations/` for this dialect. */
+  readonly migrationsFolder: string;
+  /** Resolves when a trivial query succeeds (readiness probe). */
+  ping(): Promise<void>;
+  /** Closes the connection pool. Idempotent. */
+  close(): Promise<void>;
+}
+
+const DIALECTS: Record<DbType, () => Promise<DialectModule>> = {
+  Sqlite: async () => (await import('./sqlite/index.js')).dialect,
+  PostgreSQL: async () => (await import('./pg/index.js')).dialect,
+  MySql: async () => (await import('./mysql/index.js')).dialect,
+  SqlServer: async () => (await import('./mssql/index.js')).dialect,
+};
+
+/**
+ * Opens and pings the database.
+ * @throws InvalidConnectionStringError when the string cannot be parsed for `dbType`.
+ * @throws DatabaseUnavailableError when the database cannot be reached or refuses the login.
+ * @example const database = await openDatabase({ dbType: 'Sqlite', connectionString: 'Data Source=./data/svc.db', contentRoot: process.cwd() });
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const config = parseConnectionString(options.dbType, options.connectionString, options.contentRoot);
+  const target = describeTarget(config);
+  const dialect = await DIALECTS[options.dbType]();
+  const connection = await connectAndPing(dialect, config, target, options);
+  options.logger?.debug(`Opened the ${options.dbType} database at ${target}.`);
+  let closed = false;
+  return {
+    dbType: options.dbType,
+    adapter: dialect.adapter,
+    db: connection.db,
+    tables: dialect.tables,
+    target,
+    migrationsFolder: dialect.migrationsFolder,
+    ping: () => connection.ping(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await connection.close();
+    },
+  };
+}
+
+async function connectAndPing(
+  dialect: DialectModule,
+  config: ConnectionConfig,
+  target: string,
+  options: OpenDatabaseOptions,
+) {
+  const password = config.dbType === 'Sqlite' ? undefined : config.password;
+  let connection: Awaited<ReturnType<DialectModule['connect']>> | undefined;
+  try {
+    connection = await dialect.connect(config, {
+      poolSize: options.poolSize ?? 10,
+      queryLogger: options.queryLogger,
+    });
+    await connection.ping();
+    return connection;
+  } catch (error) {
+    await connection?.close().catch(() => {});
+    throw new DatabaseUnavailableError(options.dbType, target, describeCause(error, password), {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The dialect seam. `QueryDb` is the slice of drizzle's query builder that is identical on all four dialects
+ * (select/where/orderBy, insert/values, update/set/where, delete/where); repositories are written once against
+ * it and never see a dialect name. Everything that differs (returned ids, affected-row counts, paging,
+ * transactions, conflict handling, explicit ids, locks, catalog queries, migrations) is a method of the one
+ * `DialectAdapter` object each dialect folder provides.
+ */
+import type { DbType } from '@svc/kernel';
+import type { Column, GetColumnData, InferInsertModel, InferSelectModel, SQL, Table } from 'drizzle-orm';
+
+/** A value that may appear in a select list or ORDER BY. */
+export type SelectionField = Column | SQL | SQL.Aliased;
+
+/** A named select list: `db.select({ total: count() })`. */
+export type Selection = Record<string, SelectionField>;
+
+/** The row a select list produces. */
+export type SelectionRow<S extends Selection> = {
+  [K in keyof S]: S[K] extends Column
+    ? GetColumnData<S[K]>
+    : S[K] extends SQL.Aliased<infer T>
+      ? T
+      : S[K] extends SQL<infer T>
+        ? T
+        : never;
+};
+
+/** A select that can still be filtered and ordered; paging goes through `DialectAdapter.page`. */
+export interface SelectQuery<R> extends PromiseLike<R[]> {
+  where(condition: SQL | undefined): SelectQuery<R>;
+  orderBy(...terms: SelectionField[]): SelectQuery<R>;
+}
+
+/** `db.select()` before `.from(table)`: whole rows. */
+export interface RowSelect {
+  from<T extends Table>(table: T): SelectQuery<InferSelectModel<T>>;
+}
+
+/** `db.select(fields)` before `.from(table)`. */
+export interface FieldSelect<R> {
+  from(table: Table): SelectQuery<R>;
+}
+
+/** Values for `update(table).set(...)`: any subset of the insertable columns, or SQL expressions. */
+export type UpdateSet<T extends Table> = { [K in keyof InferInsertModel<T>]?: InferInsertModel<T>[K] | SQL };
+
+/** The dialect-independent query surface. The awaited result of writes is dialect-specific: pass it to
+ * `DialectAdapter.affectedRows`. */
+export interface QueryDb {
+  select(): RowSelect;
+  select<S extends Selection>(fields: S): FieldSelect<SelectionRow<S>>;
+  insert<T extends Table>(
+    table: T,
+  ): { values(values: InferInsertModel<T> | InferInsertModel<T>[]): PromiseLike<unknown> };
+  update<T extends Table>(
+    table: T,
+  ): { set(values: UpdateSet<T>): { where(condition: SQL | undefined): PromiseLike<unknown> } };
+  delete<T extends Table>(
+    table: T,
+  ): PromiseLike<unknown> & { where(condition: SQL | undefined): PromiseLike<unknown> };
+}
+
+/** A table with a database-generated `id` column. */
+export type IdTable = Table & { id: Column };
+
+/** Where the committed migrations are and how the journal table is named. */
+export interface MigrationTarget {
+  /** Absolute path of `migrations/<dialect>`. */
+  folder: string;
+  /** Journal table name (`sys_schema_version`). */
+  table: string;
+}
+
+/**
+ * Answers every difference between the dialects. One instance per dialect; stateless except for SQLite's
+ * in-process transaction queue.
+ */
+export interface DialectAdapter {
+  readonly dbType: DbType;
+  /** Inserts one row and returns the id the database generated for it. */
+  insertReturningId<T extends IdTable>(db: QueryDb, table: T, values: InferInsertModel<T>): Promise<number>;
+  /** Inserts rows whose ids are given explicitly (seed data) and moves the id generator past them. Must run
+   * inside `transaction` (SQL Server switches IDENTITY_INSERT for the connection). */
+  insertWithIds<T extends IdTable>(tx: QueryDb, table: T, rows: InferInsertModel<T>[]): Promise<void>;
+  /** Inserts rows, silently skipping those that collide with an existing row on the unique `target` column.
+   * Returns how many rows were inserted. */
+  insertIgnoringConflicts<T extends Table>(
+    db: QueryDb,
+    table: T,
+    target: Column,
+    rows: InferInsertModel<T>[],
+  ): Promise<number>;
+  /** The number of rows an awaited `update(...)` or `delete(...)` touched. */
+  affectedRows(result: unknown): number;
+  /** Runs the select with OFFSET/LIMIT. The query must be ordered (SQL Server's OFFSET/FETCH requires it). */
+  page<R>(query: SelectQuery<R>, offset: number, limit: number): Promise<R[]>;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(db: QueryDb, work: (tx: QueryDb) => Promise<T>): Promise<T>;
+  /** Inside a transaction: blocks every other first-start seed until this transaction ends, so the
+   * "user table is empty" check and the inserts that follow it are atomic across processes. */
+  lockSeed(tx: QueryDb): Promise<void>;
+  /** `lower(column) = lower(value)`, in the form the dialect can evaluate. */
+  equalsIgnoreCase(column: Column, value: string): SQL;
+  /** Names of the tables in the connected database (current schema). */
+  listTables(db: QueryDb): Promise<string[]>;
+  /** Applies the committed migrations that the journal does not list yet. */
+  migrate(db: QueryDb, target: MigrationTarget): Promise<void>;
+}

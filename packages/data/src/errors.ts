@@ -1,0 +1,47 @@
+/**
+ * Start-up failures of the data layer. Both carry the dialect and a target description without secrets, so the
+ * host can print one clear line instead of a driver stack.
+ */
+import type { DbType } from '@svc/kernel';
+
+/** The connection string cannot be understood for the configured dialect. */
+export class InvalidConnectionStringError extends Error {
+  override readonly name = 'InvalidConnectionStringError';
+  readonly dbType: DbType;
+
+  constructor(dbType: DbType, problem: string) {
+    super(`Invalid ${dbType} connection string (Service:Database:ConnectionString): ${problem}`);
+    this.dbType = dbType;
+  }
+}
+
+/** The database could not be reached or refused the connection. The message never contains the password. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+  readonly dbType: DbType;
+  /** Host, port and database (or the SQLite file) that was tried. */
+  readonly target: string;
+
+  constructor(dbType: DbType, target: string, reason: string, options?: { cause?: unknown }) {
+    super(`Cannot open the ${dbType} database at ${target}: ${reason}`, options);
+    this.dbType = dbType;
+    this.target = target;
+  }
+}
+
+/** The driver's message for `error`, with every occurrence of `secret` masked. */
+export function describeCause(error: unknown, secret: string | undefined): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  // AggregateError (e.g. ECONNREFUSED on both IPv4 and IPv6) and DrizzleQueryError hide the useful text inside.
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+    const text = current instanceof Error ? current.message || current.name : String(current);
+    const code = (current as { code?: unknown }).code;
+    if (text && !parts.includes(text))
+      parts.push(typeof code === 'string' && !text.includes(code) ? `${code} ${text}` : text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const message = parts.join(': ') || 'unknown error';
+  return secret ? message.split(secret).join('***') : message;
+}

@@ -1,0 +1,4 @@
+import { schemaContract } from './testing/contracts/schema.contract.js';
+import { dialectFixtures } from './testing/fixtures.js';
+
+schemaContract(dialectFixtures.Sqlite);

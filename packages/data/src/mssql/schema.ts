@@ -1,0 +1,324 @@
+/**
+ * SQL Server tables. This file and its siblings in the other dialect folders declare the same tables with the
+ * same property keys and column names; only `columns.ts` differs per dialect. drizzle-kit reads this file to
+ * generate `migrations/mssql`.
+ */
+import { index, primaryKey, mssqlTable as table, uniqueIndex } from 'drizzle-orm/mssql-core';
+import type { ConfigValueType, DataScope, MenuType, RefreshTokenStatus } from '../rows.js';
+import {
+  auditColumns,
+  fixedStr,
+  flag,
+  idColumn,
+  instant,
+  int16,
+  int32,
+  int64,
+  longText,
+  softDeleteColumn,
+  str,
+} from './columns.js';
+
+export const sysUser = table(
+  'sys_user',
+  {
+    ...idColumn,
+    account: str('account', 64).notNull(),
+    realName: str('real_name', 64).notNull(),
+    nickName: str('nick_name', 64),
+    orgId: int64('org_id'),
+    positionId: int64('position_id'),
+    phone: str('phone', 32),
+    email: str('email', 128),
+    gender: int16('gender').notNull().default(0),
+    avatar: str('avatar', 500),
+    password: str('password', 255).notNull(),
+    lastPasswordChangeTime: instant('last_password_change_time'),
+    mustChangePassword: flag('must_change_password').notNull().default(false),
+    forceTotp: flag('force_totp').notNull().default(false),
+    totpSecret: longText('totp_secret'),
+    totpBoundTime: instant('totp_bound_time'),
+    enabled: flag('enabled').notNull().default(true),
+    isSuperAdmin: flag('is_super_admin').notNull().default(false),
+    lastLoginTime: instant('last_login_time'),
+    lastLoginIp: str('last_login_ip', 64),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [index('sys_user_account_idx').on(t.account), index('sys_user_org_id_idx').on(t.orgId)],
+);
+
+export const sysRole = table('sys_role', {
+  ...idColumn,
+  name: str('name', 64).notNull(),
+  code: str('code', 64).notNull(),
+  dataScope: int16('data_scope').$type<DataScope>().notNull().default(1),
+  sort: int32('sort').notNull().default(0),
+  enabled: flag('enabled').notNull().default(true),
+  remark: str('remark', 500),
+  ...auditColumns,
+  ...softDeleteColumn,
+});
+
+export const sysUserRole = table(
+  'sys_user_role',
+  {
+    userId: int64('user_id').notNull(),
+    roleId: int64('role_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('sys_user_role_role_id_idx').on(t.roleId)],
+);
+
+export const sysRoleMenu = table(
+  'sys_role_menu',
+  {
+    roleId: int64('role_id').notNull(),
+    menuId: int64('menu_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] }), index('sys_role_menu_menu_id_idx').on(t.menuId)],
+);
+
+export const sysRoleDataScope = table(
+  'sys_role_data_scope',
+  {
+    roleId: int64('role_id').notNull(),
+    orgId: int64('org_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.orgId] })],
+);
+
+export const sysMenu = table(
+  'sys_menu',
+  {
+    ...idColumn,
+    parentId: int64('parent_id').notNull().default(0),
+    type: str('type', 16).$type<MenuType>().notNull(),
+    title: str('title', 64).notNull(),
+    permission: longText('permission'),
+    path: str('path', 200),
+    component: str('component', 200),
+    icon: str('icon', 64),
+    sort: int32('sort').notNull().default(0),
+    enabled: flag('enabled').notNull().default(true),
+    hidden: flag('hidden').notNull().default(false),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [index('sys_menu_parent_id_idx').on(t.parentId)],
+);
+
+export const sysOrg = table(
+  'sys_org',
+  {
+    ...idColumn,
+    parentId: int64('parent_id').notNull().default(0),
+    name: str('name', 64).notNull(),
+    code: str('code', 64).notNull(),
+    sort: int32('sort').notNull().default(0),
+    enabled: flag('enabled').notNull().default(true),
+    leader: str('leader', 64),
+    phone: str('phone', 32),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [index('sys_org_parent_id_idx').on(t.parentId)],
+);
+
+export const sysPosition = table('sys_position', {
+  ...idColumn,
+  name: str('name', 64).notNull(),
+  code: str('code', 64).notNull(),
+  sort: int32('sort').notNull().default(0),
+  enabled: flag('enabled').notNull().default(true),
+  remark: str('remark', 500),
+  ...auditColumns,
+  ...softDeleteColumn,
+});
+
+export const sysDictType = table(
+  'sys_dict_type',
+  {
+    ...idColumn,
+    code: str('code', 64).notNull(),
+    name: str('name', 64).notNull(),
+    enabled: flag('enabled').notNull().default(true),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [index('sys_dict_type_code_idx').on(t.code)],
+);
+
+export const sysDictItem = table(
+  'sys_dict_item',
+  {
+    ...idColumn,
+    typeId: int64('type_id').notNull(),
+    typeCode: str('type_code', 64).notNull(),
+    label: str('label', 128).notNull(),
+    value: str('value', 128).notNull(),
+    sort: int32('sort').notNull().default(0),
+    enabled: flag('enabled').notNull().default(true),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [
+    index('sys_dict_item_type_code_idx').on(t.typeCode),
+    index('sys_dict_item_type_id_idx').on(t.typeId),
+  ],
+);
+
+export const sysConfig = table(
+  'sys_config',
+  {
+    ...idColumn,
+    configKey: str('config_key', 128).notNull(),
+    configValue: longText('config_value').notNull(),
+    valueType: str('value_type', 16).$type<ConfigValueType>().notNull().default('string'),
+    name: str('name', 128).notNull(),
+    builtIn: flag('built_in').notNull().default(false),
+    remark: str('remark', 500),
+    ...auditColumns,
+  },
+  (t) => [uniqueIndex('sys_config_config_key_uq').on(t.configKey)],
+);
+
+export const sysSession = table(
+  'sys_session',
+  {
+    id: str('id', 36).primaryKey(),
+    userId: int64('user_id').notNull(),
+    account: str('account', 64).notNull(),
+    ip: str('ip', 64),
+    userAgent: str('user_agent', 500),
+    isMfa: flag('is_mfa').notNull().default(false),
+    createTime: instant('create_time').notNull(),
+    lastActivityTime: instant('last_activity_time').notNull(),
+    absoluteExpiresAt: instant('absolute_expires_at'),
+    revokedAt: instant('revoked_at'),
+    revokeReason: str('revoke_reason', 64),
+  },
+  (t) => [index('sys_session_user_id_idx').on(t.userId)],
+);
+
+export const sysRefreshToken = table(
+  'sys_refresh_token',
+  {
+    ...idColumn,
+    sessionId: str('session_id', 36).notNull(),
+    tokenHash: fixedStr('token_hash', 64).notNull(),
+    status: int16('status').$type<RefreshTokenStatus>().notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    createTime: instant('create_time').notNull(),
+    usedTime: instant('used_time'),
+  },
+  (t) => [
+    uniqueIndex('sys_refresh_token_token_hash_uq').on(t.tokenHash),
+    index('sys_refresh_token_session_id_idx').on(t.sessionId),
+  ],
+);
+
+export const sysPasswordHistory = table(
+  'sys_password_history',
+  {
+    ...idColumn,
+    userId: int64('user_id').notNull(),
+    passwordHash: str('password_hash', 255).notNull(),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [index('sys_password_history_user_id_idx').on(t.userId)],
+);
+
+export const sysTotpRecoveryCode = table(
+  'sys_totp_recovery_code',
+  {
+    ...idColumn,
+    userId: int64('user_id').notNull(),
+    codeHash: str('code_hash', 255).notNull(),
+    usedTime: instant('used_time'),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [index('sys_totp_recovery_code_user_id_idx').on(t.userId)],
+);
+
+export const sysHighSensitivityPermission = table(
+  'sys_high_sensitivity_permission',
+  {
+    ...idColumn,
+    permissionCode: str('permission_code', 200).notNull(),
+    remark: str('remark', 500),
+    ...auditColumns,
+  },
+  (t) => [uniqueIndex('sys_high_sensitivity_permission_code_uq').on(t.permissionCode)],
+);
+
+export const sysOpLog = table(
+  'sys_op_log',
+  {
+    ...idColumn,
+    title: str('title', 128).notNull(),
+    httpMethod: str('http_method', 16).notNull(),
+    path: str('path', 500).notNull(),
+    paramJson: longText('param_json'),
+    resultCode: int32('result_code').notNull(),
+    success: flag('success').notNull(),
+    elapsedMs: int32('elapsed_ms').notNull(),
+    operatorId: int64('operator_id'),
+    operatorName: str('operator_name', 64),
+    ip: str('ip', 64),
+    userAgent: str('user_agent', 500),
+    traceId: str('trace_id', 64),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [index('sys_op_log_create_time_idx').on(t.createTime)],
+);
+
+export const sysLoginLog = table(
+  'sys_login_log',
+  {
+    ...idColumn,
+    account: str('account', 128).notNull(),
+    success: flag('success').notNull(),
+    resultCode: int32('result_code').notNull(),
+    userId: int64('user_id'),
+    ip: str('ip', 64),
+    userAgent: str('user_agent', 500),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [index('sys_login_log_create_time_idx').on(t.createTime)],
+);
+
+export const sysExceptionLog = table(
+  'sys_exception_log',
+  {
+    ...idColumn,
+    httpMethod: str('http_method', 16).notNull(),
+    path: str('path', 500).notNull(),
+    traceId: str('trace_id', 64).notNull(),
+    exceptionType: str('exception_type', 256).notNull(),
+    message: str('message', 2000).notNull(),
+    stackTrace: longText('stack_trace'),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [index('sys_exception_log_create_time_idx').on(t.createTime)],
+);
+
+export const sysFile = table(
+  'sys_file',
+  {
+    ...idColumn,
+    originalName: str('original_name', 255).notNull(),
+    storageKey: str('storage_key', 255).notNull(),
+    sizeBytes: int64('size_bytes').notNull(),
+    contentType: str('content_type', 128).notNull(),
+    ext: str('ext', 32).notNull(),
+    sha256: fixedStr('sha256', 64).notNull(),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  (t) => [index('sys_file_storage_key_idx').on(t.storageKey)],
+);

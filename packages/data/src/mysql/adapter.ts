@@ -1,0 +1,93 @@
+/**
+ * MySQL/MariaDB (mysql2) answers to the dialect questions: `$returningId()` (LAST_INSERT_ID) for new ids,
+ * `affectedRows` (mysql2 connects with FOUND_ROWS, so an update counts matched rows like the other dialects),
+ * LIMIT/OFFSET paging, drizzle's transactions, INSERT IGNORE for conflicts, AUTO_INCREMENT that follows
+ * explicit ids by itself, and a locking read for the first-start seed.
+ */
+import { type Column, type SQL, sql, type Table } from 'drizzle-orm';
+import type { MySqlTable } from 'drizzle-orm/mysql-core';
+import type { MySql2Database } from 'drizzle-orm/mysql2';
+import { migrate } from 'drizzle-orm/mysql2/migrator';
+import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+import { sysUser } from './schema.js';
+
+type Native = MySql2Database;
+const native = (db: QueryDb) => db as unknown as Native;
+const nativeTable = (table: Table) => table as unknown as MySqlTable;
+
+/** mysql2 answers `[rows, fields]` for reads and `[ResultSetHeader, undefined]` for writes. */
+async function rows<T>(db: QueryDb, query: SQL): Promise<T[]> {
+  const [result] = (await native(db).execute(query)) as unknown as [T[], unknown];
+  return result;
+}
+
+export const mysqlAdapter: DialectAdapter = {
+  dbType: 'MySql',
+
+  async insertReturningId(db, table, values) {
+    const result = await native(db)
+      .insert(nativeTable(table))
+      .values(values as never)
+      .$returningId();
+    return Number((result[0] as { id?: unknown } | undefined)?.id);
+  },
+
+  async insertWithIds(tx, table, values) {
+    // AUTO_INCREMENT moves past the largest explicit id on its own.
+    if (values.length > 0)
+      await native(tx)
+        .insert(nativeTable(table))
+        .values(values as never);
+  },
+
+  async insertIgnoringConflicts(db, table, _target, values) {
+    if (values.length === 0) return 0;
+    // ON DUPLICATE KEY UPDATE cannot report "skipped" under FOUND_ROWS, so IGNORE is used; callers insert
+    // validated values only, so IGNORE's other effect (errors downgraded to warnings) does not apply.
+    const result = await native(db)
+      .insert(nativeTable(table))
+      .ignore()
+      .values(values as never);
+    return mysqlAdapter.affectedRows(result);
+  },
+
+  affectedRows(result) {
+    const header = Array.isArray(result) ? result[0] : result;
+    return Number((header as { affectedRows?: number } | undefined)?.affectedRows ?? 0);
+  },
+
+  async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
+    const q = query as unknown as { limit(n: number): { offset(n: number): PromiseLike<R[]> } };
+    return await q.limit(limit).offset(offset);
+  },
+
+  async transaction(db, work) {
+    const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
+    return runner.transaction(work);
+  },
+
+  async lockSeed(tx) {
+    // A locking read over the whole user index takes next-key locks up to the supremum: a concurrent seed
+    // blocks here until this transaction ends, or, if both got here first, one of the two inserts deadlocks
+    // and is rolled back (runSeed re-checks and retries). Locking reads also see the latest committed rows.
+    await native(tx).execute(sql`select ${sysUser.id} from ${sysUser} for update`);
+  },
+
+  equalsIgnoreCase(column: Column, value: string): SQL {
+    // Explicit lower() rather than relying on a _ci collation the database may not have.
+    return sql`lower(${column}) = lower(${value})`;
+  },
+
+  async listTables(db) {
+    const result = await rows<{ name: string }>(
+      db,
+      sql`select table_name as name from information_schema.tables
+          where table_schema = database() and table_type = 'BASE TABLE'`,
+    );
+    return result.map((row) => row.name);
+  },
+
+  async migrate(db, target) {
+    await migrate(native(db), { migrationsFolder: target.folder, migrationsTable: target.table });
+  },
+};

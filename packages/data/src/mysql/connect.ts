@@ -1,0 +1,49 @@
+/**
+ * Opens a MySQL/MariaDB pool with mysql2. `timezone: 'Z'` keeps any Date parameter drizzle does not convert
+ * itself in UTC; schema timestamps are DATETIME written and read as UTC text by drizzle.
+ */
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/mysql2';
+import { createPool, type PoolOptions } from 'mysql2';
+import type { ConnectionConfig } from '../connection-string.js';
+import type { QueryDb } from '../dialect.js';
+import type { Connection, ConnectOptions } from '../dialect-module.js';
+
+/** Seconds to wait for a TCP connection when the connection string does not say. */
+export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;
+
+export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
+  if (config.dbType !== 'MySql') throw new Error(`MySQL connect called with ${config.dbType} settings`);
+  const ssl: PoolOptions['ssl'] =
+    config.sslMode === 'require'
+      ? { rejectUnauthorized: false }
+      : config.sslMode === 'verify-full'
+        ? { rejectUnauthorized: true }
+        : undefined;
+  const pool = createPool({
+    host: config.host,
+    port: config.port ?? 3306,
+    database: config.database,
+    ...(config.user ? { user: config.user } : {}),
+    ...(config.password ? { password: config.password } : {}),
+    ...(ssl ? { ssl } : {}),
+    connectionLimit: options.poolSize,
+    connectTimeout: (config.connectTimeoutSeconds ?? DEFAULT_CONNECT_TIMEOUT_SECONDS) * 1000,
+    timezone: 'Z',
+    charset: 'utf8mb4',
+    supportBigNumbers: true,
+  });
+  const drizzleDb = drizzle({
+    client: pool,
+    ...(options.queryLogger ? { logger: options.queryLogger } : {}),
+  });
+  return {
+    db: drizzleDb as unknown as QueryDb,
+    async ping() {
+      await drizzleDb.execute(sql`select 1`);
+    },
+    async close() {
+      await pool.promise().end();
+    },
+  };
+}

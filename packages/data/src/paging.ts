@@ -1,0 +1,121 @@
+/**
+ * Paging per contract §3: `current` is 1-based (<= 0 → 1), `size` defaults to 20 (<= 0 → 20), `sortField` is
+ * honoured only when it names a real column of the table (property name or SQL name, any case) and is turned
+ * into a column reference, never into SQL text; `sortOrder` is `asc` or `desc`. A page is
+ * `{current, size, total, pages, items}`. The size ceiling (`Service:Api:MaxPageSize`) is enforced by the HTTP
+ * layer, which owns the error code.
+ */
+import {
+  asc,
+  type Column,
+  count,
+  desc,
+  getTableColumns,
+  type InferSelectModel,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
+import type { DialectAdapter, QueryDb, SelectionField } from './dialect.js';
+
+/** Default page size. */
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The paging part of a query string (values may still be strings). */
+export interface PageQuery {
+  current?: number | string | undefined;
+  size?: number | string | undefined;
+  sortField?: string | undefined;
+  sortOrder?: string | undefined;
+}
+
+/** One page of rows. */
+export interface Page<T> {
+  current: number;
+  size: number;
+  total: number;
+  pages: number;
+  items: T[];
+}
+
+/** Paging values after the contract's defaults. */
+export interface NormalizedPaging {
+  current: number;
+  size: number;
+  offset: number;
+  sortField: string | undefined;
+  sortOrder: 'asc' | 'desc';
+}
+
+function positiveInt(value: number | string | undefined, fallback: number): number {
+  const n = typeof value === 'string' ? Number(value.trim()) : value;
+  return n !== undefined && Number.isFinite(n) && n >= 1 ? Math.floor(n) : fallback;
+}
+
+/** Applies the contract's defaults. */
+export function normalizePaging(query: PageQuery): NormalizedPaging {
+  const current = positiveInt(query.current, 1);
+  const size = positiveInt(query.size, DEFAULT_PAGE_SIZE);
+  const order = query.sortOrder?.trim().toLowerCase();
+  return {
+    current,
+    size,
+    offset: (current - 1) * size,
+    sortField: query.sortField?.trim() || undefined,
+    sortOrder: order === 'desc' || order === 'descend' ? 'desc' : 'asc',
+  };
+}
+
+/** The column `field` names (property key `createTime` or SQL name `create_time`, case-insensitive), if any. */
+export function findSortColumn(table: Table, field: string | undefined): Column | undefined {
+  if (!field) return undefined;
+  const wanted = field.toLowerCase();
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    if (key.toLowerCase() === wanted || column.name.toLowerCase() === wanted) return column;
+  }
+  return undefined;
+}
+
+export interface PaginateOptions<T extends Table> {
+  table: T;
+  where?: SQL | undefined;
+  query: PageQuery;
+  /** Order used when `sortField` is absent or unknown, e.g. `[desc(t.createTime), desc(t.id)]`. */
+  defaultOrder: SelectionField[];
+}
+
+/** Reads one page of `table` rows and the total count. Ties are broken by `id` so pages never overlap. */
+export async function paginate<T extends Table>(
+  context: { db: QueryDb; adapter: DialectAdapter },
+  options: PaginateOptions<T>,
+): Promise<Page<InferSelectModel<T>>> {
+  const { db, adapter } = context;
+  const paging = normalizePaging(options.query);
+  const sortColumn = findSortColumn(options.table, paging.sortField);
+  const idColumn = (getTableColumns(options.table) as Record<string, Column>).id;
+  const order: SelectionField[] = sortColumn
+    ? [paging.sortOrder === 'desc' ? desc(sortColumn) : asc(sortColumn)]
+    : [...options.defaultOrder];
+  if (sortColumn && idColumn && sortColumn !== idColumn) order.push(desc(idColumn));
+
+  const [counted] = await db.select({ total: count() }).from(options.table).where(options.where);
+  const total = Number(counted?.total ?? 0);
+  const items =
+    total > paging.offset
+      ? await adapter.page(
+          db
+            .select()
+            .from(options.table)
+            .where(options.where)
+            .orderBy(...order),
+          paging.offset,
+          paging.size,
+        )
+      : [];
+  return {
+    current: paging.current,
+    size: paging.size,
+    total,
+    pages: Math.ceil(total / paging.size),
+    items,
+  };
+}

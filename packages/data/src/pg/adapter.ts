@@ -1,0 +1,96 @@
+/**
+ * PostgreSQL (postgres-js) answers to the dialect questions: RETURNING for new ids, `count` of the command
+ * tag for affected rows, LIMIT/OFFSET paging, drizzle's transactions (savepoints when nested), ON CONFLICT DO
+ * NOTHING, identity sequences moved with `setval` after explicit ids, and a transaction-scoped advisory lock
+ * for the first-start seed (READ COMMITTED alone would let two empty-table checks both pass).
+ */
+import { type Column, getTableName, type SQL, sql, type Table } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+
+type Native = PostgresJsDatabase;
+const native = (db: QueryDb) => db as unknown as Native;
+const nativeTable = (table: Table) => table as unknown as PgTable;
+
+/** Advisory-lock key of the first-start seed (any constant 64-bit value; "svc seed" in ASCII). */
+export const SEED_LOCK_KEY = 0x7376_6320_7365_6564n;
+
+async function rows<T>(db: QueryDb, query: SQL): Promise<T[]> {
+  return (await native(db).execute(query)) as unknown as T[];
+}
+
+export const pgAdapter: DialectAdapter = {
+  dbType: 'PostgreSQL',
+
+  async insertReturningId(db, table, values) {
+    const result = await native(db)
+      .insert(nativeTable(table))
+      .values(values as never)
+      .returning({ id: table.id as never });
+    return Number((result[0] as { id?: unknown } | undefined)?.id);
+  },
+
+  async insertWithIds(tx, table, values) {
+    if (values.length === 0) return;
+    await native(tx)
+      .insert(nativeTable(table))
+      .values(values as never);
+    // Identity columns draw from a sequence that explicit ids do not advance.
+    const name = getTableName(table);
+    await native(tx).execute(
+      sql`select setval(pg_get_serial_sequence(${name}, 'id'), (select max(${table.id}) from ${table}))`,
+    );
+  },
+
+  async insertIgnoringConflicts(db, table, target, values) {
+    if (values.length === 0) return 0;
+    const result = await native(db)
+      .insert(nativeTable(table))
+      .values(values as never)
+      .onConflictDoNothing({ target: target as never });
+    return pgAdapter.affectedRows(result);
+  },
+
+  affectedRows(result) {
+    return Number((result as { count?: number }).count ?? 0);
+  },
+
+  async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
+    const q = query as unknown as { limit(n: number): { offset(n: number): PromiseLike<R[]> } };
+    return await q.limit(limit).offset(offset);
+  },
+
+  async transaction(db, work) {
+    const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
+    return runner.transaction(work);
+  },
+
+  async lockSeed(tx) {
+    await native(tx).execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY.toString()}::bigint)`);
+  },
+
+  equalsIgnoreCase(column: Column, value: string): SQL {
+    return sql`lower(${column}) = lower(${value})`;
+  },
+
+  async listTables(db) {
+    const result = await rows<{ name: string }>(
+      db,
+      sql`select table_name as name from information_schema.tables
+          where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
+    return result.map((row) => row.name);
+  },
+
+  async migrate(db, target) {
+    // The journal lives beside the tables (drizzle's default would be a separate "drizzle" schema).
+    const [current] = await rows<{ schema: string }>(db, sql`select current_schema() as schema`);
+    await migrate(native(db), {
+      migrationsFolder: target.folder,
+      migrationsTable: target.table,
+      migrationsSchema: current?.schema ?? 'public',
+    });
+  },
+};

@@ -1,0 +1,65 @@
+/**
+ * `sys_exception_log`: unhandled errors (spec "Exception log record"). The message is kept to 2000 characters
+ * and the stack trace to 8000, whatever the caller passes; request and response bodies are never stored.
+ */
+import { desc } from 'drizzle-orm';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { SysExceptionLogRow } from '../rows.js';
+import { truncate } from '../text.js';
+import type { RepositoryContext } from './context.js';
+
+/** Spec limit of the stored message. */
+export const EXCEPTION_MESSAGE_MAX_CHARS = 2000;
+/** Spec limit of the stored stack trace. */
+export const EXCEPTION_STACK_MAX_CHARS = 8000;
+
+/** An exception to record. */
+export interface NewExceptionLog {
+  httpMethod: string;
+  path: string;
+  traceId: string;
+  exceptionType: string;
+  message: string;
+  stackTrace?: string | null;
+  /** @default now */
+  createTime?: Date;
+}
+
+export interface ExceptionLogRepository {
+  /** Records one exception and returns its id. */
+  insert(entry: NewExceptionLog): Promise<number>;
+  /** Newest first unless the query sorts by another column. */
+  page(query: PageQuery): Promise<Page<SysExceptionLogRow>>;
+  /** Hard-deletes every row; returns how many there were. */
+  deleteAll(): Promise<number>;
+}
+
+export function createExceptionLogRepository({
+  db,
+  adapter,
+  tables,
+}: RepositoryContext): ExceptionLogRepository {
+  const t = tables.sysExceptionLog;
+  return {
+    insert(entry) {
+      return adapter.insertReturningId(db, t, {
+        // Column widths of the schema: every dialect but SQLite would reject longer values.
+        httpMethod: truncate(entry.httpMethod, 16),
+        path: truncate(entry.path, 500),
+        traceId: truncate(entry.traceId, 64),
+        exceptionType: truncate(entry.exceptionType, 256),
+        message: truncate(entry.message, EXCEPTION_MESSAGE_MAX_CHARS),
+        stackTrace: entry.stackTrace == null ? null : truncate(entry.stackTrace, EXCEPTION_STACK_MAX_CHARS),
+        createTime: entry.createTime ?? new Date(),
+      });
+    },
+
+    page(query) {
+      return paginate({ db, adapter }, { table: t, query, defaultOrder: [desc(t.createTime), desc(t.id)] });
+    },
+
+    async deleteAll() {
+      return adapter.affectedRows(await db.delete(t));
+    },
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * Dialect-neutral row types: one plain interface per table, camelCase, `Date` for instants, `boolean` for flags,
+ * `number` for ids. Every dialect's `$inferSelect` must equal these exactly (`rows.conformance.ts` fails the type
+ * check on any drift), so code above the data layer never sees which database it runs on.
+ */
+
+/** Menu node kind. */
+export type MenuType = 'catalog' | 'menu' | 'button';
+
+/** How a `sys_config` value is parsed. */
+export type ConfigValueType = 'string' | 'int' | 'bool' | 'enum';
+
+/** Role data scope: 1 All, 2 own Org, 3 Org and children, 4 Self, 5 Custom org list (contract §4). */
+export type DataScope = 1 | 2 | 3 | 4 | 5;
+
+/** Named data-scope values. */
+export const DataScope = {
+  All: 1,
+  Org: 2,
+  OrgAndChildren: 3,
+  Self: 4,
+  Custom: 5,
+} as const satisfies Record<string, DataScope>;
+
+/** Refresh-token status (contract §2). */
+export type RefreshTokenStatus = 1 | 2 | 3;
+
+/** Named refresh-token statuses. */
+export const RefreshTokenStatus = {
+  Active: 1,
+  Used: 2,
+  Revoked: 3,
+} as const satisfies Record<string, RefreshTokenStatus>;
+
+/** Audit columns of business tables. */
+export interface AuditFields {
+  createTime: Date;
+  createUserId: number | null;
+  updateTime: Date | null;
+  updateUserId: number | null;
+}
+
+/** Soft-delete flag. */
+export interface SoftDeleteField {
+  isDelete: boolean;
+}
+
+/** `sys_user` */
+export interface SysUserRow extends AuditFields, SoftDeleteField {
+  id: number;
+  account: string;
+  realName: string;
+  nickName: string | null;
+  orgId: number | null;
+  positionId: number | null;
+  phone: string | null;
+  email: string | null;
+  gender: number;
+  avatar: string | null;
+  password: string;
+  lastPasswordChangeTime: Date | null;
+  mustChangePassword: boolean;
+  forceTotp: boolean;
+  totpSecret: string | null;
+  totpBoundTime: Date | null;
+  enabled: boolean;
+  isSuperAdmin: boolean;
+  lastLoginTime: Date | null;
+  lastLoginIp: string | null;
+  remark: string | null;
+}
+
+/** `sys_role` */
+export interface SysRoleRow extends AuditFields, SoftDeleteField {
+  id: number;
+  name: string;
+  code: string;
+  dataScope: DataScope;
+  sort: number;
+  enabled: boolean;
+  remark: string | null;
+}
+
+/** `sys_user_role` */
+export interface SysUserRoleRow {
+  userId: number;
+  roleId: number;
+}
+
+/** `sys_role_menu` */
+export interface SysRoleMenuRow {
+  roleId: number;
+  menuId: number;
+}
+
+/** `sys_role_data_scope`: the org list of a Custom (5) data-scope role. */
+export interface SysRoleDataScopeRow {
+  roleId: number;
+  orgId: number;
+}
+
+/** `sys_menu` */
+export interface SysMenuRow extends AuditFields, SoftDeleteField {
+  id: number;
+  parentId: number;
+  type: MenuType;
+  title: string;
+  /** Permission codes joined by `;`. */
+  permission: string | null;
+  path: string | null;
+  component: string | null;
+  icon: string | null;
+  sort: number;
+  enabled: boolean;
+  hidden: boolean;
+  remark: string | null;
+}
+
+/** `sys_org` */
+export interface SysOrgRow extends AuditFields, SoftDeleteField {
+  id: number;
+  parentId: number;
+  name: string;
+  code: string;
+  sort: number;
+  enabled: boolean;
+  leader: string | null;
+  phone: string | null;
+  remark: string | null;
+}
+
+/** `sys_position` */
+export interface SysPositionRow extends AuditFields, SoftDeleteField {
+  id: number;
+  name: string;
+  code: string;
+  sort: number;
+  enabled: boolean;
+  remark: string | null;
+}
+
+/** `sys_dict_type` */
+export interface SysDictTypeRow extends AuditFields, SoftDeleteField {
+  id: number;
+  code: string;
+  name: string;
+  enabled: boolean;
+  remark: string | null;
+}
+
+/** `sys_dict_item` */
+export interface SysDictItemRow extends AuditFields, SoftDeleteField {
+  id: number;
+  typeId: number;
+  typeCode: string;
+  label: string;
+  value: string;
+  sort: number;
+  enabled: boolean;
+  remark: string | null;
+}
+
+/** `sys_config` */
+export interface SysConfigRow extends AuditFields {
+  id: number;
+  configKey: string;
+  configValue: string;
+  valueType: ConfigValueType;
+  name: string;
+  builtIn: boolean;
+  remark: string | null;
+}
+
+/** `sys_session`: the source of truth for a login session. */
+export interface SysSessionRow {
+  id: string;
+  userId: number;
+  account: string;
+  ip: string | null;
+  userAgent: string | null;
+  isMfa: boolean;
+  createTime: Date;
+  lastActivityTime: Date;
+  absoluteExpiresAt: Date | null;
+  revokedAt: Date | null;
+  revokeReason: string | null;
+}
+
+/** `sys_refresh_token`: only the SHA-256 hex of the token is stored. */
+export interface SysRefreshTokenRow {
+  id: number;
+  sessionId: string;
+  tokenHash: string;
+  status: RefreshTokenStatus;
+  expiresAt: Date;
+  createTime: Date;
+  usedTime: Date | null;
+}
+
+/** `sys_password_history` */
+export interface SysPasswordHistoryRow {
+  id: number;
+  userId: number;
+  passwordHash: string;
+  createTime: Date;
+}
+
+/** `sys_totp_recovery_code` */
+export interface SysTotpRecoveryCodeRow {
+  id: number;
+  userId: number;
+  codeHash: string;
+  usedTime: Date | null;
+  createTime: Date;
+}
+
+/** `sys_high_sensitivity_permission`: consumer-added high-sensitivity permission codes. */
+export interface SysHighSensitivityPermissionRow extends AuditFields {
+  id: number;
+  permissionCode: string;
+  remark: string | null;
+}
+
+/** `sys_op_log` */
+export interface SysOpLogRow {
+  id: number;
+  title: string;
+  httpMethod: string;
+  path: string;
+  paramJson: string | null;
+  resultCode: number;
+  success: boolean;
+  elapsedMs: number;
+  operatorId: number | null;
+  operatorName: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  traceId: string | null;
+  createTime: Date;
+}
+
+/** `sys_login_log` */
+export interface SysLoginLogRow {
+  id: number;
+  account: string;
+  success: boolean;
+  resultCode: number;
+  userId: number | null;
+  ip: string | null;
+  userAgent: string | null;
+  createTime: Date;
+}
+
+/** `sys_exception_log` */
+export interface SysExceptionLogRow {
+  id: number;
+  httpMethod: string;
+  path: string;
+  traceId: string;
+  exceptionType: string;
+  message: string;
+  stackTrace: string | null;
+  createTime: Date;
+}
+
+/** `sys_file` */
+export interface SysFileRow extends AuditFields, SoftDeleteField {
+  id: number;
+  originalName: string;
+  storageKey: string;
+  sizeBytes: number;
+  contentType: string;
+  ext: string;
+  sha256: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * Fixed seed data besides the menus: the root organisation, one role per data-scope type plus the empty
+ * `sys_admin` role, and the dictionaries the service itself reads (`common_status`, `gender`).
+ */
+import { DataScope } from '../rows.js';
+
+/** The root organisation (parent 0). */
+export const ROOT_ORG = { code: 'root', name: 'Headquarters' } as const;
+
+/** Seed roles. None carries menu grants or custom org lists: an administrator grants them deliberately. */
+export const SEED_ROLES = [
+  { code: 'data_all', name: 'All data', dataScope: DataScope.All, remark: 'Data scope: all data.' },
+  {
+    code: 'data_org',
+    name: 'Own organisation',
+    dataScope: DataScope.Org,
+    remark: 'Data scope: own organisation.',
+  },
+  {
+    code: 'data_org_children',
+    name: 'Organisation and children',
+    dataScope: DataScope.OrgAndChildren,
+    remark: 'Data scope: own organisation and its descendants.',
+  },
+  { code: 'data_self', name: 'Self only', dataScope: DataScope.Self, remark: 'Data scope: own rows only.' },
+  {
+    code: 'data_custom',
+    name: 'Custom organisations',
+    dataScope: DataScope.Custom,
+    remark: 'Data scope: an explicit organisation list.',
+  },
+  {
+    code: 'sys_admin',
+    name: 'System administrator',
+    dataScope: DataScope.Self,
+    remark: 'Empty on purpose: grant menus and a data scope before assigning it.',
+  },
+] as const;
+
+/** Seed dictionaries: type code and name, items as `[value, label]`. */
+export const SEED_DICTIONARIES = [
+  {
+    code: 'common_status',
+    name: 'Status',
+    items: [
+      ['1', 'Enabled'],
+      ['0', 'Disabled'],
+    ],
+  },
+  {
+    code: 'gender',
+    name: 'Gender',
+    items: [
+      ['0', 'Unknown'],
+      ['1', 'Male'],
+      ['2', 'Female'],
+    ],
+  },
+] as const;

@@ -1,0 +1,144 @@
+/**
+ * SQLite (better-sqlite3) answers to the dialect questions.
+ *
+ * Transactions: better-sqlite3 is synchronous and drizzle's native transaction cannot span an `await`, so the
+ * adapter issues `BEGIN IMMEDIATE … COMMIT` itself. IMMEDIATE takes the database write lock at once: other
+ * processes wait (busy timeout) instead of failing at commit, which also makes the first-start seed atomic
+ * across processes. Inside this process, transactions on the same file are queued, because two connections
+ * of one process waiting on each other's file lock would block the event loop. Statements issued outside a
+ * transaction while one is open on the same connection run inside it (one connection, one transaction):
+ * keep transactions short.
+ */
+import { type Column, type SQL, sql, type Table } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+
+type Native = BetterSQLite3Database;
+const native = (db: QueryDb) => db as unknown as Native;
+const nativeTable = (table: Table) => table as unknown as SQLiteTable;
+
+/** Connection → key of the file it writes (the queue is per file, `:memory:` connections get their own). */
+const lockKeys = new WeakMap<object, string>();
+/** File key → tail of its transaction queue. Process-wide because SQLite's file lock is process-wide. */
+const queues = new Map<string, Promise<void>>();
+/** Transaction handles currently open (a nested `transaction` call becomes a savepoint). */
+const openTransactions = new WeakSet<object>();
+let savepointCounter = 0;
+
+/** Called by `connect`: ties a connection to the file whose transaction queue it joins. */
+export function registerSqliteConnection(db: QueryDb, lockKey: string): void {
+  lockKeys.set(db, lockKey);
+}
+
+async function queued<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tail = previous.then(() => mine);
+  queues.set(key, tail);
+  await previous;
+  try {
+    return await work();
+  } finally {
+    release();
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+const exec = (db: QueryDb, statement: string) => native(db).run(sql.raw(statement));
+
+export const sqliteAdapter: DialectAdapter = {
+  dbType: 'Sqlite',
+
+  async insertReturningId(db, table, values) {
+    const rows = await native(db)
+      .insert(nativeTable(table))
+      .values(values as never)
+      .returning({ id: (table as { id: Column }).id });
+    return Number(rows[0]?.id);
+  },
+
+  async insertWithIds(tx, table, rows) {
+    // AUTOINCREMENT records the highest id in sqlite_sequence, so later generated ids follow the explicit ones.
+    if (rows.length > 0)
+      await native(tx)
+        .insert(nativeTable(table))
+        .values(rows as never);
+  },
+
+  async insertIgnoringConflicts(db, table, target, rows) {
+    if (rows.length === 0) return 0;
+    const result = await native(db)
+      .insert(nativeTable(table))
+      .values(rows as never)
+      .onConflictDoNothing({ target: target as never });
+    return sqliteAdapter.affectedRows(result);
+  },
+
+  affectedRows(result) {
+    return Number((result as { changes?: number | bigint }).changes ?? 0);
+  },
+
+  async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
+    const q = query as unknown as { limit(n: number): { offset(n: number): PromiseLike<R[]> } };
+    return await q.limit(limit).offset(offset);
+  },
+
+  async transaction(db, work) {
+    if (openTransactions.has(db)) {
+      const name = `svc_sp_${++savepointCounter}`;
+      exec(db, `savepoint ${name}`);
+      try {
+        const result = await work(db);
+        exec(db, `release ${name}`);
+        return result;
+      } catch (error) {
+        exec(db, `rollback to ${name}`);
+        exec(db, `release ${name}`);
+        throw error;
+      }
+    }
+    const key = lockKeys.get(db);
+    if (key === undefined)
+      throw new Error('SQLite transaction on a connection that openDatabase did not create');
+    return queued(key, async () => {
+      // A handle distinct from `db` (same prototype chain) marks "inside this transaction" for nesting.
+      const tx = Object.create(db) as QueryDb;
+      openTransactions.add(tx);
+      exec(db, 'begin immediate');
+      try {
+        const result = await work(tx);
+        exec(db, 'commit');
+        return result;
+      } catch (error) {
+        exec(db, 'rollback');
+        throw error;
+      } finally {
+        openTransactions.delete(tx);
+      }
+    });
+  },
+
+  async lockSeed() {
+    // BEGIN IMMEDIATE already holds the database's single write lock for the whole transaction.
+  },
+
+  equalsIgnoreCase(column: Column, value: string): SQL {
+    return sql`lower(${column}) = lower(${value})`;
+  },
+
+  async listTables(db) {
+    const rows = await native(db).all<{ name: string }>(
+      sql`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`,
+    );
+    return rows.map((row) => row.name);
+  },
+
+  async migrate(db, target) {
+    migrate(native(db), { migrationsFolder: target.folder, migrationsTable: target.table });
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * Opens an SQLite file with better-sqlite3: creates the parent folder, then sets the pragmas a small server
+ * database wants. WAL lets readers proceed while one writer commits; `foreign_keys` is on for any future
+ * constraint; the busy timeout makes a second process wait for the write lock instead of failing.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { ConnectionConfig } from '../connection-string.js';
+import type { QueryDb } from '../dialect.js';
+import type { Connection, ConnectOptions } from '../dialect-module.js';
+import { registerSqliteConnection } from './adapter.js';
+
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
+  if (config.dbType !== 'Sqlite') throw new Error(`SQLite connect called with ${config.dbType} settings`);
+  const memory = config.filename === ':memory:';
+  if (!memory) mkdirSync(dirname(config.filename), { recursive: true });
+  const client = new BetterSqlite3(config.filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  try {
+    if (!memory) client.pragma('journal_mode = WAL');
+    client.pragma('synchronous = NORMAL');
+    client.pragma('foreign_keys = ON');
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  const drizzleDb = drizzle({ client, ...(options.queryLogger ? { logger: options.queryLogger } : {}) });
+  const db = drizzleDb as unknown as QueryDb;
+  registerSqliteConnection(db, memory ? `memory:${Math.random()}` : config.filename);
+  return {
+    db,
+    async ping() {
+      drizzleDb.get(sql`select 1`);
+    },
+    async close() {
+      if (client.open) client.close();
+    },
+  };
+}

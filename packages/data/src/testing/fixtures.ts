@@ -1,0 +1,32 @@
+/**
+ * Per-dialect test fixtures: what a thin test runner hands to a contract suite. They hold the few
+ * dialect-specific probes a suite needs to look beneath the adapter, such as how a timestamp is stored.
+ */
+import type { DbType } from '@svc/kernel';
+import { type Column, type SQL, sql } from 'drizzle-orm';
+
+export interface DialectFixture {
+  dbType: DbType;
+  /** SQL rendering the stored instant in `column` as UTC text `YYYY-MM-DD HH:MM:SS.mmm`, computed by the
+   * database itself (so a driver that shifted values by the local time zone would be caught). */
+  utcText(column: Column): SQL<string>;
+}
+
+export const dialectFixtures: Record<DbType, DialectFixture> = {
+  Sqlite: {
+    dbType: 'Sqlite',
+    utcText: (c) => sql<string>`strftime('%Y-%m-%d %H:%M:%f', ${c} / 1000.0, 'unixepoch')`,
+  },
+  PostgreSQL: {
+    dbType: 'PostgreSQL',
+    utcText: (c) => sql<string>`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')`,
+  },
+  MySql: {
+    dbType: 'MySql',
+    utcText: (c) => sql<string>`left(date_format(${c}, '%Y-%m-%d %H:%i:%s.%f'), 23)`,
+  },
+  SqlServer: {
+    dbType: 'SqlServer',
+    utcText: (c) => sql<string>`format(${c}, 'yyyy-MM-dd HH:mm:ss.fff')`,
+  },
+};

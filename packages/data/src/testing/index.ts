@@ -1,0 +1,12 @@
+/**
+ * `@svc/data/testing`: fresh databases per test file and the dialect matrix of the test run.
+ */
+export { type DialectFixture, dialectFixtures } from './fixtures.js';
+export {
+  createTestDatabase,
+  type OpenTestDatabase,
+  openTestDatabase,
+  TEST_SERVER_URLS,
+  type TestDatabase,
+  testDialects,
+} from './test-database.js';
