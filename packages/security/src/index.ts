@@ -1,5 +1,18 @@
 /**
- * @svc/security: tokens, sessions, login flow, second factors, lockout, password policy, rate limits, API keys,
- * permissions and data scope.
+ * @svc/security: framework-free building blocks for authentication and abuse protection — access and refresh
+ * tokens, password policy, login lock, rate limiting, API keys, CSRF, client-IP resolution and typed runtime
+ * settings. Each takes its dependencies (cache port, clock, settings) as arguments; nothing is a singleton.
  */
-export {};
+export * from './api-keys.js';
+export * from './claims.js';
+export * from './client-ip.js';
+export * from './constants.js';
+export * from './csrf.js';
+export * from './lockout.js';
+export * from './password-policy.js';
+export * from './rate-limit.js';
+export * from './refresh-tokens.js';
+export * from './runtime-config.js';
+export * from './subkeys.js';
+export * from './token-cache.js';
+export * from './tokens.js';

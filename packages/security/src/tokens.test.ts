@@ -144,6 +144,19 @@ describe('access tokens: forgeries are refused', () => {
     expect(await tokens.verify(edited)).toBeNull();
   });
 
+  it('any other spelling of a valid token (padding, whitespace, spare bits)', async () => {
+    const { tokens } = setup();
+    const { token } = await tokens.issue(CLAIMS, 60);
+    expect(await tokens.verify(token)).not.toBeNull();
+    // The 43rd character of a 32-byte signature carries 4 bits; flipping a spare bit keeps the same bytes.
+    const last = token.at(-1) ?? 'A';
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const spare = alphabet.charAt(alphabet.indexOf(last) ^ 1);
+    for (const variant of [`${token}=`, `${token}\n`, ` ${token}`, `${token.slice(0, -1)}${spare}`]) {
+      expect(await tokens.verify(variant)).toBeNull();
+    }
+  });
+
   it('malformed input of every kind, without throwing', async () => {
     const { tokens } = setup();
     for (const bad of ['', 'a', 'a.b', 'a.b.c', 'a.b.c.d', '..', `${'x'.repeat(5000)}.y.z`, 42 as never]) {

@@ -51,6 +51,9 @@ export interface AccessTokens {
 /** Claims every accepted token must carry, beside `iss` (required by the issuer check). */
 const REQUIRED_CLAIMS = ['sub', 'sid', 'sadm', 'org', 'unique_name', 'iat', 'exp'];
 
+/** Three non-empty base64url segments: the JWS compact serialization, nothing around it. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 /**
  * Creates the access-token issuer and verifier.
  * @example
@@ -75,15 +78,21 @@ export function createAccessTokens(options: AccessTokensOptions): AccessTokens {
   /**
    * Cheap first gate: an HMAC-SHA256 over the signing input with node:crypto (about 2 µs) refuses forged,
    * edited, `none` and other-algorithm tokens before jose's asynchronous WebCrypto path runs. It only ever
-   * refuses; jose's full verification below still decides every token it lets through.
+   * refuses; jose's full verification below still decides every token it lets through. The signature must
+   * also be the canonical base64url of the MAC, so one token has exactly one accepted spelling (no padding,
+   * whitespace or spare bits), which keeps the verified-token cache keyed by the one real token text.
    */
   function signatureMatches(token: string): boolean {
+    if (!COMPACT_JWS.test(token)) return false;
     const lastDot = token.lastIndexOf('.');
-    const firstDot = token.indexOf('.');
-    if (firstDot <= 0 || lastDot === firstDot || token.indexOf('.', firstDot + 1) !== lastDot) return false;
-    const presented = Buffer.from(token.slice(lastDot + 1), 'base64url');
     const expected = createHmac('sha256', key).update(token.slice(0, lastDot)).digest();
-    return presented.length === expected.length && timingSafeEqual(presented, expected);
+    const presented = token.slice(lastDot + 1);
+    const decoded = Buffer.from(presented, 'base64url');
+    return (
+      decoded.length === expected.length &&
+      timingSafeEqual(decoded, expected) &&
+      decoded.toString('base64url') === presented
+    );
   }
 
   return {

@@ -1,0 +1,202 @@
+/**
+ * Typed reading of the runtime `sys.*` keys (contract §1): the config row when it holds a valid value, else
+ * the key's fallback (the deploy-time option, else the built-in default). A broken row falls back instead of
+ * breaking login. Deploy-time hard switches the spec names as such (`Service:Security:RateLimit:Enabled=false`)
+ * still win over the row.
+ */
+import {
+  type CaptchaType,
+  parseRuntimeValue,
+  type RuntimeValueType,
+  runtimeKeyDef,
+  type ServiceOptions,
+} from '@svc/kernel';
+import type { LoginLockSettings } from './lockout.js';
+import type { PasswordPolicy } from './password-policy.js';
+import type { RateLimitSettings } from './rate-limit.js';
+
+/**
+ * Where the rows come from: the data layer's config repository behind the config cache. Answers the stored
+ * text of a key, or undefined when there is no row. May reject when the store cannot be reached; that error
+ * is passed on, not mistaken for a missing row.
+ */
+export interface RuntimeConfigStore {
+  getRaw(key: string): Promise<string | undefined>;
+}
+
+/** The value type of every runtime key the service reads. */
+export interface RuntimeValues {
+  'sys.security.session.accessMinutes': number;
+  'sys.security.session.refreshMinutes': number;
+  'sys.security.loginLock.maxFailCount': number;
+  'sys.security.loginLock.lockMinutes': number;
+  'sys.security.captcha.enabled': boolean;
+  'sys.security.captcha.type': CaptchaType;
+  'sys.security.mfa.enabled': boolean;
+  'sys.security.smsLogin.enabled': boolean;
+  'sys.security.totp.enabled': boolean;
+  'sys.security.totp.requireForSuperAdmin': boolean;
+  'sys.security.password.minLength': number;
+  'sys.security.password.requireUpper': boolean;
+  'sys.security.password.requireLower': boolean;
+  'sys.security.password.requireDigit': boolean;
+  'sys.security.password.requireSpecial': boolean;
+  'sys.security.password.expireDays': number;
+  'sys.security.password.forceChangeOnFirstLogin': boolean;
+  'sys.security.password.historyCount': number;
+  'sys.security.rateLimit.enabled': boolean;
+  'sys.security.rateLimit.windowSeconds': number;
+  'sys.security.rateLimit.permitPerWindow': number;
+  'sys.security.rateLimit.authPermitPerWindow': number;
+}
+
+/** A runtime key with a known value type. */
+export type RuntimeSettingKey = keyof RuntimeValues;
+
+/**
+ * The stored type of each key of {@link RuntimeValues}, kept beside it so that a test can hold both equal to
+ * the kernel's `RUNTIME_KEYS` (whose key type is plain `string`, so the compiler cannot).
+ */
+export const RUNTIME_SETTING_TYPES = {
+  'sys.security.session.accessMinutes': 'int',
+  'sys.security.session.refreshMinutes': 'int',
+  'sys.security.loginLock.maxFailCount': 'int',
+  'sys.security.loginLock.lockMinutes': 'int',
+  'sys.security.captcha.enabled': 'bool',
+  'sys.security.captcha.type': 'enum',
+  'sys.security.mfa.enabled': 'bool',
+  'sys.security.smsLogin.enabled': 'bool',
+  'sys.security.totp.enabled': 'bool',
+  'sys.security.totp.requireForSuperAdmin': 'bool',
+  'sys.security.password.minLength': 'int',
+  'sys.security.password.requireUpper': 'bool',
+  'sys.security.password.requireLower': 'bool',
+  'sys.security.password.requireDigit': 'bool',
+  'sys.security.password.requireSpecial': 'bool',
+  'sys.security.password.expireDays': 'int',
+  'sys.security.password.forceChangeOnFirstLogin': 'bool',
+  'sys.security.password.historyCount': 'int',
+  'sys.security.rateLimit.enabled': 'bool',
+  'sys.security.rateLimit.windowSeconds': 'int',
+  'sys.security.rateLimit.permitPerWindow': 'int',
+  'sys.security.rateLimit.authPermitPerWindow': 'int',
+} as const satisfies Record<RuntimeSettingKey, RuntimeValueType>;
+
+/** Access and refresh lifetimes in effect. */
+export interface SessionLifetimes {
+  /** `sys.security.session.accessMinutes`, else `Service:Jwt:ExpireMinutes`. @default 120 */
+  accessMinutes: number;
+  /** `sys.security.session.refreshMinutes`, else `Service:Jwt:RefreshExpireMinutes`. @default 10080 */
+  refreshMinutes: number;
+}
+
+/** Dependencies of {@link createRuntimeSettings}. */
+export interface RuntimeSettingsDeps {
+  store: RuntimeConfigStore;
+  /** The parsed deploy-time options: fallbacks and hard switches. */
+  options: ServiceOptions;
+  /**
+   * Told about a row whose text is not a valid value for its key (the fallback is used instead).
+   * @default ignore
+   */
+  onInvalid?: (key: RuntimeSettingKey, raw: string) => void;
+}
+
+/** Typed readers over the runtime keys; every call reads through the store, so changes apply at once. */
+export interface RuntimeSettings {
+  get<K extends RuntimeSettingKey>(key: K): Promise<RuntimeValues[K]>;
+  passwordPolicy(): Promise<PasswordPolicy>;
+  loginLock(): Promise<LoginLockSettings>;
+  /** With the deploy hard switch applied: `Service:Security:RateLimit:Enabled=false` wins over the row. */
+  rateLimit(): Promise<RateLimitSettings>;
+  sessionLifetimes(): Promise<SessionLifetimes>;
+}
+
+/**
+ * Creates the runtime settings reader.
+ * @example
+ * const runtime = createRuntimeSettings({ store: configRepository, options });
+ * const lock = createLoginLock({ cache, settings: () => runtime.loginLock() });
+ */
+export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSettings {
+  const { store, options, onInvalid } = deps;
+
+  async function get<K extends RuntimeSettingKey>(key: K): Promise<RuntimeValues[K]> {
+    const def = runtimeKeyDef(key);
+    if (def === undefined) throw new RangeError(`${key} is not a runtime key.`);
+    const raw = await store.getRaw(key);
+    const parsed = parseRuntimeValue(def, raw);
+    if (parsed === undefined && raw !== undefined) onInvalid?.(key, raw);
+    return (parsed ?? def.fallback(options)) as RuntimeValues[K];
+  }
+
+  return {
+    get,
+
+    async passwordPolicy() {
+      const p = 'sys.security.password.';
+      const [
+        minLength,
+        requireUpper,
+        requireLower,
+        requireDigit,
+        requireSpecial,
+        expireDays,
+        forceChangeOnFirstLogin,
+        historyCount,
+      ] = await Promise.all([
+        get(`${p}minLength`),
+        get(`${p}requireUpper`),
+        get(`${p}requireLower`),
+        get(`${p}requireDigit`),
+        get(`${p}requireSpecial`),
+        get(`${p}expireDays`),
+        get(`${p}forceChangeOnFirstLogin`),
+        get(`${p}historyCount`),
+      ]);
+      return {
+        minLength,
+        requireUpper,
+        requireLower,
+        requireDigit,
+        requireSpecial,
+        expireDays,
+        forceChangeOnFirstLogin,
+        historyCount,
+      };
+    },
+
+    async loginLock() {
+      const [maxFailCount, lockMinutes] = await Promise.all([
+        get('sys.security.loginLock.maxFailCount'),
+        get('sys.security.loginLock.lockMinutes'),
+      ]);
+      return { maxFailCount, lockMinutes };
+    },
+
+    async rateLimit() {
+      const deploy = options.Security.RateLimit;
+      const [enabled, windowSeconds, permitPerWindow, authPermitPerWindow] = await Promise.all([
+        get('sys.security.rateLimit.enabled'),
+        get('sys.security.rateLimit.windowSeconds'),
+        get('sys.security.rateLimit.permitPerWindow'),
+        get('sys.security.rateLimit.authPermitPerWindow'),
+      ]);
+      return {
+        enabled: deploy.Enabled && enabled,
+        windowSeconds,
+        permitPerWindow,
+        authPermitPerWindow,
+        keyPermitPerWindow: deploy.KeyPermitPerWindow,
+      };
+    },
+
+    async sessionLifetimes() {
+      const [accessMinutes, refreshMinutes] = await Promise.all([
+        get('sys.security.session.accessMinutes'),
+        get('sys.security.session.refreshMinutes'),
+      ]);
+      return { accessMinutes, refreshMinutes };
+    },
+  };
+}
