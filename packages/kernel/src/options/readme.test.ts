@@ -8,12 +8,14 @@ const esc = (s: string) => s.replaceAll('|', '\\|');
 describe('README configuration reference', () => {
   it('equals the option declarations (regenerate with scripts/config-reference.mjs)', () => {
     const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-    const section = /<!-- config-reference:start -->\n([\s\S]*?)<!-- config-reference:end -->/.exec(readme)?.[1] ?? '';
+    const section =
+      /<!-- config-reference:start -->\n([\s\S]*?)<!-- config-reference:end -->/.exec(readme)?.[1] ?? '';
     const expected = [
       '| Key | Default | Form | Environment variable | Meaning |',
       '|---|---|---|---|---|',
       ...describeSection(serviceSchema, 'Service').map(
-        (r) => `| \`${r.key}\` | \`${esc(r.defaultValue)}\` | ${esc(r.form)} | \`${r.envVar}\` | ${esc(r.description)} |`,
+        (r) =>
+          `| \`${r.key}\` | \`${esc(r.defaultValue)}\` | ${esc(r.form)} | \`${r.envVar}\` | ${esc(r.description)} |`,
       ),
     ].join('\n');
     expect(section.trim()).toBe(expected);

@@ -9,8 +9,8 @@ import { CAPTCHA_TYPES } from './schema.js';
 export type RuntimeValueType = 'int' | 'bool' | 'string' | 'enum';
 export type RuntimeValue = number | boolean | string;
 
-export interface RuntimeKeyDef<T extends RuntimeValue = RuntimeValue> {
-  key: string;
+export interface RuntimeKeyDef<T extends RuntimeValue = RuntimeValue, K extends string = string> {
+  key: K;
   name: string;
   valueType: RuntimeValueType;
   /** Allowed values of an `enum` key. */
@@ -24,21 +24,24 @@ export interface RuntimeKeyDef<T extends RuntimeValue = RuntimeValue> {
   public?: boolean;
 }
 
-const int = (
-  key: string,
+function int<const K extends string>(
+  key: K,
   name: string,
   fallback: (o: ServiceOptions) => number,
   min = 0,
   max = 1_000_000_000,
-) => ({ key, name, valueType: 'int', min, max, fallback }) satisfies RuntimeKeyDef<number>;
-const bool = (key: string, name: string, fallback: (o: ServiceOptions) => boolean, isPublic = false) =>
-  ({
-    key,
-    name,
-    valueType: 'bool',
-    fallback,
-    ...(isPublic ? { public: true } : {}),
-  }) satisfies RuntimeKeyDef<boolean>;
+): RuntimeKeyDef<number, K> {
+  return { key, name, valueType: 'int', min, max, fallback };
+}
+
+function bool<const K extends string>(
+  key: K,
+  name: string,
+  fallback: (o: ServiceOptions) => boolean,
+  isPublic = false,
+): RuntimeKeyDef<boolean, K> {
+  return { key, name, valueType: 'bool', fallback, ...(isPublic ? { public: true } : {}) };
+}
 
 /** Every runtime key the service reads. */
 export const RUNTIME_KEYS = [
@@ -63,13 +66,13 @@ export const RUNTIME_KEYS = [
   ),
   bool('sys.security.captcha.enabled', 'Captcha on login', (o) => o.Security.Captcha.Enabled, true),
   {
-    key: 'sys.security.captcha.type',
+    key: 'sys.security.captcha.type' as const,
     name: 'Captcha type',
     valueType: 'enum',
     values: CAPTCHA_TYPES,
     fallback: (o: ServiceOptions): CaptchaType => o.Security.Captcha.Type,
     public: true,
-  } satisfies RuntimeKeyDef<string>,
+  } satisfies RuntimeKeyDef<string, 'sys.security.captcha.type'>,
   bool('sys.security.mfa.enabled', 'SMS second factor', (o) => o.Security.SmsOtp.MfaEnabled),
   bool('sys.security.smsLogin.enabled', 'SMS login', (o) => o.Security.SmsOtp.LoginEnabled, true),
   bool('sys.security.totp.enabled', 'TOTP authenticator', (o) => o.Security.Totp.Enabled),
@@ -107,11 +110,14 @@ export const RUNTIME_KEYS = [
     (o) => o.Security.RateLimit.AuthPermitPerWindow,
     1,
   ),
-] as const satisfies readonly RuntimeKeyDef[];
+] as const;
+
+/** Checks every entry against the definition shape without widening the key literals. */
+const DEFINITIONS: readonly RuntimeKeyDef[] = RUNTIME_KEYS;
 
 export type RuntimeKey = (typeof RUNTIME_KEYS)[number]['key'];
 
-const BY_KEY = new Map<string, RuntimeKeyDef>(RUNTIME_KEYS.map((d) => [d.key, d]));
+const BY_KEY = new Map<string, RuntimeKeyDef>(DEFINITIONS.map((d) => [d.key, d]));
 
 /** The definition of a runtime key, if it is one. */
 export function runtimeKeyDef(key: string): RuntimeKeyDef | undefined {
