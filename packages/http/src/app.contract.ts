@@ -12,6 +12,9 @@ import { registerRoute } from './openapi/register.js';
 import { envelopeResponses } from './openapi/schemas.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field below.
+const json = async (res: Response): Promise<any> => res.json();
+
 const SampleErrorCode = defineErrorCodes('SampleErrorCode', {
   SampleFailure: { code: 60001, msgKey: 'sample.failure' },
 });
@@ -117,7 +120,7 @@ export function defineAppContract(dbType: DbType): void {
         const res = await t.request('/api/v1/test/echo', { json: { name: 'ab', count: 3 } });
         expect(res.status).toBe(200);
         expect(res.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
-        expect(await res.json()).toEqual({
+        expect(await json(res)).toEqual({
           code: 0,
           msgKey: 'common.success',
           data: { name: 'ab', count: 3 },
@@ -127,7 +130,7 @@ export function defineAppContract(dbType: DbType): void {
       it('answers validation failures as HTTP 200 with 48000 and args.errors', async () => {
         const res = await t.request('/api/v1/test/echo', { json: { name: 'a', count: 99 } });
         expect(res.status).toBe(200);
-        const body = await res.json();
+        const body = await json(res);
         expect(body).toMatchObject({ code: 48000, msgKey: 'error.param.paramInvalid', data: null });
         expect(body.args.errors.map((e: { path: string }) => e.path).sort()).toEqual(['count', 'name']);
       });
@@ -139,25 +142,25 @@ export function defineAppContract(dbType: DbType): void {
           body: '{"name": "ab", ',
         });
         expect(res.status).toBe(200);
-        expect((await res.json()).code).toBe(48000);
+        expect((await json(res)).code).toBe(48000);
       });
 
       it('refuses bodies above 1 MiB with 413 and the envelope', async () => {
         const res = await t.request('/api/v1/test/echo', { json: { name: 'x'.repeat(1_100_000), count: 1 } });
         expect(res.status).toBe(413);
-        expect((await res.json()).code).toBe(48002);
+        expect((await json(res)).code).toBe(48002);
       });
 
       it('answers unknown routes with 404 and the envelope', async () => {
         const res = await t.request('/api/v1/nope');
         expect(res.status).toBe(404);
-        expect(await res.json()).toMatchObject({ code: 48003, data: null });
+        expect(await json(res)).toMatchObject({ code: 48003, data: null });
       });
 
       it('renders consumer codes with their msgKey as HTTP 200', async () => {
         const res = await t.request('/api/v1/test/fail');
         expect(res.status).toBe(200);
-        expect(await res.json()).toEqual({
+        expect(await json(res)).toEqual({
           code: 60001,
           msgKey: 'sample.failure',
           data: null,
@@ -173,7 +176,7 @@ export function defineAppContract(dbType: DbType): void {
         const body = JSON.parse(text);
         const traceId = res.headers.get('x-trace-id');
         expect(body).toMatchObject({ code: 50000, msgKey: 'error.system.systemError', args: { traceId } });
-        const page = await t.server.database.repos.exceptionLog.page({ current: 1, size: 10 });
+        const page = await t.server.database.repos.exceptionLogs.page({ current: 1, size: 10 });
         const row = page.items.find((r) => r.traceId === traceId);
         expect(row).toMatchObject({
           httpMethod: 'GET',
@@ -185,16 +188,18 @@ export function defineAppContract(dbType: DbType): void {
       });
 
       it('does not record business errors in the exception log', async () => {
-        const before = (await t.server.database.repos.exceptionLog.page({ current: 1, size: 1 })).total;
+        const before = (await t.server.database.repos.exceptionLogs.page({ current: 1, size: 1 })).total;
         await t.request('/api/v1/test/fail');
-        expect((await t.server.database.repos.exceptionLog.page({ current: 1, size: 1 })).total).toBe(before);
+        expect((await t.server.database.repos.exceptionLogs.page({ current: 1, size: 1 })).total).toBe(
+          before,
+        );
       });
     });
 
     describe('catalog and contract', () => {
       it('lists kernel and consumer codes', async () => {
         const res = await t.request('/api/v1/meta/error-codes');
-        const body = await res.json();
+        const body = await json(res);
         expect(body.code).toBe(0);
         expect(body.data).toContainEqual({
           code: 40001,
@@ -211,7 +216,7 @@ export function defineAppContract(dbType: DbType): void {
       });
 
       it('publishes the ErrorCode schema as an open int32 with three aligned arrays', async () => {
-        const doc = await (await t.request('/openapi/v1.json')).json();
+        const doc = await json(await t.request('/openapi/v1.json'));
         const schema = doc.components.schemas.ErrorCode;
         expect(schema).toMatchObject({ type: 'integer', format: 'int32' });
         expect(schema.enum).toBeUndefined();
@@ -278,7 +283,7 @@ export function defineAppContract(dbType: DbType): void {
       const t = await startTestServer({ dbType, env: { Service__Api__DisabledModules__0: 'Meta' } });
       try {
         expect((await t.request('/api/v1/meta/error-codes')).status).toBe(404);
-        const doc = await (await t.request('/openapi/v1.json')).json();
+        const doc = await json(await t.request('/openapi/v1.json'));
         expect(doc.paths['/api/v1/meta/error-codes']).toBeUndefined();
       } finally {
         await t.close();

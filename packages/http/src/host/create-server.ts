@@ -117,7 +117,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     errors,
     logger,
     exceptions: createExceptionRecorder({
-      sink: database.repos.exceptionLog,
+      sink: database.repos.exceptionLogs,
       logger: logger.child('Service.Exceptions'),
     }),
     readiness: [

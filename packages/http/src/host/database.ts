@@ -83,7 +83,7 @@ async function seedIfEmpty(
   const result = await runSeed(database, {
     adminAccount: Seed.AdminAccount,
     adminPasswordHash: await hashPassword(password, Security.Password.Pbkdf2Iterations),
-    runtimeConfig: runtimeSeedRows(config.service),
+    configs: runtimeSeedRows(config.service),
     now: new Date(),
   });
   if (!result.created) return;

@@ -23,15 +23,27 @@ describe('listen URL', () => {
 describe('upload exposure rule', () => {
   it('refuses an upload root inside a served web root', () => {
     expect(() =>
-      assertUploadRootNotExposed({ webEnabled: true, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/wwwroot/upload' }),
+      assertUploadRootNotExposed({
+        webEnabled: true,
+        webRoot: '/srv/app/wwwroot',
+        uploadRoot: '/srv/app/wwwroot/upload',
+      }),
     ).toThrow(/Service:Upload:RootPath .* lies inside the web root/);
   });
   it('allows it when static files are not served, or when the root is outside', () => {
     expect(() =>
-      assertUploadRootNotExposed({ webEnabled: false, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/wwwroot/upload' }),
+      assertUploadRootNotExposed({
+        webEnabled: false,
+        webRoot: '/srv/app/wwwroot',
+        uploadRoot: '/srv/app/wwwroot/upload',
+      }),
     ).not.toThrow();
     expect(() =>
-      assertUploadRootNotExposed({ webEnabled: true, webRoot: '/srv/app/wwwroot', uploadRoot: '/srv/app/storage/upload' }),
+      assertUploadRootNotExposed({
+        webEnabled: true,
+        webRoot: '/srv/app/wwwroot',
+        uploadRoot: '/srv/app/storage/upload',
+      }),
     ).not.toThrow();
     expect(isInside('/srv/app/wwwroot', '/srv/app/wwwroot-other')).toBe(false);
   });
@@ -40,21 +52,26 @@ describe('upload exposure rule', () => {
 describe('start-up failures name what to change', () => {
   const root = () => mkdtempSync(join(tmpdir(), 'svc-start-'));
   it('a bad DbType', async () => {
-    await expect(createServer({ contentRoot: root(), env: { Service__Database__DbType: 'Oracle' } })).rejects.toThrow(
-      /Service:Database:DbType: expected Sqlite \| MySql \| PostgreSQL \| SqlServer/,
-    );
+    await expect(
+      createServer({ contentRoot: root(), env: { Service__Database__DbType: 'Oracle' } }),
+    ).rejects.toThrow(/Service:Database:DbType: expected Sqlite \| MySql \| PostgreSQL \| SqlServer/);
   });
   it('a short signing key', async () => {
-    await expect(createServer({ contentRoot: root(), env: { Service__Jwt__SecretKey: 'short' } })).rejects.toThrow(
-      /Service:Jwt:SecretKey is 5 bytes/,
-    );
+    await expect(
+      createServer({ contentRoot: root(), env: { Service__Jwt__SecretKey: 'short' } }),
+    ).rejects.toThrow(/Service:Jwt:SecretKey is 5 bytes/);
   });
   it('no signing key in Production', async () => {
-    await expect(createServer({ contentRoot: root(), env: {} })).rejects.toThrow(/Service:Jwt:SecretKey is not set/);
+    await expect(createServer({ contentRoot: root(), env: {} })).rejects.toThrow(
+      /Service:Jwt:SecretKey is not set/,
+    );
   });
   it('the default upload root under a served web root', async () => {
     await expect(
-      createServer({ contentRoot: root(), env: { ASPNETCORE_ENVIRONMENT: 'Development', Service__Web__Enabled: 'true' } }),
+      createServer({
+        contentRoot: root(),
+        env: { ASPNETCORE_ENVIRONMENT: 'Development', Service__Web__Enabled: 'true' },
+      }),
     ).rejects.toThrow(/lies inside the web root/);
   });
   it('an unreachable database', async () => {
@@ -64,10 +81,14 @@ describe('start-up failures name what to change', () => {
         env: {
           ASPNETCORE_ENVIRONMENT: 'Development',
           Service__Database__DbType: 'PostgreSQL',
-          Service__Database__ConnectionString: 'Host=127.0.0.1;Port=1;Database=x;Username=u;Password=topsecret',
+          Service__Database__ConnectionString:
+            'Host=127.0.0.1;Port=1;Database=x;Username=u;Password=topsecret',
         },
       }),
-    ).rejects.toSatisfy((error: Error) => error instanceof StartupError && /PostgreSQL/.test(error.message) && !/topsecret/.test(error.message));
+    ).rejects.toSatisfy(
+      (error: Error) =>
+        error instanceof StartupError && /PostgreSQL/.test(error.message) && !/topsecret/.test(error.message),
+    );
   });
 });
 
