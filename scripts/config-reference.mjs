@@ -9,5 +9,7 @@ const esc = (s) => s.replaceAll('|', '\\|');
 console.log('| Key | Default | Form | Environment variable | Meaning |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| \`${r.key}\` | \`${esc(r.defaultValue)}\` | ${esc(r.form)} | \`${r.envVar}\` | ${esc(r.description)} |`);
+  console.log(
+    `| \`${r.key}\` | \`${esc(r.defaultValue)}\` | ${esc(r.form)} | \`${r.envVar}\` | ${esc(r.description)} |`,
+  );
 }
