@@ -53,3 +53,4 @@ export {
 } from './seed/menus.js';
 export { runSeed, type SeedConfig, type SeedInput, type SeedResult } from './seed/run-seed.js';
 export { type TableKey, type Tables, tableNames } from './tables.js';
+export * from './config-store.js';

@@ -13,6 +13,9 @@ import { traceId } from './middleware/trace-id.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { registerBuiltInRoutes } from './routes/index.js';
+import { demoMode } from './security/demo-mode.js';
+import { createRouteGuards } from './security/guards.js';
+import { rateLimit } from './security/rate-limit.js';
 import { mountWebRoot } from './static/web-root.js';
 
 export interface CreateAppOptions {
@@ -39,9 +42,12 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   app.notFound(createNotFoundHandler(deps));
   app.use('*', traceId());
   app.use('/api/*', jsonBodyLimit({ maxBytes: deps.config.service.Api.MaxBodyBytes, errors: deps.errors }));
+  app.use('/api/*', rateLimit(deps.security, deps.errors));
+  if (deps.security.demoMode) app.use('*', demoMode(deps.errors));
 
   const routes = new RouteTable();
-  const ctx: RegisterContext = { app, table: routes, guards: deps.guards };
+  const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
+  const ctx: RegisterContext = { app, table: routes, guards };
   registerBuiltInRoutes(ctx, deps);
   options.configure?.(ctx, deps);
   registerDocs(app, deps);

@@ -3,11 +3,16 @@
  * are cheaper to read than the Web `Headers` object) and the per-request variables.
  */
 import type { HttpBindings } from '@hono/node-server';
+import type { Principal } from '@svc/security';
 import type { Context } from 'hono';
 
 export interface AppVariables {
   /** The request's trace identifier, echoed in `X-Trace-Id` and written to the exception log. */
   traceId: string;
+  /** The authenticated caller, set by the route guards. */
+  principal: Principal | undefined;
+  /** The client address, resolved once per request (forwarded headers only from trusted proxies). */
+  clientIp: string | undefined;
 }
 
 export type AppEnv = { Bindings: Partial<HttpBindings>; Variables: AppVariables };

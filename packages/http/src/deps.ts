@@ -5,6 +5,7 @@
 import type { Configuration, ErrorCodeRegistry, Logger } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
 import type { RouteGuards } from './openapi/register.js';
+import type { HttpSecurity } from './security/deps.js';
 
 /** A dependency the readiness probe checks. */
 export interface HealthCheck {
@@ -19,8 +20,12 @@ export interface HttpDeps {
   exceptions: ExceptionRecorder;
   /** Checked by `GET /health/ready`. */
   readiness: HealthCheck[];
-  /** Enforcement of route markers; supplied by the security layer. */
+  /** Authentication, rate limits, demo mode and cookie mode. */
+  security: HttpSecurity;
+  /** Enforcement of route markers. @default the guards built from `security` */
   guards?: RouteGuards;
+  /** The clock of the HTTP layer (timestamps in answers). */
+  now: () => Date;
   /** Package version shown in the contract. */
   version: string;
 }

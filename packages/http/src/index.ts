@@ -31,4 +31,7 @@ export {
   envelopeResponses,
 } from './openapi/schemas.js';
 export { isModuleEnabled } from './routes/index.js';
+export type { CookieSettings, HttpSecurity } from './security/deps.js';
+export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';
+export { requirePrincipal, requireUser } from './security/principal.js';
 export { assertUploadRootNotExposed, UploadExposureError } from './static/web-root.js';

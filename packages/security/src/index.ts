@@ -16,3 +16,5 @@ export * from './runtime-config.js';
 export * from './subkeys.js';
 export * from './token-cache.js';
 export * from './tokens.js';
+export * from './auth/contracts.js';
+export * from './auth/principal.js';

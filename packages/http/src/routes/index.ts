@@ -4,9 +4,14 @@
  */
 import type { HttpDeps } from '../deps.js';
 import type { RegisterContext } from '../openapi/register.js';
+import * as login from './auth/login.js';
+import * as logout from './auth/logout.js';
+import * as ping from './auth/ping.js';
+import * as refresh from './auth/refresh.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
+import * as personalPassword from './personal/password.js';
 
 /** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
 export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string): boolean {
@@ -16,5 +21,10 @@ export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string):
 export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   live.register(ctx);
   ready.register(ctx, deps);
+  login.register(ctx, deps.security, deps.now);
+  refresh.register(ctx, deps.security, deps.now);
+  logout.register(ctx, deps.security);
+  ping.register(ctx, deps.now);
+  personalPassword.register(ctx, deps.security);
   if (isModuleEnabled(deps, 'Meta')) errorCodes.register(ctx, deps);
 }

@@ -5,8 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SeedMenu } from '@svc/data';
 import { createTestDatabase, type TestDatabase } from '@svc/data/testing';
 import type { DbType, ErrorCodeSet, LogLevel } from '@svc/kernel';
+import { hashPassword } from '@svc/kernel';
 import { createConsoleLogger } from '@svc/logging';
 import type { CreateAppOptions } from '../app.js';
 import { createServer, type SvcServer } from '../host/create-server.js';
@@ -20,6 +22,10 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   errorCodes?: readonly ErrorCodeSet[];
   configure?: CreateAppOptions['configure'];
+  /** Extra seed menus (buttons for test routes' permission codes). */
+  seedMenus?: readonly SeedMenu[];
+  /** The service clock (tests move it instead of sleeping). */
+  now?: () => Date;
   /** Reuse an existing database and content root (restart tests). */
   reuse?: { database: TestDatabase; contentRoot: string };
 }
@@ -75,6 +81,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logger,
       ...(options.errorCodes ? { errorCodes: options.errorCodes } : {}),
       ...(options.configure ? { configure: options.configure } : {}),
+      ...(options.seedMenus ? { seedMenus: options.seedMenus } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   } catch (error) {
     if (!options.reuse) {
@@ -105,4 +113,45 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(contentRoot, { recursive: true, force: true });
     },
   };
+}
+
+/** Changes a runtime key as the config centre does: the row, then the change event (applies at once). */
+export async function setRuntimeConfig(t: TestServer, key: string, value: string): Promise<void> {
+  const changed = await t.server.database.repos.configs.updateValue(key, value);
+  if (!changed) throw new Error(`no config row ${key}`);
+  await t.server.configStore.invalidate(key);
+}
+
+/** Password of users made by `grantPermissions`. */
+export const TEST_USER_PASSWORD = 'User#Pass2345';
+
+/**
+ * Creates a user with one role holding one button that carries `permissions` (what the administration routes
+ * will do), and returns the user id.
+ */
+export async function grantPermissions(
+  t: TestServer,
+  input: { account: string; permissions: readonly string[]; orgId?: number },
+): Promise<number> {
+  const { db, adapter, tables } = t.server.database.database;
+  const password = await hashPassword(TEST_USER_PASSWORD, 100_000);
+  const userId = await adapter.insertReturningId(db, tables.sysUser, {
+    account: input.account,
+    realName: input.account,
+    password,
+    orgId: input.orgId ?? 1,
+  });
+  const roleId = await adapter.insertReturningId(db, tables.sysRole, {
+    name: `role-${input.account}`,
+    code: `role_${input.account}`,
+  });
+  const menuId = await adapter.insertReturningId(db, tables.sysMenu, {
+    parentId: 0,
+    type: 'button',
+    title: `grant-${input.account}`,
+    permission: input.permissions.join(';'),
+  });
+  await db.insert(tables.sysUserRole).values({ userId, roleId });
+  await db.insert(tables.sysRoleMenu).values({ roleId, menuId });
+  return userId;
 }

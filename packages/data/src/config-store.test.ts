@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryCache } from './cache/memory.js';
+import { createConfigStore } from './config-store.js';
+import type { SysConfigRow } from './rows.js';
+
+function fakeRepo(initial: Record<string, string>) {
+  const values = new Map(Object.entries(initial));
+  let reads = 0;
+  return {
+    values,
+    reads: () => reads,
+    async listAll() {
+      reads++;
+      return [...values].map(([configKey, configValue]) => ({ configKey, configValue }) as SysConfigRow);
+    },
+  };
+}
+
+describe('config store', () => {
+  it('reads from one snapshot until it is older than the TTL', async () => {
+    let clock = 0;
+    const repo = fakeRepo({ 'sys.a': '1' });
+    const store = await createConfigStore({
+      repo,
+      cache: createMemoryCache(),
+      ttlMs: 1000,
+      now: () => clock,
+    });
+    expect(await store.getRaw('sys.a')).toBe('1');
+    repo.values.set('sys.a', '2');
+    expect(await store.getRaw('sys.a')).toBe('1');
+    expect(repo.reads()).toBe(1);
+    clock = 1000;
+    expect(await store.getRaw('sys.a')).toBe('2');
+    expect(await store.getRaw('missing')).toBeUndefined();
+  });
+
+  it('re-reads after a change event from another store on the same cache', async () => {
+    const cache = createMemoryCache();
+    const repo = fakeRepo({ 'sys.a': '1' });
+    const events: (string | null)[] = [];
+    const a = await createConfigStore({ repo, cache, onChanged: (e) => events.push(e.key) });
+    const b = await createConfigStore({ repo, cache });
+    expect(await a.getRaw('sys.a')).toBe('1');
+    repo.values.set('sys.a', '3');
+    await b.invalidate('sys.a');
+    expect(await a.getRaw('sys.a')).toBe('3');
+    expect(events).toEqual(['sys.a']);
+  });
+
+  it('loads once for concurrent readers', async () => {
+    const repo = fakeRepo({ 'sys.a': '1' });
+    const store = await createConfigStore({ repo, cache: createMemoryCache() });
+    await Promise.all(Array.from({ length: 20 }, () => store.getRaw('sys.a')));
+    expect(repo.reads()).toBe(1);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The config cache: one in-process snapshot of `sys_config`, so that reading a runtime key on the request path
+ * is a map lookup. The snapshot is rebuilt when it is older than `Cache:PermissionMinutes` or after a
+ * `ConfigChangedEvent`, which travels over the cache's pub/sub (with Redis, every instance hears it and
+ * rebuilds on its next read).
+ */
+import type { Cache, Unsubscribe } from './cache/port.js';
+import type { ConfigRepository } from './repositories/configs.js';
+
+/** Channel of `ConfigChangedEvent`. */
+export const CONFIG_CHANGED_CHANNEL = 'events:config-changed';
+
+/** Payload of `ConfigChangedEvent`: the key that changed, or null for "everything". */
+export interface ConfigChangedEvent {
+  key: string | null;
+}
+
+export interface ConfigStore {
+  /** The stored text of a key, or undefined when no row exists. */
+  getRaw(key: string): Promise<string | undefined>;
+  /** Raises `ConfigChangedEvent` for a key (or all): this and every other instance re-read on next use. */
+  invalidate(key?: string): Promise<void>;
+  /** Stops listening for change events. */
+  close(): Promise<void>;
+}
+
+export interface ConfigStoreOptions {
+  repo: Pick<ConfigRepository, 'listAll'>;
+  cache: Pick<Cache, 'publish' | 'subscribe'>;
+  /** Snapshot lifetime without an explicit invalidation. @default 20 minutes (`Cache:PermissionMinutes`) */
+  ttlMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+  /** Called when a change event arrives (e.g. to drop site info built from config). */
+  onChanged?: (event: ConfigChangedEvent) => void;
+}
+
+export async function createConfigStore(options: ConfigStoreOptions): Promise<ConfigStore> {
+  const ttlMs = options.ttlMs ?? 20 * 60_000;
+  const now = options.now ?? Date.now;
+  let snapshot: { values: Map<string, string>; loadedAt: number } | undefined;
+  let loading: Promise<Map<string, string>> | undefined;
+  let generation = 0;
+
+  const drop = () => {
+    snapshot = undefined;
+    generation++;
+  };
+
+  async function load(): Promise<Map<string, string>> {
+    if (snapshot && now() - snapshot.loadedAt < ttlMs) return snapshot.values;
+    if (!loading) {
+      const started = generation;
+      loading = options.repo
+        .listAll()
+        .then((rows) => {
+          const values = new Map(rows.map((r) => [r.configKey, r.configValue] as const));
+          // A change that arrived while loading makes this snapshot stale: use it once, keep none.
+          if (started === generation) snapshot = { values, loadedAt: now() };
+          return values;
+        })
+        .finally(() => {
+          loading = undefined;
+        });
+    }
+    return loading;
+  }
+
+  const unsubscribe: Unsubscribe = await options.cache.subscribe<ConfigChangedEvent>(
+    CONFIG_CHANGED_CHANNEL,
+    (event) => {
+      drop();
+      options.onChanged?.(event);
+    },
+  );
+
+  return {
+    async getRaw(key) {
+      return (await load()).get(key);
+    },
+    async invalidate(key) {
+      drop();
+      await options.cache.publish<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, { key: key ?? null });
+    },
+    close: unsubscribe,
+  };
+}

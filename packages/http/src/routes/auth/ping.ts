@@ -1,0 +1,25 @@
+/** `GET /api/v1/ping`: `{pong, account, at}` for a live session. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { requireUser } from '../../security/principal.js';
+
+export const PingSchema = z
+  .object({ pong: z.literal(true), account: z.string(), at: z.string().openapi({ format: 'date-time' }) })
+  .openapi('Ping');
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/ping',
+  tags: ['Auth'],
+  summary: 'Check the session',
+  responses: envelopeResponses(PingSchema),
+});
+
+export function register(ctx: RegisterContext, now: () => Date): void {
+  registerRoute(ctx, route, { auth: 'authenticated' }, (c) => {
+    const user = requireUser(c);
+    return c.json(ok({ pong: true as const, account: user.account, at: now().toISOString() }), 200);
+  });
+}

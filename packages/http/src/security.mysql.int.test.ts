@@ -1,0 +1,9 @@
+import { defineAuthContract } from './security/auth.contract.js';
+import { defineMachineContract } from './security/machine.contract.js';
+import { defineProtectionContract } from './security/protection.contract.js';
+import { defineSessionModeContract } from './security/session-modes.contract.js';
+
+defineAuthContract('MySql', 'Memory');
+defineSessionModeContract('MySql', 'Memory');
+defineMachineContract('MySql', 'Memory');
+defineProtectionContract('MySql', 'Memory');

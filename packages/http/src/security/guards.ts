@@ -1,0 +1,128 @@
+/**
+ * Route guards: the middleware each route marker asks for (contract §4, spec "Endpoint-level attributes").
+ * - `authenticated`: a bearer token whose session is alive on this very request (401, 40006 otherwise).
+ * - `permission`: plus the route's permission code (403, 41001); the super admin bypasses the code, never the
+ *   session check.
+ * - `apikey`: the API-key header only; a user JWT is refused (401, 40027).
+ * - `apikey-permission`: plus a key bound to a user who holds the code (403 for an unbound key).
+ * - `either`: an API key when the key header is present, else a bearer session.
+ * In cookie mode, writes on session routes also need `X-App-CSRF` equal to the `app_csrf` cookie and bound to
+ * the session (403, 40023).
+ */
+import type { ErrorCodeRegistry } from '@svc/kernel';
+import { ErrorCode } from '@svc/kernel';
+import type { Principal, UserPrincipal } from '@svc/security';
+import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, verifyCsrf } from '@svc/security';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { AppEnv } from '../context.js';
+import { readHeader } from '../context.js';
+import { failure } from '../errors/handlers.js';
+import type { RouteMeta } from '../openapi/auth.js';
+import type { RouteGuards } from '../openapi/register.js';
+import type { HttpSecurity } from './deps.js';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A non-empty bearer token from `Authorization`, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header || header.length < 8) return undefined;
+  if (header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return token === '' ? undefined : token;
+}
+
+export interface ReauthCheck {
+  /** True when the route may proceed (no TOTP capability, or a recent re-authentication). */
+  satisfied(principal: UserPrincipal): Promise<boolean>;
+}
+
+export function createRouteGuards(
+  security: HttpSecurity,
+  errors: ErrorCodeRegistry,
+  reauth?: ReauthCheck,
+): RouteGuards {
+  const unauthorized = (c: Context) => failure(c, errors, ErrorCode.TokenInvalid);
+  const badKey = (c: Context) => failure(c, errors, ErrorCode.ApiKeyInvalid);
+  const forbidden = (c: Context) => failure(c, errors, ErrorCode.NoPermission);
+
+  async function userFromBearer(c: Context<AppEnv>): Promise<UserPrincipal | null> {
+    const token = bearerToken(readHeader(c, 'authorization'));
+    return token ? security.sessions.authenticate(token) : null;
+  }
+
+  function csrfOk(c: Context<AppEnv>, principal: UserPrincipal): boolean {
+    if (!security.cookies.enabled || !WRITES.has(c.req.method)) return true;
+    return verifyCsrf({
+      header: readHeader(c, CSRF_HEADER_NAME),
+      cookie: getCookie(c, CSRF_COOKIE_NAME),
+      sessionId: principal.sessionId,
+      key: security.csrfKey,
+    });
+  }
+
+  const bearer: MiddlewareHandler<AppEnv> = async function bearerGuard(c, next) {
+    const principal = await userFromBearer(c);
+    if (!principal) return unauthorized(c);
+    if (!csrfOk(c, principal)) return failure(c, errors, ErrorCode.CsrfInvalid);
+    c.set('principal', principal);
+    return next();
+  };
+
+  const apiKey: MiddlewareHandler<AppEnv> = async function apiKeyGuard(c, next) {
+    const caller = security.apiKeys.validate(readHeader(c, security.apiKeyHeader));
+    if (!caller) return badKey(c);
+    c.set('principal', { kind: 'apikey', name: caller.name, userId: caller.userId });
+    return next();
+  };
+
+  const either: MiddlewareHandler<AppEnv> = async function eitherGuard(c, next) {
+    if (readHeader(c, security.apiKeyHeader) !== undefined) return apiKey(c, next);
+    return bearer(c, next);
+  };
+
+  function permission(code: string): MiddlewareHandler<AppEnv> {
+    return async function permissionGuard(c, next) {
+      const principal = c.get('principal') as Principal | undefined;
+      if (!principal) return unauthorized(c);
+      if (principal.kind === 'user' && principal.isSuperAdmin) return next();
+      const userId = principal.userId;
+      if (userId === null) return forbidden(c);
+      const codes = await security.permissions.codesOf(userId);
+      return codes.has(code) ? next() : forbidden(c);
+    };
+  }
+
+  const reauthGuard: MiddlewareHandler<AppEnv> = async function reauthGuard(c, next) {
+    const principal = c.get('principal');
+    if (!reauth || principal?.kind !== 'user') return next();
+    return (await reauth.satisfied(principal)) ? next() : failure(c, errors, ErrorCode.ReauthRequired);
+  };
+
+  return {
+    forRoute(meta: RouteMeta) {
+      const chain: MiddlewareHandler<AppEnv>[] = [];
+      switch (meta.auth) {
+        case 'anonymous':
+          return chain;
+        case 'authenticated':
+          chain.push(bearer);
+          break;
+        case 'permission':
+          chain.push(bearer, permission(meta.permissionCode ?? ''));
+          break;
+        case 'apikey':
+          chain.push(apiKey);
+          break;
+        case 'apikey-permission':
+          chain.push(apiKey, permission(meta.permissionCode ?? ''));
+          break;
+        case 'either':
+          chain.push(either);
+          break;
+      }
+      if (meta.reauth) chain.push(reauthGuard);
+      return chain;
+    },
+  };
+}

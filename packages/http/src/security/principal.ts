@@ -1,0 +1,19 @@
+/** Reading the guard-set principal in handlers. */
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { Principal, UserPrincipal } from '@svc/security';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context.js';
+
+/** The caller; a route without a guard has none and this throws 40006. */
+export function requirePrincipal(c: Context<AppEnv>): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw new BusinessError(ErrorCode.TokenInvalid);
+  return principal;
+}
+
+/** The calling user (session routes). */
+export function requireUser(c: Context<AppEnv>): UserPrincipal {
+  const principal = requirePrincipal(c);
+  if (principal.kind !== 'user') throw new BusinessError(ErrorCode.TokenInvalid);
+  return principal;
+}

@@ -1,0 +1,50 @@
+/**
+ * The service contracts between the HTTP layer and the authentication services. Handlers parse, call one of
+ * these, and return; every rule lives behind them and is testable without HTTP.
+ */
+import type { ClientInfo, UserPrincipal } from './principal.js';
+
+export interface LoginInput {
+  account: string;
+  password: string;
+  captchaId?: string | undefined;
+  captchaCode?: string | undefined;
+  client: ClientInfo;
+}
+
+/** What a successful login or refresh hands out (the HTTP layer applies cookie mode to it). */
+export interface IssuedSession {
+  accessToken: string;
+  expiresAt: Date;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  mustChangePassword: boolean;
+  userId: number;
+  account: string;
+  name: string;
+  isSuperAdmin: boolean;
+  sessionId: string;
+}
+
+export interface AuthService {
+  /** The login decision order of the spec; throws `BusinessError` (40001, 40004, 40005, …). */
+  login(input: LoginInput): Promise<IssuedSession>;
+  /** Rotates a refresh token; a `Used` token revokes its whole session. Throws 40007. */
+  refresh(refreshToken: string, client: ClientInfo): Promise<IssuedSession>;
+  /** The session a refresh token belongs to, without rotating it (cookie-mode CSRF check). */
+  sessionOfRefreshToken(refreshToken: string): Promise<string | undefined>;
+  /** Revokes the caller's session. */
+  logout(principal: UserPrincipal): Promise<void>;
+  /** Self-service change: old password, policy, reuse check (42025); other sessions keep living. */
+  changePassword(principal: UserPrincipal, oldPassword: string, newPassword: string): Promise<void>;
+}
+
+/** Resolves a bearer token to a live session, on every request (revocation is immediate). */
+export interface SessionAuthenticator {
+  authenticate(accessToken: string): Promise<UserPrincipal | null>;
+}
+
+/** A user's permission codes (union over enabled menus of enabled roles), cached with a generation counter. */
+export interface PermissionResolver {
+  codesOf(userId: number): Promise<ReadonlySet<string>>;
+}
