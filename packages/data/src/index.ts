@@ -2,6 +2,8 @@
  * @svc/data: schemas for SQLite, MySQL/MariaDB, PostgreSQL and SQL Server, versioned migrations, the dialect
  * adapters, repositories written once for every dialect, and the first-start seed.
  */
+
+export * from './config-store.js';
 export {
   type ConnectionConfig,
   describeTarget,
@@ -41,6 +43,11 @@ export * from './repositories/configs.js';
 export type { RepositoryContext } from './repositories/context.js';
 export * from './repositories/exception-logs.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
+export * from './repositories/login-logs.js';
+export * from './repositories/password-history.js';
+export * from './repositories/permissions.js';
+export * from './repositories/refresh-tokens.js';
+export * from './repositories/sessions.js';
 export * from './repositories/users.js';
 export * from './rows.js';
 export { ROOT_ORG, SEED_DICTIONARIES, SEED_ROLES } from './seed/defaults.js';
@@ -53,4 +60,3 @@ export {
 } from './seed/menus.js';
 export { runSeed, type SeedConfig, type SeedInput, type SeedResult } from './seed/run-seed.js';
 export { type TableKey, type Tables, tableNames } from './tables.js';
-export * from './config-store.js';

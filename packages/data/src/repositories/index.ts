@@ -5,12 +5,22 @@
 import { type ConfigRepository, createConfigRepository } from './configs.js';
 import type { RepositoryContext } from './context.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
+import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
+import { createPasswordHistoryRepository, type PasswordHistoryRepository } from './password-history.js';
+import { createPermissionRepository, type PermissionRepository } from './permissions.js';
+import { createRefreshTokenRepository, type RefreshTokenRepository } from './refresh-tokens.js';
+import { createSessionRepository, type SessionRepository } from './sessions.js';
 import { createUserRepository, type UserRepository } from './users.js';
 
 export interface Repositories {
   users: UserRepository;
   exceptionLogs: ExceptionLogRepository;
   configs: ConfigRepository;
+  sessions: SessionRepository;
+  refreshTokens: RefreshTokenRepository;
+  loginLogs: LoginLogRepository;
+  passwordHistory: PasswordHistoryRepository;
+  permissions: PermissionRepository;
 }
 
 /**
@@ -22,5 +32,10 @@ export function createRepositories(database: RepositoryContext): Repositories {
     users: createUserRepository(database),
     exceptionLogs: createExceptionLogRepository(database),
     configs: createConfigRepository(database),
+    sessions: createSessionRepository(database),
+    refreshTokens: createRefreshTokenRepository(database),
+    loginLogs: createLoginLogRepository(database),
+    passwordHistory: createPasswordHistoryRepository(database),
+    permissions: createPermissionRepository(database),
   };
 }

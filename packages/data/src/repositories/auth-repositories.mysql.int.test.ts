@@ -1,0 +1,4 @@
+import { authRepositoriesContract } from '../testing/contracts/auth-repositories.contract.js';
+import { dialectFixtures } from '../testing/fixtures.js';
+
+authRepositoriesContract(dialectFixtures.MySql);

@@ -1,0 +1,62 @@
+/**
+ * `sys_login_log`: one row per login attempt (spec "Log masking"): the account exactly as submitted (even when
+ * no such account exists), success, the result code, the user id when known, IP and user agent. There is no
+ * password field, so none can ever be written.
+ */
+import { desc } from 'drizzle-orm';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { SysLoginLogRow } from '../rows.js';
+import { truncate } from '../text.js';
+import type { RepositoryContext } from './context.js';
+
+/** Column widths of `sys_login_log`: a submitted account may be anything, so it is cut rather than refused. */
+export const LOGIN_LOG_ACCOUNT_MAX_CHARS = 128;
+const IP_MAX = 64;
+const USER_AGENT_MAX = 500;
+
+/** One login attempt. */
+export interface NewLoginLog {
+  /** The raw submitted account (cut to {@link LOGIN_LOG_ACCOUNT_MAX_CHARS}). */
+  account: string;
+  success: boolean;
+  /** 0 on success, else the error code answered. */
+  resultCode: number;
+  userId?: number | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  createTime: Date;
+}
+
+export interface LoginLogRepository {
+  /** Records one attempt and returns its id. */
+  insert(entry: NewLoginLog): Promise<number>;
+  /** Newest first unless the query sorts by another column. */
+  page(query: PageQuery): Promise<Page<SysLoginLogRow>>;
+  /** Hard-deletes every row; returns how many there were. */
+  deleteAll(): Promise<number>;
+}
+
+export function createLoginLogRepository({ db, adapter, tables }: RepositoryContext): LoginLogRepository {
+  const t = tables.sysLoginLog;
+  return {
+    insert(entry) {
+      return adapter.insertReturningId(db, t, {
+        account: truncate(entry.account, LOGIN_LOG_ACCOUNT_MAX_CHARS),
+        success: entry.success,
+        resultCode: entry.resultCode,
+        userId: entry.userId ?? null,
+        ip: entry.ip == null ? null : truncate(entry.ip, IP_MAX),
+        userAgent: entry.userAgent == null ? null : truncate(entry.userAgent, USER_AGENT_MAX),
+        createTime: entry.createTime,
+      });
+    },
+
+    page(query) {
+      return paginate({ db, adapter }, { table: t, query, defaultOrder: [desc(t.createTime), desc(t.id)] });
+    },
+
+    async deleteAll() {
+      return adapter.affectedRows(await db.delete(t));
+    },
+  };
+}
