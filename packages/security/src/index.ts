@@ -4,6 +4,21 @@
  * settings. Each takes its dependencies (cache port, clock, settings) as arguments; nothing is a singleton.
  */
 export * from './api-keys.js';
+export type { AuthServiceDeps, LoginHooks } from './auth/auth-deps.js';
+export * from './auth/auth-service.js';
+export * from './auth/constants.js';
+export * from './auth/contracts.js';
+export type { OpenSessionOptions } from './auth/issue.js';
+export * from './auth/permissions.js';
+export * from './auth/principal.js';
+export * from './auth/session-manager.js';
+export {
+  type SessionDeps,
+  type SessionExpiry,
+  type SessionPolicy,
+  sessionPolicyFromOptions,
+} from './auth/session-state.js';
+export * from './auth/sessions.js';
 export * from './claims.js';
 export * from './client-ip.js';
 export * from './constants.js';
@@ -16,5 +31,3 @@ export * from './runtime-config.js';
 export * from './subkeys.js';
 export * from './token-cache.js';
 export * from './tokens.js';
-export * from './auth/contracts.js';
-export * from './auth/principal.js';

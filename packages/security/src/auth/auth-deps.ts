@@ -1,0 +1,62 @@
+/**
+ * What the authentication service is built from. Everything is passed in (repositories, cache-backed helpers,
+ * settings, clock), so tests pin the clock and consumers replace any part.
+ */
+import type { Repositories, SysUserRow } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import type { Logger } from '@svc/kernel';
+import type { LoginLock } from '../lockout.js';
+import type { RuntimeSettings } from '../runtime-config.js';
+import type { AccessTokens } from '../tokens.js';
+import type { LoginInput } from './contracts.js';
+import type { SessionManager } from './session-manager.js';
+import type { SessionPolicy } from './session-state.js';
+
+/**
+ * Extension points of the login decision order (spec "Login decision order"). A hook refuses by throwing a
+ * `BusinessError`; such outcomes never count as lock failures.
+ */
+export interface LoginHooks {
+  /**
+   * Step 2, after the lock check and before the password: the captcha (40002 expired/missing, 40003 wrong).
+   * @default none (no captcha)
+   */
+  verifyCaptcha?(input: LoginInput): Promise<void>;
+  /**
+   * Step 5, after the password and the policy check: a second factor may answer with a signal instead of a
+   * session (40009 SMS code required, 40018 TOTP required, 40020 TOTP not bound).
+   * @default none (password alone)
+   */
+  afterPassword?(user: SysUserRow, input: LoginInput): Promise<void>;
+}
+
+/** Dependencies of `createAuthService`. */
+export interface AuthServiceDeps {
+  repositories: Pick<Repositories, 'users' | 'sessions' | 'refreshTokens' | 'loginLogs' | 'passwordHistory'>;
+  /** Revocation, limits and liveness of sessions (the same instance the authenticator uses). */
+  sessions: SessionManager;
+  tokens: Pick<AccessTokens, 'issue'>;
+  lock: LoginLock;
+  /** Holds the single-flight markers of refreshes in progress (shared by every instance with Redis). */
+  cache: Cache;
+  /** Runtime keys: password policy and token lifetimes, read at every use. */
+  settings: Pick<RuntimeSettings, 'passwordPolicy' | 'sessionLifetimes'>;
+  /** `Service:Security:Session:*`. */
+  policy: SessionPolicy;
+  /**
+   * PBKDF2 iterations of new hashes (`Service:Security:Password:Pbkdf2Iterations`); raised to the floor of
+   * 100,000 like every hash.
+   * @default 600000
+   */
+  pbkdf2Iterations?: number;
+  /** Clock of every timestamp and expiry decision. @default () => new Date() */
+  now?: () => Date;
+  /** Captcha and second-factor steps. @default {} */
+  hooks?: LoginHooks;
+  /** Told when a login-log row cannot be written (the login outcome stands). @default silentLogger */
+  logger?: Logger;
+}
+
+/** The deps with every default applied (internal to the auth flows). */
+export type ResolvedAuthDeps = Omit<AuthServiceDeps, 'pbkdf2Iterations' | 'now' | 'hooks' | 'logger'> &
+  Required<Pick<AuthServiceDeps, 'pbkdf2Iterations' | 'now' | 'hooks' | 'logger'>>;

@@ -1,0 +1,52 @@
+/**
+ * The authentication service behind the auth routes: login, refresh, logout and self-service password
+ * change, assembled from the flows beside this file. Framework-free; every dependency is passed in.
+ */
+import type { SysUserRow } from '@svc/data';
+import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS, silentLogger } from '@svc/kernel';
+import type { AuthServiceDeps, ResolvedAuthDeps } from './auth-deps.js';
+import type { AuthService, IssuedSession } from './contracts.js';
+import { type OpenSessionOptions, openSession } from './issue.js';
+import { createLoginFlow } from './login.js';
+import { changeOwnPassword } from './password-change.js';
+import type { ClientInfo } from './principal.js';
+import { refreshSession, sessionOfRefreshToken } from './refresh.js';
+
+/** The service, plus the step later login methods (SMS, TOTP) finish with. */
+export interface SessionAuthService extends AuthService {
+  /**
+   * Opens a session for a user whose credentials another flow accepted (second-factor steps): row, limit,
+   * tokens, last login. Writes no login-log row; the calling flow records its own attempt.
+   */
+  openSession(user: SysUserRow, client: ClientInfo, options?: OpenSessionOptions): Promise<IssuedSession>;
+}
+
+/**
+ * Creates the authentication service. PBKDF2 hashing for unknown accounts starts at once (one dummy hash).
+ * @example
+ * const auth = createAuthService({ repositories, sessions: manager, tokens, lock, settings, policy,
+ *   pbkdf2Iterations: options.Security.Password.Pbkdf2Iterations });
+ * const issued = await auth.login({ account, password, client: { ip, userAgent } });
+ */
+export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
+  const resolved: ResolvedAuthDeps = {
+    ...deps,
+    pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
+    now: deps.now ?? (() => new Date()),
+    hooks: deps.hooks ?? {},
+    logger: deps.logger ?? silentLogger,
+  };
+  const login = createLoginFlow(resolved);
+
+  return {
+    login,
+    refresh: (refreshToken) => refreshSession(resolved, refreshToken),
+    sessionOfRefreshToken: (refreshToken) => sessionOfRefreshToken(resolved, refreshToken),
+    async logout(principal) {
+      await resolved.sessions.revokeSession(principal.sessionId, 'logout');
+    },
+    changePassword: (principal, oldPassword, newPassword) =>
+      changeOwnPassword(resolved, principal, oldPassword, newPassword),
+    openSession: (user, client, options) => openSession(resolved, user, client, options),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Issuing what a successful login or refresh hands out: the session row (login only), an access token with
+ * the spec's claims and a refresh token of which only the SHA-256 is stored.
+ */
+import type { SysUserRow } from '@svc/data';
+import { guidV7 } from '@svc/kernel';
+import { newRefreshToken } from '../refresh-tokens.js';
+import type { ResolvedAuthDeps } from './auth-deps.js';
+import type { IssuedSession } from './contracts.js';
+import type { ClientInfo } from './principal.js';
+
+const MS_PER_MINUTE = 60_000;
+const MS_PER_HOUR = 3_600_000;
+
+/** Access and refresh tokens for `user` in the existing session `sessionId`. */
+export async function issueTokens(
+  deps: ResolvedAuthDeps,
+  user: SysUserRow,
+  sessionId: string,
+  at: Date,
+  mustChangePassword: boolean,
+): Promise<IssuedSession> {
+  const { accessMinutes, refreshMinutes } = await deps.settings.sessionLifetimes();
+  const access = await deps.tokens.issue(
+    {
+      sub: String(user.id),
+      sid: sessionId,
+      sadm: user.isSuperAdmin,
+      org: user.orgId,
+      unique_name: user.account,
+    },
+    accessMinutes,
+  );
+  const refresh = newRefreshToken();
+  const refreshExpiresAt = new Date(at.getTime() + refreshMinutes * MS_PER_MINUTE);
+  await deps.repositories.refreshTokens.insert({
+    sessionId,
+    tokenHash: refresh.hash,
+    expiresAt: refreshExpiresAt,
+    createTime: at,
+  });
+  return {
+    accessToken: access.token,
+    expiresAt: access.expiresAt,
+    refreshToken: refresh.token,
+    refreshExpiresAt,
+    mustChangePassword,
+    userId: user.id,
+    account: user.account,
+    name: user.realName,
+    isSuperAdmin: user.isSuperAdmin,
+    sessionId,
+  };
+}
+
+/** Options of {@link openSession}. */
+export interface OpenSessionOptions {
+  /** Opened through a second factor (selects `IdleMinutesMfa`). @default false */
+  isMfa?: boolean;
+  /** Returned in the login output. @default user.mustChangePassword */
+  mustChangePassword?: boolean;
+}
+
+/**
+ * Opens a session for a user whose credentials were accepted: the row first, then the session limit (so
+ * concurrent logins converge on the newest N), then the tokens and the last-login record.
+ */
+export async function openSession(
+  deps: ResolvedAuthDeps,
+  user: SysUserRow,
+  client: ClientInfo,
+  options: OpenSessionOptions = {},
+): Promise<IssuedSession> {
+  const at = deps.now();
+  const { absoluteHours } = deps.policy;
+  const sessionId = await deps.repositories.sessions.insert({
+    id: guidV7(at.getTime()),
+    userId: user.id,
+    account: user.account,
+    ip: client.ip,
+    userAgent: client.userAgent,
+    isMfa: options.isMfa ?? false,
+    createTime: at,
+    absoluteExpiresAt: absoluteHours > 0 ? new Date(at.getTime() + absoluteHours * MS_PER_HOUR) : null,
+  });
+  await deps.sessions.enforceLimit(user.id);
+  const issued = await issueTokens(
+    deps,
+    user,
+    sessionId,
+    at,
+    options.mustChangePassword ?? user.mustChangePassword,
+  );
+  await deps.repositories.users.recordLogin(user.id, { at, ip: client.ip || null });
+  return issued;
+}
