@@ -38,8 +38,12 @@ export function describeCause(error: unknown, secret: string | undefined): strin
     if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
     const text = current instanceof Error ? current.message || current.name : String(current);
     const code = (current as { code?: unknown }).code;
-    if (text && !parts.includes(text))
+    // drizzle wraps driver errors as "Failed query: <sql>": the driver's own message below it says more.
+    const wrapper =
+      text.startsWith('Failed query:') && current instanceof Error && current.cause !== undefined;
+    if (text && !wrapper && !parts.includes(text)) {
       parts.push(typeof code === 'string' && !text.includes(code) ? `${code} ${text}` : text);
+    }
     current = current instanceof Error ? current.cause : undefined;
   }
   const message = parts.join(': ') || 'unknown error';

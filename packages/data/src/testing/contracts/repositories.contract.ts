@@ -1,0 +1,167 @@
+/**
+ * Contract: repositories and paging, written once and run on every dialect. Users are found by trimmed,
+ * case-insensitive account; exception logs are truncated to the spec's limits, paged newest first and cleared
+ * with a count; config rows are inserted only when absent; paging follows contract §3.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paginate } from '../../paging.js';
+import { createRepositories, type Repositories } from '../../repositories/index.js';
+import type { DialectFixture } from '../fixtures.js';
+import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
+
+export function repositoriesContract(fixture: DialectFixture): void {
+  describe.skipIf(!testDialects().includes(fixture.dbType))(`repositories (${fixture.dbType})`, () => {
+    let t: OpenTestDatabase;
+    let repos: Repositories;
+    beforeAll(async () => {
+      t = await openTestDatabase(fixture.dbType);
+      repos = createRepositories(t.database);
+    });
+    afterAll(() => t?.cleanup());
+
+    describe('users', () => {
+      it('counts all rows and live rows, finds by trimmed case-insensitive account and by id', async () => {
+        const alice = await repos.users.insert({ account: 'Alice', realName: 'Alice A', password: 'h1' });
+        const gone = await repos.users.insert({
+          account: 'bob',
+          realName: 'Bob',
+          password: 'h2',
+          isDelete: true,
+        });
+        expect(await repos.users.countAll()).toBe(2);
+        expect(await repos.users.countLive()).toBe(1);
+
+        const found = await repos.users.findByAccount('  aLiCe ');
+        expect(found?.id).toBe(alice);
+        expect(found?.account).toBe('Alice');
+        expect(found?.enabled).toBe(true);
+        expect(found?.createTime).toBeInstanceOf(Date);
+        expect(await repos.users.findByAccount('   ')).toBeUndefined();
+        expect(await repos.users.findByAccount('BOB')).toBeUndefined();
+        expect((await repos.users.findByAccount('BOB', { includeDeleted: true }))?.id).toBe(gone);
+        expect(await repos.users.findById(gone)).toBeUndefined();
+        expect((await repos.users.findById(gone, { includeDeleted: true }))?.isDelete).toBe(true);
+      });
+
+      it('updates the password fields and reports a missing user', async () => {
+        const id = await repos.users.insert({ account: 'carol', realName: 'Carol', password: 'old' });
+        const changed = new Date('2025-01-02T03:04:05.678Z');
+        expect(
+          await repos.users.updatePassword(id, {
+            password: 'new',
+            lastPasswordChangeTime: changed,
+            mustChangePassword: true,
+            updateUserId: 7,
+          }),
+        ).toBe(true);
+        const row = await repos.users.findById(id);
+        expect(row).toMatchObject({ password: 'new', mustChangePassword: true, updateUserId: 7 });
+        expect(row?.lastPasswordChangeTime?.toISOString()).toBe(changed.toISOString());
+        expect(row?.updateTime).toBeInstanceOf(Date);
+        expect(
+          await repos.users.updatePassword(999_999, {
+            password: 'x',
+            lastPasswordChangeTime: null,
+            mustChangePassword: false,
+          }),
+        ).toBe(false);
+      });
+    });
+
+    describe('exception logs', () => {
+      it('truncates message to 2000 and stack to 8000 characters', async () => {
+        const id = await repos.exceptionLogs.insert({
+          httpMethod: 'GET',
+          path: '/api/v1/x',
+          traceId: 'trace-1',
+          exceptionType: 'TypeError',
+          message: 'm'.repeat(2500),
+          stackTrace: 's'.repeat(9000),
+        });
+        const page = await repos.exceptionLogs.page({ current: 1, size: 50 });
+        const row = page.items.find((r) => r.id === id);
+        expect(row?.message).toHaveLength(2000);
+        expect(row?.stackTrace).toHaveLength(8000);
+      });
+
+      it('pages newest first with the contract page shape, and deleteAll returns the count', async () => {
+        await repos.exceptionLogs.deleteAll();
+        const base = Date.parse('2025-06-01T00:00:00.000Z');
+        for (let i = 0; i < 5; i++) {
+          await repos.exceptionLogs.insert({
+            httpMethod: 'POST',
+            path: `/p${i}`,
+            traceId: `t${i}`,
+            exceptionType: 'Error',
+            message: `m${i}`,
+            createTime: new Date(base + i * 1000),
+          });
+        }
+        const first = await repos.exceptionLogs.page({ current: 1, size: 2 });
+        expect(first).toMatchObject({ current: 1, size: 2, total: 5, pages: 3 });
+        expect(first.items.map((r) => r.path)).toEqual(['/p4', '/p3']);
+        const last = await repos.exceptionLogs.page({ current: 3, size: 2 });
+        expect(last.items.map((r) => r.path)).toEqual(['/p0']);
+        expect((await repos.exceptionLogs.page({ current: 9, size: 2 })).items).toEqual([]);
+        expect(await repos.exceptionLogs.deleteAll()).toBe(5);
+        expect((await repos.exceptionLogs.page({})).total).toBe(0);
+      });
+    });
+
+    describe('config', () => {
+      it('inserts only absent keys, never overwrites, gets by key and lists by key', async () => {
+        const row = { configKey: 'sys.b', configValue: '1', valueType: 'int' as const, name: 'B' };
+        expect(await repos.configs.insertIfAbsent(row)).toBe(true);
+        expect(await repos.configs.insertIfAbsent({ ...row, configValue: '2' })).toBe(false);
+        expect(
+          await repos.configs.insertManyIfAbsent([
+            { configKey: 'sys.a', configValue: 'true', valueType: 'bool', name: 'A' },
+            { ...row, configValue: '3' },
+          ]),
+        ).toBe(1);
+        expect((await repos.configs.getByKey('sys.b'))?.configValue).toBe('1');
+        expect(await repos.configs.getByKey('sys.none')).toBeUndefined();
+        expect((await repos.configs.listAll()).map((c) => c.configKey)).toEqual(['sys.a', 'sys.b']);
+      });
+    });
+
+    describe('paging (contract §3)', () => {
+      it('defaults current and size, sorts only by real columns and breaks ties by id', async () => {
+        const { adapter, db, tables } = t.database;
+        const table = tables.sysPosition;
+        const ids: number[] = [];
+        for (let i = 0; i < 25; i++) {
+          ids.push(
+            await adapter.insertReturningId(db, table, {
+              name: `n${i % 3}`,
+              code: `c${String(i).padStart(2, '0')}`,
+            }),
+          );
+        }
+        const page = (query: Parameters<typeof paginate>[1]['query']) =>
+          paginate(t.database, { table, query, defaultOrder: [table.id] });
+
+        const defaults = await page({ current: 0, size: -5 });
+        expect(defaults).toMatchObject({ current: 1, size: 20, total: 25, pages: 2 });
+        expect(defaults.items.map((r) => r.id)).toEqual(ids.slice(0, 20));
+        expect((await page({ current: '2', size: '20' })).items.map((r) => r.id)).toEqual(ids.slice(20));
+
+        const byCodeDesc = await page({ sortField: 'CODE', sortOrder: 'DESC', size: 3 });
+        expect(byCodeDesc.items.map((r) => r.code)).toEqual(['c24', 'c23', 'c22']);
+        const bySqlName = await page({ sortField: 'create_time', sortOrder: 'asc', size: 2 });
+        expect(bySqlName.items).toHaveLength(2);
+
+        // Unknown fields (and anything that looks like SQL) are ignored: the default order applies.
+        const injected = await page({ sortField: 'id; drop table sys_position', size: 3 });
+        expect(injected.items.map((r) => r.id)).toEqual(ids.slice(0, 3));
+
+        // Equal sort keys: ties broken by id descending, so consecutive pages never overlap or skip.
+        const seen = new Set<number>();
+        for (let current = 1; current <= 5; current++) {
+          for (const r of (await page({ sortField: 'name', current, size: 5 })).items) seen.add(r.id);
+        }
+        expect(seen.size).toBe(25);
+      });
+    });
+  });
+}

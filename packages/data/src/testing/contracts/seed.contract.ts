@@ -1,0 +1,198 @@
+/**
+ * Contract: first-start seed (spec "First-start seed", contract §7). On an empty user table it creates exactly
+ * the super-admin, the root organisation, one role per data-scope type plus the empty `sys_admin` role, the menu
+ * tree, the config rows and the two dictionaries; a second run changes nothing; a row in `sys_user` (even a
+ * soft-deleted one) prevents it; existing rows are never overwritten; two concurrent seeds create one admin.
+ */
+import { asc, count, type Table } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../database.js';
+import { migrateDatabase } from '../../migrate.js';
+import { defaultSeedMenus, flattenSeedMenus, seedPermissionCodes } from '../../seed/menus.js';
+import { runSeed, type SeedInput } from '../../seed/run-seed.js';
+import type { Tables } from '../../tables.js';
+import type { DialectFixture } from '../fixtures.js';
+import {
+  createTestDatabase,
+  type OpenTestDatabase,
+  openTestDatabase,
+  testDialects,
+} from '../test-database.js';
+
+const input: SeedInput = {
+  adminAccount: 'superAdmin',
+  adminPasswordHash: 'pbkdf2$100000$c2FsdA$aGFzaA',
+  configs: [
+    { key: 'sys.security.loginLock.maxFailCount', value: '5', valueType: 'int', name: 'Max failures' },
+    { key: 'sys.security.captcha.enabled', value: 'false', valueType: 'bool', name: 'Captcha' },
+    { key: 'sys.security.captcha.type', value: 'char', valueType: 'enum', name: 'Captcha type' },
+  ],
+  now: new Date('2026-01-01T00:00:00.000Z'),
+};
+
+/** Every row of every table, ordered, as comparable JSON. */
+async function snapshot(database: Database): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [key, table] of Object.entries(database.tables) as [keyof Tables, Table][]) {
+    const rows = (await database.db.select().from(table)) as Record<string, unknown>[];
+    out[key] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+const rowCount = async (database: Database, table: Table) =>
+  Number((await database.db.select({ n: count() }).from(table))[0]?.n);
+
+export function seedContract(fixture: DialectFixture): void {
+  describe.skipIf(!testDialects().includes(fixture.dbType))(`first-start seed (${fixture.dbType})`, () => {
+    let t: OpenTestDatabase;
+    beforeAll(async () => {
+      t = await openTestDatabase(fixture.dbType);
+    });
+    afterAll(() => t?.cleanup());
+
+    it('creates exactly the §7 data on an empty database', async () => {
+      const { database } = t;
+      const { tables: s, db } = database;
+      // A config row that exists before the first start keeps its value.
+      await db
+        .insert(s.sysConfig)
+        .values({ configKey: 'sys.security.captcha.type', configValue: 'math', name: 'x' });
+
+      expect(await runSeed(database, input)).toEqual({ created: true });
+
+      const users = await db.select().from(s.sysUser);
+      expect(users).toHaveLength(1);
+      const [admin] = users;
+      const orgs = await db.select().from(s.sysOrg);
+      expect(orgs).toHaveLength(1);
+      expect(orgs[0]).toMatchObject({ parentId: 0, code: 'root', enabled: true, isDelete: false });
+      expect(admin).toMatchObject({
+        account: 'superAdmin',
+        password: input.adminPasswordHash,
+        isSuperAdmin: true,
+        mustChangePassword: false,
+        enabled: true,
+        isDelete: false,
+        orgId: orgs[0]?.id,
+      });
+      expect(admin?.lastPasswordChangeTime?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+
+      const roles = await db.select().from(s.sysRole).orderBy(asc(s.sysRole.sort));
+      expect(roles.map((r) => [r.code, r.dataScope])).toEqual([
+        ['data_all', 1],
+        ['data_org', 2],
+        ['data_org_children', 3],
+        ['data_self', 4],
+        ['data_custom', 5],
+        ['sys_admin', 4],
+      ]);
+      expect(await rowCount(database, s.sysRoleMenu)).toBe(0);
+      expect(await rowCount(database, s.sysRoleDataScope)).toBe(0);
+      expect(await rowCount(database, s.sysUserRole)).toBe(0);
+
+      const menus = await db.select().from(s.sysMenu).orderBy(asc(s.sysMenu.id));
+      const expected = flattenSeedMenus(defaultSeedMenus);
+      expect(menus.map((m) => [m.id, m.parentId, m.type, m.permission])).toEqual(
+        [...expected].sort((a, b) => a.id - b.id).map((m) => [m.id, m.parentId, m.type, m.permission]),
+      );
+      const codes = menus.flatMap((m) => (m.permission ? m.permission.split(';') : []));
+      expect(new Set(codes)).toEqual(new Set(seedPermissionCodes(defaultSeedMenus)));
+      expect(codes).toContain('GET:/api/v1/sys/log/exception/page');
+
+      const configs = await db.select().from(s.sysConfig).orderBy(asc(s.sysConfig.configKey));
+      expect(configs.map((c) => [c.configKey, c.configValue])).toEqual([
+        ['sys.security.captcha.enabled', 'false'],
+        ['sys.security.captcha.type', 'math'],
+        ['sys.security.loginLock.maxFailCount', '5'],
+      ]);
+      expect(configs.find((c) => c.configKey === 'sys.security.captcha.enabled')).toMatchObject({
+        valueType: 'bool',
+        builtIn: true,
+      });
+
+      const types = await db.select().from(s.sysDictType).orderBy(asc(s.sysDictType.code));
+      expect(types.map((d) => d.code)).toEqual(['common_status', 'gender']);
+      const items = await db
+        .select()
+        .from(s.sysDictItem)
+        .orderBy(asc(s.sysDictItem.typeCode), asc(s.sysDictItem.sort));
+      expect(
+        items.map((i) => [i.typeCode, i.value, i.typeId === types.find((d) => d.code === i.typeCode)?.id]),
+      ).toEqual([
+        ['common_status', '1', true],
+        ['common_status', '0', true],
+        ['gender', '0', true],
+        ['gender', '1', true],
+        ['gender', '2', true],
+      ]);
+      for (const key of [
+        'sysSession',
+        'sysRefreshToken',
+        'sysPasswordHistory',
+        'sysOpLog',
+        'sysFile',
+      ] as const) {
+        expect(await rowCount(database, s[key])).toBe(0);
+      }
+    });
+
+    it('changes nothing when run again', async () => {
+      const before = await snapshot(t.database);
+      expect(await runSeed(t.database, { ...input, adminAccount: 'other', now: new Date() })).toEqual({
+        created: false,
+      });
+      expect(await snapshot(t.database)).toEqual(before);
+    });
+
+    it('generates menu ids after the seeded ones', async () => {
+      const { adapter, db, tables } = t.database;
+      const id = await adapter.insertReturningId(db, tables.sysMenu, { type: 'menu', title: 'later' });
+      expect(id).toBeGreaterThan(Math.max(...flattenSeedMenus(defaultSeedMenus).map((m) => m.id)));
+    });
+
+    it('does not run while the user table holds only soft-deleted rows', async () => {
+      const other = await openTestDatabase(fixture.dbType);
+      try {
+        const { database } = other;
+        await database.db
+          .insert(database.tables.sysUser)
+          .values({ account: 'x', realName: 'x', password: 'h', isDelete: true });
+        expect(await runSeed(database, input)).toEqual({ created: false });
+        expect(await rowCount(database, database.tables.sysMenu)).toBe(0);
+      } finally {
+        await other.cleanup();
+      }
+    });
+
+    it('creates one super-admin when two processes seed the same database at once', async () => {
+      const created = await createTestDatabase(fixture.dbType);
+      const open = () =>
+        openDatabase({
+          dbType: fixture.dbType,
+          connectionString: created.connectionString,
+          contentRoot: '/',
+        });
+      const first = await open();
+      const second = await open();
+      try {
+        await migrateDatabase(first);
+        // No menus: their fixed ids would collide and serialise the seeds by themselves; this checks the lock.
+        const race = { ...input, menus: [] };
+        const results = await Promise.all([
+          runSeed(first, { ...race, adminAccount: 'adminA' }),
+          runSeed(second, { ...race, adminAccount: 'adminB' }),
+          runSeed(first, { ...race, adminAccount: 'adminC' }),
+        ]);
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(await rowCount(first, first.tables.sysUser)).toBe(1);
+        expect(await rowCount(first, first.tables.sysOrg)).toBe(1);
+        expect(await rowCount(first, first.tables.sysRole)).toBe(6);
+      } finally {
+        await first.close();
+        await second.close();
+        await created.drop();
+      }
+    });
+  });
+}
