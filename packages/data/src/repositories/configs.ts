@@ -18,6 +18,12 @@ export interface ConfigRepository {
   insertIfAbsent(row: NewConfig): Promise<boolean>;
   /** Inserts the rows whose keys do not exist yet; returns how many were inserted. */
   insertManyIfAbsent(rows: NewConfig[]): Promise<number>;
+  /** Sets the value of an existing key; false when no row has that key. */
+  updateValue(
+    key: string,
+    value: string,
+    options?: { updateUserId?: number | null; now?: Date },
+  ): Promise<boolean>;
 }
 
 export function createConfigRepository({ db, adapter, tables }: RepositoryContext): ConfigRepository {
@@ -38,6 +44,18 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
 
     insertManyIfAbsent(rows) {
       return adapter.insertIgnoringConflicts(db, t, t.configKey, rows);
+    },
+
+    async updateValue(key, value, options) {
+      const result = await db
+        .update(t)
+        .set({
+          configValue: value,
+          updateTime: options?.now ?? new Date(),
+          updateUserId: options?.updateUserId ?? null,
+        })
+        .where(eq(t.configKey, key));
+      return adapter.affectedRows(result) > 0;
     },
   };
   return repository;

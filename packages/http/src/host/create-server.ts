@@ -4,6 +4,7 @@
  * `StartupError` whose message names the key to change.
  */
 import { readFileSync } from 'node:fs';
+import { type ConfigStore, createConfigStore, type SeedMenu } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { createCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
@@ -13,6 +14,7 @@ import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
+import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
 export interface CreateServerOptions {
@@ -28,6 +30,10 @@ export interface CreateServerOptions {
   logger?: Logger;
   /** Consumer routes. */
   configure?: CreateAppOptions['configure'];
+  /** Seed menus added to the default tree at first start (buttons for the consumer's permission routes). */
+  seedMenus?: readonly SeedMenu[];
+  /** The service clock. @default () => new Date() */
+  now?: () => Date;
 }
 
 export interface SvcServer extends SvcApp {
@@ -35,6 +41,8 @@ export interface SvcServer extends SvcApp {
   deps: HttpDeps;
   database: OpenedDatabase;
   cache: Cache;
+  configStore: ConfigStore;
+  security: SecurityServices;
   jwtKey: ResolvedJwtKey;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
@@ -91,7 +99,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
-  const database = await prepareDatabase(config, logger);
+  const now = options.now ?? (() => new Date());
+  const database = await prepareDatabase(config, logger, { extraMenus: options.seedMenus ?? [], now });
   let cache: Cache;
   try {
     cache = await createCache(
@@ -112,6 +121,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error, 'Service:Cache');
   }
 
+  let configStore: ConfigStore;
+  let security: SecurityServices;
+  try {
+    configStore = await createConfigStore({
+      repo: database.repos.configs,
+      cache,
+      ttlMs: service.Cache.PermissionMinutes * 60_000,
+    });
+    security = buildSecurity({ config, repos: database.repos, cache, configStore, jwtKey, logger, now });
+  } catch (error) {
+    await Promise.allSettled([cache.close(), database.close()]);
+    throw asStartupError(error);
+  }
+
   const deps: HttpDeps = {
     config,
     errors,
@@ -125,6 +148,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       { name: 'cache', check: () => cache.ping() },
     ],
     version: packageVersion(),
+    security: security.http,
+    now,
   };
   const built = createApp(deps, {
     ...(options.configure ? { configure: options.configure } : {}),
@@ -140,10 +165,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     deps,
     database,
     cache,
+    configStore,
+    security,
     jwtKey,
     async close() {
       if (closed) return;
       closed = true;
+      await configStore.close().catch(() => {});
       await Promise.allSettled([cache.close(), database.close()]);
     },
   };

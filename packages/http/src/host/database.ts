@@ -7,11 +7,13 @@
 import {
   createRepositories,
   type Database,
+  defaultSeedMenus,
   findMissingTables,
   migrateDatabase,
   openDatabase,
   type Repositories,
   runSeed,
+  type SeedMenu,
 } from '@svc/data';
 import type { Configuration, Logger } from '@svc/kernel';
 import { generateSeedPassword, hashPassword, runtimeSeedRows } from '@svc/kernel';
@@ -28,7 +30,17 @@ export interface OpenedDatabase {
 /** The default connection string of the embedded database. */
 export const defaultConnectionString = (name: string): string => `Data Source=./data/${name}.db`;
 
-export async function prepareDatabase(config: Configuration, logger: Logger): Promise<OpenedDatabase> {
+export interface SeedOptions {
+  /** Menus added to the default tree (consumer permission routes). */
+  extraMenus: readonly SeedMenu[];
+  now: () => Date;
+}
+
+export async function prepareDatabase(
+  config: Configuration,
+  logger: Logger,
+  seed: SeedOptions,
+): Promise<OpenedDatabase> {
   const { service, environment } = config;
   const log = logger.child('Service.Startup');
   let database: Database;
@@ -61,7 +73,7 @@ export async function prepareDatabase(config: Configuration, logger: Logger): Pr
       }
     }
     const repos = createRepositories(database);
-    await seedIfEmpty(config, database, repos, log);
+    await seedIfEmpty(config, database, repos, log, seed);
     return { database, repos, ping: () => database.ping(), close: () => database.close() };
   } catch (error) {
     await database.close().catch(() => {});
@@ -74,6 +86,7 @@ async function seedIfEmpty(
   database: Database,
   repos: Repositories,
   log: Logger,
+  seed: SeedOptions,
 ): Promise<void> {
   // Cheap check first, so that an ordinary restart never pays for a password hash.
   if ((await repos.users.countAll()) > 0) return;
@@ -84,7 +97,8 @@ async function seedIfEmpty(
     adminAccount: Seed.AdminAccount,
     adminPasswordHash: await hashPassword(password, Security.Password.Pbkdf2Iterations),
     configs: runtimeSeedRows(config.service),
-    now: new Date(),
+    menus: [...defaultSeedMenus, ...seed.extraMenus],
+    now: seed.now(),
   });
   if (!result.created) return;
   log.info(

@@ -4,7 +4,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, decodeJwt, login, loginRaw, signJwt } from '../testing/auth.js';
+import { bearer, decodeJwt, json, login, loginRaw, signJwt } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 
 const ADMIN = 'superAdmin';
@@ -50,7 +50,7 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(claims.sid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
       const pong = await ping(data.accessToken);
       expect(pong.status).toBe(200);
-      expect((await pong.json()).data).toMatchObject({ pong: true, account: ADMIN });
+      expect((await json(pong)).data).toMatchObject({ pong: true, account: ADMIN });
     });
 
     it('answers 401 with 40006 without, with a malformed or with a foreign token', async () => {
@@ -62,7 +62,7 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       ]) {
         const res = await t.request('/api/v1/ping', { headers });
         expect(res.status).toBe(401);
-        expect(await res.json()).toMatchObject({
+        expect(await json(res)).toMatchObject({
           code: 40006,
           msgKey: 'error.auth.tokenInvalid',
           data: null,
@@ -101,18 +101,18 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const refreshed = await t.request('/api/v1/auth/refresh', {
         json: { refreshToken: first.refreshToken },
       });
-      const second = (await refreshed.json()).data;
+      const second = (await json(refreshed)).data;
       expect(second.refreshToken).not.toBe(first.refreshToken);
       expect((await ping(second.accessToken)).status).toBe(200);
-      const replay = await (
-        await t.request('/api/v1/auth/refresh', { json: { refreshToken: first.refreshToken } })
-      ).json();
+      const replay = await json(
+        await t.request('/api/v1/auth/refresh', { json: { refreshToken: first.refreshToken } }),
+      );
       expect(replay.code).toBe(40007);
       expect((await ping(second.accessToken)).status).toBe(401);
       expect((await ping(first.accessToken)).status).toBe(401);
-      const afterTheft = await (
-        await t.request('/api/v1/auth/refresh', { json: { refreshToken: second.refreshToken } })
-      ).json();
+      const afterTheft = await json(
+        await t.request('/api/v1/auth/refresh', { json: { refreshToken: second.refreshToken } }),
+      );
       expect(afterTheft.code).toBe(40007);
     });
 
@@ -120,15 +120,15 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const session = await login(t, ADMIN, TEST_ADMIN_PASSWORD);
       const results = await Promise.all(
         Array.from({ length: 8 }, async () =>
-          (await t.request('/api/v1/auth/refresh', { json: { refreshToken: session.refreshToken } })).json(),
+          json(await t.request('/api/v1/auth/refresh', { json: { refreshToken: session.refreshToken } })),
         ),
       );
       const winners = results.filter((r) => r.code === 0);
       expect(winners).toHaveLength(1);
       expect(results.filter((r) => r.code !== 0).every((r) => r.code === 40007)).toBe(true);
-      const next = await (
-        await t.request('/api/v1/auth/refresh', { json: { refreshToken: winners[0].data.refreshToken } })
-      ).json();
+      const next = await json(
+        await t.request('/api/v1/auth/refresh', { json: { refreshToken: winners[0].data.refreshToken } }),
+      );
       expect(next.code).toBe(0);
       expect((await ping(next.data.accessToken)).status).toBe(200);
     });
@@ -139,11 +139,11 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         method: 'POST',
         headers: bearer(session.accessToken),
       });
-      expect((await out.json()).code).toBe(0);
+      expect((await json(out)).code).toBe(0);
       expect((await ping(session.accessToken)).status).toBe(401);
-      const refresh = await (
-        await t.request('/api/v1/auth/refresh', { json: { refreshToken: session.refreshToken } })
-      ).json();
+      const refresh = await json(
+        await t.request('/api/v1/auth/refresh', { json: { refreshToken: session.refreshToken } }),
+      );
       expect(refresh.code).toBe(40007);
     });
 

@@ -9,7 +9,7 @@ import type { CreateAppOptions } from '../app.js';
 import { createRoute, z } from '../index.js';
 import { registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
-import { bearer, login } from '../testing/auth.js';
+import { bearer, json, login } from '../testing/auth.js';
 import { grantPermissions, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 import { requirePrincipal } from './principal.js';
 
@@ -77,31 +77,31 @@ export function defineMachineContract(dbType: DbType, cache: 'Memory' | 'Redis')
     it('accepts only the API key on key routes: JWT, wrong or missing key → 401 with 40027', async () => {
       const ok1 = await t.request('/api/v1/test/machine', { headers: key(UNBOUND_KEY) });
       expect(ok1.status).toBe(200);
-      expect((await ok1.json()).data).toEqual({ name: 'unbound-job', userId: null });
+      expect((await json(ok1)).data).toEqual({ name: 'unbound-job', userId: null });
       const admin = await login(t, 'superAdmin', TEST_ADMIN_PASSWORD);
       for (const headers of [bearer(admin.accessToken), key('x'.repeat(40)), key(`${UNBOUND_KEY}x`), {}]) {
         const res = await t.request('/api/v1/test/machine', { headers });
         expect(res.status).toBe(401);
-        expect((await res.json()).code).toBe(40027);
+        expect((await json(res)).code).toBe(40027);
       }
     });
 
     it('key + permission: 403 for an unbound key, 200 for a key bound to a user holding the code', async () => {
       const unbound = await t.request('/api/v1/test/machine/perm', { headers: key(UNBOUND_KEY) });
       expect(unbound.status).toBe(403);
-      expect((await unbound.json()).code).toBe(41001);
+      expect((await json(unbound)).code).toBe(41001);
       const bound = await t.request('/api/v1/test/machine/perm', { headers: key(BOUND_KEY) });
       expect(bound.status).toBe(200);
-      expect((await bound.json()).data).toEqual({ name: 'bound-job', userId: 2 });
+      expect((await json(bound)).data).toEqual({ name: 'bound-job', userId: 2 });
     });
 
     it('either scheme: a key or a bearer session', async () => {
       const admin = await login(t, 'superAdmin', TEST_ADMIN_PASSWORD);
       expect(
-        (await (await t.request('/api/v1/test/either', { headers: key(UNBOUND_KEY) })).json()).data.name,
+        (await json(await t.request('/api/v1/test/either', { headers: key(UNBOUND_KEY) }))).data.name,
       ).toBe('unbound-job');
       expect(
-        (await (await t.request('/api/v1/test/either', { headers: bearer(admin.accessToken) })).json()).data
+        (await json(await t.request('/api/v1/test/either', { headers: bearer(admin.accessToken) }))).data
           .name,
       ).toBe('superAdmin');
       expect((await t.request('/api/v1/test/either')).status).toBe(401);
@@ -110,15 +110,15 @@ export function defineMachineContract(dbType: DbType, cache: 'Memory' | 'Redis')
     it('skip-envelope answers the bare payload on success and the envelope on failure', async () => {
       const admin = await login(t, 'superAdmin', TEST_ADMIN_PASSWORD);
       expect(
-        await (await t.request('/api/v1/test/bare', { headers: bearer(admin.accessToken) })).json(),
+        await json(await t.request('/api/v1/test/bare', { headers: bearer(admin.accessToken) })),
       ).toEqual({ value: 42 });
       const denied = await t.request('/api/v1/test/bare');
       expect(denied.status).toBe(401);
-      expect((await denied.json()).code).toBe(40006);
+      expect((await json(denied)).code).toBe(40006);
     });
 
     it('shows the markers in the contract', async () => {
-      const doc = await (await t.request('/openapi/v1.json')).json();
+      const doc = await json(await t.request('/openapi/v1.json'));
       expect(doc.paths['/api/v1/test/machine'].get['x-auth']).toBe('apikey');
       expect(doc.paths['/api/v1/test/machine/perm'].get).toMatchObject({
         'x-auth': 'apikey',

@@ -7,7 +7,7 @@ import type { DbType } from '@svc/kernel';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../host/listen.js';
-import { bearer, login, loginRaw } from '../testing/auth.js';
+import { bearer, json, login, loginRaw } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 
 const API_KEY = 'k'.repeat(40);
@@ -60,7 +60,7 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
             expect(statuses).toEqual([200, 200, 200, 429, 429]);
             const limited = await attempt('198.51.100.7');
             expect(limited.status).toBe(429);
-            const body = await limited.json();
+            const body = await json(limited);
             expect(body).toMatchObject({ code: 40008, msgKey: 'error.auth.tooManyRequests' });
             expect(body.args.retryAfterSeconds).toBeGreaterThanOrEqual(1);
             expect(Number(limited.headers.get('retry-after'))).toBe(body.args.retryAfterSeconds);
@@ -148,7 +148,7 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
             json: {},
           });
           expect(res.status, `${route.method} ${route.path}`).toBe(403);
-          expect((await res.json()).code).toBe(41002);
+          expect((await json(res)).code).toBe(41002);
         }
         const unknownWrite = await t.request('/api/v1/some/consumer/thing', { method: 'DELETE' });
         expect(unknownWrite.status).toBe(403);
@@ -156,7 +156,7 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
           method: 'POST',
           headers: bearer(admin.accessToken),
         });
-        expect((await out.json()).code).toBe(0);
+        expect((await json(out)).code).toBe(0);
         expect((await t.request('/api/v1/meta/error-codes')).status).toBe(200);
       });
     });
@@ -186,7 +186,7 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
             json: { oldPassword: 'x', newPassword: 'y' },
           });
           expect(withoutHeader.status).toBe(403);
-          expect((await withoutHeader.json()).code).toBe(40023);
+          expect((await json(withoutHeader)).code).toBe(40023);
           const wrongHeader = await t.request('/api/v1/personal/password', {
             method: 'PUT',
             headers: { ...bearer(access), cookie: cookieHeader, 'x-app-csrf': `${csrf}x` },
@@ -200,12 +200,12 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
             method: 'POST',
             headers: { cookie: cookieHeader },
           });
-          expect((await refreshNoHeader.json()).code).toBe(40023);
+          expect((await json(refreshNoHeader)).code).toBe(40023);
           const refreshed = await t.request('/api/v1/auth/refresh', {
             method: 'POST',
             headers: { cookie: cookieHeader, 'x-app-csrf': csrf },
           });
-          const refreshedBody = await refreshed.json();
+          const refreshedBody = await json(refreshed);
           expect(refreshedBody.code).toBe(0);
           expect(refreshedBody.data.refreshToken).toBe('');
           const next = cookiesOf(refreshed);
@@ -220,7 +220,7 @@ export function defineProtectionContract(dbType: DbType, cache: 'Memory' | 'Redi
               'x-app-csrf': next.get('app_csrf') ?? '',
             },
           });
-          expect((await out.json()).code).toBe(0);
+          expect((await json(out)).code).toBe(0);
           const cleared = out.headers.getSetCookie();
           expect(cleared.some((c) => c.startsWith('app_rt=;') && /Max-Age=0/i.test(c))).toBe(true);
           expect(cleared.some((c) => c.startsWith('app_csrf=;') && /Max-Age=0/i.test(c))).toBe(true);

@@ -4,7 +4,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
-import { bearer, login } from '../testing/auth.js';
+import { bearer, json, login } from '../testing/auth.js';
 import { setRuntimeConfig, startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
 
 const ADMIN = 'superAdmin';
@@ -56,13 +56,13 @@ export function defineSessionModeContract(dbType: DbType, cache: 'Memory' | 'Red
         await setRuntimeConfig(t, 'sys.security.password.historyCount', '2');
         const s = await login(t, ADMIN, TEST_ADMIN_PASSWORD);
         const change = async (oldPassword: string, newPassword: string) =>
-          (
+          json(
             await t.request('/api/v1/personal/password', {
               method: 'PUT',
               headers: bearer(s.accessToken),
               json: { oldPassword, newPassword },
-            })
-          ).json();
+            }),
+          );
         expect((await change('not-the-password', 'Another#Pass1')).code).toBe(40001);
         const weak = await change(TEST_ADMIN_PASSWORD, 'short');
         expect(weak.code).toBe(42019);

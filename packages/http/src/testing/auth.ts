@@ -63,3 +63,7 @@ export function signJwt(
 export function decodeJwt(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
 }
+
+/** The parsed JSON body of a test response (fields are asserted one by one). */
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field.
+export const json = async (res: Response): Promise<any> => res.json();

@@ -1,0 +1,117 @@
+/**
+ * Builds the security layer for the HTTP app from the options, the repositories and the cache: runtime
+ * settings over the config store, access tokens, sessions, login, permissions, API keys, client-IP rules,
+ * rate limits and cookie mode. Configuration mistakes (short API keys, bad proxy entries) become
+ * `StartupError`s naming the key.
+ */
+import type { ConfigStore, Repositories } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import type { Configuration, Logger, ResolvedJwtKey } from '@svc/kernel';
+import {
+  assertApiKeyConfig,
+  configApiKeySource,
+  createAccessTokens,
+  createApiKeyValidator,
+  createAuthService,
+  createClientIpResolver,
+  createLoginLock,
+  createPermissionResolver,
+  createRateLimiter,
+  createRuntimeSettings,
+  createSessionAuthenticator,
+  createSessionManager,
+  deriveSubkey,
+  type LoginHooks,
+  type PermissionCache,
+  type SessionAuthService,
+  type SessionManager,
+  sessionPolicyFromOptions,
+} from '@svc/security';
+import type { HttpSecurity } from '../security/deps.js';
+import { asStartupError } from './startup-error.js';
+
+export interface SecurityServices {
+  http: HttpSecurity;
+  auth: SessionAuthService;
+  sessions: SessionManager;
+  permissions: PermissionCache;
+}
+
+export interface BuildSecurityInput {
+  config: Configuration;
+  repos: Repositories;
+  cache: Cache;
+  configStore: ConfigStore;
+  jwtKey: ResolvedJwtKey;
+  logger: Logger;
+  now: () => Date;
+  hooks?: LoginHooks;
+}
+
+export function buildSecurity(input: BuildSecurityInput): SecurityServices {
+  const { config, repos, cache, jwtKey, logger, now } = input;
+  const options = config.service;
+  const security = options.Security;
+  let resolveClientIp: HttpSecurity['resolveClientIp'];
+  try {
+    assertApiKeyConfig(security.ApiKey.Keys);
+    resolveClientIp = createClientIpResolver({
+      enabled: security.ForwardedHeaders.Enabled,
+      knownProxies: security.ForwardedHeaders.KnownProxies,
+    });
+  } catch (error) {
+    throw asStartupError(error);
+  }
+
+  const settingsLog = logger.child('Service.Config');
+  const settings = createRuntimeSettings({
+    store: input.configStore,
+    options,
+    onInvalid: (key, raw) =>
+      settingsLog.warn(`Config row ${key} holds an invalid value; using the fallback.`, { raw }),
+  });
+  const nowMs = () => now().getTime();
+  const tokens = createAccessTokens({ key: jwtKey.key, issuer: options.Jwt.Issuer, now: nowMs });
+  const policy = sessionPolicyFromOptions(options);
+  const sessionDeps = { sessions: repos.sessions, refreshTokens: repos.refreshTokens, cache, policy, now };
+  const sessions = createSessionManager(sessionDeps);
+  const authenticator = createSessionAuthenticator({ ...sessionDeps, tokens, manager: sessions });
+  const permissions = createPermissionResolver({
+    permissions: repos.permissions,
+    cache,
+    ttlMinutes: options.Cache.PermissionMinutes,
+  });
+  const auth = createAuthService({
+    repositories: repos,
+    sessions,
+    tokens,
+    lock: createLoginLock({ cache, settings: () => settings.loginLock() }),
+    cache,
+    settings,
+    policy,
+    pbkdf2Iterations: security.Password.Pbkdf2Iterations,
+    now,
+    logger: logger.child('Service.Auth'),
+    ...(input.hooks ? { hooks: input.hooks } : {}),
+  });
+
+  const http: HttpSecurity = {
+    settings,
+    rateLimiter: createRateLimiter({ cache }),
+    resolveClientIp,
+    apiKeys: createApiKeyValidator(configApiKeySource(security.ApiKey.Keys)),
+    apiKeyHeader: security.ApiKey.HeaderName,
+    sessions: authenticator,
+    permissions,
+    auth,
+    csrfKey: deriveSubkey(jwtKey.key, 'csrf'),
+    cookies: {
+      enabled: security.Session.CookieMode,
+      domain: security.Session.CookieDomain,
+      secure: security.Session.CookieSecure,
+      sameSite: security.Session.CookieSameSite,
+    },
+    demoMode: options.DemoMode,
+  };
+  return { http, auth, sessions, permissions };
+}
