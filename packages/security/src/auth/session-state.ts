@@ -2,14 +2,16 @@
  * Session liveness shared by the authenticator, the session manager and the refresh flow: the session policy,
  * the cache copy of a session and the two rules that keep that copy honest.
  *
- * 1. Revokers write the database first, then overwrite the copy with a tombstone (not a delete: a delete
- *    would let a request that read the row just before the revocation put its stale live copy back).
+ * 1. Revokers write the database first, then replace the copy with a tombstone. (A plain delete would be
+ *    as correct, given rule 2; the tombstone also lets a replayed token of a revoked session cost one cache
+ *    read instead of a database read.)
  * 2. Whoever writes a live copy writes it first and then re-checks the row with a conditional update
  *    (`touch … WHERE revoked_at IS NULL`); when that changes nothing the session was revoked meanwhile and the
- *    writer puts the tombstone back itself. Either the revocation's tombstone lands after the live copy, or
- *    the writer's re-check sees the revocation: a revoked session is never served from the cache again.
+ *    writer puts the tombstone back itself. The row serialises the re-check and the revocation: either the
+ *    re-check came first, and then so did the live copy, which the revoker's tombstone overwrites; or the
+ *    re-check sees the revocation. A request that read the row just before a revocation therefore cannot put
+ *    its stale copy back, and a revoked session is refused from the very next request on.
  */
-
 import type { RefreshTokenRepository, SessionRepository, SysSessionRow } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import type { ServiceOptions } from '@svc/kernel';

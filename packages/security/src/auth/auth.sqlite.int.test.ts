@@ -1,0 +1,13 @@
+/** The auth contracts on Sqlite with the in-process cache. */
+import { loginContract } from './login.contract.js';
+import { passwordContract } from './password.contract.js';
+import { permissionsContract } from './permissions.contract.js';
+import { refreshContract } from './refresh.contract.js';
+import { sessionsContract } from './sessions.contract.js';
+
+const fixture = { dbType: 'Sqlite', cache: 'Memory' } as const;
+loginContract(fixture);
+sessionsContract(fixture);
+refreshContract(fixture);
+passwordContract(fixture);
+permissionsContract(fixture);
