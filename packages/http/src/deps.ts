@@ -2,10 +2,28 @@
  * What the HTTP layer needs from the layers below, passed in (never reached through module singletons), so
  * that every piece can be replaced by a consumer or a test.
  */
-import type { Configuration, ErrorCodeRegistry, Logger } from '@svc/kernel';
+import type { ConfigStore, Database, Repositories } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
+import type { PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
 import type { RouteGuards } from './openapi/register.js';
 import type { HttpSecurity } from './security/deps.js';
+
+/** The services below HTTP that route modules build their own services from. */
+export interface CoreServices {
+  database: Database;
+  repos: Repositories;
+  cache: Cache;
+  /** Runtime `sys.*` values with change events. */
+  configStore: ConfigStore;
+  auth: SessionAuthService;
+  /** Revocation of sessions (forced logout, disable/delete of users). */
+  sessions: SessionManager;
+  /** Permission codes per user, with invalidation after grant changes. */
+  permissions: PermissionCache;
+  jwtKey: ResolvedJwtKey;
+}
 
 /** A dependency the readiness probe checks. */
 export interface HealthCheck {
@@ -20,6 +38,8 @@ export interface HttpDeps {
   exceptions: ExceptionRecorder;
   /** Checked by `GET /health/ready`. */
   readiness: HealthCheck[];
+  /** Database, cache and security services. */
+  core: CoreServices;
   /** Authentication, rate limits, demo mode and cookie mode. */
   security: HttpSecurity;
   /** Enforcement of route markers. @default the guards built from `security` */

@@ -7,7 +7,7 @@
 export { createRoute, z } from '@hono/zod-openapi';
 export { type CreateAppOptions, createApp, type SvcApp } from './app.js';
 export { type AppContext, type AppEnv, type AppVariables, readHeader } from './context.js';
-export type { HealthCheck, HttpDeps } from './deps.js';
+export type { CoreServices, HealthCheck, HttpDeps } from './deps.js';
 export { failure, validationErrors } from './errors/handlers.js';
 export { httpStatusOf } from './errors/status.js';
 export { seedPasswordBanner } from './host/banner.js';

@@ -149,6 +149,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     ],
     version: packageVersion(),
     security: security.http,
+    core: {
+      database: database.database,
+      repos: database.repos,
+      cache,
+      configStore,
+      auth: security.auth,
+      sessions: security.sessions,
+      permissions: security.permissions,
+      jwtKey,
+    },
     now,
   };
   const built = createApp(deps, {

@@ -4,6 +4,7 @@
  */
 import type { HttpDeps } from '../deps.js';
 import type { RegisterContext } from '../openapi/register.js';
+import { registerAdminRoutes } from './admin/index.js';
 import * as login from './auth/login.js';
 import * as logout from './auth/logout.js';
 import * as ping from './auth/ping.js';
@@ -11,6 +12,8 @@ import * as refresh from './auth/refresh.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
+import { registerMfaRoutes } from './mfa/index.js';
+import { registerOpsRoutes } from './ops/index.js';
 import * as personalPassword from './personal/password.js';
 
 /** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
@@ -27,4 +30,7 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   ping.register(ctx, deps.now);
   personalPassword.register(ctx, deps.security);
   if (isModuleEnabled(deps, 'Meta')) errorCodes.register(ctx, deps);
+  registerMfaRoutes(ctx, deps);
+  registerAdminRoutes(ctx, deps);
+  registerOpsRoutes(ctx, deps);
 }
