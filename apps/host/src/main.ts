@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createServer, listen, StartupError } from '@svc/server';
-import { registerSamples, SampleErrorCode } from './samples.js';
+import { registerSamples, SampleErrorCode, sampleSeedMenus } from './samples.js';
 
 /** Content root default: this app's folder, so `./data/...` lands in `apps/host/data`. */
 const HOST_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const server = await createServer({
     contentRoot: HOST_ROOT,
     errorCodes: [SampleErrorCode],
+    seedMenus: sampleSeedMenus,
     configure: (ctx, deps) => {
       if (deps.config.service.Samples.Enabled ?? deps.config.environment.isDevelopment) registerSamples(ctx);
     },
