@@ -39,6 +39,7 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   ReauthRequired: auth('ReauthRequired', 40024),
   TotpDisabled: auth('TotpDisabled', 40025),
   ApiKeyInvalid: auth('ApiKeyInvalid', 40027),
+  MfaChallengeExpired: auth('MfaChallengeExpired', 40028),
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),

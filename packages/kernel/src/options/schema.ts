@@ -116,6 +116,12 @@ export const serviceSchema = section({
       ReauthWindowMinutes: int(5, 'Re-authentication window for high-risk writes.', { min: 1, max: 1440 }),
       RecoveryCodeCount: int(10, 'Recovery codes per binding.', { min: 1, max: 50 }),
     }),
+    DataProtection: section({
+      MasterKey: str(
+        null,
+        'Master key of the secret protector (TOTP seeds), at least 32 bytes. Outside Development TOTP stays off without it (start-up fails when Totp:Enabled is true); Development persists one at `./data/dev-protection.key`.',
+      ),
+    }),
     Session: section({
       CookieMode: bool(false, 'Refresh token in an HttpOnly cookie plus CSRF header (restart needed).'),
       CookieDomain: str(null, 'Cookie domain; empty = current host.'),
