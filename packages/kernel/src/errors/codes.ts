@@ -62,6 +62,7 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   PasswordReused: admin('PasswordReused', 42025),
   OrgHasUsers: admin('OrgHasUsers', 42027),
   CannotOperateSelf: admin('CannotOperateSelf', 42029),
+  MenuInvalidParent: admin('MenuInvalidParent', 42030),
   DictTypeNotFound: config('DictTypeNotFound', 43001),
   DictTypeCodeExists: config('DictTypeCodeExists', 43002),
   DictItemNotFound: config('DictItemNotFound', 43003),
