@@ -130,4 +130,37 @@ describe('SQL Server queries from the shared repositories', () => {
     expect(statements[0]?.sql).toMatch(/offset @par\d+ rows fetch next @par\d+ rows only$/);
     expect(statements[0]?.params[0]).toBe('Admin');
   });
+
+  it('inserts explicit ids between IDENTITY_INSERT on and off, naming the id column', async () => {
+    const { database, statements } = recordingDatabase(() => []);
+    const { adapter, db, tables } = database;
+    await adapter.insertWithIds(db, tables.sysMenu, [{ id: 100, type: 'menu', title: 'Users' }]);
+    expect(statements.map((s) => s.sql)).toEqual([
+      'set identity_insert [sys_menu] on',
+      expect.stringMatching(/^insert into \[sys_menu\] \(\[id\], \[parent_id\], /),
+      'set identity_insert [sys_menu] off',
+    ]);
+    expect(statements[1]?.params[0]).toBe(100);
+  });
+
+  it('skips existing keys with IF NOT EXISTS under UPDLOCK, HOLDLOCK and counts inserted rows', async () => {
+    const { database, statements } = recordingDatabase(() => []);
+    const { adapter, db, tables } = database;
+    const row = { configKey: 'sys.a', configValue: '1', name: 'A' };
+    expect(
+      await adapter.insertIgnoringConflicts(db, tables.sysConfig, tables.sysConfig.configKey, [row]),
+    ).toBe(1);
+    expect(statements[0]?.sql).toMatch(
+      /^if not exists \(select 1 from \[sys_config\] with \(updlock, holdlock\) where \[sys_config\]\.\[config_key\] = @par0\) insert into \[sys_config\]/,
+    );
+    expect(statements[0]?.params.slice(0, 2)).toEqual(['sys.a', 'sys.a']);
+  });
+
+  it('locks the first-start seed with a transaction-owned application lock', async () => {
+    const { database, statements } = recordingDatabase(() => []);
+    await database.adapter.lockSeed(database.db);
+    expect(statements[0]?.sql).toContain(
+      "exec sp_getapplock @Resource = @par0, @LockMode = 'Exclusive', @LockOwner = 'Transaction'",
+    );
+  });
 });

@@ -2,14 +2,17 @@
  * MySQL/MariaDB (mysql2) answers to the dialect questions: `$returningId()` (LAST_INSERT_ID) for new ids,
  * `affectedRows` (mysql2 connects with FOUND_ROWS, so an update counts matched rows like the other dialects),
  * LIMIT/OFFSET paging, drizzle's transactions, INSERT IGNORE for conflicts, AUTO_INCREMENT that follows
- * explicit ids by itself, and a locking read for the first-start seed.
+ * explicit ids by itself, and a sentinel row lock for the first-start seed.
  */
-import { type Column, type SQL, sql, type Table } from 'drizzle-orm';
+import { type Column, eq, type SQL, sql, type Table } from 'drizzle-orm';
 import type { MySqlTable } from 'drizzle-orm/mysql-core';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
-import { sysUser } from './schema.js';
+import { sysConfig } from './schema.js';
+
+/** Config key of the seed-lock sentinel row (never committed). */
+export const SEED_LOCK_KEY = '__svc_first_start_seed_lock__';
 
 type Native = MySql2Database;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -67,10 +70,22 @@ export const mysqlAdapter: DialectAdapter = {
   },
 
   async lockSeed(tx) {
-    // A locking read over the whole user index takes next-key locks up to the supremum: a concurrent seed
-    // blocks here until this transaction ends, or, if both got here first, one of the two inserts deadlocks
-    // and is rolled back (runSeed re-checks and retries). Locking reads also see the latest committed rows.
-    await native(tx).execute(sql`select ${sysUser.id} from ${sysUser} for update`);
+    // InnoDB has no transaction-scoped named lock (GET_LOCK belongs to the pooled session, not the
+    // transaction), and a locking read of an empty table only takes gap locks that do not exclude each other.
+    // So the lock is a row: upsert a sentinel key into the unique config index and delete it again at once.
+    // The index record stays X-locked until this transaction ends. ON DUPLICATE KEY UPDATE makes a concurrent
+    // seed queue for an X lock on it (a plain INSERT would take an S lock first, and two waiters upgrading
+    // their S locks deadlock). The waiter holds nothing else yet, so no cycle forms. No one sees the row.
+    await native(tx)
+      .insert(sysConfig)
+      .values({
+        configKey: SEED_LOCK_KEY,
+        configValue: '',
+        name: 'first-start seed lock',
+        createTime: new Date(),
+      })
+      .onDuplicateKeyUpdate({ set: { configValue: '' } });
+    await native(tx).delete(sysConfig).where(eq(sysConfig.configKey, SEED_LOCK_KEY));
   },
 
   equalsIgnoreCase(column: Column, value: string): SQL {

@@ -4,10 +4,11 @@
  * a config key, a role or dictionary code, the root organisation) are left exactly as they are.
  *
  * Two processes starting at once: each dialect adapter's `lockSeed` makes the second wait until the first
- * commits and then see its admin (SQLite: BEGIN IMMEDIATE holds the write lock; PostgreSQL: a transaction
- * advisory lock; SQL Server: a transaction-owned app lock). On MySQL/MariaDB both may pass the locking read,
- * after which InnoDB aborts one of the colliding inserts as a deadlock; the loser's transaction is rolled back
- * and retried, and then finds the winner's admin. Either way exactly one super-admin exists.
+ * commits, after which its "is the user table empty" check sees the first one's admin. SQLite: BEGIN IMMEDIATE
+ * holds the database write lock; PostgreSQL: a transaction-scoped advisory lock; SQL Server: a
+ * transaction-owned application lock; MySQL/MariaDB: an X lock on a sentinel row of the unique config index
+ * (see the adapter). A transaction that still fails (e.g. a deadlock reported by the database) is rolled back
+ * and retried; if by then another process has created the admin, the result is `{ created: false }`.
  */
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../database.js';
@@ -45,7 +46,7 @@ export interface SeedResult {
   created: boolean;
 }
 
-/** Attempts before a failure is reported (a MySQL deadlock between two seeds needs the second). */
+/** Attempts before a failure is reported (a deadlock victim or lock timeout gets another try). */
 const MAX_ATTEMPTS = 3;
 
 /**
