@@ -48,6 +48,9 @@ export interface RuntimeValues {
   'sys.security.rateLimit.windowSeconds': number;
   'sys.security.rateLimit.permitPerWindow': number;
   'sys.security.rateLimit.authPermitPerWindow': number;
+  'sys.site.title': string;
+  'sys.site.logoUrl': string;
+  'sys.site.footer': string;
 }
 
 /** A runtime key with a known value type. */
@@ -80,6 +83,9 @@ export const RUNTIME_SETTING_TYPES = {
   'sys.security.rateLimit.windowSeconds': 'int',
   'sys.security.rateLimit.permitPerWindow': 'int',
   'sys.security.rateLimit.authPermitPerWindow': 'int',
+  'sys.site.title': 'string',
+  'sys.site.logoUrl': 'string',
+  'sys.site.footer': 'string',
 } as const satisfies Record<RuntimeSettingKey, RuntimeValueType>;
 
 /** Access and refresh lifetimes in effect. */

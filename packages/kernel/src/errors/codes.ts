@@ -68,6 +68,7 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   DictItemNotFound: config('DictItemNotFound', 43003),
   ConfigNotFound: config('ConfigNotFound', 43004),
   ConfigKeyExists: config('ConfigKeyExists', 43005),
+  ConfigBuiltIn: config('ConfigBuiltIn', 43006),
   FileEmpty: file('FileEmpty', 44001),
   FileTooLarge: file('FileTooLarge', 44002),
   FileExtNotAllowed: file('FileExtNotAllowed', 44003),

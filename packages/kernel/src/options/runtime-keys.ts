@@ -43,6 +43,15 @@ function bool<const K extends string>(
   return { key, name, valueType: 'bool', fallback, ...(isPublic ? { public: true } : {}) };
 }
 
+function text<const K extends string>(
+  key: K,
+  name: string,
+  fallback: (o: ServiceOptions) => string,
+  isPublic = false,
+): RuntimeKeyDef<string, K> {
+  return { key, name, valueType: 'string', fallback, ...(isPublic ? { public: true } : {}) };
+}
+
 /** Every runtime key the service reads. */
 export const RUNTIME_KEYS = [
   int('sys.security.session.accessMinutes', 'Access-token lifetime (minutes)', (o) => o.Jwt.ExpireMinutes, 1),
@@ -110,6 +119,9 @@ export const RUNTIME_KEYS = [
     (o) => o.Security.RateLimit.AuthPermitPerWindow,
     1,
   ),
+  text('sys.site.title', 'Site title (login page, browser tab)', (o) => o.Name, true),
+  text('sys.site.logoUrl', 'Site logo URL', () => '', true),
+  text('sys.site.footer', 'Site footer text', () => '', true),
 ] as const;
 
 /** Checks every entry against the definition shape without widening the key literals. */

@@ -39,6 +39,7 @@ export const serviceSchema = section({
     EnableCodeFirst: bool(true, 'Create and migrate tables at start-up.'),
     EnableCodeFirstInProduction: bool(false, 'Allow code-first creation when the environment is Production.'),
     SlowSqlMillis: int(1000, 'Statements at least this long are logged as slow (0 = off).', { min: 0 }),
+    LogFailedSql: bool(true, 'Log every failed statement (masked parameters) as a warning.'),
     PoolSize: int(10, 'Connection pool size for server databases.', { min: 1, max: 1000 }),
     SqlLog: section({
       Enabled: bool(false, 'SQL console log master switch (development tool).'),
@@ -164,6 +165,27 @@ export const serviceSchema = section({
     RootPath: str('./wwwroot/upload', 'Where uploaded files are stored (relative to the content root).'),
     SignedUrlTtlMinutes: int(0, 'Lifetime of signed view links (0 = never expire).', { min: 0 }),
     MaxSizeMb: int(50, 'Largest accepted upload.', { min: 1, max: 10_240 }),
+    AllowedExtensions: strings(
+      [
+        'jpg',
+        'jpeg',
+        'png',
+        'gif',
+        'webp',
+        'bmp',
+        'pdf',
+        'txt',
+        'csv',
+        'zip',
+        'doc',
+        'docx',
+        'xls',
+        'xlsx',
+        'ppt',
+        'pptx',
+      ],
+      'File extensions (without dot, any case) an upload may have; anything else answers 44003.',
+    ),
   }),
   Web: section({
     Enabled: bool(false, 'Serve a frontend build from the web root with an index.html fallback.'),
@@ -180,6 +202,7 @@ export const serviceSchema = section({
   }),
   Logging: section({
     OpLog: section({
+      Enabled: bool(true, 'Record authenticated writes in the operation log.'),
       Sync: bool(false, 'Write operation logs synchronously.'),
       QueueCapacity: int(10_000, 'Asynchronous queue capacity; the oldest entry is dropped when full.', {
         min: 1,
