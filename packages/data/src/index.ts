@@ -42,12 +42,15 @@ export {
 export * from './repositories/configs.js';
 export type { RepositoryContext } from './repositories/context.js';
 export * from './repositories/exception-logs.js';
+export * from './repositories/high-sensitivity.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
 export * from './repositories/login-logs.js';
 export * from './repositories/password-history.js';
 export * from './repositories/permissions.js';
+export * from './repositories/phone-users.js';
 export * from './repositories/refresh-tokens.js';
 export * from './repositories/sessions.js';
+export * from './repositories/totp.js';
 export * from './repositories/users.js';
 export * from './rows.js';
 export { ROOT_ORG, SEED_DICTIONARIES, SEED_ROLES } from './seed/defaults.js';

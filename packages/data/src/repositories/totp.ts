@@ -1,0 +1,86 @@
+/**
+ * TOTP bindings: the sealed seed and bind time on `sys_user`, and the recovery codes of
+ * `sys_totp_recovery_code` (only hashes). Binding and clearing touch both tables in one transaction, and every
+ * write that decides a race is one conditional statement, so concurrent requests cannot both win: a seed is
+ * stored only while none is (`totp_secret IS NULL`), a recovery code is used only while unused
+ * (`used_time IS NULL`).
+ */
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { QueryDb } from '../dialect.js';
+import type { RepositoryContext } from './context.js';
+
+/** Who cleared a binding and when (audit columns of `sys_user`). */
+export interface TotpClearStamp {
+  /** The administrator, or null when the user cleared it with a recovery code. */
+  userId: number | null;
+  at: Date;
+}
+
+export interface TotpRepository {
+  /**
+   * Stores a sealed seed for a user that has none, and replaces the user's recovery codes with `codeHashes`,
+   * in one transaction. False (and nothing written) when the user is unknown, deleted or already bound.
+   */
+  bind(userId: number, sealedSecret: string, codeHashes: readonly string[], at: Date): Promise<boolean>;
+  /** Removes the seed and every recovery code of the user; false when the user is unknown. */
+  clear(userId: number, stamp: TotpClearStamp): Promise<boolean>;
+  /** Marks one unused recovery code of the user as used; true only for the one call that did. */
+  consumeRecoveryCode(userId: number, codeHash: string, at: Date): Promise<boolean>;
+  /** Recovery codes of the user not used yet. */
+  countUnusedRecoveryCodes(userId: number): Promise<number>;
+}
+
+export function createTotpRepository({ db, adapter, tables }: RepositoryContext): TotpRepository {
+  const u = tables.sysUser;
+  const rc = tables.sysTotpRecoveryCode;
+
+  async function deleteCodes(tx: QueryDb, userId: number): Promise<void> {
+    await tx.delete(rc).where(eq(rc.userId, userId));
+  }
+
+  return {
+    bind(userId, sealedSecret, codeHashes, at) {
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx
+          .update(u)
+          .set({ totpSecret: sealedSecret, totpBoundTime: at })
+          .where(and(eq(u.id, userId), eq(u.isDelete, false), isNull(u.totpSecret)));
+        if (adapter.affectedRows(result) === 0) return false;
+        await deleteCodes(tx, userId);
+        if (codeHashes.length > 0) {
+          await tx
+            .insert(rc)
+            .values(codeHashes.map((codeHash) => ({ userId, codeHash, usedTime: null, createTime: at })));
+        }
+        return true;
+      });
+    },
+
+    clear(userId, stamp) {
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx
+          .update(u)
+          .set({ totpSecret: null, totpBoundTime: null, updateTime: stamp.at, updateUserId: stamp.userId })
+          .where(eq(u.id, userId));
+        await deleteCodes(tx, userId);
+        return adapter.affectedRows(result) > 0;
+      });
+    },
+
+    async consumeRecoveryCode(userId, codeHash, at) {
+      const result = await db
+        .update(rc)
+        .set({ usedTime: at })
+        .where(and(eq(rc.userId, userId), eq(rc.codeHash, codeHash), isNull(rc.usedTime)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async countUnusedRecoveryCodes(userId) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(rc)
+        .where(and(eq(rc.userId, userId), isNull(rc.usedTime)));
+      return Number(row?.n ?? 0);
+    },
+  };
+}
