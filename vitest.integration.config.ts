@@ -9,6 +9,7 @@ export default defineConfig({
   resolve,
   ssr: { resolve: { conditions: resolve.conditions, externalConditions: resolve.conditions } },
   test: {
+    globalSetup: ['./vitest.tmpdir.ts'],
     include: ['packages/**/src/**/*.int.test.ts', 'apps/**/src/**/*.int.test.ts'],
     exclude,
     testTimeout: 30_000,

@@ -6,6 +6,7 @@ export default defineConfig({
   resolve,
   ssr: { resolve: { conditions: resolve.conditions, externalConditions: resolve.conditions } },
   test: {
+    globalSetup: ['./vitest.tmpdir.ts'],
     include: ['packages/**/src/**/*.test.ts', 'apps/**/src/**/*.test.ts'],
     exclude: [...exclude, '**/*.int.test.ts'],
     typecheck: {
