@@ -18,8 +18,11 @@ export interface ConfigChangedEvent {
 export interface ConfigStore {
   /** The stored text of a key, or undefined when no row exists. */
   getRaw(key: string): Promise<string | undefined>;
-  /** Raises `ConfigChangedEvent` for a key (or all): this and every other instance re-read on next use. */
-  invalidate(key?: string): Promise<void>;
+  /**
+   * Raises `ConfigChangedEvent` for a key (or all): this and every other instance re-read on next use. Answers
+   * how many cached entries this instance dropped (the snapshot's rows; for one key, 1 when it was cached).
+   */
+  invalidate(key?: string): Promise<number>;
   /** Stops listening for change events. */
   close(): Promise<void>;
 }
@@ -42,9 +45,12 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
   let loading: Promise<Map<string, string>> | undefined;
   let generation = 0;
 
-  const drop = () => {
+  const drop = (key?: string | null): number => {
+    const values = snapshot?.values;
     snapshot = undefined;
     generation++;
+    if (!values) return 0;
+    return key == null ? values.size : values.has(key) ? 1 : 0;
   };
 
   async function load(): Promise<Map<string, string>> {
@@ -79,8 +85,9 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
       return (await load()).get(key);
     },
     async invalidate(key) {
-      drop();
+      const dropped = drop(key);
       await options.cache.publish<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, { key: key ?? null });
+      return dropped;
     },
     close: unsubscribe,
   };

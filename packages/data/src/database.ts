@@ -8,6 +8,7 @@ import { type ConnectionConfig, describeTarget, parseConnectionString } from './
 import type { DialectAdapter, QueryDb } from './dialect.js';
 import type { DialectModule, QueryLogger } from './dialect-module.js';
 import { DatabaseUnavailableError, describeCause } from './errors.js';
+import { createQueryInstrumentation, type QueryObserver } from './query-observer.js';
 import type { Tables } from './tables.js';
 
 export interface OpenDatabaseOptions {
@@ -18,8 +19,10 @@ export interface OpenDatabaseOptions {
   contentRoot: string;
   /** Connection lifecycle messages (category e.g. `Service.Database`). */
   logger?: Logger;
-  /** Receives every statement (the SQL console log hooks in here). */
+  /** Receives every statement before it runs. */
   queryLogger?: QueryLogger;
+  /** Told when each statement starts and ends (SQL console log, slow and failed SQL). */
+  queryObserver?: QueryObserver;
   /** Pool size for server databases. @default 10 */
   poolSize?: number;
 }
@@ -85,11 +88,15 @@ async function connectAndPing(
 ) {
   const password = config.dbType === 'Sqlite' ? undefined : config.password;
   let connection: Awaited<ReturnType<DialectModule['connect']>> | undefined;
+  const observed = options.queryObserver
+    ? createQueryInstrumentation(options.queryObserver, options.queryLogger)
+    : undefined;
   try {
     connection = await dialect.connect(config, {
       poolSize: options.poolSize ?? 10,
-      queryLogger: options.queryLogger,
+      queryLogger: observed?.logger ?? options.queryLogger,
     });
+    observed?.instrument(connection.db);
     await connection.ping();
     return connection;
   } catch (error) {

@@ -3,6 +3,9 @@
  * adapters, repositories written once for every dialect, and the first-start seed.
  */
 
+export * from './config/config-service.js';
+export * from './config/dict-service.js';
+export * from './config/site-info.js';
 export * from './config-store.js';
 export {
   type ConnectionConfig,
@@ -39,12 +42,16 @@ export {
   type PaginateOptions,
   paginate,
 } from './paging.js';
+export type { QueryObserver } from './query-observer.js';
 export * from './repositories/configs.js';
 export type { RepositoryContext } from './repositories/context.js';
+export * from './repositories/dicts.js';
 export * from './repositories/exception-logs.js';
+export * from './repositories/files.js';
 export * from './repositories/high-sensitivity.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
 export * from './repositories/login-logs.js';
+export * from './repositories/op-logs.js';
 export * from './repositories/password-history.js';
 export * from './repositories/permissions.js';
 export * from './repositories/phone-users.js';

@@ -1,14 +1,40 @@
 /**
- * `sys_config`: the runtime `sys.*` settings. Reads for the config cache and "insert if absent" for the seed
- * and for consumers registering their own keys; an existing row is never overwritten here.
+ * `sys_config`: the runtime `sys.*` settings and any consumer keys. Reads for the config cache, "insert if
+ * absent" for the seed and for consumers registering their own keys, and the config centre's page, detail and
+ * writes (the key of a row never changes after insert; batch updates run in one transaction).
  */
-import { asc, eq, type InferInsertModel } from 'drizzle-orm';
-import type { SysConfigRow } from '../rows.js';
+import { and, asc, eq, type InferInsertModel } from 'drizzle-orm';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { ConfigValueType, SysConfigRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { textContains as containsIgnoreCase } from './ops-filters.js';
 
 /** Values for a new config row. */
 export type NewConfig = Omit<InferInsertModel<Tables['sysConfig']>, 'id'>;
+
+/** Filters of the config page on top of the paging query. */
+export interface ConfigPageQuery extends PageQuery {
+  /** Key contains (case-insensitive). */
+  key?: string | undefined;
+  /** Name contains (case-insensitive). */
+  name?: string | undefined;
+}
+
+/** Changeable fields of a row; the key is not among them. */
+export interface ConfigPatch {
+  configValue?: string;
+  valueType?: ConfigValueType;
+  name?: string;
+  remark?: string | null;
+}
+
+/** Who changed a row, and when. */
+export interface ConfigAudit {
+  updateUserId?: number | null;
+  /** @default now */
+  now?: Date;
+}
 
 export interface ConfigRepository {
   /** Every row, ordered by key. */
@@ -24,6 +50,17 @@ export interface ConfigRepository {
     value: string,
     options?: { updateUserId?: number | null; now?: Date },
   ): Promise<boolean>;
+  /** Ordered by key unless the query sorts by another column. */
+  page(query: ConfigPageQuery): Promise<Page<SysConfigRow>>;
+  getById(id: number): Promise<SysConfigRow | undefined>;
+  /** Inserts a row and returns its id (the caller checks the key is free; the unique index guards races). */
+  create(row: NewConfig): Promise<number>;
+  /** Changes the given fields of row `id`; false when there is no such row. */
+  update(id: number, patch: ConfigPatch, audit?: ConfigAudit): Promise<boolean>;
+  /** Sets the values of existing keys in one transaction; returns how many rows changed. */
+  updateValues(entries: readonly { key: string; value: string }[], audit?: ConfigAudit): Promise<number>;
+  /** Hard-deletes row `id`; false when there is no such row. */
+  deleteById(id: number): Promise<boolean>;
 }
 
 export function createConfigRepository({ db, adapter, tables }: RepositoryContext): ConfigRepository {
@@ -56,6 +93,50 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
         })
         .where(eq(t.configKey, key));
       return adapter.affectedRows(result) > 0;
+    },
+
+    page(query) {
+      const where = and(containsIgnoreCase(t.configKey, query.key), containsIgnoreCase(t.name, query.name));
+      return paginate({ db, adapter }, { table: t, query, where, defaultOrder: [asc(t.configKey)] });
+    },
+
+    async getById(id) {
+      const [row] = await db.select().from(t).where(eq(t.id, id));
+      return row;
+    },
+
+    create(row) {
+      return adapter.insertReturningId(db, t, row);
+    },
+
+    async update(id, patch, audit) {
+      const result = await db
+        .update(t)
+        .set({ ...patch, updateTime: audit?.now ?? new Date(), updateUserId: audit?.updateUserId ?? null })
+        .where(eq(t.id, id));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    updateValues(entries, audit) {
+      return adapter.transaction(db, async (tx) => {
+        let changed = 0;
+        for (const { key, value } of entries) {
+          const result = await tx
+            .update(t)
+            .set({
+              configValue: value,
+              updateTime: audit?.now ?? new Date(),
+              updateUserId: audit?.updateUserId ?? null,
+            })
+            .where(eq(t.configKey, key));
+          changed += adapter.affectedRows(result);
+        }
+        return changed;
+      });
+    },
+
+    async deleteById(id) {
+      return adapter.affectedRows(await db.delete(t).where(eq(t.id, id))) > 0;
     },
   };
   return repository;

@@ -4,8 +4,11 @@
 
 import { type ConfigRepository, createConfigRepository } from './configs.js';
 import type { RepositoryContext } from './context.js';
+import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
+import { createFileRepository, type FileRepository } from './files.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
+import { createOpLogRepository, type OpLogRepository } from './op-logs.js';
 import { createPasswordHistoryRepository, type PasswordHistoryRepository } from './password-history.js';
 import { createPermissionRepository, type PermissionRepository } from './permissions.js';
 import { createRefreshTokenRepository, type RefreshTokenRepository } from './refresh-tokens.js';
@@ -21,6 +24,9 @@ export interface Repositories {
   loginLogs: LoginLogRepository;
   passwordHistory: PasswordHistoryRepository;
   permissions: PermissionRepository;
+  dicts: DictRepository;
+  opLogs: OpLogRepository;
+  files: FileRepository;
 }
 
 /**
@@ -37,5 +43,8 @@ export function createRepositories(database: RepositoryContext): Repositories {
     loginLogs: createLoginLogRepository(database),
     passwordHistory: createPasswordHistoryRepository(database),
     permissions: createPermissionRepository(database),
+    dicts: createDictRepository(database),
+    opLogs: createOpLogRepository(database),
+    files: createFileRepository(database),
   };
 }

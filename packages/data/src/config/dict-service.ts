@@ -1,0 +1,209 @@
+/**
+ * Dictionaries (contract §5 `/sys/dict`): type and item administration plus the cached read
+ * `items(typeCode)` every logged-in user may call. The cache is in-process per type, rebuilt after
+ * `Cache:PermissionMinutes` or after a `DictChangedEvent`, which every write through this service raises and
+ * `invalidate(typeCode)` raises on demand. The event travels over the cache's pub/sub, so with Redis every
+ * instance drops its copy and reads the change on its next call (the pattern of the config store).
+ */
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { Cache, Unsubscribe } from '../cache/port.js';
+import type { Page } from '../paging.js';
+import type {
+  DictItemPageQuery,
+  DictItemPatch,
+  DictRepository,
+  DictTypePageQuery,
+  DictTypePatch,
+} from '../repositories/dicts.js';
+import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
+
+/** Channel of `DictChangedEvent`. */
+export const DICT_CHANGED_CHANNEL = 'events:dict-changed';
+
+/** Payload of `DictChangedEvent`: the type code that changed, or null for every type. */
+export interface DictChangedEvent {
+  typeCode: string | null;
+}
+
+/** What `GET /sys/dict/items/{typeCode}` answers per item. */
+export interface DictOption {
+  label: string;
+  value: string;
+  sort: number;
+}
+
+export interface DictTypeInput {
+  code: string;
+  name: string;
+  enabled?: boolean | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface DictItemInput {
+  typeId: number;
+  label: string;
+  value: string;
+  sort?: number | undefined;
+  enabled?: boolean | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface DictService {
+  /** Enabled items of an enabled type (cached); empty for an unknown type. */
+  items(typeCode: string): Promise<DictOption[]>;
+  pageTypes(query: DictTypePageQuery): Promise<Page<SysDictTypeRow>>;
+  /** @throws BusinessError 43002 when the code exists */
+  createType(input: DictTypeInput, actorId: number | null): Promise<number>;
+  /** @throws BusinessError 43001 */
+  updateType(id: number, patch: DictTypePatch, actorId: number | null): Promise<void>;
+  /** Deletes the type and its items. @throws BusinessError 43001 */
+  deleteType(id: number, actorId: number | null): Promise<void>;
+  pageItems(query: DictItemPageQuery): Promise<Page<SysDictItemRow>>;
+  /** @throws BusinessError 43001 for an unknown type */
+  createItem(input: DictItemInput, actorId: number | null): Promise<number>;
+  /** @throws BusinessError 43003 */
+  updateItem(id: number, patch: DictItemPatch, actorId: number | null): Promise<void>;
+  /** @throws BusinessError 43003 */
+  deleteItem(id: number, actorId: number | null): Promise<void>;
+  /** Raises `DictChangedEvent` for one type (or all); answers the entries this instance dropped. */
+  invalidate(typeCode?: string): Promise<number>;
+  /** Stops listening for change events. */
+  close(): Promise<void>;
+}
+
+export interface DictServiceDeps {
+  repo: DictRepository;
+  cache: Pick<Cache, 'publish' | 'subscribe'>;
+  /** Lifetime of a cached type without an explicit invalidation. @default 20 minutes */
+  ttlMs?: number;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+interface Entry {
+  items: Promise<DictOption[]>;
+  loadedAt: number;
+}
+
+export async function createDictService(deps: DictServiceDeps): Promise<DictService> {
+  const { repo, cache } = deps;
+  const ttlMs = deps.ttlMs ?? 20 * 60_000;
+  const now = deps.now ?? (() => new Date());
+  const entries = new Map<string, Entry>();
+
+  const drop = (typeCode: string | null): number => {
+    if (typeCode === null) {
+      const size = entries.size;
+      entries.clear();
+      return size;
+    }
+    return entries.delete(typeCode) ? 1 : 0;
+  };
+
+  const unsubscribe: Unsubscribe = await cache.subscribe<DictChangedEvent>(DICT_CHANGED_CHANNEL, (event) => {
+    drop(typeof event?.typeCode === 'string' ? event.typeCode : null);
+  });
+
+  async function invalidate(typeCode?: string): Promise<number> {
+    const dropped = drop(typeCode ?? null);
+    await cache.publish<DictChangedEvent>(DICT_CHANGED_CHANNEL, { typeCode: typeCode ?? null });
+    return dropped;
+  }
+
+  async function mustGetType(id: number): Promise<SysDictTypeRow> {
+    const type = await repo.getType(id);
+    if (!type) throw new BusinessError(ErrorCode.DictTypeNotFound, { id });
+    return type;
+  }
+
+  async function mustGetItem(id: number): Promise<SysDictItemRow> {
+    const item = await repo.getItem(id);
+    if (!item) throw new BusinessError(ErrorCode.DictItemNotFound, { id });
+    return item;
+  }
+
+  const audit = (actorId: number | null) => ({ userId: actorId, now: now() });
+
+  return {
+    items(typeCode) {
+      const cached = entries.get(typeCode);
+      const at = now().getTime();
+      if (cached && at - cached.loadedAt < ttlMs) return cached.items;
+      const entry: Entry = {
+        loadedAt: at,
+        items: repo
+          .enabledItems(typeCode)
+          .then((rows) => rows.map((r) => ({ label: r.label, value: r.value, sort: r.sort }))),
+      };
+      entries.set(typeCode, entry);
+      // A failed load is not kept; an event that arrived meanwhile already removed the entry.
+      entry.items.catch(() => {
+        if (entries.get(typeCode) === entry) entries.delete(typeCode);
+      });
+      return entry.items;
+    },
+
+    pageTypes: (query) => repo.pageTypes(query),
+
+    async createType(input, actorId) {
+      const code = input.code.trim();
+      if (await repo.getTypeByCode(code)) throw new BusinessError(ErrorCode.DictTypeCodeExists, { code });
+      const id = await repo.createType({
+        code,
+        name: input.name,
+        enabled: input.enabled ?? true,
+        remark: input.remark ?? null,
+        createTime: now(),
+        createUserId: actorId,
+      });
+      await invalidate(code);
+      return id;
+    },
+
+    async updateType(id, patch, actorId) {
+      const type = await mustGetType(id);
+      await repo.updateType(id, patch, audit(actorId));
+      await invalidate(type.code);
+    },
+
+    async deleteType(id, actorId) {
+      const type = await mustGetType(id);
+      await repo.deleteType(id, audit(actorId));
+      await invalidate(type.code);
+    },
+
+    pageItems: (query) => repo.pageItems(query),
+
+    async createItem(input, actorId) {
+      const type = await mustGetType(input.typeId);
+      const id = await repo.createItem({
+        typeId: type.id,
+        typeCode: type.code,
+        label: input.label,
+        value: input.value,
+        sort: input.sort ?? 0,
+        enabled: input.enabled ?? true,
+        remark: input.remark ?? null,
+        createTime: now(),
+        createUserId: actorId,
+      });
+      await invalidate(type.code);
+      return id;
+    },
+
+    async updateItem(id, patch, actorId) {
+      const item = await mustGetItem(id);
+      await repo.updateItem(id, patch, audit(actorId));
+      await invalidate(item.typeCode);
+    },
+
+    async deleteItem(id, actorId) {
+      const item = await mustGetItem(id);
+      await repo.deleteItem(id, audit(actorId));
+      await invalidate(item.typeCode);
+    },
+
+    invalidate,
+    close: unsubscribe,
+  };
+}

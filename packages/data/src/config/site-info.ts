@@ -1,0 +1,104 @@
+/**
+ * Site info for `GET /api/v1/sys/config/site` (anonymous): only the runtime keys the kernel marks `public`
+ * (branding and the login switches a login page needs: captcha on and its type, SMS login on). It is built from
+ * the config store, kept until a `ConfigChangedEvent` for one of its keys (or for all) arrives, and otherwise
+ * follows the store's own lifetime.
+ */
+import {
+  type CaptchaType,
+  parseRuntimeValue,
+  RUNTIME_KEYS,
+  type RuntimeKeyDef,
+  type RuntimeValue,
+  runtimeKeyDef,
+  type ServiceOptions,
+} from '@svc/kernel';
+import type { Cache } from '../cache/port.js';
+import { CONFIG_CHANGED_CHANNEL, type ConfigChangedEvent, type ConfigStore } from '../config-store.js';
+
+/** What an anonymous caller may learn. */
+export interface SiteInfo {
+  title: string;
+  logoUrl: string;
+  footer: string;
+  captchaEnabled: boolean;
+  captchaType: CaptchaType;
+  smsLoginEnabled: boolean;
+}
+
+/** The whitelist: answer field → runtime key. Every key here is `public` in the kernel and vice versa. */
+export const SITE_INFO_KEYS = {
+  title: 'sys.site.title',
+  logoUrl: 'sys.site.logoUrl',
+  footer: 'sys.site.footer',
+  captchaEnabled: 'sys.security.captcha.enabled',
+  captchaType: 'sys.security.captcha.type',
+  smsLoginEnabled: 'sys.security.smsLogin.enabled',
+} as const satisfies Record<keyof SiteInfo, string>;
+
+/** The kernel's public runtime keys (a test holds them equal to {@link SITE_INFO_KEYS}). */
+export const publicRuntimeKeys = (): string[] =>
+  (RUNTIME_KEYS as readonly RuntimeKeyDef[]).filter((d) => d.public).map((d) => d.key);
+
+export interface SiteInfoService {
+  get(): Promise<SiteInfo>;
+  /** Drops the built answer; 1 when one was cached. */
+  drop(): number;
+  close(): Promise<void>;
+}
+
+export interface SiteInfoDeps {
+  store: Pick<ConfigStore, 'getRaw'>;
+  cache: Pick<Cache, 'subscribe'>;
+  options: ServiceOptions;
+  /** Lifetime without an explicit invalidation. @default 20 minutes (`Cache:PermissionMinutes`) */
+  ttlMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInfoService> {
+  const ttlMs = deps.ttlMs ?? 20 * 60_000;
+  const now = deps.now ?? Date.now;
+  let built: Promise<SiteInfo> | undefined;
+  let builtAt = 0;
+  const watched = new Set<string>(Object.values(SITE_INFO_KEYS));
+  const drop = () => {
+    const had = built !== undefined;
+    built = undefined;
+    return had ? 1 : 0;
+  };
+  const unsubscribe = await deps.cache.subscribe<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, (event) => {
+    if (event.key === null || event.key === undefined || watched.has(event.key)) drop();
+  });
+
+  async function read(key: string): Promise<RuntimeValue> {
+    const def = runtimeKeyDef(key);
+    if (!def) throw new RangeError(`${key} is not a runtime key.`);
+    return parseRuntimeValue(def, await deps.store.getRaw(key)) ?? def.fallback(deps.options);
+  }
+
+  async function build(): Promise<SiteInfo> {
+    const entries = await Promise.all(
+      Object.entries(SITE_INFO_KEYS).map(async ([field, key]) => [field, await read(key)] as const),
+    );
+    return Object.fromEntries(entries) as unknown as SiteInfo;
+  }
+
+  return {
+    get() {
+      if (!built || now() - builtAt >= ttlMs) {
+        const pending = build();
+        built = pending;
+        builtAt = now();
+        // A failed read is not kept: the next call tries again.
+        pending.catch(() => {
+          if (built === pending) built = undefined;
+        });
+      }
+      return built;
+    },
+    drop,
+    close: unsubscribe,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Statement timing for the SQL console log and the slow/failed-SQL warnings. drizzle's `Logger` only hears a
+ * statement before it runs, so this module also wraps, per connection, the one method every dialect's drizzle
+ * session uses to build statements (`prepareQuery`): the returned query's run methods report their end (and
+ * failure) to a {@link QueryObserver}. Transactions get new sessions from the driver; `transaction` is wrapped
+ * so their sessions are instrumented too. The statement text and parameters are the ones drizzle hands its
+ * logger, captured synchronously in the same call, so nothing is re-rendered.
+ */
+import type { QueryDb } from './dialect.js';
+import type { QueryLogger } from './dialect-module.js';
+
+/** Told about every statement: called when it starts, returns the function called once when it ends. */
+export interface QueryObserver {
+  start(sql: string, params: readonly unknown[]): (error?: unknown) => void;
+}
+
+/** The run methods of drizzle's prepared queries across the dialects. */
+const RUN_METHODS = ['execute', 'all', 'get', 'run', 'values'] as const;
+
+const INSTRUMENTED = Symbol.for('svc.queryObserver');
+
+type AnyFn = (...args: unknown[]) => unknown;
+type Patchable = Record<string | symbol, unknown>;
+
+/**
+ * Wires `observer` into one connection: returns the drizzle logger to pass to the driver (it forwards to
+ * `next`) and `instrument`, to call on the drizzle database once it exists.
+ */
+export function createQueryInstrumentation(observer: QueryObserver, next?: QueryLogger) {
+  let captured: { sql: string; params: unknown[] } | undefined;
+  /** The statement logged since the last call, if any (read through a function: it changes inside calls). */
+  const take = () => {
+    const statement = captured;
+    captured = undefined;
+    return statement;
+  };
+  let depth = 0;
+
+  const logger: QueryLogger = {
+    logQuery(sql, params) {
+      captured = { sql, params };
+      next?.logQuery(sql, params);
+    },
+  };
+
+  function wrapRun(target: Patchable, name: string): void {
+    const original = target[name];
+    if (typeof original !== 'function') return;
+    target[name] = function observed(this: unknown, ...args: unknown[]) {
+      // A run method that calls another one synchronously (execute → all) is observed once, at the outside.
+      if (depth > 0) return (original as AnyFn).apply(this, args);
+      take();
+      depth++;
+      let result: unknown;
+      let end: ((error?: unknown) => void) | undefined;
+      try {
+        result = (original as AnyFn).apply(this, args);
+      } catch (error) {
+        depth--;
+        const failed = take();
+        if (failed) observer.start(failed.sql, failed.params)(error);
+        throw error;
+      }
+      depth--;
+      const statement = take();
+      // Nothing logged yet: a lazy result (SQLite's execute) runs its statement later through another method.
+      if (!statement) return result;
+      end = observer.start(statement.sql, statement.params);
+      if (
+        result !== null &&
+        typeof result === 'object' &&
+        typeof (result as PromiseLike<unknown>).then === 'function'
+      ) {
+        return (result as Promise<unknown>).then(
+          (value) => {
+            end?.();
+            return value;
+          },
+          (error: unknown) => {
+            end?.(error);
+            throw error;
+          },
+        );
+      }
+      end();
+      return result;
+    };
+  }
+
+  function instrumentSession(session: Patchable | undefined): void {
+    if (!session || session[INSTRUMENTED]) return;
+    const prepare = session.prepareQuery;
+    if (typeof prepare !== 'function') return;
+    session[INSTRUMENTED] = true;
+    session.prepareQuery = function prepareObserved(this: unknown, ...args: unknown[]) {
+      const prepared = (prepare as AnyFn).apply(this, args) as Patchable;
+      for (const name of RUN_METHODS) wrapRun(prepared, name);
+      return prepared;
+    };
+  }
+
+  function instrument(db: QueryDb): void {
+    const target = db as unknown as Patchable;
+    if (target[INSTRUMENTED]) return;
+    target[INSTRUMENTED] = true;
+    instrumentSession(target.session as Patchable | undefined);
+    const transaction = target.transaction;
+    if (typeof transaction === 'function') {
+      target.transaction = function transactionObserved(this: unknown, work: AnyFn, ...rest: unknown[]) {
+        return (transaction as AnyFn).call(
+          this,
+          (tx: QueryDb) => {
+            instrument(tx);
+            return work(tx);
+          },
+          ...rest,
+        );
+      };
+    }
+  }
+
+  return { logger, instrument };
+}

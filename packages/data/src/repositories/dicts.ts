@@ -1,0 +1,182 @@
+/**
+ * `sys_dict_type` and `sys_dict_item`: dictionaries (contract §5). Types and items are soft-deleted; deleting a
+ * type deletes its items in the same transaction. A type's code is its identity for readers
+ * (`GET /sys/dict/items/{typeCode}`), so it never changes after insert and items carry it beside the type id.
+ */
+import { and, asc, eq, type InferInsertModel } from 'drizzle-orm';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
+import type { Tables } from '../tables.js';
+import type { RepositoryContext } from './context.js';
+import { textContains as containsIgnoreCase } from './ops-filters.js';
+
+export type NewDictType = Omit<InferInsertModel<Tables['sysDictType']>, 'id'>;
+export type NewDictItem = Omit<InferInsertModel<Tables['sysDictItem']>, 'id'>;
+
+/** Changeable fields of a type (not its code). */
+export interface DictTypePatch {
+  name?: string;
+  enabled?: boolean;
+  remark?: string | null;
+}
+
+/** Changeable fields of an item (not its type). */
+export interface DictItemPatch {
+  label?: string;
+  value?: string;
+  sort?: number;
+  enabled?: boolean;
+  remark?: string | null;
+}
+
+export interface DictTypePageQuery extends PageQuery {
+  code?: string | undefined;
+  name?: string | undefined;
+}
+
+export interface DictItemPageQuery extends PageQuery {
+  typeCode?: string | undefined;
+  label?: string | undefined;
+}
+
+/** Who changed a row, and when. */
+export interface DictAudit {
+  userId?: number | null;
+  /** @default now */
+  now?: Date;
+}
+
+export interface DictRepository {
+  pageTypes(query: DictTypePageQuery): Promise<Page<SysDictTypeRow>>;
+  getType(id: number): Promise<SysDictTypeRow | undefined>;
+  getTypeByCode(code: string): Promise<SysDictTypeRow | undefined>;
+  createType(row: NewDictType): Promise<number>;
+  updateType(id: number, patch: DictTypePatch, audit?: DictAudit): Promise<boolean>;
+  /** Soft-deletes the type and its items; false when there is no such live type. */
+  deleteType(id: number, audit?: DictAudit): Promise<boolean>;
+  /** Items of live types, ordered by type code, sort, id unless sorted otherwise. */
+  pageItems(query: DictItemPageQuery): Promise<Page<SysDictItemRow>>;
+  getItem(id: number): Promise<SysDictItemRow | undefined>;
+  createItem(row: NewDictItem): Promise<number>;
+  updateItem(id: number, patch: DictItemPatch, audit?: DictAudit): Promise<boolean>;
+  deleteItem(id: number, audit?: DictAudit): Promise<boolean>;
+  /** Enabled items of an enabled type, by sort then id; empty when the type is unknown or disabled. */
+  enabledItems(typeCode: string): Promise<SysDictItemRow[]>;
+}
+
+export function createDictRepository({ db, adapter, tables }: RepositoryContext): DictRepository {
+  const ty = tables.sysDictType;
+  const it = tables.sysDictItem;
+  const stamp = (audit?: DictAudit) => ({
+    updateTime: audit?.now ?? new Date(),
+    updateUserId: audit?.userId ?? null,
+  });
+
+  return {
+    pageTypes(query) {
+      const where = and(
+        eq(ty.isDelete, false),
+        containsIgnoreCase(ty.code, query.code),
+        containsIgnoreCase(ty.name, query.name),
+      );
+      return paginate({ db, adapter }, { table: ty, query, where, defaultOrder: [asc(ty.code), asc(ty.id)] });
+    },
+
+    async getType(id) {
+      const [row] = await db
+        .select()
+        .from(ty)
+        .where(and(eq(ty.id, id), eq(ty.isDelete, false)));
+      return row;
+    },
+
+    async getTypeByCode(code) {
+      const [row] = await db
+        .select()
+        .from(ty)
+        .where(and(eq(ty.code, code), eq(ty.isDelete, false)));
+      return row;
+    },
+
+    createType(row) {
+      return adapter.insertReturningId(db, ty, row);
+    },
+
+    async updateType(id, patch, audit) {
+      const result = await db
+        .update(ty)
+        .set({ ...patch, ...stamp(audit) })
+        .where(and(eq(ty.id, id), eq(ty.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    deleteType(id, audit) {
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx
+          .update(ty)
+          .set({ isDelete: true, ...stamp(audit) })
+          .where(and(eq(ty.id, id), eq(ty.isDelete, false)));
+        if (adapter.affectedRows(result) === 0) return false;
+        await tx
+          .update(it)
+          .set({ isDelete: true, ...stamp(audit) })
+          .where(and(eq(it.typeId, id), eq(it.isDelete, false)));
+        return true;
+      });
+    },
+
+    pageItems(query) {
+      const code = query.typeCode?.trim();
+      const where = and(
+        eq(it.isDelete, false),
+        code ? eq(it.typeCode, code) : undefined,
+        containsIgnoreCase(it.label, query.label),
+      );
+      return paginate(
+        { db, adapter },
+        { table: it, query, where, defaultOrder: [asc(it.typeCode), asc(it.sort), asc(it.id)] },
+      );
+    },
+
+    async getItem(id) {
+      const [row] = await db
+        .select()
+        .from(it)
+        .where(and(eq(it.id, id), eq(it.isDelete, false)));
+      return row;
+    },
+
+    createItem(row) {
+      return adapter.insertReturningId(db, it, row);
+    },
+
+    async updateItem(id, patch, audit) {
+      const result = await db
+        .update(it)
+        .set({ ...patch, ...stamp(audit) })
+        .where(and(eq(it.id, id), eq(it.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async deleteItem(id, audit) {
+      const result = await db
+        .update(it)
+        .set({ isDelete: true, ...stamp(audit) })
+        .where(and(eq(it.id, id), eq(it.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async enabledItems(typeCode) {
+      const [type] = await db
+        .select({ id: ty.id })
+        .from(ty)
+        .where(and(eq(ty.code, typeCode), eq(ty.isDelete, false), eq(ty.enabled, true)));
+      if (!type) return [];
+      return await db
+        .select()
+        .from(it)
+        .where(and(eq(it.typeId, type.id), eq(it.isDelete, false), eq(it.enabled, true)))
+        .orderBy(asc(it.sort), asc(it.id));
+    },
+  };
+}

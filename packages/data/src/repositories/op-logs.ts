@@ -1,0 +1,97 @@
+/**
+ * `sys_op_log`: the operation log (spec "Log masking"; contract §5 row shape). Rows arrive in batches from the
+ * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
+ * would have taken.
+ */
+import { count, desc, eq, type SQL } from 'drizzle-orm';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { SysOpLogRow } from '../rows.js';
+import { truncate } from '../text.js';
+import type { RepositoryContext } from './context.js';
+
+/**
+ * Rows per INSERT statement: SQL Server accepts at most 2100 parameters in one statement and a row has 13
+ * columns, so 150 rows (1950 parameters) is the largest batch every dialect takes.
+ */
+export const OP_LOG_ROWS_PER_INSERT = 150;
+
+/** One operation to record. */
+export interface NewOpLog {
+  /** The route's summary (OpenAPI), else `METHOD path`. */
+  title: string;
+  httpMethod: string;
+  path: string;
+  /** Masked, capped JSON (see @svc/logging `opLogParamText`). */
+  paramJson: string | null;
+  resultCode: number;
+  success: boolean;
+  elapsedMs: number;
+  operatorId: number | null;
+  operatorName: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  traceId: string | null;
+  createTime: Date;
+}
+
+/** Filters of the operation-log page on top of the paging query. */
+export interface OpLogPageQuery extends PageQuery {
+  success?: boolean | undefined;
+}
+
+export interface OpLogRepository {
+  /** Inserts the rows (several statements when needed); returns how many were written. */
+  insertMany(rows: readonly NewOpLog[]): Promise<number>;
+  /** Newest first unless the query sorts by another column. */
+  page(query: OpLogPageQuery): Promise<Page<SysOpLogRow>>;
+  /** Every row (tests, exports). */
+  count(): Promise<number>;
+  /** Hard-deletes every row; returns how many there were. */
+  deleteAll(): Promise<number>;
+}
+
+const clip = (text: string | null, max: number) => (text == null ? null : truncate(text, max));
+
+export function createOpLogRepository({ db, adapter, tables }: RepositoryContext): OpLogRepository {
+  const t = tables.sysOpLog;
+  return {
+    async insertMany(rows) {
+      for (let i = 0; i < rows.length; i += OP_LOG_ROWS_PER_INSERT) {
+        const values = rows.slice(i, i + OP_LOG_ROWS_PER_INSERT).map((r) => ({
+          title: truncate(r.title, 128),
+          httpMethod: truncate(r.httpMethod, 16),
+          path: truncate(r.path, 500),
+          paramJson: r.paramJson,
+          resultCode: r.resultCode,
+          success: r.success,
+          elapsedMs: Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647),
+          operatorId: r.operatorId,
+          operatorName: clip(r.operatorName, 64),
+          ip: clip(r.ip, 64),
+          userAgent: clip(r.userAgent, 500),
+          traceId: clip(r.traceId, 64),
+          createTime: r.createTime,
+        }));
+        await db.insert(t).values(values);
+      }
+      return rows.length;
+    },
+
+    page(query) {
+      const where: SQL | undefined = query.success === undefined ? undefined : eq(t.success, query.success);
+      return paginate(
+        { db, adapter },
+        { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
+      );
+    },
+
+    async count() {
+      const [row] = await db.select({ n: count() }).from(t);
+      return Number(row?.n ?? 0);
+    },
+
+    async deleteAll() {
+      return adapter.affectedRows(await db.delete(t));
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { NewOpLog } from '@svc/data';
+import { silentLogger } from '@svc/kernel';
+import { describe, expect, it } from 'vitest';
+import { createConsoleLogger } from '../console-logger.js';
+import { capParamText, opLogParamText, serializeParams } from './params.js';
+import { createOpLogWriter } from './writer.js';
+
+const row = (n: number): NewOpLog => ({
+  title: `op ${n}`,
+  httpMethod: 'POST',
+  path: '/x',
+  paramJson: null,
+  resultCode: 0,
+  success: true,
+  elapsedMs: 1,
+  operatorId: 1,
+  operatorName: 'a',
+  ip: null,
+  userAgent: null,
+  traceId: null,
+  createTime: new Date(0),
+});
+
+describe('operation-log parameters', () => {
+  it('masks by name, case-insensitively, in nested objects and arrays', () => {
+    const text = serializeParams({
+      account: 'bob',
+      newPassword: 'x',
+      profile: { ApiKey: 'k', list: [{ refresh_TOKEN: 't', ok: 1 }] },
+    });
+    expect(JSON.parse(text)).toEqual({
+      account: 'bob',
+      newPassword: '***',
+      profile: { ApiKey: '***', list: [{ refresh_TOKEN: '***', ok: 1 }] },
+    });
+  });
+
+  it('records cycles and functions as <unserializable>', () => {
+    const a: Record<string, unknown> = { f: () => 1 };
+    a.self = a;
+    expect(JSON.parse(serializeParams(a))).toEqual({ f: '<unserializable>', self: '<unserializable>' });
+  });
+
+  it('caps long text at the limit, keeps its start and the original length, and stays valid JSON', () => {
+    const body = { note: `"quoted"\\ ${'é'.repeat(20_000)}` };
+    const full = serializeParams(body);
+    const capped = opLogParamText(body, 8192);
+    expect(capped.length).toBeLessThanOrEqual(8192);
+    const parsed = JSON.parse(capped);
+    expect(parsed).toMatchObject({ truncated: true, originalLength: full.length });
+    expect(full.startsWith(parsed.head)).toBe(true);
+    expect(parsed.head.length).toBeGreaterThan(4000);
+    expect(capParamText('{"a":1}', 8192)).toBe('{"a":1}');
+  });
+});
+
+describe('operation-log writer', () => {
+  it('writes in batches of 200 and drains everything', async () => {
+    const batches: number[] = [];
+    const writer = createOpLogWriter({
+      sink: {
+        insertMany: async (rows) => {
+          batches.push(rows.length);
+          return rows.length;
+        },
+      },
+      logger: silentLogger,
+    });
+    for (let i = 0; i < 450; i++) await writer.write(row(i));
+    const left = await writer.drain(5000);
+    expect(left).toMatchObject({ queued: 0, written: 450, dropped: 0 });
+    expect(Math.max(...batches)).toBeLessThanOrEqual(200);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(450);
+  });
+
+  it('drops the oldest rows when full and warns near the cap', async () => {
+    const lines: string[] = [];
+    const stored: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const writer = createOpLogWriter({
+      sink: {
+        insertMany: async (rows) => {
+          await gate;
+          stored.push(...rows.map((r) => r.title));
+          return rows.length;
+        },
+      },
+      logger: createConsoleLogger({ sink: (l) => lines.push(l) }),
+      capacity: 10,
+      batchSize: 5,
+    });
+    await writer.write(row(0));
+    await new Promise((r) => setImmediate(r)); // the first batch (row 0) is now in flight
+    for (let i = 1; i <= 15; i++) await writer.write(row(i));
+    expect(writer.stats()).toMatchObject({ queued: 10, dropped: 5 });
+    expect(lines.some((l) => l.includes('above 80 %'))).toBe(true);
+    expect(lines.some((l) => l.includes('dropped the oldest'))).toBe(true);
+    release();
+    await writer.drain(5000);
+    expect(stored).toEqual(['op 0', ...Array.from({ length: 10 }, (_, i) => `op ${i + 6}`)]);
+  });
+
+  it('writes before returning in sync mode', async () => {
+    const stored: NewOpLog[] = [];
+    const writer = createOpLogWriter({
+      sink: {
+        insertMany: async (rows) => {
+          stored.push(...rows);
+          return rows.length;
+        },
+      },
+      logger: silentLogger,
+      sync: true,
+    });
+    await writer.write(row(1));
+    expect(stored).toHaveLength(1);
+  });
+});
