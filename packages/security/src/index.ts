@@ -24,6 +24,7 @@ export * from './client-ip.js';
 export * from './constants.js';
 export * from './csrf.js';
 export * from './lockout.js';
+export * from './mfa/index.js';
 export * from './password-policy.js';
 export * from './rate-limit.js';
 export * from './refresh-tokens.js';

@@ -87,6 +87,10 @@ export function mfaRepositoriesContract(fixture: DialectFixture): void {
         expect((await phones.findLiveByPhone('13900000001', 2)).map((u) => u.id)).toEqual([solo]);
         expect((await phones.findLiveByPhone('13900000002', 5)).map((u) => u.id)).toEqual([a, b]);
         expect(await phones.findLiveByPhone('13900000002', 1)).toHaveLength(1);
+        const c = await newUser({ phone: '13900000002' });
+        expect(
+          (await phones.findLiveByPhone('13900000002', 5, { enabledOnly: true })).map((u) => u.id),
+        ).toEqual([a, c]);
         expect(await phones.findLiveByPhone('13900000003', 2)).toEqual([]);
         expect(await phones.findLiveByPhone('1390000000', 2)).toEqual([]);
         expect(await phones.findLiveByPhone('', 2)).toEqual([]);

@@ -1,0 +1,119 @@
+/**
+ * TOTP binding and its undoing (spec "TOTP (authenticator)"). Binding: start with account and current password
+ * (a seed, its `otpauth://` URI and a bind challenge; refused for an account already bound, so a password
+ * alone can never replace an authenticator), then complete with a valid code: the seed is stored sealed by the
+ * secret protector and `RecoveryCodeCount` recovery codes are handed out once (stored as hashes). Recovery
+ * (account, password, one recovery code) clears the binding and revokes every session; an administrator clears
+ * a binding with `clear`. While the TOTP capability is off, binding and recovery answer 40025.
+ */
+import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
+import type { ClockStore } from './clock-store.js';
+import { type MfaDeps, type SharedChecks, seedContext } from './common.js';
+import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
+import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
+import type { TotpEngine } from './totp.js';
+
+/** Answer of bind start (contract §5). */
+export interface BindStart {
+  bindChallengeId: string;
+  otpauthUri: string;
+  /** The Base32 seed, for manual entry; shown once. */
+  seed: string;
+  expiresSeconds: number;
+}
+
+export interface TotpBinding {
+  start(account: string, currentPassword: string): Promise<BindStart>;
+  /** Stores the seed and answers the recovery codes (shown once). */
+  complete(bindChallengeId: string, code: string): Promise<{ recoveryCodes: string[] }>;
+  /** Uses one recovery code: the binding is cleared and every session of the account revoked. */
+  recover(account: string, currentPassword: string, recoveryCode: string): Promise<void>;
+  /** An administrator clears a user's binding (42001 for an unknown user). */
+  clear(userId: number, actorId: number | null): Promise<void>;
+}
+
+interface BindChallenge {
+  userId: number;
+  /** The pending seed, sealed for this challenge: the cache (Redis) never holds it in plain text. */
+  sealed: string;
+  attempts: number;
+  expiresAt: number;
+}
+
+const bindContext = (challengeId: string) => `totp:bind:${challengeId}`;
+
+export function createTotpBinding(
+  deps: MfaDeps,
+  parts: { checks: SharedChecks; store: ClockStore; totp: TotpEngine },
+): TotpBinding {
+  const { settings, repositories: repos } = deps;
+  const { checks, store, totp } = parts;
+
+  /** The protector, when the TOTP capability is on (it is never on without one). */
+  async function capability() {
+    if (!deps.protector || !(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
+    return deps.protector;
+  }
+
+  return {
+    async start(account, currentPassword) {
+      const protector = await capability();
+      const user = await checks.checkPassword(account, currentPassword);
+      if (user.totpSecret) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
+      const seed = totp.newSecret();
+      const bindChallengeId = guidV7(store.nowMs());
+      const ttl = settings.totp.challengeTtlSeconds;
+      await store.put(
+        `${MFA_KEYS.totpBind}${bindChallengeId}`,
+        { userId: user.id, sealed: protector.seal(seed, bindContext(bindChallengeId)), attempts: 0 },
+        ttl * 1000,
+      );
+      return {
+        bindChallengeId,
+        otpauthUri: totp.uri(settings.totp.issuer, user.account, seed),
+        seed,
+        expiresSeconds: ttl,
+      };
+    },
+
+    async complete(bindChallengeId, code) {
+      const protector = await capability();
+      const key = `${MFA_KEYS.totpBind}${bindChallengeId}`;
+      const challenge = await store.take<BindChallenge>(key);
+      if (!challenge) throw new BusinessError(ErrorCode.MfaBindInvalid);
+      const seed = protector.open(challenge.sealed, bindContext(bindChallengeId));
+      if (!(await totp.accept(challenge.userId, seed, code, store.nowMs()))) {
+        const attempts = challenge.attempts + 1;
+        const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
+        if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+        throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
+      }
+      const recoveryCodes = generateRecoveryCodes(settings.totp.recoveryCodeCount);
+      const bound = await repos.totp.bind(
+        challenge.userId,
+        protector.seal(seed, seedContext(challenge.userId)),
+        recoveryCodes.map(hashRecoveryCode),
+        deps.now(),
+      );
+      if (!bound) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
+      return { recoveryCodes };
+    },
+
+    async recover(account, currentPassword, recoveryCode) {
+      await capability();
+      const user = await checks.checkPassword(account, currentPassword);
+      const used =
+        user.totpSecret !== null &&
+        (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
+      if (!used) throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+      await repos.totp.clear(user.id, { userId: null, at: deps.now() });
+      await deps.sessions.revokeUserSessions(user.id, 'mfa-recovery');
+    },
+
+    async clear(userId, actorId) {
+      if (!(await repos.totp.clear(userId, { userId: actorId, at: deps.now() }))) {
+        throw new BusinessError(ErrorCode.UserNotFound);
+      }
+    },
+  };
+}

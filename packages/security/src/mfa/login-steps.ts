@@ -1,0 +1,168 @@
+/**
+ * The second-factor steps of login: the hooks the password login calls (captcha at step 2; at step 5 a
+ * challenge instead of a session: 40018 for a TOTP-bound account, 40020 when TOTP is demanded but not bound,
+ * 40009 for the SMS step), the completions (`/auth/login/totp`, `/auth/login/sms`, `/auth/sms/login`) and the
+ * SMS sends. A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its
+ * own login-log row; each challenge or code is taken atomically, so one correct code opens one session.
+ */
+import type { SysUserRow } from '@svc/data';
+import { BusinessError, ErrorCode, guidV7, isBusinessError } from '@svc/kernel';
+import type { LoginHooks } from '../auth/auth-deps.js';
+import type { IssuedSession } from '../auth/contracts.js';
+import type { ClientInfo } from '../auth/principal.js';
+import type { CaptchaService } from './captcha/service.js';
+import type { ClockStore } from './clock-store.js';
+import type { MfaDeps, SharedChecks } from './common.js';
+import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
+import type { SmsCodeService, SmsSendResult } from './sms.js';
+import type { TotpEngine } from './totp.js';
+
+export interface LoginSteps {
+  /** Captcha (step 2) and second factor (step 5) of the password login. */
+  hooks: Required<LoginHooks>;
+  completeTotp(challengeId: string, code: string, client: ClientInfo): Promise<IssuedSession>;
+  completeSms(challengeId: string, code: string, client: ClientInfo): Promise<IssuedSession>;
+  resendSms(challengeId: string): Promise<SmsSendResult>;
+  /** `POST /auth/sms/send`: captcha when enabled, 40012 when SMS login is off. */
+  sendLoginCode(input: {
+    phone: string;
+    captchaId?: string | undefined;
+    captchaCode?: string | undefined;
+  }): Promise<SmsSendResult>;
+  smsLogin(phone: string, code: string, client: ClientInfo): Promise<IssuedSession>;
+}
+
+interface TotpChallenge {
+  userId: number;
+  attempts: number;
+  expiresAt: number;
+}
+
+export function createLoginSteps(
+  deps: MfaDeps,
+  parts: {
+    checks: SharedChecks;
+    store: ClockStore;
+    captcha: CaptchaService;
+    sms: SmsCodeService;
+    totp: TotpEngine;
+  },
+): LoginSteps {
+  const { settings, repositories: repos } = deps;
+  const { checks, store, captcha, sms, totp } = parts;
+
+  /** Runs a completion: the session on success, one login-log row either way. */
+  async function complete(
+    account: () => string,
+    client: ClientInfo,
+    work: () => Promise<SysUserRow>,
+  ): Promise<IssuedSession> {
+    let user: SysUserRow | undefined;
+    try {
+      user = await work();
+      const issued = await deps.auth().openSession(user, client, { isMfa: true });
+      await deps.lock.reset(user.account);
+      await checks.logLogin({ account: user.account, resultCode: 0, userId: user.id, client });
+      return issued;
+    } catch (error) {
+      const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
+      await checks.logLogin({ account: account(), resultCode, userId: user?.id ?? null, client });
+      throw error;
+    }
+  }
+
+  /** The live, enabled user a step belongs to. */
+  async function liveUser(userId: number, dead: BusinessError): Promise<SysUserRow> {
+    const user = await repos.users.findById(userId);
+    if (!user) throw dead;
+    if (!user.enabled) throw new BusinessError(ErrorCode.AccountDisabled);
+    return user;
+  }
+
+  return {
+    hooks: {
+      async verifyCaptcha(input) {
+        if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
+      },
+
+      async afterPassword(user) {
+        if (await settings.totpEnabled()) {
+          if (user.totpSecret) {
+            const challengeId = guidV7(store.nowMs());
+            const ttl = settings.totp.challengeTtlSeconds;
+            await store.put(
+              `${MFA_KEYS.totpChallenge}${challengeId}`,
+              { userId: user.id, attempts: 0 },
+              ttl * 1000,
+            );
+            throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
+          }
+          if (user.forceTotp || (user.isSuperAdmin && (await settings.requireTotpForSuperAdmin()))) {
+            throw new BusinessError(ErrorCode.TotpNotBound);
+          }
+        }
+        const phone = user.phone?.trim();
+        if (phone && (await settings.smsMfaEnabled())) {
+          const args = await sms.startMfa({ id: user.id, phone });
+          throw new BusinessError(ErrorCode.SmsCodeRequired, { ...args });
+        }
+      },
+    },
+
+    async completeTotp(challengeId, code, client) {
+      let account = '';
+      return complete(
+        () => account,
+        client,
+        async () => {
+          if (!(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
+          const key = `${MFA_KEYS.totpChallenge}${challengeId}`;
+          const challenge = await store.take<TotpChallenge>(key);
+          if (!challenge) throw new BusinessError(ErrorCode.MfaChallengeExpired);
+          const user = await liveUser(challenge.userId, new BusinessError(ErrorCode.MfaChallengeExpired));
+          account = user.account;
+          if (!user.totpSecret) throw new BusinessError(ErrorCode.MfaChallengeExpired);
+          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) return user;
+          const attempts = challenge.attempts + 1;
+          const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
+          if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+          throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
+        },
+      );
+    },
+
+    async completeSms(challengeId, code, client) {
+      const known = await sms.peekMfaUser(challengeId);
+      const owner = known === undefined ? undefined : await repos.users.findById(known);
+      return complete(
+        () => owner?.account ?? '',
+        client,
+        async () => {
+          const userId = await sms.completeMfa(challengeId, code);
+          return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+        },
+      );
+    },
+
+    resendSms: (challengeId) => sms.resendMfa(challengeId),
+
+    async sendLoginCode(input) {
+      if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
+      if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
+      return sms.sendLogin(input.phone);
+    },
+
+    async smsLogin(phone, code, client) {
+      return complete(
+        // A refused SMS login records what was submitted: a number, not an account.
+        () => phone,
+        client,
+        async () => {
+          if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
+          const userId = await sms.completeLogin(phone, code);
+          return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Re-authentication (spec "Endpoint-level attributes"): `POST /auth/reauth` with the password or a TOTP code
+ * opens a window of `ReauthWindowMinutes` for this user in this session only (a cache entry keyed by both, so
+ * with Redis every instance sees it and another session of the same user does not). Routes with the
+ * re-authentication marker ask {@link ReauthService.satisfied}; it is enforced while the TOTP capability is
+ * on (contract §5).
+ */
+import { BusinessError, ErrorCode, verifyPassword } from '@svc/kernel';
+import type { UserPrincipal } from '../auth/principal.js';
+import type { ClockStore } from './clock-store.js';
+import type { MfaDeps, SharedChecks } from './common.js';
+import { MFA_KEYS } from './constants.js';
+import type { TotpEngine } from './totp.js';
+
+/** Body of `POST /auth/reauth` (contract §5). */
+export interface ReauthInput {
+  method: 'password' | 'totp';
+  password?: string | undefined;
+  totpCode?: string | undefined;
+}
+
+export interface ReauthService {
+  /** Checks the credential and opens the window; answers when it ends. */
+  open(principal: UserPrincipal, input: ReauthInput): Promise<{ expiresAt: Date }>;
+  /** True when a marked route may proceed: the TOTP capability is off, or the window is open. */
+  satisfied(principal: UserPrincipal): Promise<boolean>;
+}
+
+const windowKey = (p: UserPrincipal) => `${MFA_KEYS.reauth}${p.userId}:${p.sessionId}`;
+
+export function createReauthService(
+  deps: MfaDeps,
+  parts: { checks: SharedChecks; store: ClockStore; totp: TotpEngine },
+): ReauthService {
+  const { settings, repositories: repos, lock } = deps;
+  const { checks, store, totp } = parts;
+
+  async function checkPassword(account: string, password: string, stored: string): Promise<void> {
+    const status = await lock.check(account);
+    if (status.locked) throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: status.lockMinutes });
+    if (await verifyPassword(password, stored, deps.pbkdf2Iterations)) return lock.reset(account);
+    const failure = await lock.recordFailure(account);
+    if (failure.locked)
+      throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: failure.lockMinutes });
+    throw new BusinessError(
+      ErrorCode.PasswordWrong,
+      failure.attemptsLeft === null ? undefined : { attemptsLeft: failure.attemptsLeft },
+    );
+  }
+
+  return {
+    async open(principal, input) {
+      const user = await repos.users.findById(principal.userId);
+      if (!user?.enabled) throw new BusinessError(ErrorCode.TokenInvalid);
+      if (input.method === 'password') {
+        await checkPassword(user.account, input.password ?? '', user.password);
+      } else {
+        if (!(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
+        if (!user.totpSecret) throw new BusinessError(ErrorCode.TotpNotBound);
+        const ok = await totp.accept(user.id, checks.openSeed(user), input.totpCode ?? '', store.nowMs());
+        if (!ok) throw new BusinessError(ErrorCode.TotpWrong);
+      }
+      const record = await store.put(windowKey(principal), {}, settings.totp.reauthWindowMinutes * 60_000);
+      return { expiresAt: new Date(record.expiresAt) };
+    },
+
+    async satisfied(principal) {
+      if (!(await settings.totpEnabled())) return true;
+      return (await store.peek(windowKey(principal))) !== undefined;
+    },
+  };
+}
