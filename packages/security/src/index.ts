@@ -3,6 +3,7 @@
  * tokens, password policy, login lock, rate limiting, API keys, CSRF, client-IP resolution and typed runtime
  * settings. Each takes its dependencies (cache port, clock, settings) as arguments; nothing is a singleton.
  */
+export * from './admin/index.js';
 export * from './api-keys.js';
 export type { AuthServiceDeps, LoginHooks } from './auth/auth-deps.js';
 export * from './auth/auth-service.js';

@@ -8,10 +8,15 @@ import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
+import { createMenuRepository, type MenuRepository } from './menus.js';
+import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';
 import { createOpLogRepository, type OpLogRepository } from './op-logs.js';
+import { createOrgRepository, type OrgRepository } from './orgs.js';
 import { createPasswordHistoryRepository, type PasswordHistoryRepository } from './password-history.js';
 import { createPermissionRepository, type PermissionRepository } from './permissions.js';
+import { createPositionRepository, type PositionRepository } from './positions.js';
 import { createRefreshTokenRepository, type RefreshTokenRepository } from './refresh-tokens.js';
+import { createRoleRepository, type RoleRepository } from './roles.js';
 import { createSessionRepository, type SessionRepository } from './sessions.js';
 import { createUserRepository, type UserRepository } from './users.js';
 
@@ -27,6 +32,11 @@ export interface Repositories {
   dicts: DictRepository;
   opLogs: OpLogRepository;
   files: FileRepository;
+  roles: RoleRepository;
+  menus: MenuRepository;
+  orgs: OrgRepository;
+  positions: PositionRepository;
+  onlineSessions: OnlineSessionRepository;
 }
 
 /**
@@ -46,5 +56,10 @@ export function createRepositories(database: RepositoryContext): Repositories {
     dicts: createDictRepository(database),
     opLogs: createOpLogRepository(database),
     files: createFileRepository(database),
+    roles: createRoleRepository(database),
+    menus: createMenuRepository(database),
+    orgs: createOrgRepository(database),
+    positions: createPositionRepository(database),
+    onlineSessions: createOnlineSessionRepository(database),
   };
 }

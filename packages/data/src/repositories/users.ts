@@ -1,12 +1,29 @@
 /**
- * `sys_user` access needed by the foundation: counting, lookup by account (trimmed, case-insensitive) or id,
- * insert, the password fields and what a login records. Later features (user management) extend this file.
+ * `sys_user` access: counting, lookup by account (trimmed, case-insensitive) or id, insert, the password fields
+ * and what a login records; and for user administration the scoped page, writes with role links, soft delete,
+ * enable/disable and the recycle-bin reads (soft-deleted rows stay queryable).
  */
-import { and, asc, count, eq, type InferInsertModel, isNull } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  type InferInsertModel,
+  inArray,
+  isNull,
+  ne,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { QueryDb } from '../dialect.js';
+import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysUserRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
+import { containsIgnoreCase, restrictSort } from './filters.js';
 
 /** Width of `sys_user.last_login_ip`. */
 const LAST_LOGIN_IP_MAX = 64;
@@ -28,6 +45,39 @@ export interface PasswordChange {
 export interface FindUserOptions {
   /** Also return a soft-deleted user. @default false */
   includeDeleted?: boolean;
+}
+
+/** Filters of the user page (contract §5) on top of the paging query. */
+export interface UserPageQuery extends PageQuery {
+  /** Account contains (case-insensitive). */
+  account?: string | undefined;
+  /** Real name contains (case-insensitive). */
+  name?: string | undefined;
+  orgId?: number | undefined;
+  /** Users holding this role. */
+  roleId?: number | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** Profile fields an administrator (or the user, for a subset) may change. */
+export interface UserPatch {
+  realName?: string;
+  nickName?: string | null;
+  orgId?: number | null;
+  positionId?: number | null;
+  phone?: string | null;
+  email?: string | null;
+  gender?: number;
+  avatar?: string | null;
+  forceTotp?: boolean;
+  enabled?: boolean;
+  remark?: string | null;
+}
+
+/** Who wrote and when (audit columns). */
+export interface AuditStamp {
+  userId: number | null;
+  at: Date;
 }
 
 export interface UserRepository {
@@ -56,11 +106,62 @@ export interface UserRepository {
    * changed meanwhile is never overwritten by the old one in a new form. Leaves the expiry anchor alone.
    */
   replacePasswordHash(id: number, expected: string, next: string): Promise<boolean>;
+
+  /** One page of live users matching the filters, inside `scope`. Ordered newest first unless sorted. */
+  page(query: UserPageQuery, scope: DataScopeFilter): Promise<Page<SysUserRow>>;
+  /** The users with these ids (live only unless asked). */
+  findByIds(ids: readonly number[], options?: FindUserOptions): Promise<SysUserRow[]>;
+  /** Whether a live user other than `exceptId` has this account (trimmed, case-insensitive). */
+  accountTaken(account: string, exceptId?: number): Promise<boolean>;
+  /** Inserts a user and its role links in one transaction; returns the new id. */
+  insertWithRoles(user: NewUser, roleIds: readonly number[]): Promise<number>;
+  /** Updates profile fields and, when given, replaces the role links, in one transaction. */
+  update(id: number, patch: UserPatch, stamp: AuditStamp, roleIds?: readonly number[]): Promise<boolean>;
+  /** Role ids per user (users without roles are absent). */
+  roleIdsOf(userIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** Soft-deletes live users; returns how many changed. */
+  softDelete(ids: readonly number[], stamp: AuditStamp): Promise<number>;
+  /** Live users of an organisation. */
+  countInOrg(orgId: number): Promise<number>;
+  /** One page of soft-deleted users inside `scope` (the recycle bin), most recently deleted first. */
+  pageDeleted(query: PageQuery, scope: DataScopeFilter): Promise<Page<SysUserRow>>;
+  /** Brings a soft-deleted user back; false when it is not in the recycle bin. */
+  restore(id: number, stamp: AuditStamp): Promise<boolean>;
+  /** Hard-deletes a soft-deleted user with its role links, password history and recovery codes. */
+  purge(id: number): Promise<boolean>;
+}
+
+/** Columns a user page may be sorted by (never the hash, the TOTP secret or other secrets). */
+function userSortColumns(t: Tables['sysUser']) {
+  return [
+    t.id,
+    t.account,
+    t.realName,
+    t.nickName,
+    t.orgId,
+    t.positionId,
+    t.phone,
+    t.email,
+    t.gender,
+    t.enabled,
+    t.createTime,
+    t.updateTime,
+    t.lastLoginTime,
+  ];
 }
 
 export function createUserRepository({ db, adapter, tables }: RepositoryContext): UserRepository {
   const t = tables.sysUser;
+  const ur = tables.sysUserRole;
   const live = (includeDeleted: boolean | undefined) => (includeDeleted ? undefined : eq(t.isDelete, false));
+  const sortable = userSortColumns(t);
+  const inScope = (scope: DataScopeFilter) => dataScopeCondition(scope, { org: t.orgId, owner: t.id });
+
+  async function replaceRoles(tx: QueryDb, userId: number, roleIds: readonly number[]): Promise<void> {
+    await tx.delete(ur).where(eq(ur.userId, userId));
+    const unique = [...new Set(roleIds)];
+    if (unique.length > 0) await tx.insert(ur).values(unique.map((roleId) => ({ userId, roleId })));
+  }
 
   return {
     async countAll() {
@@ -139,6 +240,133 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
         .set({ password: next })
         .where(and(eq(t.id, id), eq(t.password, expected)));
       return adapter.affectedRows(result) > 0;
+    },
+
+    async page(query, scope) {
+      const where: (SQL | undefined)[] = [
+        eq(t.isDelete, false),
+        containsIgnoreCase(t.account, query.account),
+        containsIgnoreCase(t.realName, query.name),
+        query.orgId !== undefined ? eq(t.orgId, query.orgId) : undefined,
+        query.enabled !== undefined ? eq(t.enabled, query.enabled) : undefined,
+        query.roleId !== undefined
+          ? sql`${t.id} in (select ${ur.userId} from ${ur} where ${eq(ur.roleId, query.roleId)})`
+          : undefined,
+        inScope(scope),
+      ];
+      // Newest first by id: ids grow with creation, and the primary key (or the org index, which ends in the
+      // id) serves this order without sorting the table.
+      return paginate(
+        { db, adapter },
+        { table: t, where: and(...where), query: restrictSort(query, sortable), defaultOrder: [desc(t.id)] },
+      );
+    },
+
+    async findByIds(ids, options) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      return await db
+        .select()
+        .from(t)
+        .where(and(inArray(t.id, unique), live(options?.includeDeleted)));
+    },
+
+    async accountTaken(account, exceptId) {
+      const wanted = account.trim();
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(
+          and(
+            adapter.equalsIgnoreCase(t.account, wanted),
+            eq(t.isDelete, false),
+            exceptId !== undefined ? ne(t.id, exceptId) : undefined,
+          ),
+        );
+      return Number(row?.n ?? 0) > 0;
+    },
+
+    insertWithRoles(user, roleIds) {
+      return adapter.transaction(db, async (tx) => {
+        const id = await adapter.insertReturningId(tx, t, user);
+        await replaceRoles(tx, id, roleIds);
+        return id;
+      });
+    },
+
+    update(id, patch, stamp, roleIds) {
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx
+          .update(t)
+          .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
+          .where(and(eq(t.id, id), eq(t.isDelete, false)));
+        if (adapter.affectedRows(result) === 0) return false;
+        if (roleIds) await replaceRoles(tx, id, roleIds);
+        return true;
+      });
+    },
+
+    async roleIdsOf(userIds) {
+      const byUser = new Map<number, number[]>();
+      const unique = [...new Set(userIds)];
+      if (unique.length === 0) return byUser;
+      const rows = await db
+        .select({ userId: ur.userId, roleId: ur.roleId })
+        .from(ur)
+        .where(inArray(ur.userId, unique))
+        .orderBy(asc(ur.userId), asc(ur.roleId));
+      for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.roleId]);
+      return byUser;
+    },
+
+    async softDelete(ids, stamp) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return 0;
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+      return adapter.affectedRows(result);
+    },
+
+    async countInOrg(orgId) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.orgId, orgId), eq(t.isDelete, false)));
+      return Number(row?.n ?? 0);
+    },
+
+    pageDeleted(query, scope) {
+      return paginate(
+        { db, adapter },
+        {
+          table: t,
+          where: and(eq(t.isDelete, true), inScope(scope)),
+          query: restrictSort(query, sortable),
+          defaultOrder: [desc(t.updateTime), desc(t.id)],
+        },
+      );
+    },
+
+    async restore(id, stamp) {
+      const result = await db
+        .update(t)
+        .set({ isDelete: false, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(eq(t.id, id), eq(t.isDelete, true)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    purge(id) {
+      const { sysPasswordHistory: ph, sysTotpRecoveryCode: rc } = tables;
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx.delete(t).where(and(eq(t.id, id), eq(t.isDelete, true)));
+        if (adapter.affectedRows(result) === 0) return false;
+        await tx.delete(ur).where(eq(ur.userId, id));
+        await tx.delete(ph).where(eq(ph.userId, id));
+        await tx.delete(rc).where(eq(rc.userId, id));
+        return true;
+      });
     },
   };
 }

@@ -1,0 +1,116 @@
+/**
+ * `sys_menu`: the catalog/menu/button tree. A button's `permission` holds several codes joined by `;`.
+ * Reads for the admin tree and the personal menu (enabled menus granted through the user's enabled roles),
+ * writes with audit columns, soft delete.
+ */
+import { and, asc, count, eq, type InferInsertModel, inArray, sql } from 'drizzle-orm';
+import type { MenuType, SysMenuRow } from '../rows.js';
+import type { Tables } from '../tables.js';
+import type { RepositoryContext } from './context.js';
+import type { AuditStamp } from './users.js';
+
+/** Values for a new menu. */
+export type NewMenu = Omit<InferInsertModel<Tables['sysMenu']>, 'id'>;
+
+/** Menu fields an administrator may change. */
+export interface MenuPatch {
+  parentId?: number;
+  type?: MenuType;
+  title?: string;
+  permission?: string | null;
+  path?: string | null;
+  component?: string | null;
+  icon?: string | null;
+  sort?: number;
+  enabled?: boolean;
+  hidden?: boolean;
+  remark?: string | null;
+}
+
+export interface MenuRepository {
+  /** Every live menu, by sort then id. */
+  listAll(): Promise<SysMenuRow[]>;
+  findById(id: number): Promise<SysMenuRow | undefined>;
+  /** Live menus with these ids. */
+  findByIds(ids: readonly number[]): Promise<SysMenuRow[]>;
+  insert(menu: NewMenu): Promise<number>;
+  update(id: number, patch: MenuPatch, stamp: AuditStamp): Promise<boolean>;
+  softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
+  /** Whether a live menu has this parent. */
+  hasChildren(id: number): Promise<boolean>;
+  /** Enabled live menus granted to the user through enabled live roles, by sort then id. */
+  grantedToUser(userId: number): Promise<SysMenuRow[]>;
+}
+
+export function createMenuRepository({ db, adapter, tables }: RepositoryContext): MenuRepository {
+  const { sysMenu: t, sysRoleMenu: rm, sysRole: r, sysUserRole: ur } = tables;
+  const order = [asc(t.sort), asc(t.id)];
+
+  return {
+    async listAll() {
+      return await db
+        .select()
+        .from(t)
+        .where(eq(t.isDelete, false))
+        .orderBy(...order);
+    },
+
+    async findById(id) {
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return row;
+    },
+
+    async findByIds(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      return await db
+        .select()
+        .from(t)
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false)))
+        .orderBy(...order);
+    },
+
+    insert(menu) {
+      return adapter.insertReturningId(db, t, menu);
+    },
+
+    async update(id, patch, stamp) {
+      const result = await db
+        .update(t)
+        .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async softDelete(id, stamp) {
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async hasChildren(id) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.parentId, id), eq(t.isDelete, false)));
+      return Number(row?.n ?? 0) > 0;
+    },
+
+    async grantedToUser(userId) {
+      const granted = sql`select ${rm.menuId} from ${rm}
+        inner join ${r} on ${r.id} = ${rm.roleId}
+        inner join ${ur} on ${ur.roleId} = ${r.id}
+        where ${and(eq(ur.userId, userId), eq(r.enabled, true), eq(r.isDelete, false))}`;
+      return await db
+        .select()
+        .from(t)
+        .where(and(eq(t.enabled, true), eq(t.isDelete, false), sql`${t.id} in (${granted})`))
+        .orderBy(...order);
+    },
+  };
+}

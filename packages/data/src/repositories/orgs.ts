@@ -1,0 +1,135 @@
+/**
+ * `sys_org`: the organisation tree. The whole live tree is small (hundreds of rows), so descendants and cycle
+ * checks are computed in code from one read of `(id, parentId)`.
+ */
+import { and, asc, count, eq, type InferInsertModel, inArray, type SQL } from 'drizzle-orm';
+import type { SysOrgRow } from '../rows.js';
+import type { Tables } from '../tables.js';
+import type { RepositoryContext } from './context.js';
+import { containsIgnoreCase } from './filters.js';
+import type { AuditStamp } from './users.js';
+
+/** Values for a new organisation. */
+export type NewOrg = Omit<InferInsertModel<Tables['sysOrg']>, 'id'>;
+
+/** Organisation fields an administrator may change. */
+export interface OrgPatch {
+  parentId?: number;
+  name?: string;
+  code?: string;
+  sort?: number;
+  enabled?: boolean;
+  leader?: string | null;
+  phone?: string | null;
+  remark?: string | null;
+}
+
+/** Filters of the organisation list. */
+export interface OrgListQuery {
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** One edge of the tree. */
+export interface OrgLink {
+  id: number;
+  parentId: number;
+}
+
+export interface OrgRepository {
+  /** Live organisations matching the filters, by sort then id. */
+  list(query?: OrgListQuery): Promise<SysOrgRow[]>;
+  findById(id: number): Promise<SysOrgRow | undefined>;
+  /** Ids among `ids` that name live organisations. */
+  existingIds(ids: readonly number[]): Promise<number[]>;
+  /** `(id, parentId)` of every live organisation. */
+  links(): Promise<OrgLink[]>;
+  insert(org: NewOrg): Promise<number>;
+  update(id: number, patch: OrgPatch, stamp: AuditStamp): Promise<boolean>;
+  softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
+  hasChildren(id: number): Promise<boolean>;
+}
+
+export function createOrgRepository({ db, adapter, tables }: RepositoryContext): OrgRepository {
+  const t = tables.sysOrg;
+
+  return {
+    async list(query = {}) {
+      const where: (SQL | undefined)[] = [
+        eq(t.isDelete, false),
+        containsIgnoreCase(t.name, query.name),
+        query.enabled !== undefined ? eq(t.enabled, query.enabled) : undefined,
+      ];
+      return await db
+        .select()
+        .from(t)
+        .where(and(...where))
+        .orderBy(asc(t.sort), asc(t.id));
+    },
+
+    async findById(id) {
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return row;
+    },
+
+    async existingIds(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      const rows = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+      return rows.map((r) => r.id);
+    },
+
+    async links() {
+      return await db.select({ id: t.id, parentId: t.parentId }).from(t).where(eq(t.isDelete, false));
+    },
+
+    insert(org) {
+      return adapter.insertReturningId(db, t, org);
+    },
+
+    async update(id, patch, stamp) {
+      const result = await db
+        .update(t)
+        .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async softDelete(id, stamp) {
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async hasChildren(id) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.parentId, id), eq(t.isDelete, false)));
+      return Number(row?.n ?? 0) > 0;
+    },
+  };
+}
+
+/** Ids of `rootIds` and all their descendants in `links` (cycle-safe). */
+export function descendantOrgIds(links: readonly OrgLink[], rootIds: readonly number[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const link of links) children.set(link.parentId, [...(children.get(link.parentId) ?? []), link.id]);
+  const seen = new Set<number>();
+  const stack = [...rootIds];
+  while (stack.length > 0) {
+    const id = stack.pop() as number;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return [...seen];
+}

@@ -1,0 +1,3 @@
+import { defineUserAdminContract } from './admin/users.contract.js';
+
+defineUserAdminContract('Sqlite', 'Memory');

@@ -1,0 +1,19 @@
+/**
+ * What every administration route handler receives: the administration services and the page-size ceiling,
+ * plus the one-liner that turns the guard-set principal into an actor.
+ */
+import type { AdminActor, AdminServices } from '@svc/security';
+import type { Context } from 'hono';
+import type { AppEnv } from '../context.js';
+import { requirePrincipal } from '../security/principal.js';
+
+export interface AdminRouteDeps {
+  admin: AdminServices;
+  /** `Service:Api:MaxPageSize`. */
+  maxPageSize: number;
+}
+
+/** The caller of this request as an administration actor. */
+export function actorOf(c: Context<AppEnv>, deps: AdminRouteDeps): AdminActor {
+  return deps.admin.actorOf(requirePrincipal(c));
+}

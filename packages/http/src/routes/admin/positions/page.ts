@@ -1,0 +1,32 @@
+/** `GET /api/v1/sys/position/page`: positions with filters. */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { jsonify } from '../../../admin/json.js';
+import { assertPageSize, boolParam, pageQuerySchema, textParam } from '../../../admin/paging.js';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { PositionItemSchema, pageOf } from '../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/position/page',
+  tags: ['Positions'],
+  summary: 'Page of positions',
+  request: {
+    query: pageQuerySchema({
+      name: textParam.optional(),
+      code: textParam.optional(),
+      enabled: boolParam.optional().openapi({ type: 'boolean' }),
+    }),
+  },
+  responses: envelopeResponses(pageOf(PositionItemSchema)),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, deps.maxPageSize);
+    return c.json(ok(jsonify(await deps.admin.positions.page(actorOf(c, deps), query))), 200);
+  });
+}

@@ -1,0 +1,24 @@
+/** `POST /api/v1/sys/recycle/{type}/{id}/restore`: brings a row back (42020 not in the bin, 42021 unique clash). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { TypeIdParamSchema } from './params.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/api/v1/sys/recycle/{type}/{id}/restore',
+  tags: ['Recycle bin'],
+  summary: 'Restore a deleted row',
+  request: { params: TypeIdParamSchema },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'RecycleBin' }, async (c) => {
+    const { type, id } = c.req.valid('param');
+    await deps.admin.recycleBin.get(type).restore(actorOf(c, deps), id);
+    return c.json(ok(null), 200);
+  });
+}

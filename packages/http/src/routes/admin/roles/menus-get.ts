@@ -1,0 +1,23 @@
+/** `GET /api/v1/sys/role/{id}/menus`: ids of the menus granted to the role. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { IdParamSchema } from '../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/role/{id}/menus',
+  tags: ['Roles'],
+  summary: 'Menus granted to a role',
+  request: { params: IdParamSchema },
+  responses: envelopeResponses(z.object({ menuIds: z.array(z.number().int()) })),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+    const menuIds = await deps.admin.roles.menus(actorOf(c, deps), c.req.valid('param').id);
+    return c.json(ok({ menuIds }), 200);
+  });
+}

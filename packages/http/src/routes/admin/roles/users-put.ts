@@ -1,0 +1,32 @@
+/**
+ * `PUT /api/v1/sys/role/{id}/users`: makes the members inside the caller's data scope exactly `userIds`
+ * (members outside it are left alone; an id outside it → 41005). Applies to the touched users' next request.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { IdListSchema, IdParamSchema } from '../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+
+export const route = createRoute({
+  method: 'put',
+  path: '/api/v1/sys/role/{id}/users',
+  tags: ['Roles'],
+  summary: 'Set the members of a role',
+  request: {
+    params: IdParamSchema,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.object({ userIds: IdListSchema }).strict() } },
+    },
+  },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
+    await deps.admin.roles.setMembers(actorOf(c, deps), c.req.valid('param').id, c.req.valid('json').userIds);
+    return c.json(ok(null), 200);
+  });
+}

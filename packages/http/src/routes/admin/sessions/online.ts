@@ -1,0 +1,26 @@
+/** `GET /api/v1/sys/session/online`: online sessions of users inside the caller's data scope (paged). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { jsonify } from '../../../admin/json.js';
+import { assertPageSize, idParam, pageQuerySchema } from '../../../admin/paging.js';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { OnlineSessionSchema, pageOf } from '../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/session/online',
+  tags: ['Sessions'],
+  summary: 'Online sessions',
+  request: { query: pageQuerySchema({ userId: idParam.optional().openapi({ type: 'integer' }) }) },
+  responses: envelopeResponses(pageOf(OnlineSessionSchema)),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, deps.maxPageSize);
+    return c.json(ok(jsonify(await deps.admin.onlineSessions.page(actorOf(c, deps), query))), 200);
+  });
+}

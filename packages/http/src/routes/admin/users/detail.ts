@@ -1,0 +1,24 @@
+/** `GET /api/v1/sys/user/{id}`: one user (42001 unknown, 41005 outside the caller's data scope). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { jsonify } from '../../../admin/json.js';
+import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
+import { IdParamSchema, UserItemSchema } from '../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/user/{id}',
+  tags: ['Users'],
+  summary: 'One user',
+  request: { params: IdParamSchema },
+  responses: envelopeResponses(UserItemSchema),
+});
+
+export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(ok(jsonify(await deps.admin.users.detail(actorOf(c, deps), id))), 200);
+  });
+}

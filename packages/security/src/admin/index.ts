@@ -1,0 +1,81 @@
+/**
+ * The administration services, built once per server from the shared deps: users, roles, menus,
+ * organisations, positions, online sessions, the personal centre, the recycle bin (users and roles
+ * registered) and the actor factory that gives each request its codes and data scope.
+ */
+import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS } from '@svc/kernel';
+import { type AdminActorFactory, createAdminActorFactory } from './actor.js';
+import { createDataScopeResolver, type DataScopeResolver } from './data-scope.js';
+import type { AdminDeps, ResolvedAdminDeps } from './deps.js';
+import { createMenuAdminService, type MenuAdminService } from './menus.js';
+import { createOnlineSessionService, type OnlineSessionService } from './online-sessions.js';
+import { createOrgAdminService, type OrgAdminService } from './orgs.js';
+import { createPersonalService, type PersonalService } from './personal.js';
+import { createPositionAdminService, type PositionAdminService } from './positions.js';
+import {
+  createRecycleBinRegistry,
+  type RecycleBinRegistry,
+  roleRecycleType,
+  userRecycleType,
+} from './recycle-bin.js';
+import { createRoleAdminService, type RoleAdminService } from './roles.js';
+import { createUserAdminService, type UserAdminService } from './users.js';
+
+export interface AdminServices {
+  actorOf: AdminActorFactory;
+  scopes: DataScopeResolver;
+  users: UserAdminService;
+  roles: RoleAdminService;
+  menus: MenuAdminService;
+  orgs: OrgAdminService;
+  positions: PositionAdminService;
+  onlineSessions: OnlineSessionService;
+  personal: PersonalService;
+  /** Register consumer types here (`recycleBin.register({ type: 'order', … })`). */
+  recycleBin: RecycleBinRegistry;
+}
+
+/**
+ * Builds the administration services.
+ * @example
+ * const admin = createAdminServices({ repos, sessions, permissions, settings, pbkdf2Iterations: 600_000 });
+ * await admin.users.create(admin.actorOf(principal), { account: 'alice', realName: 'Alice', orgId: 1 });
+ */
+export function createAdminServices(deps: AdminDeps): AdminServices {
+  const resolved: ResolvedAdminDeps = {
+    ...deps,
+    defaultInitialPassword: deps.defaultInitialPassword ?? null,
+    pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
+    now: deps.now ?? (() => new Date()),
+  };
+  const scopes = createDataScopeResolver({ repos: resolved.repos });
+  const recycleBin = createRecycleBinRegistry();
+  recycleBin.register(userRecycleType(resolved));
+  recycleBin.register(roleRecycleType(resolved));
+  return {
+    actorOf: createAdminActorFactory({ permissions: resolved.permissions, scopes }),
+    scopes,
+    users: createUserAdminService(resolved),
+    roles: createRoleAdminService(resolved),
+    menus: createMenuAdminService(resolved),
+    orgs: createOrgAdminService(resolved),
+    positions: createPositionAdminService(resolved),
+    onlineSessions: createOnlineSessionService(resolved),
+    personal: createPersonalService(resolved),
+    recycleBin,
+  };
+}
+
+export * from './actor.js';
+export * from './data-scope.js';
+export type { AdminDeps } from './deps.js';
+export * from './menus.js';
+export * from './online-sessions.js';
+export * from './orgs.js';
+export * from './permission-codes.js';
+export * from './personal.js';
+export * from './positions.js';
+export * from './recycle-bin.js';
+export * from './roles.js';
+export * from './tree.js';
+export * from './users.js';

@@ -1,0 +1,148 @@
+/**
+ * Menu administration: the catalog/menu/button tree, create, update, delete (refused while children exist,
+ * 42016). Permission texts are normalised on save. A parent must be the root (0) or a live catalog or menu,
+ * and a move may not put a node under itself (42030). Every update or delete invalidates all cached codes,
+ * since the menu may be granted; an update that would switch on codes under an existing grant is refused for
+ * a caller who does not hold them (41001).
+ */
+import type { MenuType, SysMenuRow } from '@svc/data';
+import { splitPermissionCodes } from '@svc/data';
+import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
+import { type AdminActor, assertCanGrant } from './actor.js';
+import type { ResolvedAdminDeps } from './deps.js';
+import { normalizePermissionText } from './permission-codes.js';
+import { buildTree, type TreeNode, wouldCreateCycle } from './tree.js';
+
+/** A menu as the administration API shows it (contract §5 menu node, without children). */
+export interface MenuItem {
+  id: number;
+  parentId: number;
+  type: MenuType;
+  title: string;
+  /** Codes joined by `;`. */
+  permission: string | null;
+  path: string | null;
+  component: string | null;
+  icon: string | null;
+  sort: number;
+  enabled: boolean;
+  hidden: boolean;
+  remark: string | null;
+}
+
+export type MenuNode = TreeNode<MenuItem>;
+
+export interface MenuFields {
+  parentId?: number | undefined;
+  type?: MenuType | undefined;
+  title?: string | undefined;
+  permission?: string | null | undefined;
+  path?: string | null | undefined;
+  component?: string | null | undefined;
+  icon?: string | null | undefined;
+  sort?: number | undefined;
+  enabled?: boolean | undefined;
+  hidden?: boolean | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface CreateMenuInput extends MenuFields {
+  type: MenuType;
+  title: string;
+}
+
+export interface MenuAdminService {
+  tree(actor: AdminActor): Promise<MenuNode[]>;
+  create(actor: AdminActor, input: CreateMenuInput): Promise<{ id: number }>;
+  update(actor: AdminActor, id: number, input: MenuFields): Promise<void>;
+  remove(actor: AdminActor, id: number): Promise<void>;
+}
+
+export function toMenuItem(row: SysMenuRow): MenuItem {
+  return {
+    id: row.id,
+    parentId: row.parentId,
+    type: row.type,
+    title: row.title,
+    permission: row.permission,
+    path: row.path,
+    component: row.component,
+    icon: row.icon,
+    sort: row.sort,
+    enabled: row.enabled,
+    hidden: row.hidden,
+    remark: row.remark,
+  };
+}
+
+const fail = (member: ErrorCodeMember, args?: Record<string, unknown>) => new BusinessError(member, args);
+
+export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminService {
+  const { repos, now, permissions } = deps;
+  const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
+
+  async function checkParent(parentId: number): Promise<void> {
+    if (parentId === 0) return;
+    const parent = await repos.menus.findById(parentId);
+    if (!parent || parent.type === 'button') throw fail(ErrorCode.MenuInvalidParent);
+  }
+
+  function clean(input: MenuFields): Record<string, unknown> {
+    const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    if (input.permission !== undefined) patch.permission = normalizePermissionText(input.permission);
+    return patch;
+  }
+
+  return {
+    async tree() {
+      return buildTree((await repos.menus.listAll()).map(toMenuItem));
+    },
+
+    async create(actor, input) {
+      const parentId = input.parentId ?? 0;
+      await checkParent(parentId);
+      const at = now();
+      // A new menu is granted to nobody, so its codes need no escalation check until a role is given it.
+      const id = await repos.menus.insert({
+        ...clean(input),
+        parentId,
+        type: input.type,
+        title: input.title,
+        createTime: at,
+        createUserId: actor.userId,
+      });
+      return { id };
+    },
+
+    async update(actor, id, input) {
+      const row = await repos.menus.findById(id);
+      if (!row) throw fail(ErrorCode.MenuNotFound);
+      if (input.parentId !== undefined && input.parentId !== row.parentId) {
+        await checkParent(input.parentId);
+        if (wouldCreateCycle(await repos.menus.listAll(), id, input.parentId))
+          throw fail(ErrorCode.MenuInvalidParent);
+      }
+      const patch = clean(input);
+      const before = row.enabled ? new Set(splitPermissionCodes(row.permission)) : new Set<string>();
+      const enabled = input.enabled ?? row.enabled;
+      const after = enabled
+        ? splitPermissionCodes(
+            input.permission !== undefined ? (patch.permission as string | null) : row.permission,
+          )
+        : [];
+      await assertCanGrant(
+        actor,
+        after.filter((code) => !before.has(code)),
+      );
+      await repos.menus.update(id, patch, stamp(actor));
+      await permissions.invalidateAll();
+    },
+
+    async remove(actor, id) {
+      if (!(await repos.menus.findById(id))) throw fail(ErrorCode.MenuNotFound);
+      if (await repos.menus.hasChildren(id)) throw fail(ErrorCode.MenuHasChildren);
+      await repos.menus.softDelete(id, stamp(actor));
+      await permissions.invalidateAll();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Organisation administration: the list, detail, create, update (a move may not put an organisation under
+ * itself or a descendant, 42008) and delete (refused with children, 42004, or live users, 42027).
+ */
+import type { OrgListQuery, SysOrgRow } from '@svc/data';
+import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
+import type { AdminActor } from './actor.js';
+import type { ResolvedAdminDeps } from './deps.js';
+import { wouldCreateCycle } from './tree.js';
+
+/** An organisation as the administration API shows it. */
+export interface OrgItem {
+  id: number;
+  parentId: number;
+  name: string;
+  code: string;
+  sort: number;
+  enabled: boolean;
+  leader: string | null;
+  phone: string | null;
+  remark: string | null;
+  createTime: Date;
+  updateTime: Date | null;
+}
+
+export interface OrgFields {
+  parentId?: number | undefined;
+  name?: string | undefined;
+  code?: string | undefined;
+  sort?: number | undefined;
+  enabled?: boolean | undefined;
+  leader?: string | null | undefined;
+  phone?: string | null | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface CreateOrgInput extends OrgFields {
+  name: string;
+  code: string;
+}
+
+export interface OrgAdminService {
+  list(actor: AdminActor, query: OrgListQuery): Promise<OrgItem[]>;
+  detail(actor: AdminActor, id: number): Promise<OrgItem>;
+  create(actor: AdminActor, input: CreateOrgInput): Promise<{ id: number }>;
+  update(actor: AdminActor, id: number, input: OrgFields): Promise<void>;
+  remove(actor: AdminActor, id: number): Promise<void>;
+}
+
+export function toOrgItem(row: SysOrgRow): OrgItem {
+  return {
+    id: row.id,
+    parentId: row.parentId,
+    name: row.name,
+    code: row.code,
+    sort: row.sort,
+    enabled: row.enabled,
+    leader: row.leader,
+    phone: row.phone,
+    remark: row.remark,
+    createTime: row.createTime,
+    updateTime: row.updateTime,
+  };
+}
+
+const fail = (member: ErrorCodeMember) => new BusinessError(member);
+const defined = (input: object) =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+
+export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService {
+  const { repos, now } = deps;
+  const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
+
+  async function checkParent(parentId: number): Promise<void> {
+    if (parentId !== 0 && !(await repos.orgs.findById(parentId))) throw fail(ErrorCode.OrgInvalidParent);
+  }
+
+  return {
+    async list(_actor, query) {
+      return (await repos.orgs.list(query)).map(toOrgItem);
+    },
+
+    async detail(_actor, id) {
+      const row = await repos.orgs.findById(id);
+      if (!row) throw fail(ErrorCode.OrgNotFound);
+      return toOrgItem(row);
+    },
+
+    async create(actor, input) {
+      const parentId = input.parentId ?? 0;
+      await checkParent(parentId);
+      const at = now();
+      const id = await repos.orgs.insert({
+        ...defined(input),
+        parentId,
+        name: input.name,
+        code: input.code,
+        createTime: at,
+        createUserId: actor.userId,
+      });
+      return { id };
+    },
+
+    async update(actor, id, input) {
+      const row = await repos.orgs.findById(id);
+      if (!row) throw fail(ErrorCode.OrgNotFound);
+      if (input.parentId !== undefined && input.parentId !== row.parentId) {
+        await checkParent(input.parentId);
+        if (wouldCreateCycle(await repos.orgs.links(), id, input.parentId))
+          throw fail(ErrorCode.OrgInvalidParent);
+      }
+      await repos.orgs.update(id, defined(input), stamp(actor));
+    },
+
+    async remove(actor, id) {
+      if (!(await repos.orgs.findById(id))) throw fail(ErrorCode.OrgNotFound);
+      if (await repos.orgs.hasChildren(id)) throw fail(ErrorCode.OrgHasChildren);
+      if ((await repos.users.countInOrg(id)) > 0) throw fail(ErrorCode.OrgHasUsers);
+      await repos.orgs.softDelete(id, stamp(actor));
+    },
+  };
+}

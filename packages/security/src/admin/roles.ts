@@ -1,0 +1,216 @@
+/**
+ * Role administration: page, detail, create, update, delete; menu grants, data scope and members. Every
+ * change that alters what someone may do invalidates the permission cache (all users for grants and role
+ * state, the touched users for membership), so it applies on their next request. Escalation: a caller other
+ * than the super admin can only hand out codes they hold (menu grants, enabling a role, adding members), can
+ * widen a data scope only within their own, and cannot change the super admin's roles.
+ */
+import { DataScope, isInDataScope, type Page, type RolePageQuery, type SysRoleRow } from '@svc/data';
+import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
+import { type AdminActor, assertCanGrant } from './actor.js';
+import type { ResolvedAdminDeps } from './deps.js';
+import { codesOfPermissionTexts } from './permission-codes.js';
+
+/** A role as the administration API shows it. */
+export interface RoleItem {
+  id: number;
+  name: string;
+  code: string;
+  /** 1 All, 2 own Org, 3 Org and children, 4 Self, 5 Custom (contract §4). */
+  dataScope: DataScope;
+  sort: number;
+  enabled: boolean;
+  remark: string | null;
+  createTime: Date;
+  updateTime: Date | null;
+}
+
+export interface RoleFields {
+  name?: string | undefined;
+  code?: string | undefined;
+  sort?: number | undefined;
+  enabled?: boolean | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface CreateRoleInput extends RoleFields {
+  name: string;
+  code: string;
+}
+
+/** A role's data scope as `GET/PUT /sys/role/{id}/datascope` carry it. */
+export interface RoleDataScope {
+  scopeType: DataScope;
+  customOrgIds: number[];
+}
+
+export interface RoleAdminService {
+  page(actor: AdminActor, query: RolePageQuery): Promise<Page<RoleItem>>;
+  detail(actor: AdminActor, id: number): Promise<RoleItem>;
+  /** New roles start with the narrowest scope (Self) and no grants. */
+  create(actor: AdminActor, input: CreateRoleInput): Promise<{ id: number }>;
+  update(actor: AdminActor, id: number, input: RoleFields): Promise<void>;
+  remove(actor: AdminActor, id: number): Promise<void>;
+  menus(actor: AdminActor, id: number): Promise<number[]>;
+  setMenus(actor: AdminActor, id: number, menuIds: readonly number[]): Promise<void>;
+  dataScope(actor: AdminActor, id: number): Promise<RoleDataScope>;
+  setDataScope(actor: AdminActor, id: number, scope: RoleDataScope): Promise<void>;
+  /** Members inside the caller's data scope. */
+  members(actor: AdminActor, id: number): Promise<number[]>;
+  /**
+   * Makes the members inside the caller's scope exactly `userIds` (all of which must be in scope); members
+   * outside the scope are left alone.
+   */
+  setMembers(actor: AdminActor, id: number, userIds: readonly number[]): Promise<void>;
+}
+
+export function toRoleItem(row: SysRoleRow): RoleItem {
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    dataScope: row.dataScope,
+    sort: row.sort,
+    enabled: row.enabled,
+    remark: row.remark,
+    createTime: row.createTime,
+    updateTime: row.updateTime,
+  };
+}
+
+const fail = (member: ErrorCodeMember, args?: Record<string, unknown>) => new BusinessError(member, args);
+
+export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminService {
+  const { repos, now, permissions } = deps;
+  const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
+
+  async function role(id: number): Promise<SysRoleRow> {
+    const row = await repos.roles.findById(id);
+    if (!row) throw fail(ErrorCode.RoleNotFound);
+    return row;
+  }
+
+  async function codesOfRole(id: number): Promise<string[]> {
+    return codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id]));
+  }
+
+  return {
+    async page(_actor, query) {
+      const page = await repos.roles.page(query);
+      return { ...page, items: page.items.map(toRoleItem) };
+    },
+
+    async detail(_actor, id) {
+      return toRoleItem(await role(id));
+    },
+
+    async create(actor, input) {
+      if (await repos.roles.codeTaken(input.code)) throw fail(ErrorCode.RoleCodeExists);
+      const at = now();
+      const id = await repos.roles.insert({
+        name: input.name,
+        code: input.code.trim(),
+        sort: input.sort ?? 0,
+        enabled: input.enabled ?? true,
+        remark: input.remark ?? null,
+        dataScope: DataScope.Self,
+        createTime: at,
+        createUserId: actor.userId,
+      });
+      return { id };
+    },
+
+    async update(actor, id, input) {
+      const row = await role(id);
+      if (input.code !== undefined && (await repos.roles.codeTaken(input.code, id)))
+        throw fail(ErrorCode.RoleCodeExists);
+      if (input.enabled === true && !row.enabled) await assertCanGrant(actor, await codesOfRole(id));
+      const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      if (typeof patch.code === 'string') patch.code = patch.code.trim();
+      await repos.roles.update(id, patch, stamp(actor));
+      if (input.enabled !== undefined && input.enabled !== row.enabled) await permissions.invalidateAll();
+    },
+
+    async remove(actor, id) {
+      await role(id);
+      await repos.roles.softDelete(id, stamp(actor));
+      await permissions.invalidateAll();
+    },
+
+    async menus(_actor, id) {
+      await role(id);
+      return repos.roles.menuIdsOf(id);
+    },
+
+    async setMenus(actor, id, menuIds) {
+      await role(id);
+      const unique = [...new Set(menuIds)];
+      const found = await repos.menus.findByIds(unique);
+      const missing = unique.filter((m) => !found.some((f) => f.id === m));
+      if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
+      const current = await repos.roles.menuIdsOf(id);
+      const added = found.filter((m) => !current.includes(m.id));
+      await assertCanGrant(actor, codesOfPermissionTexts(added.map((m) => m.permission)));
+      await repos.roles.setMenus(id, unique);
+      await permissions.invalidateAll();
+    },
+
+    async dataScope(_actor, id) {
+      const row = await role(id);
+      const customOrgIds = row.dataScope === DataScope.Custom ? await repos.roles.customOrgIdsOf(id) : [];
+      return { scopeType: row.dataScope, customOrgIds };
+    },
+
+    async setDataScope(actor, id, scope) {
+      await role(id);
+      const orgIds = scope.scopeType === DataScope.Custom ? [...new Set(scope.customOrgIds)] : [];
+      const existing = await repos.orgs.existingIds(orgIds);
+      const missing = orgIds.filter((o) => !existing.includes(o));
+      if (missing.length > 0) throw fail(ErrorCode.OrgNotFound, { ids: missing });
+      if (!actor.isSuperAdmin) {
+        // Nobody widens a role beyond what they see themselves.
+        const mine = await actor.scope();
+        if (scope.scopeType === DataScope.All && !mine.all) throw fail(ErrorCode.OutOfDataScope);
+        const outside = orgIds.filter((orgId) => !isInDataScope(mine, { orgId }));
+        if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside });
+      }
+      await repos.roles.setDataScope(id, scope.scopeType, orgIds, stamp(actor));
+    },
+
+    async members(actor, id) {
+      await role(id);
+      const ids = await repos.roles.memberIdsOf(id);
+      const scope = await actor.scope();
+      const rows = await repos.users.findByIds(ids);
+      return rows
+        .filter((u) => isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }))
+        .map((u) => u.id)
+        .sort((a, b) => a - b);
+    },
+
+    async setMembers(actor, id, userIds) {
+      await role(id);
+      const wanted = [...new Set(userIds)];
+      const scope = await actor.scope();
+      const rows = await repos.users.findByIds(wanted);
+      const missing = wanted.filter((u) => !rows.some((r) => r.id === u));
+      if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
+      const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
+      if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
+
+      const current = await repos.users.findByIds(await repos.roles.memberIdsOf(id));
+      const visible = current.filter((u) => isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
+      const add = wanted.filter((u) => !current.some((c) => c.id === u));
+      const remove = visible.filter((u) => !wanted.includes(u.id)).map((u) => u.id);
+      const touched = [
+        ...rows.filter((r) => add.includes(r.id)),
+        ...visible.filter((u) => remove.includes(u.id)),
+      ];
+      if (touched.some((u) => u.isSuperAdmin) && !actor.isSuperAdmin)
+        throw fail(ErrorCode.SuperAdminProtected);
+      if (add.length > 0) await assertCanGrant(actor, await codesOfRole(id));
+      await repos.roles.changeMembers(id, add, remove);
+      for (const userId of [...add, ...remove]) await permissions.invalidateUser(userId);
+    },
+  };
+}

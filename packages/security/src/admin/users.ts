@@ -1,0 +1,278 @@
+/**
+ * User administration: the scoped page and detail, create with an initial password, update with role
+ * assignment, soft delete (one or a batch), admin password reset, enable/disable. Rules: the super admin is
+ * untouchable by anyone else and can never be deleted or disabled (42007); nobody deletes or disables
+ * themselves (42029); every row read or written must be inside the caller's data scope (41005, a batch is
+ * refused as a whole); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
+ * user revokes their sessions; every role change invalidates their cached codes.
+ */
+import { isInDataScope, type Page, type SysUserRow, type UserPageQuery } from '@svc/data';
+import {
+  BusinessError,
+  ErrorCode,
+  type ErrorCodeMember,
+  generateStrongPassword,
+  hashPassword,
+} from '@svc/kernel';
+import { type AdminActor, assertCanGrant } from './actor.js';
+import type { ResolvedAdminDeps } from './deps.js';
+import { codesOfPermissionTexts } from './permission-codes.js';
+
+/** A user as the administration API shows it (contract §5 user item, plus a few fields). */
+export interface UserItem {
+  id: number;
+  account: string;
+  realName: string;
+  nickName: string | null;
+  orgId: number | null;
+  positionId: number | null;
+  phone: string | null;
+  email: string | null;
+  gender: number;
+  avatar: string | null;
+  enabled: boolean;
+  isSuperAdmin: boolean;
+  mustChangePassword: boolean;
+  forceTotp: boolean;
+  totpBound: boolean;
+  roleIds: number[];
+  remark: string | null;
+  lastLoginTime: Date | null;
+  createTime: Date;
+  updateTime: Date | null;
+}
+
+/** Editable profile fields of a user. */
+export interface UserFields {
+  realName?: string | undefined;
+  nickName?: string | null | undefined;
+  orgId?: number | null | undefined;
+  positionId?: number | null | undefined;
+  phone?: string | null | undefined;
+  email?: string | null | undefined;
+  gender?: number | undefined;
+  avatar?: string | null | undefined;
+  forceTotp?: boolean | undefined;
+  remark?: string | null | undefined;
+  /** Replaces the user's roles when given. */
+  roleIds?: number[] | undefined;
+}
+
+export interface CreateUserInput extends UserFields {
+  account: string;
+  realName: string;
+  /** @default true */
+  enabled?: boolean | undefined;
+}
+
+export interface CreatedUser {
+  id: number;
+  /** Present only when the password was generated: shown once, never stored in clear. */
+  initialPassword?: string;
+}
+
+export interface UserAdminService {
+  page(actor: AdminActor, query: UserPageQuery): Promise<Page<UserItem>>;
+  detail(actor: AdminActor, id: number): Promise<UserItem>;
+  create(actor: AdminActor, input: CreateUserInput): Promise<CreatedUser>;
+  update(actor: AdminActor, id: number, input: UserFields): Promise<void>;
+  remove(actor: AdminActor, id: number): Promise<void>;
+  removeMany(actor: AdminActor, ids: readonly number[]): Promise<number>;
+  /** Sets a new initial password, forces a change at next login; returns it. */
+  resetPassword(actor: AdminActor, id: number): Promise<{ password: string }>;
+  setEnabled(actor: AdminActor, id: number, enabled: boolean): Promise<void>;
+}
+
+/** Maps a row and its role ids to the API shape (also used by the personal centre). */
+export function toUserItem(row: SysUserRow, roleIds: number[]): UserItem {
+  return {
+    id: row.id,
+    account: row.account,
+    realName: row.realName,
+    nickName: row.nickName,
+    orgId: row.orgId,
+    positionId: row.positionId,
+    phone: row.phone,
+    email: row.email,
+    gender: row.gender,
+    avatar: row.avatar,
+    enabled: row.enabled,
+    isSuperAdmin: row.isSuperAdmin,
+    mustChangePassword: row.mustChangePassword,
+    forceTotp: row.forceTotp,
+    totpBound: row.totpSecret !== null || row.totpBoundTime !== null,
+    roleIds,
+    remark: row.remark,
+    lastLoginTime: row.lastLoginTime,
+    createTime: row.createTime,
+    updateTime: row.updateTime,
+  };
+}
+
+const fail = (member: ErrorCodeMember, args?: Record<string, unknown>) => new BusinessError(member, args);
+
+export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminService {
+  const { repos, now } = deps;
+  const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
+
+  /** A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005. */
+  async function target(actor: AdminActor, id: number): Promise<SysUserRow> {
+    const row = await repos.users.findById(id);
+    if (!row) throw fail(ErrorCode.UserNotFound);
+    if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
+    if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
+      throw fail(ErrorCode.OutOfDataScope);
+    return row;
+  }
+
+  /** Organisation and position exist, and the organisation is one the caller may place users in. */
+  async function checkPlacement(actor: AdminActor, fields: UserFields, current?: SysUserRow): Promise<void> {
+    if (fields.orgId !== undefined && fields.orgId !== current?.orgId) {
+      if (fields.orgId !== null && !(await repos.orgs.findById(fields.orgId)))
+        throw fail(ErrorCode.OrgNotFound);
+      // The user must stay visible to the one who places them: an org outside the scope is refused.
+      const ownerId = current?.id ?? null;
+      if (!isInDataScope(await actor.scope(), { orgId: fields.orgId, ownerId }))
+        throw fail(ErrorCode.OutOfDataScope);
+    }
+    if (
+      fields.positionId !== undefined &&
+      fields.positionId !== null &&
+      fields.positionId !== current?.positionId &&
+      !(await repos.positions.findById(fields.positionId))
+    )
+      throw fail(ErrorCode.PositionNotFound);
+  }
+
+  /** The roles exist; those added grant nothing the caller lacks. */
+  async function checkRoles(actor: AdminActor, roleIds: readonly number[], current: readonly number[]) {
+    const unique = [...new Set(roleIds)];
+    const found = await repos.roles.findByIds(unique);
+    const missing = unique.filter((id) => !found.some((r) => r.id === id));
+    if (missing.length > 0) throw fail(ErrorCode.RoleNotFound, { ids: missing });
+    const added = unique.filter((id) => !current.includes(id));
+    if (added.length > 0)
+      await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(added)));
+  }
+
+  async function initialPassword(): Promise<{ plain: string; generated: boolean; hash: string }> {
+    const configured = deps.defaultInitialPassword;
+    const plain = configured ?? generateStrongPassword();
+    return { plain, generated: configured === null, hash: await hashPassword(plain, deps.pbkdf2Iterations) };
+  }
+
+  function profileOf(fields: UserFields) {
+    const { roleIds: _roles, ...profile } = fields;
+    return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined));
+  }
+
+  async function removeMany(actor: AdminActor, ids: readonly number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    const rows = await repos.users.findByIds(unique);
+    const missing = unique.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
+    if (rows.some((r) => r.isSuperAdmin)) throw fail(ErrorCode.SuperAdminProtected);
+    if (actor.userId !== null && unique.includes(actor.userId)) throw fail(ErrorCode.CannotOperateSelf);
+    const scope = await actor.scope();
+    const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
+    if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
+    const count = await repos.users.softDelete(unique, stamp(actor));
+    for (const id of unique) {
+      await deps.sessions.revokeUserSessions(id, 'user-deleted');
+      await deps.permissions.invalidateUser(id);
+    }
+    return count;
+  }
+
+  return {
+    removeMany,
+
+    async page(actor, query) {
+      const page = await repos.users.page(query, await actor.scope());
+      const roles = await repos.users.roleIdsOf(page.items.map((u) => u.id));
+      return { ...page, items: page.items.map((u) => toUserItem(u, roles.get(u.id) ?? [])) };
+    },
+
+    async detail(actor, id) {
+      const row = await repos.users.findById(id);
+      if (!row) throw fail(ErrorCode.UserNotFound);
+      if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
+        throw fail(ErrorCode.OutOfDataScope);
+      const roles = await repos.users.roleIdsOf([id]);
+      return toUserItem(row, roles.get(id) ?? []);
+    },
+
+    async create(actor, input) {
+      const account = input.account.trim();
+      if (await repos.users.accountTaken(account)) throw fail(ErrorCode.AccountExists);
+      await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
+      await checkRoles(actor, input.roleIds ?? [], []);
+      const policy = await deps.settings.passwordPolicy();
+      const password = await initialPassword();
+      const at = now();
+      const id = await repos.users.insertWithRoles(
+        {
+          ...profileOf(input),
+          account,
+          realName: input.realName,
+          enabled: input.enabled ?? true,
+          password: password.hash,
+          lastPasswordChangeTime: at,
+          // Read once, at creation (spec "Password policy", rule 3).
+          mustChangePassword: policy.forceChangeOnFirstLogin,
+          createTime: at,
+          createUserId: actor.userId,
+        },
+        input.roleIds ?? [],
+      );
+      await repos.passwordHistory.add(id, password.hash, policy.historyCount, at);
+      return password.generated ? { id, initialPassword: password.plain } : { id };
+    },
+
+    async update(actor, id, input) {
+      const row = await target(actor, id);
+      await checkPlacement(actor, input, row);
+      const current = (await repos.users.roleIdsOf([id])).get(id) ?? [];
+      if (input.roleIds) await checkRoles(actor, input.roleIds, current);
+      const updated = await repos.users.update(id, profileOf(input), stamp(actor), input.roleIds);
+      if (!updated) throw fail(ErrorCode.UserNotFound);
+      if (input.roleIds) await deps.permissions.invalidateUser(id);
+    },
+
+    async remove(actor, id) {
+      await removeMany(actor, [id]);
+    },
+
+    async resetPassword(actor, id) {
+      await target(actor, id);
+      const password = await initialPassword();
+      const policy = await deps.settings.passwordPolicy();
+      const at = now();
+      await repos.users.updatePassword(id, {
+        password: password.hash,
+        lastPasswordChangeTime: at,
+        mustChangePassword: true,
+        updateUserId: actor.userId,
+        updateTime: at,
+      });
+      await repos.passwordHistory.add(id, password.hash, policy.historyCount, at);
+      // Whoever held the old password is signed out; an admin resetting their own keeps this session.
+      const own = actor.principal.kind === 'user' && actor.principal.userId === id;
+      await deps.sessions.revokeUserSessions(
+        id,
+        'password-reset',
+        own && actor.principal.kind === 'user' ? { exceptSessionId: actor.principal.sessionId } : undefined,
+      );
+      return { password: password.plain };
+    },
+
+    async setEnabled(actor, id, enabled) {
+      const row = await target(actor, id);
+      if (!enabled && row.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
+      if (!enabled && actor.userId === id) throw fail(ErrorCode.CannotOperateSelf);
+      await repos.users.update(id, { enabled }, stamp(actor));
+      if (!enabled) await deps.sessions.revokeUserSessions(id, 'user-disabled');
+      await deps.permissions.invalidateUser(id);
+    },
+  };
+}
