@@ -27,18 +27,20 @@ type Patchable = Record<string | symbol, unknown>;
  * `next`) and `instrument`, to call on the drizzle database once it exists.
  */
 export function createQueryInstrumentation(observer: QueryObserver, next?: QueryLogger) {
-  let captured: { sql: string; params: unknown[] } | undefined;
-  /** The statement logged since the last call, if any (read through a function: it changes inside calls). */
+  /** The end callback of the statement that started inside the current run call (set by `logQuery`). */
+  let pending: ((error?: unknown) => void) | undefined;
+  /** Read through a function: the value changes inside the calls in between. */
   const take = () => {
-    const statement = captured;
-    captured = undefined;
-    return statement;
+    const end = pending;
+    pending = undefined;
+    return end;
   };
   let depth = 0;
 
   const logger: QueryLogger = {
     logQuery(sql, params) {
-      captured = { sql, params };
+      // drizzle calls this right before the driver runs the statement: the clock starts here.
+      if (depth > 0 && pending === undefined) pending = observer.start(sql, params);
       next?.logQuery(sql, params);
     },
   };
@@ -57,15 +59,13 @@ export function createQueryInstrumentation(observer: QueryObserver, next?: Query
         result = (original as AnyFn).apply(this, args);
       } catch (error) {
         depth--;
-        const failed = take();
-        if (failed) observer.start(failed.sql, failed.params)(error);
+        take()?.(error);
         throw error;
       }
       depth--;
-      const statement = take();
-      // Nothing logged yet: a lazy result (SQLite's execute) runs its statement later through another method.
-      if (!statement) return result;
-      end = observer.start(statement.sql, statement.params);
+      end = take();
+      // Nothing started: a lazy result (SQLite's execute) runs its statement later through another method.
+      if (!end) return result;
       if (
         result !== null &&
         typeof result === 'object' &&

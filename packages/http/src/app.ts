@@ -5,14 +5,19 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorCode, fail } from '@svc/kernel';
+import type { SqlLog } from '@svc/logging';
 import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
 import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
 import { traceId } from './middleware/trace-id.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
+import { opLog } from './ops/op-log.js';
+import { opsServicesFor } from './ops/services.js';
+import { sqlRequestScope } from './ops/sql-scope.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { registerBuiltInRoutes } from './routes/index.js';
+import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode } from './security/demo-mode.js';
 import { createRouteGuards } from './security/guards.js';
 import { rateLimit } from './security/rate-limit.js';
@@ -23,6 +28,8 @@ export interface CreateAppOptions {
   configure?: (ctx: RegisterContext, deps: HttpDeps) => void;
   /** Absolute web root when the frontend is served from this process. */
   webRoot?: string | undefined;
+  /** The SQL console log: when its request summary is on, each API request gets its statement scope. */
+  sqlLog?: SqlLog | undefined;
 }
 
 export interface SvcApp {
@@ -41,9 +48,30 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   app.onError(createErrorHandler(deps));
   app.notFound(createNotFoundHandler(deps));
   app.use('*', traceId());
-  app.use('/api/*', jsonBodyLimit({ maxBytes: deps.config.service.Api.MaxBodyBytes, errors: deps.errors }));
+  if (options.sqlLog?.wantsRequestScope) app.use('/api/*', sqlRequestScope(options.sqlLog));
+  app.use(
+    '/api/*',
+    jsonBodyLimit({
+      maxBytes: deps.config.service.Api.MaxBodyBytes,
+      errors: deps.errors,
+      uploads: { paths: [UploadPath], maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024 },
+    }),
+  );
   app.use('/api/*', rateLimit(deps.security, deps.errors));
   if (deps.security.demoMode) app.use('*', demoMode(deps.errors));
+  // Every authenticated write, built-in or consumer; see ops/op-log.ts for why a middleware and not registerRoute.
+  if (deps.config.service.Logging.OpLog.Enabled) {
+    app.use(
+      '/api/*',
+      opLog({
+        writer: opsServicesFor(deps).opLog,
+        paramMaxChars: deps.config.service.Logging.OpLog.ParamMaxChars,
+        resolveClientIp: deps.security.resolveClientIp,
+        app,
+        now: deps.now,
+      }),
+    );
+  }
 
   const routes = new RouteTable();
   const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);

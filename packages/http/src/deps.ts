@@ -6,7 +6,7 @@ import type { ConfigStore, Database, Repositories } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
-import type { PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
+import type { MfaServices, PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
 import type { RouteGuards } from './openapi/register.js';
 import type { HttpSecurity } from './security/deps.js';
 
@@ -23,6 +23,8 @@ export interface CoreServices {
   /** Permission codes per user, with invalidation after grant changes. */
   permissions: PermissionCache;
   jwtKey: ResolvedJwtKey;
+  /** Captcha, SMS and TOTP steps, re-authentication and the high-sensitivity list (the login hooks' instance). */
+  mfa: MfaServices;
 }
 
 /** A dependency the readiness probe checks. */

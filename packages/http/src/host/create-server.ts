@@ -9,11 +9,22 @@ import type { Cache } from '@svc/data/cache';
 import { createCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
 import { ErrorCodeRegistry, loadConfiguration, resolveContentPath, resolveJwtKey } from '@svc/kernel';
-import { createConsoleLogger, createExceptionRecorder } from '@svc/logging';
+import {
+  createExceptionRecorder,
+  createSqlLog,
+  createStructuredLogger,
+  OP_LOG_DRAIN_MS,
+  resolveSqlColor,
+} from '@svc/logging';
+import type { MfaServices, SmsSender } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import type { RouteTable } from '../openapi/register.js';
+import { opsServicesFor } from '../ops/services.js';
+import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
+import { buildMfa, lateLoginHooks } from './mfa.js';
 import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
@@ -26,7 +37,7 @@ export interface CreateServerOptions {
   defaults?: Record<string, unknown>;
   /** Consumer error-code sets; two sets claiming one number stop start-up. */
   errorCodes?: readonly ErrorCodeSet[];
-  /** @default a console logger honouring `Logging:LogLevel` */
+  /** @default the structured logger (pretty on a Development terminal, else JSON lines) honouring `Logging:LogLevel` */
   logger?: Logger;
   /** Consumer routes. */
   configure?: CreateAppOptions['configure'];
@@ -34,6 +45,8 @@ export interface CreateServerOptions {
   seedMenus?: readonly SeedMenu[];
   /** The service clock. @default () => new Date() */
   now?: () => Date;
+  /** Where SMS codes go (an SMS gateway). @default writes `[SMS] purpose=… phone=… code=…` to the log */
+  smsSender?: SmsSender;
 }
 
 export interface SvcServer extends SvcApp {
@@ -75,7 +88,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   } catch (error) {
     throw asStartupError(error);
   }
-  const logger = options.logger ?? createConsoleLogger({ levels: config.logging.LogLevel });
+  const logger =
+    options.logger ??
+    createStructuredLogger({
+      levels: config.logging.LogLevel,
+      development: config.environment.isDevelopment,
+    });
   const startup = logger.child('Service.Startup');
   for (const warning of config.warnings) startup.warn(warning);
 
@@ -100,7 +118,23 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
   const now = options.now ?? (() => new Date());
-  const database = await prepareDatabase(config, logger, { extraMenus: options.seedMenus ?? [], now });
+  const sqlOptions = service.Database.SqlLog;
+  const sqlLog = createSqlLog({
+    logger: logger.child('Service.Sql'),
+    enabled: sqlOptions.Enabled,
+    minMillis: sqlOptions.MinMillis,
+    maxSqlChars: sqlOptions.MaxSqlChars,
+    requestSummary: sqlOptions.RequestSummary,
+    color: resolveSqlColor(sqlOptions.Color, process.stdout.isTTY, options.env ?? process.env),
+    slowMillis: service.Database.SlowSqlMillis,
+    logFailed: service.Database.LogFailedSql,
+  });
+  const database = await prepareDatabase(
+    config,
+    logger,
+    { extraMenus: options.seedMenus ?? [], now },
+    sqlLog,
+  );
   let cache: Cache;
   try {
     cache = await createCache(
@@ -123,13 +157,41 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
 
   let configStore: ConfigStore;
   let security: SecurityServices;
+  let mfa: MfaServices;
+  // The route table exists once the app is built; the high-sensitivity list reads it at request time.
+  let routeTable: RouteTable | undefined;
+  const loginHooks = lateLoginHooks();
   try {
     configStore = await createConfigStore({
       repo: database.repos.configs,
       cache,
       ttlMs: service.Cache.PermissionMinutes * 60_000,
     });
-    security = buildSecurity({ config, repos: database.repos, cache, configStore, jwtKey, logger, now });
+    security = buildSecurity({
+      config,
+      repos: database.repos,
+      cache,
+      configStore,
+      jwtKey,
+      logger,
+      now,
+      hooks: loginHooks.hooks,
+    });
+    const auth = security.auth;
+    mfa = buildMfa({
+      config,
+      database: database.database,
+      repos: database.repos,
+      cache,
+      settings: security.http.settings,
+      auth: () => auth,
+      sessions: security.sessions,
+      logger,
+      now,
+      knownPermissionCodes: () => routeTable?.permissionRoutes().flatMap((r) => r.permissionCode ?? []) ?? [],
+      smsSender: options.smsSender,
+    });
+    loginHooks.bind(mfa.steps.hooks);
   } catch (error) {
     await Promise.allSettled([cache.close(), database.close()]);
     throw asStartupError(error);
@@ -149,6 +211,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     ],
     version: packageVersion(),
     security: security.http,
+    guards: createRouteGuards(security.http, errors, mfa.reauth),
     core: {
       database: database.database,
       repos: database.repos,
@@ -158,15 +221,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       sessions: security.sessions,
       permissions: security.permissions,
       jwtKey,
+      mfa,
     },
     now,
   };
   const built = createApp(deps, {
     ...(options.configure ? { configure: options.configure } : {}),
+    sqlLog,
     webRoot: service.Web.Enabled
       ? resolveContentPath(environment.contentRoot, service.Web.RootPath)
       : undefined,
   });
+
+  routeTable = built.routes;
 
   let closed = false;
   return {
@@ -181,6 +248,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     async close() {
       if (closed) return;
       closed = true;
+      // Spec: the operation-log queue gets 5 s to drain before the pools close.
+      const ops = opsServicesFor(deps);
+      await ops.opLog.drain(OP_LOG_DRAIN_MS).catch(() => {});
+      await ops.close();
       await configStore.close().catch(() => {});
       await Promise.allSettled([cache.close(), database.close()]);
     },

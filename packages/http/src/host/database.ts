@@ -11,6 +11,7 @@ import {
   findMissingTables,
   migrateDatabase,
   openDatabase,
+  type QueryObserver,
   type Repositories,
   runSeed,
   type SeedMenu,
@@ -40,6 +41,8 @@ export async function prepareDatabase(
   config: Configuration,
   logger: Logger,
   seed: SeedOptions,
+  /** Told about every statement (SQL console log, slow and failed SQL). */
+  queryObserver?: QueryObserver,
 ): Promise<OpenedDatabase> {
   const { service, environment } = config;
   const log = logger.child('Service.Startup');
@@ -50,6 +53,7 @@ export async function prepareDatabase(
       connectionString: service.Database.ConnectionString ?? defaultConnectionString(service.Name),
       contentRoot: environment.contentRoot,
       poolSize: service.Database.PoolSize,
+      ...(queryObserver ? { queryObserver } : {}),
     });
   } catch (error) {
     throw asStartupError(error, 'Service:Database');

@@ -1,6 +1,7 @@
 /**
  * Refuses request bodies above `Service:Api:MaxBodyBytes` (default 1 MiB) with HTTP 413 and the envelope,
- * by declared length or, for chunked bodies, while reading. Upload routes set their own limit.
+ * by declared length or, for chunked bodies, while reading. Upload routes are exempt from that limit and get
+ * their own: `Upload:MaxSizeMb` plus room for the multipart framing, answered with 44002 `FileTooLarge`.
  */
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
@@ -9,17 +10,36 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../context.js';
 import { failure } from '../errors/handlers.js';
 
+/** Multipart framing around one file (boundaries, part headers, a few small fields). */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export interface UploadLimit {
+  /** Exact request paths of upload routes. */
+  paths: readonly string[];
+  /** Largest accepted file in bytes. */
+  maxFileBytes: number;
+}
+
 export function jsonBodyLimit(options: {
   maxBytes: number;
   errors: ErrorCodeRegistry;
+  /** Upload routes and their limit. @default none */
+  uploads?: UploadLimit;
 }): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
     maxSize: options.maxBytes,
     onError: (c) => failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: options.maxBytes }),
   });
+  const uploadPaths = new Set(options.uploads?.paths ?? []);
+  const maxFileBytes = options.uploads?.maxFileBytes ?? 0;
+  const uploadLimit = bodyLimit({
+    maxSize: maxFileBytes + MULTIPART_OVERHEAD_BYTES,
+    onError: (c) => failure(c, options.errors, ErrorCode.FileTooLarge, { maxBytes: maxFileBytes }),
+  });
   return async function jsonBodyLimitMiddleware(c, next) {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    if (uploadPaths.has(c.req.path)) return uploadLimit(c, next);
     return limit(c, next);
   };
 }

@@ -1,0 +1,3 @@
+import { defineCaptchaContract } from './mfa/captcha.contract.js';
+
+defineCaptchaContract('Sqlite', 'Memory');

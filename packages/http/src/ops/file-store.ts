@@ -1,0 +1,159 @@
+/**
+ * File storage under `Service:Upload:RootPath` (spec "Upload exposure rule"; contract §5 `/sys/file`). An upload
+ * is checked (not empty 44001, at most `MaxSizeMb` 44002, extension in `Upload:AllowedExtensions` 44003) and
+ * written under a generated name `yyyy/mm/<random>.<ext>`: the client's name is kept only as metadata, so no
+ * part of a request ever becomes a path. Reads resolve the stored key and refuse anything outside the root.
+ * The content type is decided by the extension, never by the client.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, extname, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+
+/** Content types by extension; what is not listed is served as `application/octet-stream`. */
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  pdf: 'application/pdf',
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  zip: 'application/zip',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+/**
+ * Types a browser may show inline from the view link: raster images and PDF. Never SVG or HTML, which can carry
+ * script that would run on this origin.
+ */
+export const INLINE_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'application/pdf',
+]);
+
+/** Random bytes of a storage name: 128 bits, unguessable and collision-free in practice. */
+const STORAGE_NAME_BYTES = 16;
+
+export interface StoredUpload {
+  storageKey: string;
+  originalName: string;
+  ext: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+export interface FileStoreOptions {
+  /** Absolute upload root. */
+  root: string;
+  /** `Upload:MaxSizeMb` in bytes. */
+  maxBytes: number;
+  /** `Upload:AllowedExtensions`, compared lower-case without the dot. */
+  allowedExtensions: readonly string[];
+  now: () => Date;
+}
+
+export interface FileStore {
+  readonly maxBytes: number;
+  /** Checks and stores an upload. @throws BusinessError 44001, 44002, 44003 */
+  save(file: File): Promise<StoredUpload>;
+  /** A stream of a stored file, or undefined when the bytes are gone. */
+  open(storageKey: string): Promise<{ body: ReadableStream; size: number } | undefined>;
+  remove(storageKey: string): Promise<void>;
+}
+
+/** The extension of a client file name, lower-case without the dot ('' when none). */
+export function extensionOf(name: string): string {
+  return extname(name).slice(1).toLowerCase();
+}
+
+/** `application/octet-stream` for anything not in the table. */
+export function contentTypeOf(ext: string): string {
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+export function createFileStore(options: FileStoreOptions): FileStore {
+  const root = resolve(options.root);
+  const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
+
+  /** The absolute path of a key, or undefined when it would leave the root. */
+  function pathOf(storageKey: string): string | undefined {
+    const full = resolve(root, storageKey);
+    return full.startsWith(root + sep) ? full : undefined;
+  }
+
+  return {
+    maxBytes: options.maxBytes,
+
+    async save(file) {
+      const originalName = (file.name || 'file').slice(0, 255);
+      const ext = extensionOf(originalName);
+      if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
+        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+      }
+      if (file.size === 0) throw new BusinessError(ErrorCode.FileEmpty);
+      if (file.size > options.maxBytes) {
+        throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
+      }
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const at = options.now();
+      const month = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+      const storageKey = `${month}/${randomBytes(STORAGE_NAME_BYTES).toString('hex')}.${ext}`;
+      const full = pathOf(storageKey) as string;
+      await mkdir(dirname(full), { recursive: true });
+      await writeFile(full, bytes, { flag: 'wx' });
+      return {
+        storageKey,
+        originalName,
+        ext,
+        contentType: contentTypeOf(ext),
+        sizeBytes: bytes.byteLength,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      };
+    },
+
+    async open(storageKey) {
+      const full = pathOf(storageKey);
+      if (!full) return undefined;
+      try {
+        const info = await stat(full);
+        if (!info.isFile()) return undefined;
+        return { body: Readable.toWeb(createReadStream(full)) as ReadableStream, size: info.size };
+      } catch {
+        return undefined;
+      }
+    },
+
+    async remove(storageKey) {
+      const full = pathOf(storageKey);
+      if (full) await rm(full, { force: true });
+    },
+  };
+}
+
+/**
+ * `Content-Disposition` with the original name: an ASCII fallback in `filename` and the exact name in
+ * `filename*` (RFC 6266 with RFC 5987 encoding), so no client-supplied character can break the header.
+ */
+export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

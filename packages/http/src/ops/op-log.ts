@@ -1,0 +1,122 @@
+/**
+ * The operation-log middleware (spec "Log masking", "Limits"). Mounted once with `app.use('/api/*')` rather
+ * than inside `registerRoute`, so that it sees every write of the API — built-in routes, consumer routes
+ * registered through `registerRoute` and consumer routes added with plain Hono — and the answer the error
+ * handler made of a failure. It only acts after `await next()`: by then the route guards have set `principal`,
+ * so anonymous routes and refused credentials (no principal) are never logged, and reads never are.
+ * The title is the route's OpenAPI summary (else `METHOD path`); the parameters are the path parameters, the
+ * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
+import type { ClientIpResolver } from '@svc/security';
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { AppEnv } from '../context.js';
+import { clientInfoOf } from '../security/client.js';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface OpLogMiddlewareOptions {
+  writer: OpLogWriter;
+  /** `Logging:OpLog:ParamMaxChars`. */
+  paramMaxChars: number;
+  resolveClientIp: ClientIpResolver;
+  /** The app whose OpenAPI registry names the routes (read on first use, after every route is registered). */
+  app: OpenAPIHono<AppEnv>;
+  now: () => Date;
+}
+
+/** `METHOD /hono/:path` → summary, from the OpenAPI route definitions. */
+function summaries(app: OpenAPIHono<AppEnv>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const def of app.openAPIRegistry.definitions) {
+    if (def.type !== 'route' || !def.route.summary) continue;
+    const path = def.route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
+    map.set(`${def.route.method.toUpperCase()} ${path}`, def.route.summary);
+  }
+  return map;
+}
+
+/**
+ * The route template that answered, e.g. `/api/v1/sys/config/:id`: after `next()` the request's route index
+ * points at the last handler that ran (`/sys/config/batch` also matches `/sys/config/:id`, which never ran).
+ */
+function matchedTemplate(c: Context<AppEnv>): string | undefined {
+  const route = matchedRoutes(c)[c.req.routeIndex];
+  return route && route.method === c.req.method ? route.path : undefined;
+}
+
+/** A File in a multipart body is described, never stored. */
+function describeForm(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    out[key] =
+      typeof File !== 'undefined' && value instanceof File
+        ? { fileName: value.name, size: value.size, type: value.type }
+        : value;
+  }
+  return out;
+}
+
+async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  try {
+    if (type.includes('application/json')) return await c.req.json();
+    if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
+      return describeForm(await c.req.parseBody());
+    }
+    return undefined;
+  } catch {
+    return UNSERIALIZABLE;
+  }
+}
+
+async function resultCodeOf(res: Response): Promise<number> {
+  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return res.ok ? 0 : res.status;
+  try {
+    const body = (await res.clone().json()) as { code?: unknown };
+    return typeof body?.code === 'number' ? body.code : res.ok ? 0 : res.status;
+  } catch {
+    return res.ok ? 0 : res.status;
+  }
+}
+
+export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
+  let titles: Map<string, string> | undefined;
+  return async function opLogMiddleware(c, next) {
+    if (!WRITES.has(c.req.method)) return next();
+    const started = performance.now();
+    await next();
+    const principal = c.get('principal');
+    if (!principal) return;
+    const elapsedMs = performance.now() - started;
+    const template = matchedTemplate(c);
+    titles ??= summaries(options.app);
+    const method = c.req.method;
+    const params: Record<string, unknown> = {};
+    const pathParams = c.req.param();
+    if (Object.keys(pathParams).length > 0) params.params = pathParams;
+    const query = c.req.query();
+    if (Object.keys(query).length > 0) params.query = query;
+    const body = await bodyOf(c);
+    if (body !== undefined) params.body = body;
+    const resultCode = await resultCodeOf(c.res);
+    const client = clientInfoOf(c, options.resolveClientIp);
+    await options.writer.write({
+      title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${c.req.path}`,
+      httpMethod: method,
+      path: c.req.path,
+      paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
+      resultCode,
+      success: resultCode === 0,
+      elapsedMs,
+      operatorId: principal.userId,
+      operatorName: principal.kind === 'user' ? principal.account : principal.name,
+      ip: client.ip || null,
+      userAgent: client.userAgent || null,
+      traceId: c.get('traceId') ?? null,
+      createTime: options.now(),
+    });
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The operations services of one server, built once from its deps and reached through `opsServicesFor(deps)`
+ * by the routes, the operation-log middleware and the host (which drains the op-log queue at shutdown). The
+ * memo is keyed by the deps' core services, so every server has its own and nothing is global.
+ */
+import {
+  type ConfigService,
+  createConfigService,
+  createDictService,
+  createSiteInfoService,
+  type DictService,
+  type SiteInfoService,
+} from '@svc/data';
+import { resolveContentPath } from '@svc/kernel';
+import { createOpLogWriter, type OpLogWriter } from '@svc/logging';
+import { PERMISSION_KEY_PREFIX } from '@svc/security';
+import type { HttpDeps } from '../deps.js';
+import { createFileStore, type FileStore } from './file-store.js';
+import { type ServerSnapshot, sampleServer } from './monitor.js';
+import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
+
+/** Counter of the portal-menu generation: portal entries are keyed by it, so a bump retires them all. */
+export const PORTAL_GENERATION_KEY = 'portal:gen';
+
+const MIB = 1024 * 1024;
+
+export interface CacheActions {
+  /** Every user's permissions and data scopes are reloaded at next use; answers the entries removed. */
+  flushAuth(): Promise<number>;
+  flushDict(): Promise<number>;
+  /** Every config key and the site info; answers the entries this instance dropped. */
+  flushConfig(): Promise<number>;
+  /** Answers the new portal generation. */
+  rebuildPortal(): Promise<number>;
+}
+
+export interface OpsServices {
+  opLog: OpLogWriter;
+  configs: ConfigService;
+  dicts: Promise<DictService>;
+  site: Promise<SiteInfoService>;
+  files: FileStore;
+  links: FileLinkSigner;
+  cache: CacheActions;
+  monitor(): Promise<ServerSnapshot>;
+  /** Stops the change-event subscriptions. */
+  close(): Promise<void>;
+}
+
+const built = new WeakMap<object, OpsServices>();
+
+type OpsDeps = Pick<HttpDeps, 'core' | 'config' | 'logger' | 'now'>;
+
+function build(deps: OpsDeps): OpsServices {
+  const { core, config, now } = deps;
+  const service = config.service;
+  const ttlMs = service.Cache.PermissionMinutes * 60_000;
+  const opLog = createOpLogWriter({
+    sink: core.repos.opLogs,
+    logger: deps.logger.child('Service.OpLog'),
+    sync: service.Logging.OpLog.Sync,
+    capacity: service.Logging.OpLog.QueueCapacity,
+  });
+  const configs = createConfigService({ repo: core.repos.configs, store: core.configStore, now });
+  const dicts = createDictService({ repo: core.repos.dicts, cache: core.cache, ttlMs, now });
+  const site = createSiteInfoService({
+    store: core.configStore,
+    cache: core.cache,
+    options: service,
+    ttlMs,
+    now: () => now().getTime(),
+  });
+  // Rejections surface where the services are awaited; these keep them from being reported as unhandled.
+  dicts.catch(() => {});
+  site.catch(() => {});
+  const contentRoot = config.environment.contentRoot;
+  return {
+    opLog,
+    configs,
+    dicts,
+    site,
+    files: createFileStore({
+      root: resolveContentPath(contentRoot, service.Upload.RootPath),
+      maxBytes: service.Upload.MaxSizeMb * MIB,
+      allowedExtensions: service.Upload.AllowedExtensions,
+      now,
+    }),
+    links: createFileLinkSigner({
+      jwtKey: core.jwtKey.key,
+      ttlMinutes: service.Upload.SignedUrlTtlMinutes,
+      now,
+    }),
+    cache: {
+      async flushAuth() {
+        // The generation bump is what makes every entry stale (also one being loaded right now); the entries
+        // are then removed to report and free them. The generation counters themselves are kept.
+        await core.permissions.invalidateAll();
+        return core.cache.deleteByPrefix(PERMISSION_KEY_PREFIX);
+      },
+      async flushDict() {
+        return (await dicts).invalidate();
+      },
+      async flushConfig() {
+        const siteDropped = (await site).drop();
+        return siteDropped + (await configs.invalidate());
+      },
+      rebuildPortal() {
+        return core.cache.increment(PORTAL_GENERATION_KEY);
+      },
+    },
+    monitor: () => sampleServer(contentRoot, now),
+    async close() {
+      await Promise.allSettled([dicts.then((d) => d.close()), site.then((s) => s.close())]);
+    },
+  };
+}
+
+/**
+ * The operations services of the server `deps` belongs to.
+ * @example await opsServicesFor(deps).configs.invalidate('sys.site.title');
+ */
+export function opsServicesFor(deps: OpsDeps): OpsServices {
+  let services = built.get(deps.core);
+  if (!services) {
+    services = build(deps);
+    built.set(deps.core, services);
+  }
+  return services;
+}

@@ -1,0 +1,27 @@
+/** `POST /api/v1/auth/mfa/recovery`: one recovery code clears the account's TOTP and revokes all its sessions. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import type { HttpDeps } from '../../deps.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { AccountSchema, CodeSchema, jsonBody, PasswordSchema } from './schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/api/v1/auth/mfa/recovery',
+  tags: ['Auth'],
+  summary: 'Use a recovery code',
+  description: '40022 used or unknown code; 40025 TOTP off; 40001/40004/40005 as at login.',
+  request: jsonBody(
+    z.object({ account: AccountSchema, currentPassword: PasswordSchema, recoveryCode: CodeSchema }).strict(),
+  ),
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
+    const { account, currentPassword, recoveryCode } = c.req.valid('json');
+    await deps.core.mfa.binding.recover(account, currentPassword, recoveryCode);
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,23 @@
+/** `DELETE /api/v1/sys/config/{id}`: removes a consumer key (43006 for a key the service reads). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: '/api/v1/sys/config/{id}',
+  tags: ['Config'],
+  summary: 'Delete a config entry',
+  request: { params: z.object({ id: idPath }) },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
+    await d.ops.configs.delete(c.req.valid('param').id);
+    return c.json(ok(null), 200);
+  });
+}

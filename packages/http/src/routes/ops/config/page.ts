@@ -1,0 +1,25 @@
+/** `GET /api/v1/sys/config/page`: config rows, filters `key`, `name` (contains). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { ConfigRowSchema, configDto } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/config/page',
+  tags: ['Config'],
+  summary: 'List config entries',
+  request: { query: opsPageQuery({ key: textQuery.optional(), name: textQuery.optional() }) },
+  responses: envelopeResponses(pageSchema(ConfigRowSchema)),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Config' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    return c.json(ok(mapPage(await d.ops.configs.page(query), configDto)), 200);
+  });
+}

@@ -1,0 +1,35 @@
+/** `PUT /api/v1/sys/config/{id}`: value, name, remark; the key cannot change (48000 on `key`). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+
+export const ConfigUpdateSchema = z
+  .object({
+    key: z.string().max(128).optional().openapi({ description: 'May be sent, must equal the stored key.' }),
+    value: z.string().max(4000).optional(),
+    name: z.string().trim().min(1).max(128).optional(),
+    remark: z.string().max(500).nullable().optional(),
+  })
+  .strict();
+
+export const route = createRoute({
+  method: 'put',
+  path: '/api/v1/sys/config/{id}',
+  tags: ['Config'],
+  summary: 'Update a config entry',
+  request: {
+    params: z.object({ id: idPath }),
+    body: { required: true, content: { 'application/json': { schema: ConfigUpdateSchema } } },
+  },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
+    await d.ops.configs.update(c.req.valid('param').id, c.req.valid('json'), actorOf(c));
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,25 @@
+/** `GET /api/v1/sys/dict/item/page`: dictionary items, filters `typeCode` (exact), `label` (contains). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { DictItemSchema, dictItemDto } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/dict/item/page',
+  tags: ['Dict'],
+  summary: 'List dictionary items',
+  request: { query: opsPageQuery({ typeCode: textQuery.optional(), label: textQuery.optional() }) },
+  responses: envelopeResponses(pageSchema(DictItemSchema)),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Dict' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    return c.json(ok(mapPage(await (await d.ops.dicts).pageItems(query), dictItemDto)), 200);
+  });
+}

@@ -1,0 +1,38 @@
+/** `PUT /api/v1/sys/dict/item/{id}`: label, value, sort, enabled, remark (43003 when absent). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+
+export const DictItemUpdateSchema = z
+  .object({
+    label: z.string().trim().min(1).max(128).optional(),
+    value: z.string().max(128).optional(),
+    sort: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    enabled: z.boolean().optional(),
+    remark: z.string().max(500).nullable().optional(),
+  })
+  .strict();
+
+export const route = createRoute({
+  method: 'put',
+  path: '/api/v1/sys/dict/item/{id}',
+  tags: ['Dict'],
+  summary: 'Update a dictionary item',
+  request: {
+    params: z.object({ id: idPath }),
+    body: { required: true, content: { 'application/json': { schema: DictItemUpdateSchema } } },
+  },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Dict' }, async (c) => {
+    const body = c.req.valid('json');
+    const patch = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    await (await d.ops.dicts).updateItem(c.req.valid('param').id, patch, actorOf(c));
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,23 @@
+/** `DELETE /api/v1/sys/dict/type/{id}`: deletes the type and its items (43001 when absent). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: '/api/v1/sys/dict/type/{id}',
+  tags: ['Dict'],
+  summary: 'Delete a dictionary type',
+  request: { params: z.object({ id: idPath }) },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Dict' }, async (c) => {
+    await (await d.ops.dicts).deleteType(c.req.valid('param').id, actorOf(c));
+    return c.json(ok(null), 200);
+  });
+}

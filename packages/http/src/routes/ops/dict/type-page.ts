@@ -1,0 +1,25 @@
+/** `GET /api/v1/sys/dict/type/page`: dictionary types, filters `code`, `name` (contains). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { DictTypeSchema, dictTypeDto } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/dict/type/page',
+  tags: ['Dict'],
+  summary: 'List dictionary types',
+  request: { query: opsPageQuery({ code: textQuery.optional(), name: textQuery.optional() }) },
+  responses: envelopeResponses(pageSchema(DictTypeSchema)),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Dict' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    return c.json(ok(mapPage(await (await d.ops.dicts).pageTypes(query), dictTypeDto)), 200);
+  });
+}

@@ -1,0 +1,43 @@
+/** `PUT /api/v1/sys/dict/type/{id}`: name, enabled, remark (the code is the type's identity and stays). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+
+export const DictTypeUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(64).optional(),
+    enabled: z.boolean().optional(),
+    remark: z.string().max(500).nullable().optional(),
+  })
+  .strict();
+
+export const route = createRoute({
+  method: 'put',
+  path: '/api/v1/sys/dict/type/{id}',
+  tags: ['Dict'],
+  summary: 'Update a dictionary type',
+  request: {
+    params: z.object({ id: idPath }),
+    body: { required: true, content: { 'application/json': { schema: DictTypeUpdateSchema } } },
+  },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Dict' }, async (c) => {
+    const body = c.req.valid('json');
+    await (await d.ops.dicts).updateType(
+      c.req.valid('param').id,
+      {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+        ...(body.remark !== undefined ? { remark: body.remark } : {}),
+      },
+      actorOf(c),
+    );
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Answers a stored file's bytes: `attachment` with the original name, or `inline` for the safe image/PDF
+ * types only; always `X-Content-Type-Options: nosniff`, and a sandboxing CSP so even a mislabelled file
+ * cannot run script on this origin.
+ */
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../../context.js';
+import { contentDisposition, INLINE_CONTENT_TYPES } from '../../../ops/file-store.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+
+export async function sendFile(
+  c: Context<AppEnv>,
+  d: OpsRouteDeps,
+  id: number,
+  mode: 'attachment' | 'view',
+): Promise<Response> {
+  const row = await d.http.core.repos.files.getById(id);
+  const opened = row ? await d.ops.files.open(row.storageKey) : undefined;
+  if (!row || !opened) throw new BusinessError(ErrorCode.FileNotFound, { id });
+  const inline = mode === 'view' && INLINE_CONTENT_TYPES.has(row.contentType);
+  return new Response(opened.body, {
+    status: 200,
+    headers: {
+      'content-type': inline ? row.contentType : 'application/octet-stream',
+      'content-length': String(opened.size),
+      'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.originalName),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      'cache-control': 'private, no-store',
+      'x-trace-id': c.get('traceId') ?? '',
+    },
+  });
+}

@@ -1,0 +1,28 @@
+/** `DELETE /api/v1/sys/file/{id}`: soft-deletes the row and removes the bytes (44004 when absent). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: '/api/v1/sys/file/{id}',
+  tags: ['File'],
+  summary: 'Delete a file',
+  request: { params: z.object({ id: idPath }) },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
+    const { id } = c.req.valid('param');
+    const row = await d.http.core.repos.files.getById(id);
+    if (!row || !(await d.http.core.repos.files.softDelete(id, { userId: actorOf(c), now: d.http.now() }))) {
+      throw new BusinessError(ErrorCode.FileNotFound, { id });
+    }
+    await d.ops.files.remove(row.storageKey);
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,31 @@
+/** `GET /api/v1/sys/file/{id}/download` (bearer): the file as an attachment with its original name. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
+import { idPath } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { sendFile } from './content.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/file/{id}/download',
+  tags: ['File'],
+  summary: 'Download a file',
+  request: { params: z.object({ id: idPath }) },
+  responses: {
+    200: {
+      description: 'The file (attachment); failures answer the envelope (44004).',
+      content: {
+        'application/octet-stream': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },
+        'application/json': { schema: ErrorEnvelopeSchema },
+      },
+    },
+    ...commonErrorResponses,
+  },
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'authenticated', module: 'Upload' }, (c) =>
+    sendFile(c, d, c.req.valid('param').id, 'attachment'),
+  );
+}

@@ -1,0 +1,26 @@
+/** `GET /api/v1/sys/file/page`: uploaded files with their signed view links, filter `name` (contains). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { FileRowSchema, fileDto } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/file/page',
+  tags: ['File'],
+  summary: 'List files',
+  request: { query: opsPageQuery({ name: textQuery.optional() }) },
+  responses: envelopeResponses(pageSchema(FileRowSchema)),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    const page = await d.http.core.repos.files.page(query);
+    return c.json(ok(mapPage(page, (r) => fileDto(r, d.ops.links.viewUrl(r.id)))), 200);
+  });
+}

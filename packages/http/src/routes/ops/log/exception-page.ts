@@ -1,0 +1,25 @@
+/** `GET /api/v1/sys/log/exception/page`: the exception log, newest first. */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { assertPageSize, mapPage, opsPageQuery, pageSchema } from '../../../ops/paging.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { ExceptionLogSchema, exceptionLogDto } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/log/exception/page',
+  tags: ['Log'],
+  summary: 'List exception logs',
+  request: { query: opsPageQuery({}) },
+  responses: envelopeResponses(pageSchema(ExceptionLogSchema)),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    return c.json(ok(mapPage(await d.http.core.repos.exceptionLogs.page(query), exceptionLogDto)), 200);
+  });
+}

@@ -1,0 +1,21 @@
+/** `DELETE /api/v1/sys/log/login`: hard-deletes the login log (this action is itself operation-logged). */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { OpsRouteDeps } from '../route-deps.js';
+import { ClearedSchema } from '../schemas.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: '/api/v1/sys/log/login',
+  tags: ['Log'],
+  summary: 'Clear the login log',
+  responses: envelopeResponses(ClearedSchema),
+});
+
+export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
+    return c.json(ok({ cleared: await d.http.core.repos.loginLogs.deleteAll() }), 200);
+  });
+}
