@@ -1,0 +1,3 @@
+import { defineConfigContract } from './ops/config.contract.js';
+
+defineConfigContract('Sqlite', 'Memory');

@@ -1,0 +1,256 @@
+/**
+ * Config centre, dictionaries and cache actions over HTTP: values validated by the key's type, immutable keys,
+ * batch all-or-nothing, the anonymous whitelisted site info following changes at once, the cached dictionary
+ * read and its invalidation, the four cache actions with their counts, module removal.
+ */
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, login } from '../testing/auth.js';
+import {
+  grantPermissions,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  TEST_USER_PASSWORD,
+  type TestServer,
+} from '../testing/index.js';
+
+export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`config, dictionaries and cache actions on ${dbType} with ${cache}`, () => {
+    let t: TestServer;
+    let admin: Record<string, string>;
+    beforeAll(async () => {
+      t = await startTestServer({ dbType, cache });
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(() => t?.close());
+
+    const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      json(
+        await t.request(path, {
+          ...init,
+          headers: { ...admin, ...(init.headers as Record<string, string>) },
+        }),
+      );
+    const configRow = async (key: string) => {
+      const page = await call(`/api/v1/sys/config/page?key=${encodeURIComponent(key)}`);
+      return page.data.items.find((r: { key: string }) => r.key === key);
+    };
+
+    it('refuses values that do not fit the key type, so login settings cannot be broken', async () => {
+      const lock = await configRow('sys.security.loginLock.lockMinutes');
+      const bad = await call(`/api/v1/sys/config/${lock.id}`, { method: 'PUT', json: { value: 'soon' } });
+      expect(bad).toMatchObject({ code: 48000 });
+      expect(bad.args.errors[0].path).toBe('value');
+      expect(
+        (await call(`/api/v1/sys/config/${lock.id}`, { method: 'PUT', json: { value: '0' } })).code,
+      ).toBe(48000);
+      const captcha = await configRow('sys.security.captcha.enabled');
+      expect(
+        (await call(`/api/v1/sys/config/${captcha.id}`, { method: 'PUT', json: { value: 'maybe' } })).code,
+      ).toBe(48000);
+      const type = await configRow('sys.security.captcha.type');
+      expect(
+        (await call(`/api/v1/sys/config/${type.id}`, { method: 'PUT', json: { value: 'emoji' } })).code,
+      ).toBe(48000);
+      expect(
+        (await call(`/api/v1/sys/config/${type.id}`, { method: 'PUT', json: { value: 'MATH' } })).code,
+      ).toBe(0);
+      expect((await call(`/api/v1/sys/config/${type.id}`)).data.value).toBe('math');
+      // Login still works: nothing invalid was stored.
+      expect((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
+    });
+
+    it('keeps the key immutable and rejects unknown body properties', async () => {
+      const row = await configRow('sys.site.footer');
+      const moved = await call(`/api/v1/sys/config/${row.id}`, {
+        method: 'PUT',
+        json: { key: 'sys.other', value: 'x' },
+      });
+      expect(moved.code).toBe(48000);
+      expect(moved.args.errors[0].path).toBe('key');
+      expect((await call(`/api/v1/sys/config/${row.id}`, { method: 'PUT', json: { foo: 1 } })).code).toBe(
+        48000,
+      );
+      expect((await call(`/api/v1/sys/config/${row.id}`)).data).toMatchObject({
+        key: 'sys.site.footer',
+        value: '',
+      });
+      expect((await call('/api/v1/sys/config/999999')).code).toBe(43004);
+      expect((await call('/api/v1/sys/config/abc')).code).toBe(48000);
+    });
+
+    it('creates consumer keys (43005 on a duplicate), deletes them, refuses deleting built-in keys (43006)', async () => {
+      const created = await call('/api/v1/sys/config', {
+        method: 'POST',
+        json: { key: 'app.feature.limit', value: '12', name: 'Limit', valueType: 'int' },
+      });
+      expect(created.code).toBe(0);
+      expect(
+        (
+          await call('/api/v1/sys/config', {
+            method: 'POST',
+            json: { key: 'app.feature.limit', value: '1', name: 'x' },
+          })
+        ).code,
+      ).toBe(43005);
+      const id = created.data.id;
+      expect(
+        (await call(`/api/v1/sys/config/${id}`, { method: 'PUT', json: { value: 'twelve' } })).code,
+      ).toBe(48000);
+      expect((await call(`/api/v1/sys/config/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await call(`/api/v1/sys/config/${id}`)).code).toBe(43004);
+      const builtIn = await configRow('sys.security.password.minLength');
+      expect((await call(`/api/v1/sys/config/${builtIn.id}`, { method: 'DELETE' })).code).toBe(43006);
+    });
+
+    it('applies a batch all-or-nothing and the anonymous site info follows at once', async () => {
+      const failed = await call('/api/v1/sys/config/batch', {
+        method: 'PUT',
+        json: [
+          { key: 'sys.site.title', value: 'Never' },
+          { key: 'sys.security.smsLogin.enabled', value: 'perhaps' },
+        ],
+      });
+      expect(failed.code).toBe(48000);
+      expect(failed.args.errors[0].path).toBe('1.value');
+      expect((await json(await t.request('/api/v1/sys/config/site'))).data.title).not.toBe('Never');
+      const done = await call('/api/v1/sys/config/batch', {
+        method: 'PUT',
+        json: [
+          { key: 'sys.site.title', value: 'Ops Console' },
+          { key: 'sys.security.smsLogin.enabled', value: 'TRUE' },
+        ],
+      });
+      expect(done).toMatchObject({ code: 0, data: { updated: 2 } });
+      const site = await json(await t.request('/api/v1/sys/config/site'));
+      expect(site.data).toEqual({
+        title: 'Ops Console',
+        logoUrl: '',
+        footer: '',
+        captchaEnabled: false,
+        captchaType: 'math',
+        smsLoginEnabled: true,
+      });
+      expect(
+        (await call('/api/v1/sys/config/batch', { method: 'PUT', json: [{ key: 'nope', value: '1' }] })).code,
+      ).toBe(43004);
+    });
+
+    it('answers the password policy to a bearer only', async () => {
+      expect((await t.request('/api/v1/sys/config/password-policy')).status).toBe(401);
+      const policy = await call('/api/v1/sys/config/password-policy');
+      expect(policy.data).toMatchObject({ minLength: 8, requireUpper: true, historyCount: 0 });
+    });
+
+    it('serves dictionary items to any logged-in user from a cache that writes invalidate', async () => {
+      const type = await call('/api/v1/sys/dict/type', {
+        method: 'POST',
+        json: { code: 'color', name: 'Colour' },
+      });
+      expect(type.code).toBe(0);
+      expect(
+        (await call('/api/v1/sys/dict/type', { method: 'POST', json: { code: 'color', name: 'x' } })).code,
+      ).toBe(43002);
+      const red = await call('/api/v1/sys/dict/item', {
+        method: 'POST',
+        json: { typeId: type.data.id, label: 'Red', value: 'r', sort: 2 },
+      });
+      await call('/api/v1/sys/dict/item', {
+        method: 'POST',
+        json: { typeId: type.data.id, label: 'Blue', value: 'b', sort: 1 },
+      });
+      await grantPermissions(t, { account: 'reader', permissions: [] });
+      const reader = bearer((await login(t, 'reader', TEST_USER_PASSWORD)).accessToken);
+      const read = async () => json(await t.request('/api/v1/sys/dict/items/color', { headers: reader }));
+      expect((await read()).data).toEqual([
+        { label: 'Blue', value: 'b', sort: 1 },
+        { label: 'Red', value: 'r', sort: 2 },
+      ]);
+      expect((await t.request('/api/v1/sys/dict/items/color')).status).toBe(401);
+      // A change behind the service's back stays invisible: the answer is cached …
+      const { db, tables } = t.server.database.database;
+      await db.update(tables.sysDictItem).set({ label: 'Crimson' }).where(undefined);
+      expect((await read()).data.map((i: { label: string }) => i.label)).toEqual(['Blue', 'Red']);
+      // … until a write through the service raises DictChangedEvent.
+      await call(`/api/v1/sys/dict/item/${red.data.id}`, { method: 'PUT', json: { enabled: false } });
+      expect((await read()).data).toEqual([{ label: 'Crimson', value: 'b', sort: 1 }]);
+      expect((await call('/api/v1/sys/dict/item/999999', { method: 'PUT', json: { label: 'x' } })).code).toBe(
+        43003,
+      );
+      expect((await call(`/api/v1/sys/dict/type/${type.data.id}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await read()).data).toEqual([]);
+      expect((await call('/api/v1/sys/dict/item/page?typeCode=gender')).data.total).toBe(3);
+    });
+
+    it('flushes permissions (counting entries, keeping counters), dictionaries, config, and bumps the portal generation', async () => {
+      await grantPermissions(t, { account: 'viewer', permissions: ['GET:/api/v1/sys/log/op/page'] });
+      const viewer = bearer((await login(t, 'viewer', TEST_USER_PASSWORD)).accessToken);
+      expect((await t.request('/api/v1/sys/log/op/page', { headers: viewer })).status).toBe(200);
+      // Revoke behind the service's back: the cached codes still allow …
+      const { db, tables } = t.server.database.database;
+      await db.update(tables.sysMenu).set({ enabled: false }).where(undefined);
+      expect((await t.request('/api/v1/sys/log/op/page', { headers: viewer })).status).toBe(200);
+      const auth = await call('/api/v1/sys/cache/flush-auth', { method: 'POST' });
+      expect(auth.code).toBe(0);
+      expect(auth.data.cleared).toBeGreaterThanOrEqual(1);
+      // … until the flush: the next request reloads and is refused.
+      expect((await t.request('/api/v1/sys/log/op/page', { headers: viewer })).status).toBe(403);
+      await db.update(tables.sysMenu).set({ enabled: true }).where(undefined);
+
+      await call('/api/v1/sys/dict/items/gender');
+      expect(
+        (await call('/api/v1/sys/cache/flush-dict', { method: 'POST' })).data.cleared,
+      ).toBeGreaterThanOrEqual(1);
+      await json(await t.request('/api/v1/sys/config/site'));
+      expect(
+        (await call('/api/v1/sys/cache/flush-config', { method: 'POST' })).data.cleared,
+      ).toBeGreaterThanOrEqual(2);
+      const first = (await call('/api/v1/sys/cache/rebuild-portal', { method: 'POST' })).data.generation;
+      expect((await call('/api/v1/sys/cache/rebuild-portal', { method: 'POST' })).data.generation).toBe(
+        first + 1,
+      );
+    });
+
+    it('answers the server snapshot to holders of its code only', async () => {
+      await grantPermissions(t, { account: 'nobody', permissions: [] });
+      const nobody = bearer((await login(t, 'nobody', TEST_USER_PASSWORD)).accessToken);
+      expect((await t.request('/api/v1/sys/monitor/server', { headers: nobody })).status).toBe(403);
+      const snap = await call('/api/v1/sys/monitor/server');
+      expect(snap.code).toBe(0);
+      expect(snap.data.cpuPercent).toBeGreaterThanOrEqual(0);
+      expect(snap.data.memory.totalBytes).toBeGreaterThan(snap.data.memory.freeBytes);
+      expect(snap.data.disk.totalBytes).toBeGreaterThan(0);
+      expect(snap.data.runtime.name).toBe('node');
+      expect(snap.data.processorCount).toBeGreaterThanOrEqual(1);
+      expect(Object.keys(snap.data).sort()).toEqual(
+        [
+          'cpuPercent',
+          'disk',
+          'machineName',
+          'memory',
+          'osDescription',
+          'processorCount',
+          'runtime',
+          'sampledAt',
+        ].sort(),
+      );
+    });
+
+    it('removes disabled modules from the API and the contract', async () => {
+      const off = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Api__DisabledModules__0: 'Config', Service__Api__DisabledModules__1: 'Upload' },
+      });
+      try {
+        expect((await off.request('/api/v1/sys/config/site')).status).toBe(404);
+        const doc = await json(await off.request('/openapi/v1.json'));
+        expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/v1/sys/config'))).toBe(false);
+        expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/v1/sys/file'))).toBe(false);
+        expect(Object.keys(doc.paths)).toContain('/api/v1/sys/dict/items/{typeCode}');
+      } finally {
+        await off.close();
+      }
+    });
+  });
+}
