@@ -1,3 +1,5 @@
 import { defineConfigContract } from './ops/config.contract.js';
+import { defineOpLogContract } from './ops/oplog.contract.js';
 
 defineConfigContract('Sqlite', 'Memory');
+defineOpLogContract('Sqlite', 'Memory');

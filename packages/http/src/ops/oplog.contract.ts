@@ -1,0 +1,189 @@
+/**
+ * Operation, login and exception logs over HTTP: which requests are recorded (authenticated writes only,
+ * consumer routes included), the row (title = route summary, operator, result code, trace id), masking of
+ * nested and array values, the 8192 cap keeping valid JSON, synchronous mode, and the clears, which are
+ * themselves recorded.
+ */
+import type { DbType } from '@svc/kernel';
+import { ok } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateAppOptions } from '../app.js';
+import { createRoute, z } from '../index.js';
+import { registerRoute } from '../openapi/register.js';
+import { envelopeResponses } from '../openapi/schemas.js';
+import { bearer, json, login } from '../testing/auth.js';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+import { opsServicesFor } from './services.js';
+
+const configure: NonNullable<CreateAppOptions['configure']> = (ctx) => {
+  const echo = createRoute({
+    method: 'post',
+    path: '/api/v1/test/echo',
+    summary: 'Echo for the op-log test',
+    request: { body: { content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+    responses: envelopeResponses(z.object({ n: z.number() })),
+  });
+  registerRoute(ctx, echo, { auth: 'authenticated' }, (c) => c.json(ok({ n: 1 }), 200));
+  // A consumer route added with plain Hono (its own guard, outside registerRoute): still recorded.
+  const guards =
+    ctx.guards?.forRoute({ method: 'POST', path: '/api/v1/test/plain', auth: 'authenticated' }) ?? [];
+  ctx.app.post('/api/v1/test/plain', ...guards, (c) => c.json(ok(null), 200));
+  registerRoute(
+    ctx,
+    createRoute({ method: 'post', path: '/api/v1/test/open', responses: envelopeResponses(z.null()) }),
+    { auth: 'anonymous' },
+    (c) => c.json(ok(null), 200),
+  );
+};
+
+export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`operation, login and exception logs on ${dbType} with ${cache}`, () => {
+    let t: TestServer;
+    let admin: Record<string, string>;
+    beforeAll(async () => {
+      t = await startTestServer({ dbType, cache, configure });
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(() => t?.close());
+
+    const flushed = () => opsServicesFor(t.server.deps).opLog.drain(5000);
+    const ops = async () => {
+      await flushed();
+      const res = await t.request('/api/v1/sys/log/op/page?size=200', { headers: admin });
+      return (await json(res)).data.items as Record<string, unknown>[];
+    };
+
+    it('records authenticated writes with title, operator, code and trace id; not reads, not anonymous routes', async () => {
+      const before = (await ops()).length;
+      const res = await t.request('/api/v1/test/echo?x=1', {
+        headers: { ...admin, 'user-agent': 'ua-test' },
+        json: { a: 1 },
+      });
+      expect(res.status).toBe(200);
+      await t.request('/api/v1/test/plain', { method: 'POST', headers: admin });
+      await t.request('/api/v1/test/open', { method: 'POST' });
+      await t.request('/api/v1/sys/config/site');
+      await t.request('/api/v1/auth/login', { json: { account: 'superAdmin', password: 'wrong' } });
+      const failed = await t.request('/api/v1/sys/dict/item/999999', {
+        method: 'PUT',
+        headers: admin,
+        json: { label: 'x' },
+      });
+      expect((await json(failed)).code).toBe(43003);
+      const rows = await ops();
+      expect(rows.length - before).toBe(3);
+      const echo = rows.find((r) => r.path === '/api/v1/test/echo');
+      expect(echo).toMatchObject({
+        title: 'Echo for the op-log test',
+        httpMethod: 'POST',
+        resultCode: 0,
+        success: true,
+        operatorName: 'superAdmin',
+        userAgent: 'ua-test',
+        traceId: res.headers.get('x-trace-id'),
+      });
+      expect(JSON.parse(echo?.paramJson as string)).toEqual({ query: { x: '1' }, body: { a: 1 } });
+      expect(rows.find((r) => r.path === '/api/v1/test/plain')?.title).toBe('POST /api/v1/test/plain');
+      expect(rows.find((r) => r.path === '/api/v1/sys/dict/item/999999')).toMatchObject({
+        title: 'Update a dictionary item',
+        resultCode: 43003,
+        success: false,
+      });
+      expect(rows.some((r) => r.path === '/api/v1/test/open' || r.path === '/api/v1/auth/login')).toBe(false);
+    });
+
+    it('masks sensitive names case-insensitively in nested objects and arrays', async () => {
+      await t.request('/api/v1/test/echo', {
+        headers: admin,
+        json: {
+          account: 'bob',
+          NewPassword: 'p1',
+          profile: { apiKey: 'k', deep: [{ refresh_token: 't', keep: 'yes' }, { Cookie: 'c' }] },
+          items: [{ secretAnswer: 's' }],
+        },
+      });
+      const row = (await ops()).find((r) => (r.paramJson as string | null)?.includes('bob'));
+      const params = JSON.parse(row?.paramJson as string);
+      expect(params.body).toEqual({
+        account: 'bob',
+        NewPassword: '***',
+        profile: { apiKey: '***', deep: [{ refresh_token: '***', keep: 'yes' }, { Cookie: '***' }] },
+        items: [{ secretAnswer: '***' }],
+      });
+      expect(row?.paramJson).not.toContain('p1');
+    });
+
+    it('caps parameter text at 8192, keeping its start and original length, as valid JSON', async () => {
+      const note = `start-${'x'.repeat(20_000)}`;
+      await t.request('/api/v1/test/echo', { headers: admin, json: { note } });
+      const row = (await ops()).find((r) => (r.paramJson as string | null)?.includes('start-'));
+      const text = row?.paramJson as string;
+      expect(text.length).toBeLessThanOrEqual(8192);
+      const parsed = JSON.parse(text);
+      expect(parsed.truncated).toBe(true);
+      expect(parsed.originalLength).toBe(JSON.stringify({ body: { note } }).length);
+      expect(parsed.head.startsWith('{"body":{"note":"start-xxx')).toBe(true);
+    });
+
+    it('records malformed bodies as <unserializable>', async () => {
+      await t.request('/api/v1/test/echo', {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json', 'x-case': 'bad' },
+        body: '{"a":',
+      });
+      const rows = await ops();
+      const bad = rows.find((r) => r.resultCode === 48000 && r.path === '/api/v1/test/echo');
+      expect(JSON.parse(bad?.paramJson as string)).toEqual({ body: '<unserializable>' });
+    });
+
+    it('keeps exception rows with the trace id, pages login logs, and clears are recorded as operations', async () => {
+      const { db, tables } = t.server.database.database;
+      await t.server.deps.exceptions.record(new TypeError('boom'), {
+        method: 'GET',
+        path: '/api/v1/x',
+        traceId: 'trace-123',
+      });
+      const exceptions = await json(await t.request('/api/v1/sys/log/exception/page', { headers: admin }));
+      expect(exceptions.data.items[0]).toMatchObject({
+        traceId: 'trace-123',
+        exceptionType: 'TypeError',
+        message: 'boom',
+      });
+      const logins = await json(await t.request('/api/v1/sys/log/login/page', { headers: admin }));
+      expect(
+        logins.data.items.some(
+          (r: { account: string; success: boolean }) => r.account === 'superAdmin' && !r.success,
+        ),
+      ).toBe(true);
+      const cleared = await json(
+        await t.request('/api/v1/sys/log/exception', { method: 'DELETE', headers: admin }),
+      );
+      expect(cleared.data.cleared).toBeGreaterThanOrEqual(1);
+      expect((await db.select().from(tables.sysExceptionLog)).length).toBe(0);
+      expect(
+        (await json(await t.request('/api/v1/sys/log/login', { method: 'DELETE', headers: admin }))).code,
+      ).toBe(0);
+      await flushed();
+      const opClear = await json(await t.request('/api/v1/sys/log/op', { method: 'DELETE', headers: admin }));
+      expect(opClear.code).toBe(0);
+      const after = await ops();
+      expect(after.map((r) => r.title)).toEqual(['Clear the operation log']);
+    });
+
+    it('writes before answering in sync mode', async () => {
+      const sync = await startTestServer({
+        dbType,
+        cache,
+        configure,
+        env: { Service__Logging__OpLog__Sync: 'true' },
+      });
+      try {
+        const token = bearer((await login(sync, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+        await sync.request('/api/v1/test/echo', { headers: token, json: { n: 1 } });
+        expect(await sync.server.database.repos.opLogs.count()).toBe(1);
+      } finally {
+        await sync.close();
+      }
+    });
+  });
+}
