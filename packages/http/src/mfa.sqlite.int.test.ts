@@ -1,5 +1,7 @@
 import { defineCaptchaContract } from './mfa/captcha.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
+import { defineTotpContract } from './mfa/totp.contract.js';
 
 defineCaptchaContract('Sqlite', 'Memory');
 defineSmsContract('Sqlite', 'Memory');
+defineTotpContract('Sqlite', 'Memory');
