@@ -1,0 +1,275 @@
+/**
+ * Grants over HTTP: the permission matrix of the administration routes (a user holding every code but one is
+ * refused exactly that route), grants taking effect on the very next request (menu grants, role state, role
+ * membership, user roles, menu edits), and escalation attempts by an administrator who is not the super admin
+ * (granting codes they lack, assigning roles that carry them, editing a granted menu, widening a data scope,
+ * touching the super admin, deleting or disabling themselves).
+ */
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminHarness, ROOT_ORG_ID, startAdminServer } from './harness.contract.js';
+
+/** The administration area's permission routes, as the live route table lists them. */
+const ADMIN_AREA = /^\/api\/v1\/(sys\/(user|role|menu|org|position|session|recycle)(\/|$)|menu\/routes$)/;
+
+/** A request that reaches the route (values that pass the guards; the handler may still refuse them). */
+function concrete(path: string): string {
+  return path
+    .replace('{id}', '999999')
+    .replace('{sessionId}', '01890000-0000-7000-8000-000000000000')
+    .replace('{type}', 'user');
+}
+
+export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`grants and escalation on ${dbType} with ${cache}`, () => {
+    let h: AdminHarness;
+    beforeAll(async () => {
+      h = await startAdminServer(dbType, cache);
+    });
+    afterAll(() => h?.close());
+
+    // ~40² requests: a minute is ample even on a busy machine with a server database.
+    it('permission matrix: holding every code but one refuses exactly that route (41001, HTTP 403)', {
+      timeout: 120_000,
+    }, async () => {
+      const routes = h.t.server.routes.permissionRoutes().filter((r) => ADMIN_AREA.test(r.path));
+      expect(routes.length).toBeGreaterThanOrEqual(38);
+      // One button per code, all granted to one role, so each code can be switched off on its own.
+      const roleId = await h.role('matrix', []);
+      const buttons = new Map<string, number>();
+      for (const r of routes) {
+        const code = r.permissionCode as string;
+        const menu = await h.ok('POST', '/api/v1/sys/menu', {
+          json: { parentId: 0, type: 'button', title: `m ${code}`, permission: code },
+        });
+        buttons.set(code, menu.id);
+      }
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/menus`, { json: { menuIds: [...buttons.values()] } });
+      await h.user('matrix-user', { roleIds: [roleId] });
+      const token = await h.loginAs('matrix-user');
+      const attempt = async (r: (typeof routes)[number]) => {
+        const json = r.method === 'GET' || r.method === 'DELETE' ? undefined : {};
+        return (await h.call(r.method, concrete(r.path), { token, json })).status;
+      };
+
+      for (const r of routes) expect(await attempt(r), `${r.method} ${r.path} with every code`).not.toBe(403);
+      for (const refused of routes) {
+        const code = refused.permissionCode as string;
+        await h.ok('PUT', `/api/v1/sys/menu/${buttons.get(code)}`, { json: { enabled: false } });
+        const statuses = await Promise.all(routes.map(attempt));
+        routes.forEach((r, i) => {
+          if (r === refused) expect(statuses[i], `${r.method} ${r.path} without its code`).toBe(403);
+          else expect(statuses[i], `${r.method} ${r.path} while only ${code} is missing`).not.toBe(403);
+        });
+        await h.ok('PUT', `/api/v1/sys/menu/${buttons.get(code)}`, { json: { enabled: true } });
+      }
+      const denied = await h.call('GET', '/api/v1/sys/user/page', { token: await h.loginAs('matrix-user') });
+      expect(denied.status).toBe(200);
+    });
+
+    it('grants apply on the next request: role menus, role enabled, role deleted and restored, membership, user roles, menu edits', async () => {
+      const code = 'GET:/api/v1/sys/position/page';
+      const roleId = await h.role('next-request', []);
+      const menuId = (
+        await h.ok('POST', '/api/v1/sys/menu', {
+          json: { parentId: 0, type: 'button', title: 'pos', permission: code },
+        })
+      ).id;
+      const userId = await h.user('next-user', { roleIds: [roleId] });
+      const token = await h.loginAs('next-user');
+      const status = async () => (await h.call('GET', '/api/v1/sys/position/page', { token })).status;
+
+      expect(await status()).toBe(403);
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/menus`, { json: { menuIds: [menuId] } });
+      expect(await status()).toBe(200);
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}`, { json: { enabled: false } });
+      expect(await status()).toBe(403);
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}`, { json: { enabled: true } });
+      expect(await status()).toBe(200);
+      await h.ok('DELETE', `/api/v1/sys/role/${roleId}`);
+      expect(await status()).toBe(403);
+      await h.ok('POST', `/api/v1/sys/recycle/role/${roleId}/restore`);
+      expect(await status()).toBe(200);
+      await h.ok('PUT', `/api/v1/sys/user/${userId}`, { json: { roleIds: [] } });
+      expect(await status()).toBe(403);
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/users`, { json: { userIds: [userId] } });
+      expect(await status()).toBe(200);
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/users`, { json: { userIds: [] } });
+      expect(await status()).toBe(403);
+      await h.ok('PUT', `/api/v1/sys/user/${userId}`, { json: { roleIds: [roleId] } });
+      expect(await status()).toBe(200);
+      // Codes are normalised on save: a lower-case method with an upper-case path still names the route.
+      await h.ok('PUT', `/api/v1/sys/menu/${menuId}`, { json: { permission: ' get:/API/v1/sys/ORG/list ' } });
+      expect(await status()).toBe(403);
+      expect((await h.call('GET', '/api/v1/sys/org/list', { token })).status).toBe(200);
+      await h.ok('PUT', `/api/v1/sys/menu/${menuId}`, { json: { permission: code } });
+      expect(await status()).toBe(200);
+      await h.ok('PUT', `/api/v1/sys/menu/${menuId}`, { json: { enabled: false } });
+      expect(await status()).toBe(403);
+      await h.ok('PUT', `/api/v1/sys/menu/${menuId}`, { json: { enabled: true } });
+      expect(await status()).toBe(200);
+      await h.ok('DELETE', `/api/v1/sys/menu/${menuId}`);
+      expect(await status()).toBe(403);
+    });
+
+    describe('escalation by an administrator who is not the super admin', () => {
+      const HELD = [
+        'GET:/api/v1/sys/user/page',
+        'GET:/api/v1/sys/user/{id}',
+        'POST:/api/v1/sys/user',
+        'PUT:/api/v1/sys/user/{id}',
+        'DELETE:/api/v1/sys/user/{id}',
+        'PUT:/api/v1/sys/user/{id}/password',
+        'PUT:/api/v1/sys/user/{id}/enabled',
+        'POST:/api/v1/sys/user/batch-delete',
+        'GET:/api/v1/sys/role/page',
+        'POST:/api/v1/sys/role',
+        'PUT:/api/v1/sys/role/{id}',
+        'PUT:/api/v1/sys/role/{id}/menus',
+        'PUT:/api/v1/sys/role/{id}/users',
+        'PUT:/api/v1/sys/role/{id}/datascope',
+        'POST:/api/v1/sys/menu',
+        'PUT:/api/v1/sys/menu/{id}',
+        'GET:/api/v1/sys/session/online',
+        'DELETE:/api/v1/sys/session/{sessionid}',
+      ];
+      const LACKING = 'DELETE:/api/v1/sys/log/op';
+      let sub: string;
+      let subId: number;
+      let subRoleId: number;
+      let subMenuId: number;
+      let strongRoleId: number;
+      let strongMenuId: number;
+      let plainRoleId: number;
+      let plainMenuId: number;
+      let targetId: number;
+
+      beforeAll(async () => {
+        const deptId = await h.org('escalation-dept');
+        subRoleId = await h.role('sub-admin', HELD, { scopeType: 3 });
+        subMenuId = (await h.ok('GET', `/api/v1/sys/role/${subRoleId}/menus`)).menuIds[0];
+        subId = await h.user('sub-admin', { orgId: deptId, roleIds: [subRoleId] });
+        sub = await h.loginAs('sub-admin');
+        strongRoleId = await h.role('strong', [LACKING]);
+        strongMenuId = (await h.ok('GET', `/api/v1/sys/role/${strongRoleId}/menus`)).menuIds[0];
+        plainRoleId = await h.role('plain', ['GET:/api/v1/sys/user/page']);
+        plainMenuId = (await h.ok('GET', `/api/v1/sys/role/${plainRoleId}/menus`)).menuIds[0];
+        targetId = await h.user('esc-target', { orgId: deptId });
+      });
+
+      it('cannot grant a menu carrying a code they lack (41001 naming it), can grant one they hold', async () => {
+        const refused = await h.call('PUT', `/api/v1/sys/role/${plainRoleId}/menus`, {
+          token: sub,
+          json: { menuIds: [plainMenuId, strongMenuId] },
+        });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ code: 41001, args: { codes: [LACKING] } });
+        expect(await h.ok('GET', `/api/v1/sys/role/${plainRoleId}/menus`)).toEqual({
+          menuIds: [plainMenuId],
+        });
+        await h.ok('PUT', `/api/v1/sys/role/${plainRoleId}/menus`, {
+          token: sub,
+          json: { menuIds: [plainMenuId] },
+        });
+      });
+
+      it('cannot assign a role carrying such a code: user create, user update, role members', async () => {
+        const create = await h.call('POST', '/api/v1/sys/user', {
+          token: sub,
+          json: {
+            account: 'esc-new',
+            realName: 'x',
+            orgId: (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId,
+            roleIds: [strongRoleId],
+          },
+        });
+        expect(create.body.code).toBe(41001);
+        const update = await h.call('PUT', `/api/v1/sys/user/${targetId}`, {
+          token: sub,
+          json: { roleIds: [strongRoleId] },
+        });
+        expect(update.body.code).toBe(41001);
+        const own = await h.call('PUT', `/api/v1/sys/user/${subId}`, {
+          token: sub,
+          json: { roleIds: [subRoleId, strongRoleId] },
+        });
+        expect(own.body.code).toBe(41001);
+        const members = await h.call('PUT', `/api/v1/sys/role/${strongRoleId}/users`, {
+          token: sub,
+          json: { userIds: [subId] },
+        });
+        expect(members.body.code).toBe(41001);
+        expect((await h.ok('GET', `/api/v1/sys/user/${subId}`)).roleIds).toEqual([subRoleId]);
+        await h.ok('PUT', `/api/v1/sys/user/${targetId}`, { token: sub, json: { roleIds: [plainRoleId] } });
+      });
+
+      it('cannot add a code they lack to a menu (their own grant), nor re-enable a role carrying one', async () => {
+        const edit = await h.call('PUT', `/api/v1/sys/menu/${subMenuId}`, {
+          token: sub,
+          json: { permission: [...HELD, LACKING].join(';') },
+        });
+        expect(edit.body).toMatchObject({ code: 41001, args: { codes: [LACKING] } });
+        expect((await h.call('DELETE', '/api/v1/sys/log/op', { token: sub })).status).toBe(403);
+        await h.ok('PUT', `/api/v1/sys/role/${strongRoleId}`, { json: { enabled: false } });
+        const enable = await h.call('PUT', `/api/v1/sys/role/${strongRoleId}`, {
+          token: sub,
+          json: { enabled: true },
+        });
+        expect(enable.body.code).toBe(41001);
+        await h.ok('PUT', `/api/v1/sys/role/${strongRoleId}`, { json: { enabled: true } });
+      });
+
+      it('cannot widen a data scope beyond their own (41005)', async () => {
+        const all = await h.call('PUT', `/api/v1/sys/role/${plainRoleId}/datascope`, {
+          token: sub,
+          json: { scopeType: 1 },
+        });
+        expect(all.body.code).toBe(41005);
+        const outside = await h.call('PUT', `/api/v1/sys/role/${plainRoleId}/datascope`, {
+          token: sub,
+          json: { scopeType: 5, customOrgIds: [ROOT_ORG_ID] },
+        });
+        expect(outside.body.code).toBe(41005);
+        await h.ok('PUT', `/api/v1/sys/role/${plainRoleId}/datascope`, {
+          token: sub,
+          json: { scopeType: 2 },
+        });
+      });
+
+      it('cannot touch the super admin (42007) even with an All scope, nor delete or disable themselves (42029)', async () => {
+        await h.ok('PUT', `/api/v1/sys/role/${subRoleId}/datascope`, { json: { scopeType: 1 } });
+        for (const [method, path, json] of [
+          ['PUT', `/api/v1/sys/user/${h.adminId}`, { realName: 'pwned' }],
+          ['PUT', `/api/v1/sys/user/${h.adminId}/password`, undefined],
+          ['PUT', `/api/v1/sys/user/${h.adminId}/enabled`, { enabled: false }],
+          ['DELETE', `/api/v1/sys/user/${h.adminId}`, undefined],
+          ['POST', '/api/v1/sys/user/batch-delete', { ids: [targetId, h.adminId] }],
+        ] as const) {
+          const res = await h.call(method, path, { token: sub, json });
+          expect(res.body.code, `${method} ${path}`).toBe(42007);
+        }
+        const adminSession = (await h.ok('GET', `/api/v1/sys/session/online?userId=${h.adminId}`)).items[0];
+        const kick = await h.call('DELETE', `/api/v1/sys/session/${adminSession.sessionId}`, { token: sub });
+        expect(kick.body.code).toBe(42007);
+        expect((await h.call('GET', '/api/v1/ping')).status).toBe(200);
+        expect((await h.ok('GET', `/api/v1/sys/user/${h.adminId}`)).realName).not.toBe('pwned');
+        expect((await h.call('DELETE', `/api/v1/sys/user/${subId}`, { token: sub })).body.code).toBe(42029);
+        expect(
+          (await h.call('PUT', `/api/v1/sys/user/${subId}/enabled`, { token: sub, json: { enabled: false } }))
+            .body.code,
+        ).toBe(42029);
+        expect(
+          (
+            await h.call('POST', '/api/v1/sys/user/batch-delete', {
+              token: sub,
+              json: { ids: [targetId, subId] },
+            })
+          ).body.code,
+        ).toBe(42029);
+        expect((await h.call('GET', '/api/v1/ping', { token: sub })).status).toBe(200);
+        expect((await h.ok('GET', `/api/v1/sys/user/${targetId}`)).id).toBe(targetId);
+        await h.ok('PUT', `/api/v1/sys/role/${subRoleId}/datascope`, { json: { scopeType: 3 } });
+      });
+    });
+  });
+}

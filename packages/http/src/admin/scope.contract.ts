@@ -1,0 +1,220 @@
+/**
+ * Data scope over HTTP (contract §4) on each of the five types — All, own Org, Org and children, Self, Custom —
+ * through the user list (and its total), detail, update, delete and mixed batches (refused as a whole with
+ * 41005); the widest of several roles wins; a role change applies on the next request; an API key bound to a
+ * user gets that user's scope in a consumer route, an unbound key an empty one.
+ */
+import type { DbType } from '@svc/kernel';
+import { ok } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateAppOptions } from '../app.js';
+import { createRoute, z } from '../index.js';
+import { registerRoute } from '../openapi/register.js';
+import { envelopeResponses } from '../openapi/schemas.js';
+import { requirePrincipal } from '../security/principal.js';
+import { type AdminHarness, startAdminServer } from './harness.contract.js';
+import { adminServicesFor } from './services.js';
+
+const CODES = [
+  'GET:/api/v1/sys/user/page',
+  'GET:/api/v1/sys/user/{id}',
+  'PUT:/api/v1/sys/user/{id}',
+  'DELETE:/api/v1/sys/user/{id}',
+  'POST:/api/v1/sys/user/batch-delete',
+  'GET:/api/v1/sys/session/online',
+];
+const BOUND_KEY = 'b'.repeat(40);
+const UNBOUND_KEY = 'u'.repeat(40);
+
+/** A consumer route that applies the caller's scope to the user list, as an app would to its own tables. */
+const configure: NonNullable<CreateAppOptions['configure']> = (ctx, deps) => {
+  const admin = adminServicesFor(deps);
+  registerRoute(
+    ctx,
+    createRoute({
+      method: 'get',
+      path: '/api/v1/test/scoped-users',
+      responses: envelopeResponses(z.object({ ids: z.array(z.number()), total: z.number() })),
+    }),
+    { auth: 'apikey' },
+    async (c) => {
+      const page = await admin.users.page(admin.actorOf(requirePrincipal(c)), { size: 200 });
+      return c.json(ok({ ids: page.items.map((u) => u.id).sort((a, b) => a - b), total: page.total }), 200);
+    },
+  );
+};
+
+export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`data scope on ${dbType} with ${cache}`, () => {
+    let h: AdminHarness;
+    type Actor = 'all' | 'org' | 'tree' | 'self' | 'custom' | 'mixed';
+    const org = {} as Record<'A' | 'A1' | 'B', number>;
+    const user = {} as Record<Actor | 'keyed' | 'a' | 'a1' | 'b' | 'none', number>;
+    const token = {} as Record<Actor, string>;
+    const role = {} as Record<'all' | 'org' | 'tree' | 'self' | 'custom', number>;
+
+    beforeAll(async () => {
+      h = await startAdminServer(dbType, cache, {
+        configure,
+        env: {
+          // The bound key's user is created first below, so its id is the first after the seed's admin.
+          Service__Security__ApiKey__Keys__0__Name: 'bound',
+          Service__Security__ApiKey__Keys__0__Key: BOUND_KEY,
+          Service__Security__ApiKey__Keys__0__UserId: '2',
+          Service__Security__ApiKey__Keys__1__Name: 'unbound',
+          Service__Security__ApiKey__Keys__1__Key: UNBOUND_KEY,
+        },
+      });
+      org.A = await h.org('A');
+      org.A1 = await h.org('A1', org.A);
+      org.B = await h.org('B');
+      role.all = await h.role('scope-all', CODES, { scopeType: 1 });
+      role.org = await h.role('scope-org', CODES, { scopeType: 2 });
+      role.tree = await h.role('scope-tree', CODES, { scopeType: 3 });
+      role.self = await h.role('scope-self', CODES, { scopeType: 4 });
+      role.custom = await h.role('scope-custom', CODES, { scopeType: 5, customOrgIds: [org.B] });
+      user.keyed = await h.user('keyed', { orgId: org.A, roleIds: [role.org] });
+      expect(user.keyed).toBe(2);
+      user.all = await h.user('actor-all', { orgId: org.A, roleIds: [role.all] });
+      user.org = await h.user('actor-org', { orgId: org.A, roleIds: [role.org] });
+      user.tree = await h.user('actor-tree', { orgId: org.A, roleIds: [role.tree] });
+      user.self = await h.user('actor-self', { orgId: org.A, roleIds: [role.self] });
+      user.custom = await h.user('actor-custom', { orgId: org.A, roleIds: [role.custom] });
+      user.mixed = await h.user('actor-mixed', { orgId: org.A1, roleIds: [role.self, role.custom] });
+      user.a = await h.user('in-a', { orgId: org.A });
+      user.a1 = await h.user('in-a1', { orgId: org.A1 });
+      user.b = await h.user('in-b', { orgId: org.B });
+      user.none = await h.user('no-org', { orgId: null });
+      for (const name of ['all', 'org', 'tree', 'self', 'custom', 'mixed'])
+        token[name] = await h.loginAs(`actor-${name}`);
+    });
+    afterAll(() => h?.close());
+
+    const visible = async (who: Actor) => {
+      const page = await h.ok('GET', '/api/v1/sys/user/page?size=200', { token: token[who] });
+      expect(page.total).toBe(page.items.length);
+      return new Set<number>(page.items.map((u: { id: number }) => u.id));
+    };
+
+    it('lists (items and total) only rows in scope for each of the five types, the widest of several roles winning', async () => {
+      const all = await visible('all');
+      for (const id of Object.values(user)) expect(all.has(id)).toBe(true);
+      expect(all.has(h.adminId)).toBe(true);
+      const inA = [user.keyed, user.all, user.org, user.tree, user.self, user.custom, user.a];
+      expect([...(await visible('org'))].sort()).toEqual([...inA].sort());
+      expect([...(await visible('tree'))].sort()).toEqual([...inA, user.mixed, user.a1].sort());
+      expect([...(await visible('self'))]).toEqual([user.self]);
+      expect([...(await visible('custom'))]).toEqual([user.b]);
+      expect([...(await visible('mixed'))].sort()).toEqual([user.mixed, user.b].sort());
+    });
+
+    it('detail: in scope answers the row, out of scope 41005', async () => {
+      const cases: [Actor, number, boolean][] = [
+        ['org', user.a, true],
+        ['org', user.a1, false],
+        ['tree', user.a1, true],
+        ['tree', user.b, false],
+        ['self', user.self, true],
+        ['self', user.a, false],
+        ['custom', user.b, true],
+        ['custom', user.a, false],
+        ['custom', user.none, false],
+        ['all', user.none, true],
+      ];
+      for (const [who, id, allowed] of cases) {
+        const res = await h.call('GET', `/api/v1/sys/user/${id}`, { token: token[who] });
+        expect(res.body.code, `${who} reads ${id}`).toBe(allowed ? 0 : 41005);
+      }
+    });
+
+    it('update: out of scope 41005 and unchanged; in scope written; moving a user out of one’s scope is refused', async () => {
+      const out = await h.call('PUT', `/api/v1/sys/user/${user.b}`, {
+        token: token.org,
+        json: { nickName: 'x' },
+      });
+      expect(out.body.code).toBe(41005);
+      expect((await h.ok('GET', `/api/v1/sys/user/${user.b}`)).nickName).toBeNull();
+      await h.ok('PUT', `/api/v1/sys/user/${user.a}`, { token: token.org, json: { nickName: 'by-org' } });
+      expect((await h.ok('GET', `/api/v1/sys/user/${user.a}`)).nickName).toBe('by-org');
+      const away = await h.call('PUT', `/api/v1/sys/user/${user.a}`, {
+        token: token.org,
+        json: { orgId: org.B },
+      });
+      expect(away.body.code).toBe(41005);
+      expect(
+        (await h.call('PUT', `/api/v1/sys/user/${user.a}`, { token: token.self, json: { nickName: 'y' } }))
+          .body.code,
+      ).toBe(41005);
+      await h.ok('PUT', `/api/v1/sys/user/${user.b}`, {
+        token: token.custom,
+        json: { nickName: 'by-custom' },
+      });
+    });
+
+    it('delete and batch delete: out of scope 41005; a mixed batch is refused as a whole', async () => {
+      const victim1 = await h.user('victim-a1', { orgId: org.A1 });
+      const victim2 = await h.user('victim-a', { orgId: org.A });
+      expect((await h.call('DELETE', `/api/v1/sys/user/${victim1}`, { token: token.org })).body.code).toBe(
+        41005,
+      );
+      const mixed = await h.call('POST', '/api/v1/sys/user/batch-delete', {
+        token: token.org,
+        json: { ids: [victim2, victim1] },
+      });
+      expect(mixed.body).toMatchObject({ code: 41005, args: { ids: [victim1] } });
+      expect((await h.ok('GET', `/api/v1/sys/user/${victim2}`)).id).toBe(victim2);
+      expect((await h.ok('GET', `/api/v1/sys/user/${victim1}`)).id).toBe(victim1);
+      await h.ok('POST', '/api/v1/sys/user/batch-delete', {
+        token: token.tree,
+        json: { ids: [victim2, victim1] },
+      });
+      expect((await h.call('GET', `/api/v1/sys/user/${victim1}`)).body.code).toBe(42001);
+    });
+
+    it('a scope change applies on the next request, and a user without roles or organisation sees nothing', async () => {
+      await h.ok('PUT', `/api/v1/sys/role/${role.custom}/datascope`, {
+        json: { scopeType: 5, customOrgIds: [org.A1] },
+      });
+      expect([...(await visible('custom'))].sort()).toEqual([user.mixed, user.a1].sort());
+      await h.ok('PUT', `/api/v1/sys/role/${role.custom}/datascope`, {
+        json: { scopeType: 5, customOrgIds: [org.B] },
+      });
+      expect(await h.ok('GET', `/api/v1/sys/role/${role.custom}/datascope`)).toEqual({
+        scopeType: 5,
+        customOrgIds: [org.B],
+      });
+      // Own-organisation scope for a user without an organisation resolves to nothing (fail closed).
+      await h.user('orgless', { orgId: null, roleIds: [role.org] });
+      const orgless = await h.loginAs('orgless');
+      expect(await h.ok('GET', '/api/v1/sys/user/page', { token: orgless })).toMatchObject({
+        total: 0,
+        items: [],
+      });
+      expect((await h.call('GET', `/api/v1/sys/user/${user.none}`, { token: orgless })).body.code).toBe(
+        41005,
+      );
+    });
+
+    it('scopes the online-session list too', async () => {
+      await h.loginAs('in-b');
+      const sessions = await h.ok('GET', '/api/v1/sys/session/online?size=200', { token: token.org });
+      const users = new Set(sessions.items.map((s: { userId: number }) => s.userId));
+      expect(users.has(user.org)).toBe(true);
+      expect(users.has(user.b)).toBe(false);
+      expect(users.has(h.adminId)).toBe(false);
+    });
+
+    it('an API key bound to a user gets that user’s scope; an unbound key an empty one', async () => {
+      const bound = await h.call('GET', '/api/v1/test/scoped-users', {
+        token: '',
+        headers: { 'x-api-key': BOUND_KEY },
+      });
+      expect(bound.body.data.ids).toEqual([...(await visible('org'))].sort((a, b) => a - b));
+      const unbound = await h.call('GET', '/api/v1/test/scoped-users', {
+        token: '',
+        headers: { 'x-api-key': UNBOUND_KEY },
+      });
+      expect(unbound.body.data).toEqual({ ids: [], total: 0 });
+    });
+  });
+}
