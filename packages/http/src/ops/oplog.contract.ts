@@ -27,7 +27,8 @@ const configure: NonNullable<CreateAppOptions['configure']> = (ctx) => {
   // A consumer route added with plain Hono (its own guard, outside registerRoute): still recorded.
   const guards =
     ctx.guards?.forRoute({ method: 'POST', path: '/api/v1/test/plain', auth: 'authenticated' }) ?? [];
-  ctx.app.post('/api/v1/test/plain', ...guards, (c) => c.json(ok(null), 200));
+  for (const guard of guards) ctx.app.use('/api/v1/test/plain', guard);
+  ctx.app.post('/api/v1/test/plain', (c) => c.json(ok(null), 200));
   registerRoute(
     ctx,
     createRoute({ method: 'post', path: '/api/v1/test/open', responses: envelopeResponses(z.null()) }),
