@@ -85,8 +85,8 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       user.a1 = await h.user('in-a1', { orgId: org.A1 });
       user.b = await h.user('in-b', { orgId: org.B });
       user.none = await h.user('no-org', { orgId: null });
-      for (const name of ['all', 'org', 'tree', 'self', 'custom', 'mixed'])
-        token[name] = await h.loginAs(`actor-${name}`);
+      const actors: Actor[] = ['all', 'org', 'tree', 'self', 'custom', 'mixed'];
+      for (const name of actors) token[name] = await h.loginAs(`actor-${name}`);
     });
     afterAll(() => h?.close());
 
