@@ -1,5 +1,7 @@
 import { defineConfigContract } from './ops/config.contract.js';
+import { defineFilesContract } from './ops/files.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 
 defineConfigContract('Sqlite', 'Memory');
 defineOpLogContract('Sqlite', 'Memory');
+defineFilesContract('Sqlite', 'Memory');
