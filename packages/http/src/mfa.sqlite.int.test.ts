@@ -1,7 +1,9 @@
 import { defineCaptchaContract } from './mfa/captcha.contract.js';
+import { defineReauthContract } from './mfa/reauth.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
 import { defineTotpContract } from './mfa/totp.contract.js';
 
 defineCaptchaContract('Sqlite', 'Memory');
 defineSmsContract('Sqlite', 'Memory');
 defineTotpContract('Sqlite', 'Memory');
+defineReauthContract('Sqlite', 'Memory');

@@ -1,0 +1,9 @@
+import { defineCaptchaContract } from './mfa/captcha.contract.js';
+import { defineReauthContract } from './mfa/reauth.contract.js';
+import { defineSmsContract } from './mfa/sms.contract.js';
+import { defineTotpContract } from './mfa/totp.contract.js';
+
+defineCaptchaContract('MySql', 'Memory');
+defineSmsContract('MySql', 'Memory');
+defineTotpContract('MySql', 'Memory');
+defineReauthContract('MySql', 'Memory');

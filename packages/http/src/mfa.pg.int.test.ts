@@ -1,0 +1,9 @@
+import { defineCaptchaContract } from './mfa/captcha.contract.js';
+import { defineReauthContract } from './mfa/reauth.contract.js';
+import { defineSmsContract } from './mfa/sms.contract.js';
+import { defineTotpContract } from './mfa/totp.contract.js';
+
+defineCaptchaContract('PostgreSQL', 'Redis');
+defineSmsContract('PostgreSQL', 'Redis');
+defineTotpContract('PostgreSQL', 'Redis');
+defineReauthContract('PostgreSQL', 'Redis');
