@@ -1,7 +1,9 @@
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
+import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 
 defineConfigContract('Sqlite', 'Memory');
 defineOpLogContract('Sqlite', 'Memory');
 defineFilesContract('Sqlite', 'Memory');
+defineSqlAndEventsContract('Sqlite', 'Memory');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
-import { inlineParams, sqlKind, truncateSql } from './format.js';
+import { inlineParams, redactSensitiveValues, sqlKind, truncateSql } from './format.js';
 import { createSqlLog, resolveSqlColor } from './sql-log.js';
 
 describe('SQL rendering', () => {
@@ -33,6 +33,16 @@ describe('SQL rendering', () => {
     ).toBe(
       "insert into `sys_user` (`id`, `account`, `password`) values (default, 'a', '***'), (default, 'b', '***')",
     );
+  });
+
+  it('redacts sensitive values quoted in driver messages', () => {
+    expect(
+      redactSensitiveValues(
+        "Duplicate entry 'abc123' for key 'uq'",
+        'insert into `t` (`token_hash`, `n`) values (?, ?)',
+        ['abc123', 5],
+      ),
+    ).toBe("Duplicate entry '***' for key 'uq'");
   });
 
   it('truncates with a note', () => {

@@ -139,3 +139,18 @@ export function truncateSql(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}… [truncated: ${text.length} characters in all]`;
 }
+
+/**
+ * `text` (e.g. a driver's error message, which may quote the offending value: MySQL's "Duplicate entry '…'")
+ * with every value of a sensitive parameter replaced by `***`.
+ */
+export function redactSensitiveValues(text: string, sql: string, params: readonly unknown[]): string {
+  const columns = parameterColumns(sql);
+  let out = text;
+  params.forEach((value, i) => {
+    if (!isSensitiveName(columns[i] ?? '') || value === null || value === undefined) return;
+    const needle = value instanceof Date ? value.toISOString() : String(value);
+    if (needle.length > 0) out = out.split(needle).join('***');
+  });
+  return out;
+}

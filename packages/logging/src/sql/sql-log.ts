@@ -12,7 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@svc/kernel';
-import { inlineParams, type SqlKind, sqlKind, truncateSql } from './format.js';
+import { inlineParams, redactSensitiveValues, type SqlKind, sqlKind, truncateSql } from './format.js';
 
 /** Spec: the summary adds a suspected-N+1 note from this many statements in one request. */
 export const N_PLUS_ONE_THRESHOLD = 20;
@@ -161,7 +161,7 @@ export function createSqlLog(options: SqlLogOptions): SqlLog {
     }
     if (failed && logFailed && failedLogger.isEnabled('Warning')) {
       failedLogger.warn(
-        `Failed SQL #${seq} after ${ms(elapsed)}: ${errorMessage(error)}: ${render(sql, params)}`,
+        `Failed SQL #${seq} after ${ms(elapsed)}: ${redactSensitiveValues(errorMessage(error), sql, params)}: ${render(sql, params)}`,
         {
           seq,
           connection: connectionId,

@@ -1,0 +1,9 @@
+import { defineConfigContract } from './ops/config.contract.js';
+import { defineFilesContract } from './ops/files.contract.js';
+import { defineOpLogContract } from './ops/oplog.contract.js';
+import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
+
+defineConfigContract('PostgreSQL', 'Redis');
+defineOpLogContract('PostgreSQL', 'Redis');
+defineFilesContract('PostgreSQL', 'Redis');
+defineSqlAndEventsContract('PostgreSQL', 'Redis');
