@@ -1,7 +1,7 @@
 /**
  * The service's structured logger: pino behind the kernel `Logger` port. JSON lines (one object per entry:
- * `time`, `level`, `category`, `msg`, fields) in Production and whenever the output is not a terminal; a pretty,
- * coloured line on a terminal in Development. Each category gets its own minimum level from
+ * `time`, `level`, `category`, `msg`, fields) outside Development; in Development a pretty line (coloured on a
+ * terminal without NO_COLOR), so the start-up banner and URL read as text. Each category gets its own minimum level from
  * `Logging:LogLevel` (longest matching prefix, as `minimumLevel` decides), e.g. `Service.Sql: Warning`.
  */
 import type { LogFields, Logger, LogLevel } from '@svc/kernel';
@@ -24,8 +24,8 @@ export interface StructuredLoggerOptions {
   /** Minimum level per category prefix (`Logging:LogLevel`). @default { Default: 'Information' } */
   levels?: Record<string, string>;
   /**
-   * `json` (one JSON object per line) or `pretty` (human-readable, coloured).
-   * @default 'pretty' when `development` and stdout is a terminal, else 'json'
+   * `json` (one JSON object per line) or `pretty` (human-readable; coloured on a terminal).
+   * @default 'pretty' in Development (a developer reads it, also when piped), else 'json'
    */
   format?: 'json' | 'pretty';
   /** Development environment (selects the pretty format on a terminal). @default false */
@@ -77,12 +77,12 @@ function wrap(root: PinoLogger, levels: Record<string, string>, category: string
  */
 export function createStructuredLogger(options: StructuredLoggerOptions = {}): Logger {
   const levels = options.levels ?? { Default: 'Information' };
-  const format = options.format ?? (options.development && process.stdout.isTTY === true ? 'pretty' : 'json');
+  const format = options.format ?? (options.development ? 'pretty' : 'json');
   const destination =
     options.destination ??
     (format === 'pretty'
       ? pretty({
-          colorize: true,
+          colorize: process.stdout.isTTY === true && !process.env.NO_COLOR,
           translateTime: 'SYS:HH:MM:ss.l',
           ignore: 'pid,hostname,category',
           messageFormat: '{category}: {msg}',
