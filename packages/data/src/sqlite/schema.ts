@@ -46,7 +46,14 @@ export const sysUser = table(
     ...auditColumns,
     ...softDeleteColumn,
   },
-  (t) => [index('sys_user_account_idx').on(t.account), index('sys_user_org_id_idx').on(t.orgId)],
+  (t) => [
+    index('sys_user_account_idx').on(t.account),
+    index('sys_user_org_id_idx').on(t.orgId),
+    // The user page (newest first) and its total: live rows in id order, and live rows of one organisation
+    // with the enabled filter, in id order, so neither the page nor the count reads the wide table rows.
+    index('sys_user_live_idx').on(t.isDelete, t.id),
+    index('sys_user_org_live_idx').on(t.orgId, t.isDelete, t.enabled, t.id),
+  ],
 );
 
 export const sysRole = table('sys_role', {
