@@ -103,6 +103,28 @@ describe('operation-log writer', () => {
     expect(stored).toEqual(['op 0', ...Array.from({ length: 10 }, (_, i) => `op ${i + 6}`)]);
   });
 
+  it('drain waits for a slow store up to its time limit and reports what is left', async () => {
+    let stored = 0;
+    const writer = createOpLogWriter({
+      sink: {
+        insertMany: async (rows) => {
+          await new Promise((r) => setTimeout(r, 30));
+          stored += rows.length;
+          return rows.length;
+        },
+      },
+      logger: silentLogger,
+      batchSize: 10,
+    });
+    for (let i = 0; i < 50; i++) await writer.write(row(i));
+    const early = await writer.drain(0);
+    expect(early.queued + stored).toBeLessThan(50 + 1);
+    expect(stored).toBeLessThan(50);
+    const done = await writer.drain(5000);
+    expect(done).toMatchObject({ queued: 0, written: 50 });
+    expect(stored).toBe(50);
+  });
+
   it('writes before returning in sync mode', async () => {
     const stored: NewOpLog[] = [];
     const writer = createOpLogWriter({
