@@ -5,6 +5,7 @@
 
 /** The route-definition helpers consumers use for their own routes, from the same @hono/zod-openapi instance. */
 export { createRoute, z } from '@hono/zod-openapi';
+export { adminServicesFor } from './admin/services.js';
 export { type CreateAppOptions, createApp, type SvcApp } from './app.js';
 export { type AppContext, type AppEnv, type AppVariables, readHeader } from './context.js';
 export type { CoreServices, HealthCheck, HttpDeps } from './deps.js';
