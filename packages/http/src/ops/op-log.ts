@@ -12,7 +12,7 @@ import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
 import type { ClientIpResolver } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from '../context.js';
+import { type AppEnv, readHeader } from '../context.js';
 import { clientInfoOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,7 +60,14 @@ function describeForm(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
+  // Raw Node headers: `c.req.header` would materialise a Web `Headers` object (perf-notes.md).
+  const type = readHeader(c, 'content-type') ?? '';
+  const length = readHeader(c, 'content-length');
+  if (length === '0') return undefined;
+  const onNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+  // On node-server a body announces itself by length or chunking; elsewhere (app.request) the Request knows.
+  const noBody = onNode ? readHeader(c, 'transfer-encoding') === undefined : c.req.raw.body === null;
+  if (length === undefined && noBody) return undefined;
   try {
     if (type.includes('application/json')) return await c.req.json();
     if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
@@ -72,14 +79,20 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
-async function resultCodeOf(res: Response): Promise<number> {
-  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return res.ok ? 0 : res.status;
-  try {
-    const body = (await res.clone().json()) as { code?: unknown };
-    return typeof body?.code === 'number' ? body.code : res.ok ? 0 : res.status;
-  } catch {
-    return res.ok ? 0 : res.status;
-  }
+/**
+ * Records the envelope `code` of whatever this request answers through `c.json` (handlers and the error
+ * handler alike), so the response is never cloned or re-parsed: on node-server that would turn its light
+ * string response into a streamed one.
+ */
+function captureEnvelopeCode(c: Context<AppEnv>): { code: number | undefined } {
+  const seen: { code: number | undefined } = { code: undefined };
+  const json = c.json.bind(c);
+  c.json = ((object: unknown, ...rest: unknown[]) => {
+    const code = (object as { code?: unknown } | null)?.code;
+    if (typeof code === 'number') seen.code = code;
+    return (json as (...a: unknown[]) => Response)(object, ...rest);
+  }) as typeof c.json;
+  return seen;
 }
 
 export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
@@ -87,6 +100,7 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
   return async function opLogMiddleware(c, next) {
     if (!WRITES.has(c.req.method)) return next();
     const started = performance.now();
+    const seen = captureEnvelopeCode(c);
     await next();
     const principal = c.get('principal');
     if (!principal) return;
@@ -101,7 +115,7 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
     if (Object.keys(query).length > 0) params.query = query;
     const body = await bodyOf(c);
     if (body !== undefined) params.body = body;
-    const resultCode = await resultCodeOf(c.res);
+    const resultCode = seen.code ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
     await options.writer.write({
       title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${c.req.path}`,
