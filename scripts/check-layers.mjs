@@ -16,9 +16,18 @@ const units = [
 
 for (const unit of units) {
   const pkg = read(`${unit.dir}/package.json`);
-  const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
-    .filter((d) => d.startsWith('@svc/'))
-    .map((d) => d.slice(5));
+  const svc = (record) =>
+    Object.keys(record ?? {})
+      .filter((d) => d.startsWith('@svc/'))
+      .map((d) => d.slice(5));
+  // Test-only dev dependencies must also point down, but only runtime dependencies are project references.
+  const deps = svc(pkg.dependencies);
+  const devDeps = svc(pkg.devDependencies);
+  for (const dep of devDeps) {
+    if (!(dep in RANK)) problems.push(`${unit.dir} depends on unknown workspace package @svc/${dep}`);
+    else if (RANK[dep] >= unit.rank)
+      problems.push(`${unit.dir} (${unit.name}) dev-depends on @svc/${dep}, which is not below it`);
+  }
   for (const dep of deps) {
     if (!(dep in RANK)) problems.push(`${unit.dir} depends on unknown workspace package @svc/${dep}`);
     else if (RANK[dep] >= unit.rank)

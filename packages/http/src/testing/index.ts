@@ -153,5 +153,7 @@ export async function grantPermissions(
   });
   await db.insert(tables.sysUserRole).values({ userId, roleId });
   await db.insert(tables.sysRoleMenu).values({ roleId, menuId });
+  // As the administration services do after a grant: the user's next request sees the new codes.
+  await t.server.security.permissions.invalidateUser(userId);
   return userId;
 }
