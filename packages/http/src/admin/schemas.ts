@@ -3,32 +3,18 @@
  * bounded field types of write bodies (every write body is `.strict()`: unknown properties are refused).
  */
 import { z } from '@hono/zod-openapi';
+import { idPath, pageSchema } from '../openapi/query.js';
 
 const dateTime = z.string().openapi({ format: 'date-time' });
 
 /** `{id}` in a path: a positive integer (anything else answers 48000 naming `id`). */
-export const IdParamSchema = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,15}$/, 'must be a positive integer')
-    .transform(Number)
-    .refine((n) => n > 0, 'must be a positive integer')
-    .openapi({ param: { name: 'id', in: 'path' }, type: 'integer', example: 1 }),
-});
+export const IdParamSchema = z.object({ id: idPath });
 
 /** A list of ids in a body (batch delete, menu grants, members). */
 export const IdListSchema = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).max(1000);
 
 /** The page envelope of contract §3. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    current: z.number().int(),
-    size: z.number().int(),
-    total: z.number().int(),
-    pages: z.number().int(),
-    items: z.array(item),
-  });
-}
+export const pageOf = pageSchema;
 
 /** `{id}` of a created row. */
 export const CreatedSchema = z.object({ id: z.number().int() });

@@ -2,9 +2,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
-import { assertPageSize, pageQuerySchema } from '../../../admin/paging.js';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { pageOf, RecycleItemSchema } from '../../../admin/schemas.js';
+import { assertPageSize, pageQuerySchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { TypeParamSchema } from './params.js';

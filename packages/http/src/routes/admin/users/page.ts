@@ -2,9 +2,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
-import { assertPageSize, boolParam, idParam, pageQuerySchema, textParam } from '../../../admin/paging.js';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { pageOf, UserItemSchema } from '../../../admin/schemas.js';
+import { assertPageSize, boolParam, idParam, pageQuerySchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 

@@ -1,9 +1,9 @@
 /** `DELETE /api/v1/sys/config/{id}`: removes a consumer key (43006 for a key the service reads). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { idPath } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 
 export const route = createRoute({

@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/config/{id}`: one config row (43004 when absent). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { idPath } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { ConfigRowSchema, configDto } from '../schemas.js';
 

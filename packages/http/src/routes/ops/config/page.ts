@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/config/page`: config rows, filters `key`, `name` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { ConfigRowSchema, configDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/config/page',
   tags: ['Config'],
   summary: 'List config entries',
-  request: { query: opsPageQuery({ key: textQuery.optional(), name: textQuery.optional() }) },
+  request: { query: pageQuerySchema({ key: textParam.optional(), name: textParam.optional() }) },
   responses: envelopeResponses(pageSchema(ConfigRowSchema)),
 });
 

@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/dict/item/page`: dictionary items, filters `typeCode` (exact), `label` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { DictItemSchema, dictItemDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/dict/item/page',
   tags: ['Dict'],
   summary: 'List dictionary items',
-  request: { query: opsPageQuery({ typeCode: textQuery.optional(), label: textQuery.optional() }) },
+  request: { query: pageQuerySchema({ typeCode: textParam.optional(), label: textParam.optional() }) },
   responses: envelopeResponses(pageSchema(DictItemSchema)),
 });
 

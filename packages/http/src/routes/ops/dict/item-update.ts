@@ -1,9 +1,9 @@
 /** `PUT /api/v1/sys/dict/item/{id}`: label, value, sort, enabled, remark (43003 when absent). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { idPath } from '../../../ops/paging.js';
 import { actorOf, type OpsRouteDeps } from '../route-deps.js';
 
 export const DictItemUpdateSchema = z

@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/dict/type/page`: dictionary types, filters `code`, `name` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { DictTypeSchema, dictTypeDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/dict/type/page',
   tags: ['Dict'],
   summary: 'List dictionary types',
-  request: { query: opsPageQuery({ code: textQuery.optional(), name: textQuery.optional() }) },
+  request: { query: pageQuerySchema({ code: textParam.optional(), name: textParam.optional() }) },
   responses: envelopeResponses(pageSchema(DictTypeSchema)),
 });
 

@@ -1,9 +1,9 @@
 /** `DELETE /api/v1/sys/file/{id}`: soft-deletes the row and removes the bytes (44004 when absent). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { idPath } from '../../../ops/paging.js';
 import { actorOf, type OpsRouteDeps } from '../route-deps.js';
 
 export const route = createRoute({

@@ -1,8 +1,8 @@
 /** `GET /api/v1/sys/file/{id}/download` (bearer): the file as an attachment with its original name. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
-import { idPath } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { sendFile } from './content.js';
 

@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/file/page`: uploaded files with their signed view links, filter `name` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, mapPage, opsPageQuery, pageSchema, textQuery } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { FileRowSchema, fileDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/file/page',
   tags: ['File'],
   summary: 'List files',
-  request: { query: opsPageQuery({ name: textQuery.optional() }) },
+  request: { query: pageQuerySchema({ name: textParam.optional() }) },
   responses: envelopeResponses(pageSchema(FileRowSchema)),
 });
 

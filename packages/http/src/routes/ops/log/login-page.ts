@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/log/login/page`: the login log, newest first. */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, mapPage, opsPageQuery, pageSchema } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { LoginLogSchema, loginLogDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/log/login/page',
   tags: ['Log'],
   summary: 'List login logs',
-  request: { query: opsPageQuery({}) },
+  request: { query: pageQuerySchema({}) },
   responses: envelopeResponses(pageSchema(LoginLogSchema)),
 });
 

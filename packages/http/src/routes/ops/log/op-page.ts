@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/log/op/page`: the operation log, newest first. */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { assertPageSize, boolParam, mapPage, pageQuerySchema, pageSchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { assertPageSize, boolQuery, mapPage, opsPageQuery, pageSchema } from '../../../ops/paging.js';
 import type { OpsRouteDeps } from '../route-deps.js';
 import { OpLogSchema, opLogDto } from '../schemas.js';
 
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/log/op/page',
   tags: ['Log'],
   summary: 'List operation logs',
-  request: { query: opsPageQuery({ success: boolQuery.optional() }) },
+  request: { query: pageQuerySchema({ success: boolParam.optional() }) },
   responses: envelopeResponses(pageSchema(OpLogSchema)),
 });
 

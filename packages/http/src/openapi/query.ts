@@ -1,9 +1,9 @@
 /**
- * Paging queries of the administration routes (contract §3): `current`, `size`, `sortField`, `sortOrder`
- * plus each route's filters, with parameter names matched case-insensitively. Malformed numbers or booleans
- * answer 48000 naming the parameter; `size` above `Service:Api:MaxPageSize` answers 48001 with
- * `args {size, max}`. Defaults (`current` <= 0 → 1, `size` <= 0 → 20) and the sort-column rule are applied by
- * the data layer.
+ * Query and path parameters shared by every route (contract §3): paging (`current`, `size`, `sortField`,
+ * `sortOrder`) plus each route's filters, with parameter names matched case-insensitively. Malformed numbers or
+ * booleans answer 48000 naming the parameter; `size` above `Service:Api:MaxPageSize` answers 48001 with
+ * `args {size, max}`. Defaults (`current` <= 0 → 1, `size` <= 0 → 20) and the sort-column rule are applied by the
+ * data layer (`paginate`), which never turns `sortField` into SQL text.
  */
 import { z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode } from '@svc/kernel';
@@ -14,12 +14,15 @@ export const intParam = z
   .regex(/^-?\d{1,15}$/, 'must be an integer')
   .transform(Number);
 
-/** An id query parameter. */
+/** An id query parameter: a positive integer. */
 export const idParam = z
   .string()
   .regex(/^\d{1,15}$/, 'must be a positive integer')
   .transform(Number)
   .refine((n) => n > 0, 'must be a positive integer');
+
+/** `{id}` in a path: a positive integer (anything else answers 48000 naming `id`, never reaches a query). */
+export const idPath = idParam.openapi({ param: { name: 'id', in: 'path' }, type: 'integer', example: 1 });
 
 /** A boolean query parameter: `true`/`false`/`1`/`0`, any case. */
 export const boolParam = z
@@ -44,7 +47,7 @@ const pagingShape = {
   sortOrder: z.string().max(8).optional().openapi({ description: '`asc` or `desc`.' }),
 };
 
-/** Renames query keys to the schema's spelling when they differ only in case (`SIZE` → `size`, `SortField` → `sortField`). */
+/** Renames query keys to the schema's spelling when they differ only in case (`SIZE` → `size`). */
 export function canonicalKeys(names: readonly string[]) {
   const byLower = new Map(names.map((n) => [n.toLowerCase(), n] as const));
   return (input: unknown): unknown => {
@@ -61,6 +64,14 @@ export function canonicalKeys(names: readonly string[]) {
 }
 
 /**
+ * A query schema, names case-insensitive. Typed as the inner object: the route config accepts only objects and
+ * pipes of `unknown`, and a preprocess pipe validates and documents exactly like its object.
+ */
+export function querySchema<S extends z.ZodRawShape>(shape: S): z.ZodObject<S> {
+  return z.preprocess(canonicalKeys(Object.keys(shape)), z.object(shape)) as unknown as z.ZodObject<S>;
+}
+
+/**
  * The query schema of a paged route: paging plus `filters`, names case-insensitive.
  * @example request: { query: pageQuerySchema({ account: textParam.optional() }) }
  */
@@ -68,17 +79,28 @@ export function pageQuerySchema<S extends z.ZodRawShape>(filters: S) {
   return querySchema({ ...pagingShape, ...filters });
 }
 
-/**
- * A query schema without paging, names case-insensitive. Typed as the inner object: the route config accepts
- * only objects and pipes of `unknown`, and a preprocess pipe validates and documents exactly like its object
- * (zod-to-openapi documents the pipe's output object).
- */
-export function querySchema<S extends z.ZodRawShape>(shape: S): z.ZodObject<S> {
-  return z.preprocess(canonicalKeys(Object.keys(shape)), z.object(shape)) as unknown as z.ZodObject<S>;
-}
-
 /** Throws 48001 `{size, max}` when the requested page size exceeds `Service:Api:MaxPageSize`. */
 export function assertPageSize(query: { size?: number | undefined }, max: number): void {
-  if (query.size !== undefined && query.size > max)
+  if (query.size !== undefined && query.size > max) {
     throw new BusinessError(ErrorCode.PageSizeExceeded, { size: query.size, max });
+  }
+}
+
+/** The page of contract §3 around `item`. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    current: z.number().int(),
+    size: z.number().int(),
+    total: z.number().int(),
+    pages: z.number().int(),
+    items: z.array(item),
+  });
+}
+
+/** Maps the items of a page. */
+export function mapPage<A, B>(
+  page: { current: number; size: number; total: number; pages: number; items: A[] },
+  map: (a: A) => B,
+) {
+  return { ...page, items: page.items.map(map) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertPageSize, canonicalKeys, pageQuerySchema, textParam } from './paging.js';
+import { assertPageSize, canonicalKeys, pageQuerySchema, textParam } from './query.js';
 
 describe('admin paging queries (contract §3)', () => {
   it('matches parameter names case-insensitively, the exact spelling winning', () => {
