@@ -8,7 +8,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { ConfigValueType, SysConfigRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
-import { textContains as containsIgnoreCase } from './ops-filters.js';
+import { containsIgnoreCase } from './filters.js';
 
 /** Values for a new config row. */
 export type NewConfig = Omit<InferInsertModel<Tables['sysConfig']>, 'id'>;

@@ -8,7 +8,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
-import { textContains as containsIgnoreCase } from './ops-filters.js';
+import { containsIgnoreCase } from './filters.js';
 
 export type NewDictType = Omit<InferInsertModel<Tables['sysDictType']>, 'id'>;
 export type NewDictItem = Omit<InferInsertModel<Tables['sysDictItem']>, 'id'>;

@@ -7,7 +7,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysFileRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
-import { textContains as containsIgnoreCase } from './ops-filters.js';
+import { containsIgnoreCase } from './filters.js';
 
 export type NewFile = Omit<InferInsertModel<Tables['sysFile']>, 'id'>;
 
