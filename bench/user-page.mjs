@@ -108,7 +108,8 @@ async function runDialect(dbType) {
         `  ${dbType}: ${size} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
       for (const [name, path] of Object.entries(QUERIES)) {
-        (results[name] ??= {})[size] = await time(t, token, path(orgIds[7]));
+        results[name] ??= {};
+        results[name][size] = await time(t, token, path(orgIds[7]));
       }
     }
     return results;
