@@ -85,7 +85,12 @@ describe('reference host', () => {
   it('prints the generated super-admin password once in a banner and serves the probes and docs', async () => {
     expect(password).toMatch(/^\S{16}$/);
     expect(host.output()).toContain('FIRST START');
-    expect(await (await fetch(`${host.url}/health`)).text()).toBe('Healthy');
+    const health = await fetch(`${host.url}/health`);
+    expect(await health.text()).toBe('Healthy');
+    expect(health.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
+    const missing = await fetch(`${host.url}/api/v1/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
     expect(await (await fetch(`${host.url}/health/ready`)).text()).toBe('Healthy');
     expect((await fetch(`${host.url}/openapi/v1.json`)).status).toBe(200);
     expect((await fetch(`${host.url}/scalar`)).status).toBe(200);

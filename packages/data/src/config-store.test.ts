@@ -54,4 +54,25 @@ describe('config store', () => {
     await Promise.all(Array.from({ length: 20 }, () => store.getRaw('sys.a')));
     expect(repo.reads()).toBe(1);
   });
+
+  it('reports a version while a snapshot is current, and a new one after a change', async () => {
+    let clock = 0;
+    const cache = createMemoryCache();
+    const store = await createConfigStore({
+      repo: fakeRepo({ 'sys.a': '1' }),
+      cache,
+      ttlMs: 1000,
+      now: () => clock,
+    });
+    expect(store.version()).toBeUndefined();
+    await store.getRaw('sys.a');
+    const first = store.version();
+    expect(first).toBeDefined();
+    await store.invalidate('sys.a');
+    expect(store.version()).toBeUndefined();
+    await store.getRaw('sys.a');
+    expect(store.version()).not.toBe(first);
+    clock = 5000;
+    expect(store.version()).toBeUndefined();
+  });
 });

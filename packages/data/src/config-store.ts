@@ -19,6 +19,11 @@ export interface ConfigStore {
   /** The stored text of a key, or undefined when no row exists. */
   getRaw(key: string): Promise<string | undefined>;
   /**
+   * Identifies the snapshot reads are served from: equal numbers mean equal values. Undefined when there is no
+   * current snapshot (the next read loads one). Lets readers memoise what they derive from config.
+   */
+  version(): number | undefined;
+  /**
    * Raises `ConfigChangedEvent` for a key (or all): this and every other instance re-read on next use. Answers
    * how many cached entries this instance dropped (the snapshot's rows; for one key, 1 when it was cached).
    */
@@ -83,6 +88,9 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
   return {
     async getRaw(key) {
       return (await load()).get(key);
+    },
+    version() {
+      return snapshot && now() - snapshot.loadedAt < ttlMs ? generation : undefined;
     },
     async invalidate(key) {
       const dropped = drop(key);

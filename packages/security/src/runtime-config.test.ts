@@ -144,4 +144,30 @@ describe('runtime settings', () => {
     const { settings } = setup();
     await expect(settings.get('sys.nope' as RuntimeSettingKey)).rejects.toThrow(RangeError);
   });
+
+  it('reuses the rate-limit settings while the store version holds, and re-reads after it changes', async () => {
+    const table = new Map([['sys.security.rateLimit.permitPerWindow', '7']]);
+    let version: number | undefined = 1;
+    let reads = 0;
+    const store: RuntimeConfigStore = {
+      getRaw: async (key) => {
+        reads++;
+        return table.get(key);
+      },
+      version: () => version,
+    };
+    const settings = createRuntimeSettings({ store, options: optionsFrom() });
+    expect((await settings.rateLimit()).permitPerWindow).toBe(7);
+    const afterFirst = reads;
+    expect((await settings.rateLimit()).permitPerWindow).toBe(7);
+    expect(reads).toBe(afterFirst);
+    table.set('sys.security.rateLimit.permitPerWindow', '9');
+    version = undefined;
+    expect((await settings.rateLimit()).permitPerWindow).toBe(9);
+    version = 2;
+    expect((await settings.rateLimit()).permitPerWindow).toBe(9);
+    table.set('sys.security.rateLimit.permitPerWindow', '11');
+    version = 3;
+    expect((await settings.rateLimit()).permitPerWindow).toBe(11);
+  });
 });

@@ -22,6 +22,11 @@ import type { RateLimitSettings } from './rate-limit.js';
  */
 export interface RuntimeConfigStore {
   getRaw(key: string): Promise<string | undefined>;
+  /**
+   * Equal numbers mean the store serves the same values (undefined: unknown). When given, grouped readers that
+   * run on every request (`rateLimit`) reuse their last result while the version holds.
+   */
+  version?(): number | undefined;
 }
 
 /** The value type of every runtime key the service reads. */
@@ -180,7 +185,7 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
       return { maxFailCount, lockMinutes };
     },
 
-    async rateLimit() {
+    rateLimit: memoByVersion(store, async () => {
       const deploy = options.Security.RateLimit;
       const [enabled, windowSeconds, permitPerWindow, authPermitPerWindow] = await Promise.all([
         get('sys.security.rateLimit.enabled'),
@@ -195,7 +200,7 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
         authPermitPerWindow,
         keyPermitPerWindow: deploy.KeyPermitPerWindow,
       };
-    },
+    }),
 
     async sessionLifetimes() {
       const [accessMinutes, refreshMinutes] = await Promise.all([
@@ -204,5 +209,20 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
       ]);
       return { accessMinutes, refreshMinutes };
     },
+  };
+}
+
+/**
+ * Reuses the last result of `read` while the store reports the same version it had before that read began (a
+ * change during the read leaves nothing cached). Without a version every call reads.
+ */
+function memoByVersion<T>(store: RuntimeConfigStore, read: () => Promise<T>): () => Promise<T> {
+  let cached: { version: number; value: T } | undefined;
+  return async () => {
+    const before = store.version?.();
+    if (before !== undefined && cached?.version === before) return cached.value;
+    const value = await read();
+    if (before !== undefined && store.version?.() === before) cached = { version: before, value };
+    return value;
   };
 }
