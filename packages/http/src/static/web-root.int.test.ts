@@ -42,7 +42,7 @@ describe('frontend in the same process', () => {
   it('keeps API, probe and docs paths out of the fallback', async () => {
     const api = await t.request('/api/v1/nope');
     expect(api.status).toBe(404);
-    expect((await api.json()).code).toBe(48003);
+    expect(((await api.json()) as { code: number }).code).toBe(48003);
     expect(await (await t.request('/health')).text()).toBe('Healthy');
     expect((await t.request('/openapi/v1.json')).headers.get('content-type')).toContain('application/json');
   });
