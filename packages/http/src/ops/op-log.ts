@@ -79,20 +79,40 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
+/** Context variables of this middleware (kept in the context's variable map: no per-request object shape). */
+const ORIGINAL_JSON = 'svc.opLog.json';
+const ENVELOPE_CODE = 'svc.opLog.code';
+
+interface CaptureContext {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+/**
+ * The one `c.json` of every logged request: records the envelope `code` and calls the context's own `json`.
+ * It is a single shared function reading the request's state from `this`, because putting a fresh closure in
+ * `c.json` on every request cost about 80 µs of CPU per request on Node 20 (bench/oplog.mjs), a third of a
+ * cheap write, where storing a shared function costs nothing measurable.
+ */
+function capturingJson(this: CaptureContext, object: unknown, ...rest: unknown[]): Response {
+  const code = (object as { code?: unknown } | null)?.code;
+  if (typeof code === 'number') this.set(ENVELOPE_CODE, code);
+  return (this.get(ORIGINAL_JSON) as (...a: unknown[]) => Response)(object, ...rest);
+}
+
 /**
  * Records the envelope `code` of whatever this request answers through `c.json` (handlers and the error
  * handler alike), so the response is never cloned or re-parsed: on node-server that would turn its light
- * string response into a streamed one.
+ * string response into a streamed one. Read it back with `envelopeCode`.
  */
-function captureEnvelopeCode(c: Context<AppEnv>): { code: number | undefined } {
-  const seen: { code: number | undefined } = { code: undefined };
-  const json = c.json.bind(c);
-  c.json = ((object: unknown, ...rest: unknown[]) => {
-    const code = (object as { code?: unknown } | null)?.code;
-    if (typeof code === 'number') seen.code = code;
-    return (json as (...a: unknown[]) => Response)(object, ...rest);
-  }) as typeof c.json;
-  return seen;
+function captureEnvelopeCode(c: Context<AppEnv>): void {
+  const vars = c as unknown as CaptureContext;
+  vars.set(ORIGINAL_JSON, c.json);
+  c.json = capturingJson as unknown as typeof c.json;
+}
+
+function envelopeCode(c: Context<AppEnv>): number | undefined {
+  return (c as unknown as CaptureContext).get(ENVELOPE_CODE) as number | undefined;
 }
 
 export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
@@ -100,7 +120,7 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
   return async function opLogMiddleware(c, next) {
     if (!WRITES.has(c.req.method)) return next();
     const started = performance.now();
-    const seen = captureEnvelopeCode(c);
+    captureEnvelopeCode(c);
     await next();
     const principal = c.get('principal');
     if (!principal) return;
@@ -115,7 +135,7 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
     if (Object.keys(query).length > 0) params.query = query;
     const body = await bodyOf(c);
     if (body !== undefined) params.body = body;
-    const resultCode = seen.code ?? (c.res.ok ? 0 : c.res.status);
+    const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
     await options.writer.write({
       title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${c.req.path}`,

@@ -4,6 +4,12 @@
  * row is dropped (the newest operations are the ones an operator investigates first), with a warning once the
  * queue passes 80 % of its capacity and a count of what was dropped. At shutdown `drain` flushes what is queued
  * within the given time (5 s by the spec) before the pools close.
+ *
+ * Flushes are paced: the first row after a quiet spell goes out on the next turn of the event loop, later ones
+ * wait until `flushIntervalMs` has passed since the previous flush began, or until a full batch is queued. Under
+ * load this turns many one- or two-row INSERTs (each paying the statement build, prepare and commit; on SQLite
+ * ~100 µs for one row against ~10 µs a row in a batch of 200, all of it on the event loop) into few full ones.
+ * A batch never holds more than `batchSize` rows.
  */
 import type { NewOpLog, OpLogRepository } from '@svc/data';
 import type { Logger } from '@svc/kernel';
@@ -12,6 +18,8 @@ import type { Logger } from '@svc/kernel';
 export const OP_LOG_BATCH_SIZE = 200;
 /** Fill ratio from which a warning is logged (once per crossing), so an operator hears before rows are lost. */
 export const OP_LOG_WARN_RATIO = 0.8;
+/** Longest a queued row waits for a flush when the previous one began less than this long ago. */
+export const OP_LOG_FLUSH_INTERVAL_MS = 100;
 /** Spec: time given to the queue at shutdown. */
 export const OP_LOG_DRAIN_MS = 5_000;
 
@@ -24,6 +32,8 @@ export interface OpLogWriterOptions {
   capacity?: number;
   /** @default 200 */
   batchSize?: number;
+  /** Least time between the starts of two flushes unless a full batch is queued. @default 100 */
+  flushIntervalMs?: number;
 }
 
 export interface OpLogWriterStats {
@@ -53,6 +63,10 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
   let failed = 0;
   let warned = false;
   let flushing: Promise<void> | undefined;
+  let paced: NodeJS.Timeout | undefined;
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
+  let draining = false;
+  const interval = Math.max(0, options.flushIntervalMs ?? OP_LOG_FLUSH_INTERVAL_MS);
   const size = () => queue.length - head;
 
   async function insert(rows: NewOpLog[]): Promise<void> {
@@ -81,11 +95,35 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
     if (warned && size() < warnAt / 2) warned = false;
   }
 
+  /** Starts a flush on the next turn of the event loop (one at a time). */
+  function flushSoon(): void {
+    if (paced) {
+      clearTimeout(paced);
+      paced = undefined;
+    }
+    flushing ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        lastFlushAt = performance.now();
+        return flushLoop();
+      })
+      .finally(() => {
+        flushing = undefined;
+        if (size() > 0) schedule();
+      });
+  }
+
+  /** A flush now when a full batch waits (or at shutdown), else once the interval since the last one is over. */
   function schedule(): void {
-    flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flushLoop).finally(() => {
-      flushing = undefined;
-      if (size() > 0) schedule();
-    });
+    if (flushing) return;
+    const wait = lastFlushAt + interval - performance.now();
+    if (draining || wait <= 0 || size() >= batchSize) {
+      flushSoon();
+      return;
+    }
+    paced ??= setTimeout(() => {
+      paced = undefined;
+      flushSoon();
+    }, wait);
   }
 
   const stats = (): OpLogWriterStats => ({ queued: size(), written, dropped, failed });
@@ -123,8 +161,9 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
 
     async drain(timeoutMs = OP_LOG_DRAIN_MS) {
       const deadline = Date.now() + timeoutMs;
+      draining = true;
       while ((size() > 0 || flushing) && Date.now() < deadline) {
-        if (!flushing) schedule();
+        if (!flushing) flushSoon();
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
@@ -132,6 +171,7 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
         await Promise.race([flushing, timeout]);
         clearTimeout(timer);
       }
+      draining = false;
       const left = stats();
       if (left.queued > 0)
         logger.warn(`Shutdown: ${left.queued} operation-log row(s) were not written in time.`);
