@@ -59,15 +59,19 @@ function describeForm(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
+/** Whether the request announces a body, from the raw headers only (no stream or `Headers` object is made). */
+function announcesBody(c: Context<AppEnv>): boolean {
   // Raw Node headers: `c.req.header` would materialise a Web `Headers` object (perf-notes.md).
-  const type = readHeader(c, 'content-type') ?? '';
   const length = readHeader(c, 'content-length');
-  if (length === '0') return undefined;
+  if (length === '0') return false;
+  if (length !== undefined) return true;
   const onNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
   // On node-server a body announces itself by length or chunking; elsewhere (app.request) the Request knows.
-  const noBody = onNode ? readHeader(c, 'transfer-encoding') === undefined : c.req.raw.body === null;
-  if (length === undefined && noBody) return undefined;
+  return onNode ? readHeader(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null;
+}
+
+async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
+  const type = readHeader(c, 'content-type') ?? '';
   try {
     if (type.includes('application/json')) return await c.req.json();
     if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
@@ -128,19 +132,25 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
     const template = matchedTemplate(c);
     titles ??= summaries(options.app);
     const method = c.req.method;
+    const path = c.req.path;
     const params: Record<string, unknown> = {};
-    const pathParams = c.req.param();
-    if (Object.keys(pathParams).length > 0) params.params = pathParams;
-    const query = c.req.query();
-    if (Object.keys(query).length > 0) params.query = query;
-    const body = await bodyOf(c);
+    // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
+    if (template === undefined || template.includes(':')) {
+      const pathParams = c.req.param();
+      if (Object.keys(pathParams).length > 0) params.params = pathParams;
+    }
+    if (c.req.url.includes('?')) {
+      const query = c.req.query();
+      if (Object.keys(query).length > 0) params.query = query;
+    }
+    const body = announcesBody(c) ? await bodyOf(c) : undefined;
     if (body !== undefined) params.body = body;
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
     await options.writer.write({
-      title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${c.req.path}`,
+      title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${path}`,
       httpMethod: method,
-      path: c.req.path,
+      path,
       paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
       resultCode,
       success: resultCode === 0,
