@@ -26,7 +26,14 @@ export function failure(
 
 /** `{path, message}` per validation issue (contract §3: `args.errors`). */
 export function validationErrors(error: ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String).join('.');
+    // An unknown property is named by its own path, so a client sees which field was refused.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'Unrecognized key' }));
+    }
+    return [{ path, message: issue.message }];
+  });
 }
 
 export function createErrorHandler(deps: {
