@@ -136,6 +136,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     sqlLog,
   );
   let cache: Cache;
+  const cacheLog = logger.child('Service.Cache');
+  // Failures inside the cache (a subscriber that throws, a lost Redis connection) go to the service log.
+  const onError = (error: unknown) => cacheLog.error('Cache error.', { error });
   try {
     cache = await createCache(
       service.Cache.Provider === 'Redis'
@@ -143,11 +146,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
             provider: 'Redis',
             url: requireRedisUrl(service.Cache.Redis.Configuration),
             keyPrefix: service.Cache.Redis.KeyPrefix,
+            onError,
           }
         : {
             provider: 'Memory',
             entryLimit: service.Cache.MemoryEntryLimit,
             maxEntryMinutes: service.Cache.MaxEntryMinutes,
+            onError,
           },
     );
   } catch (error) {
