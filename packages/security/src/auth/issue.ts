@@ -2,8 +2,9 @@
  * Issuing what a successful login or refresh hands out: the session row (login only), an access token with
  * the spec's claims and a refresh token of which only the SHA-256 is stored.
  */
+
 import type { SysUserRow } from '@svc/data';
-import { guidV7 } from '@svc/kernel';
+import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
 import { newRefreshToken } from '../refresh-tokens.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
 import type { IssuedSession } from './contracts.js';
@@ -84,6 +85,13 @@ export async function openSession(
     absoluteExpiresAt: absoluteHours > 0 ? new Date(at.getTime() + absoluteHours * MS_PER_HOUR) : null,
   });
   await deps.sessions.enforceLimit(user.id);
+  // A disable or delete that ran between the credential check and the insert revoked every session but
+  // could not see this one: look again now that the row exists (a later disable will see it and revoke it).
+  const current = await deps.repositories.users.findById(user.id);
+  if (!current?.enabled) {
+    await deps.sessions.revokeSession(sessionId, 'user-disabled');
+    throw new BusinessError(ErrorCode.AccountDisabled);
+  }
   const issued = await issueTokens(
     deps,
     user,

@@ -14,6 +14,7 @@ import {
   describeAuth,
   ITERATIONS,
   PASSWORD,
+  updateUserBehindTheService,
 } from './harness.contract.js';
 
 /** `ｆｕｌｌ－ｗｉｄｔｈ` form of printable ASCII: NFKC folds it back. */
@@ -247,6 +248,20 @@ export function loginContract(fixture: AuthFixture): void {
       expect(seen).toEqual([user.id]);
       expect(await world().repos.sessions.listLive(user.id)).toEqual([]);
       expect(await world().cache.getCounter(s.lock.lockKey(user.account))).toBe(0);
+    });
+
+    it('refuses and revokes the new session when the user is disabled while the login is under way', async () => {
+      const user = await createUser(world());
+      const s = buildServices(world(), {
+        hooks: {
+          // Runs after the password was accepted and before the session is opened: an admin disables the user.
+          async afterPassword(u) {
+            await updateUserBehindTheService(world(), u.account, { enabled: false });
+          },
+        },
+      });
+      expect((await codeOf(s.auth.login(input(user.account, PASSWORD)))).code).toBe(40005);
+      expect(await world().repos.sessions.listLive(user.id)).toEqual([]);
     });
 
     it('writes one login-log row per attempt with the raw account and the result code, never a password', async () => {
