@@ -3,10 +3,11 @@
  * Reads for the admin tree and the personal menu (enabled menus granted through the user's enabled roles),
  * writes with audit columns, soft delete.
  */
-import { and, asc, count, eq, type InferInsertModel, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, type InferInsertModel, inArray, sql } from 'drizzle-orm';
 import type { MenuType, SysMenuRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { hasLiveChildren, softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
 /** Values for a new menu. */
@@ -42,7 +43,8 @@ export interface MenuRepository {
   grantedToUser(userId: number): Promise<SysMenuRow[]>;
 }
 
-export function createMenuRepository({ db, adapter, tables }: RepositoryContext): MenuRepository {
+export function createMenuRepository(ctx: RepositoryContext): MenuRepository {
+  const { db, adapter, tables } = ctx;
   const { sysMenu: t, sysRoleMenu: rm, sysRole: r, sysUserRole: ur } = tables;
   const order = [asc(t.sort), asc(t.id)];
 
@@ -77,28 +79,16 @@ export function createMenuRepository({ db, adapter, tables }: RepositoryContext)
       return adapter.insertReturningId(db, t, menu);
     },
 
-    async update(id, patch, stamp) {
-      const result = await db
-        .update(t)
-        .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    update(id, patch, stamp) {
+      return updateLiveRow(ctx, t, id, patch, stamp);
     },
 
-    async softDelete(id, stamp) {
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    softDelete(id, stamp) {
+      return softDeleteLiveRow(ctx, t, id, stamp);
     },
 
-    async hasChildren(id) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(t)
-        .where(and(eq(t.parentId, id), eq(t.isDelete, false)));
-      return Number(row?.n ?? 0) > 0;
+    hasChildren(id) {
+      return hasLiveChildren(ctx, t, id);
     },
 
     async grantedToUser(userId) {

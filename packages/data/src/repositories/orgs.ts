@@ -2,11 +2,12 @@
  * `sys_org`: the organisation tree. The whole live tree is small (hundreds of rows), so descendants and cycle
  * checks are computed in code from one read of `(id, parentId)`.
  */
-import { and, asc, count, eq, type InferInsertModel, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type InferInsertModel, inArray, type SQL } from 'drizzle-orm';
 import type { SysOrgRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase } from './filters.js';
+import { hasLiveChildren, softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
 /** Values for a new organisation. */
@@ -50,7 +51,8 @@ export interface OrgRepository {
   hasChildren(id: number): Promise<boolean>;
 }
 
-export function createOrgRepository({ db, adapter, tables }: RepositoryContext): OrgRepository {
+export function createOrgRepository(ctx: RepositoryContext): OrgRepository {
+  const { db, adapter, tables } = ctx;
   const t = tables.sysOrg;
 
   return {
@@ -93,28 +95,16 @@ export function createOrgRepository({ db, adapter, tables }: RepositoryContext):
       return adapter.insertReturningId(db, t, org);
     },
 
-    async update(id, patch, stamp) {
-      const result = await db
-        .update(t)
-        .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    update(id, patch, stamp) {
+      return updateLiveRow(ctx, t, id, patch, stamp);
     },
 
-    async softDelete(id, stamp) {
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    softDelete(id, stamp) {
+      return softDeleteLiveRow(ctx, t, id, stamp);
     },
 
-    async hasChildren(id) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(t)
-        .where(and(eq(t.parentId, id), eq(t.isDelete, false)));
-      return Number(row?.n ?? 0) > 0;
+    hasChildren(id) {
+      return hasLiveChildren(ctx, t, id);
     },
   };
 }

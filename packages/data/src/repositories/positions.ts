@@ -7,6 +7,7 @@ import type { SysPositionRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
+import { softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
 /** Values for a new position. */
@@ -36,7 +37,8 @@ export interface PositionRepository {
   softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
 }
 
-export function createPositionRepository({ db, adapter, tables }: RepositoryContext): PositionRepository {
+export function createPositionRepository(ctx: RepositoryContext): PositionRepository {
+  const { db, adapter, tables } = ctx;
   const t = tables.sysPosition;
   const sortable = [t.id, t.name, t.code, t.sort, t.enabled, t.createTime, t.updateTime];
 
@@ -71,20 +73,12 @@ export function createPositionRepository({ db, adapter, tables }: RepositoryCont
       return adapter.insertReturningId(db, t, position);
     },
 
-    async update(id, patch, stamp) {
-      const result = await db
-        .update(t)
-        .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    update(id, patch, stamp) {
+      return updateLiveRow(ctx, t, id, patch, stamp);
     },
 
-    async softDelete(id, stamp) {
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
-      return adapter.affectedRows(result) > 0;
+    softDelete(id, stamp) {
+      return softDeleteLiveRow(ctx, t, id, stamp);
     },
   };
 }
