@@ -232,7 +232,9 @@ export function defineAppContract(dbType: DbType): void {
         const [success, failure] = op.responses['200'].content['application/json'].schema.anyOf;
         expect(success.properties.code.$ref).toBe('#/components/schemas/ErrorCode');
         expect(failure.$ref).toBe('#/components/schemas/ErrorEnvelope');
-        expect(doc.components.schemas.ErrorEnvelope.properties.code.$ref).toBe('#/components/schemas/ErrorCode');
+        expect(doc.components.schemas.ErrorEnvelope.properties.code.$ref).toBe(
+          '#/components/schemas/ErrorCode',
+        );
       });
 
       it('serves the Scalar page in Development', async () => {
