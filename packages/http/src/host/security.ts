@@ -90,6 +90,7 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     settings,
     policy,
     pbkdf2Iterations: security.Password.Pbkdf2Iterations,
+    refreshReuseIntervalSeconds: security.Session.RefreshReuseIntervalSeconds,
     now,
     logger: logger.child('Service.Auth'),
     ...(input.hooks ? { hooks: input.hooks } : {}),

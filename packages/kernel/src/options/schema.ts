@@ -133,6 +133,11 @@ export const serviceSchema = section({
       IdleMinutesNormal: int(0, 'Idle timeout of a password session (0 = off).', { min: 0 }),
       IdleMinutesMfa: int(0, 'Idle timeout of a second-factor session (0 = off).', { min: 0 }),
       AbsoluteHours: int(0, 'Absolute session lifetime (0 = off).', { min: 0 }),
+      RefreshReuseIntervalSeconds: int(
+        5,
+        'A rotated refresh token presented again within this many seconds answers 40007 without revoking the session (concurrent tabs, retries); later reuse revokes it (0 = strict: every reuse revokes).',
+        { min: 0, max: 3600 },
+      ),
     }),
     RateLimit: section({
       Enabled: bool(true, 'Deploy hard switch: false disables rate limiting regardless of runtime config.'),
