@@ -12,6 +12,7 @@ export * from './auth/contracts.js';
 export type { OpenSessionOptions } from './auth/issue.js';
 export * from './auth/permissions.js';
 export * from './auth/principal.js';
+export * from './auth/security-events.js';
 export * from './auth/session-manager.js';
 export {
   type SessionDeps,
@@ -20,7 +21,6 @@ export {
   sessionPolicyFromOptions,
 } from './auth/session-state.js';
 export * from './auth/sessions.js';
-export * from './auth/security-events.js';
 export * from './claims.js';
 export * from './client-ip.js';
 export * from './constants.js';

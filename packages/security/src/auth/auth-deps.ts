@@ -9,8 +9,8 @@ import type { LoginLock } from '../lockout.js';
 import type { RuntimeSettings } from '../runtime-config.js';
 import type { AccessTokens } from '../tokens.js';
 import type { LoginInput } from './contracts.js';
-import type { SessionManager } from './session-manager.js';
 import type { SecurityEventLog } from './security-events.js';
+import type { SessionManager } from './session-manager.js';
 import type { SessionPolicy } from './session-state.js';
 
 /**

@@ -135,7 +135,11 @@ export function refreshContract(fixture: AuthFixture): void {
       let token = issued.refreshToken;
       for (let round = 0; round < 20; round++) {
         const instances = round % 2 === 0 ? [s, peer] : [s, stranger];
-        const winner = await expectOneWinnerAndALiveSession(s, issued.sessionId, await burst(instances, token));
+        const winner = await expectOneWinnerAndALiveSession(
+          s,
+          issued.sessionId,
+          await burst(instances, token),
+        );
         token = winner.refreshToken;
         s.clock.advance(MINUTE);
       }
