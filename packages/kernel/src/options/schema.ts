@@ -128,6 +128,10 @@ export const serviceSchema = section({
       CookieDomain: str(null, 'Cookie domain; empty = current host.'),
       CookieSecure: bool(true, 'Send the session cookies with `Secure`.'),
       CookieSameSite: oneOf(['Strict', 'Lax', 'None'], 'Strict', 'SameSite of the session cookies.'),
+      AllowedOrigins: strings(
+        [],
+        "Cookie mode: origins (e.g. `https://console.example.com`) besides the request's own whose writes are accepted.",
+      ),
       Mode: oneOf(['Multi', 'Single'], 'Multi', '`Single` revokes older sessions at each login.'),
       MaxConcurrent: int(0, 'Newest sessions kept per user (0 = unlimited).', { min: 0 }),
       IdleMinutesNormal: int(0, 'Idle timeout of a password session (0 = off).', { min: 0 }),
