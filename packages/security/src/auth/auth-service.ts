@@ -11,7 +11,7 @@ import { type OpenSessionOptions, openSession } from './issue.js';
 import { createLoginFlow } from './login.js';
 import { changeOwnPassword } from './password-change.js';
 import type { ClientInfo } from './principal.js';
-import { refreshSession, sessionOfRefreshToken } from './refresh.js';
+import { ownerOfRefreshToken, refreshSession, sessionOfRefreshToken } from './refresh.js';
 import { createSecurityEventLog, type SecurityEventLog } from './security-events.js';
 
 /** The service, plus the step later login methods (SMS, TOTP) finish with. */
@@ -51,6 +51,7 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
     securityEvents: resolved.securityEvents,
     refresh: (refreshToken, client) => refreshSession(resolved, refreshToken, client),
     sessionOfRefreshToken: (refreshToken) => sessionOfRefreshToken(resolved, refreshToken),
+    ownerOfRefreshToken: (refreshToken) => ownerOfRefreshToken(resolved, refreshToken),
     async logout(principal) {
       await resolved.sessions.revokeSession(principal.sessionId, 'logout');
     },

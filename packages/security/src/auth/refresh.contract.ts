@@ -39,6 +39,11 @@ export function refreshContract(fixture: AuthFixture): void {
       const user = await createUser(world(), { mustChangePassword: true });
       const first = await login(s, user.account);
       expect(await s.auth.sessionOfRefreshToken(first.refreshToken)).toBe(first.sessionId);
+      expect(await s.auth.ownerOfRefreshToken(first.refreshToken)).toEqual({
+        sessionId: first.sessionId,
+        userId: user.id,
+        account: user.account,
+      });
       s.clock.advance(5 * MINUTE);
       const second = await s.auth.refresh(first.refreshToken, CLIENT);
       expect(second.sessionId).toBe(first.sessionId);
@@ -211,6 +216,7 @@ export function refreshContract(fixture: AuthFixture): void {
       await expect(s.auth.refresh('x'.repeat(1_000_000), CLIENT)).rejects.toMatchObject(invalid);
       expect(await s.auth.sessionOfRefreshToken('A'.repeat(43))).toBeUndefined();
       expect(await s.auth.sessionOfRefreshToken('short')).toBeUndefined();
+      expect(await s.auth.ownerOfRefreshToken('A'.repeat(43))).toBeUndefined();
     });
 
     it('refuses and revokes when the user was disabled or deleted behind the service', async () => {

@@ -15,7 +15,7 @@ import { RefreshTokenStatus, type SysRefreshTokenRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { hashRefreshToken, isWellFormedRefreshToken } from '../refresh-tokens.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
-import type { IssuedSession } from './contracts.js';
+import type { IssuedSession, RefreshTokenOwner } from './contracts.js';
 import { issueTokens } from './issue.js';
 import type { ClientInfo } from './principal.js';
 
@@ -88,4 +88,15 @@ export async function sessionOfRefreshToken(
 ): Promise<string | undefined> {
   if (!isWellFormedRefreshToken(refreshToken)) return undefined;
   return (await deps.repositories.refreshTokens.findByHash(hashRefreshToken(refreshToken)))?.sessionId;
+}
+
+/** The session and account of a refresh token, without rotating it; undefined for an unknown token. */
+export async function ownerOfRefreshToken(
+  deps: ResolvedAuthDeps,
+  refreshToken: string,
+): Promise<RefreshTokenOwner | undefined> {
+  const sessionId = await sessionOfRefreshToken(deps, refreshToken);
+  if (sessionId === undefined) return undefined;
+  const session = await deps.repositories.sessions.findById(sessionId);
+  return session ? { sessionId, userId: session.userId, account: session.account } : undefined;
 }

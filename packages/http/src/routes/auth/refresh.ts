@@ -36,25 +36,26 @@ export function register(ctx: RegisterContext, security: HttpSecurity, now: () =
     const client = clientInfoOf(c, security.resolveClientIp);
     if (security.cookies.enabled) {
       const cookies = sessionCookiesOf(c);
+      if (token === '') token = cookies.refresh ?? '';
+      // The token's session (the CSRF value is bound to it) and account (the login-log row of a refusal).
+      const owner = token === '' ? undefined : await security.auth.ownerOfRefreshToken(token);
       const refused = async () => {
         await security.securityEvents.record({
-          account: '',
-          userId: null,
+          account: owner?.account ?? '',
+          userId: owner?.userId ?? null,
           resultCode: ErrorCode.CsrfInvalid.code,
           client,
         });
         return new BusinessError(ErrorCode.CsrfInvalid);
       };
       if (cookies.duplicated || requestIsCrossSite(c, security.cookies.allowedOrigins)) throw await refused();
-      if (token === '') token = cookies.refresh ?? '';
-      const sessionId = token === '' ? undefined : await security.auth.sessionOfRefreshToken(token);
       const csrf = {
         header: readHeader(c, CSRF_HEADER_NAME),
         cookie: cookies.csrf,
-        sessionId: sessionId ?? '',
+        sessionId: owner?.sessionId ?? '',
         key: security.csrfKey,
       };
-      if (sessionId !== undefined && !verifyCsrf(csrf)) throw await refused();
+      if (owner !== undefined && !verifyCsrf(csrf)) throw await refused();
     }
     if (token === '') throw new BusinessError(ErrorCode.RefreshTokenInvalid);
     const issued = await security.auth.refresh(token, client);
