@@ -1,5 +1,12 @@
+import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { allowedOriginSet, isCrossSite, parseSessionCookies } from './cookie-guard.js';
+import {
+  allowedOriginSet,
+  isCrossSite,
+  parseSessionCookies,
+  requestIsCrossSite,
+  sessionCookiesOf,
+} from './cookie-guard.js';
 
 describe('session cookies from the raw Cookie header', () => {
   it('reads each session cookie once, decoding values and ignoring other cookies', () => {
@@ -65,5 +72,29 @@ describe('cross-site requests', () => {
       false,
     );
     expect(isCrossSite({ ...facts, origin: 'http://console.example.com' })).toBe(true);
+  });
+});
+
+describe('on node-server, from the raw request headers', () => {
+  /** A context as node-server builds it: the raw Node request's parsed headers; the Web request unread. */
+  const nodeContext = (headers: Record<string, string>) =>
+    ({
+      env: { incoming: { headers } },
+      req: {
+        url: 'http://internal:5100/api/v1/x',
+        header: () => {
+          throw new Error('the Web Headers object must not be read');
+        },
+      },
+    }) as unknown as Context;
+
+  it('judges the Origin against the Host the client sent, and reads the cookies without Headers', () => {
+    const none = allowedOriginSet([]);
+    const own = nodeContext({ host: 'admin.example.com', origin: 'https://admin.example.com' });
+    expect(requestIsCrossSite(own, none)).toBe(false);
+    const foreign = nodeContext({ host: 'admin.example.com', origin: 'https://evil.example' });
+    expect(requestIsCrossSite(foreign, none)).toBe(true);
+    const tossed = nodeContext({ host: 'admin.example.com', cookie: 'app_csrf=a; app_csrf=b' });
+    expect(sessionCookiesOf(tossed).duplicated).toBe(true);
   });
 });
