@@ -12,6 +12,7 @@ export * from './auth/contracts.js';
 export type { OpenSessionOptions } from './auth/issue.js';
 export * from './auth/permissions.js';
 export * from './auth/principal.js';
+export * from './auth/security-events.js';
 export * from './auth/session-manager.js';
 export {
   type SessionDeps,

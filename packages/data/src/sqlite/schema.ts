@@ -294,6 +294,7 @@ export const sysLoginLog = table(
     userId: int64('user_id'),
     ip: str('ip', 64),
     userAgent: str('user_agent', 500),
+    traceId: str('trace_id', 64),
     createTime: instant('create_time').notNull(),
   },
   (t) => [index('sys_login_log_create_time_idx').on(t.createTime)],

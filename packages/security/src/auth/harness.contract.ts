@@ -125,6 +125,8 @@ export interface ServiceOverrides {
   runtime?: Record<string, string>;
   hooks?: LoginHooks;
   logger?: Logger;
+  /** `Service:Security:Session:RefreshReuseIntervalSeconds`. @default 5 */
+  refreshReuseIntervalSeconds?: number;
 }
 
 /** The services of one test on the shared world. */
@@ -176,6 +178,9 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
     pbkdf2Iterations: ITERATIONS,
     now,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
+    ...(overrides.refreshReuseIntervalSeconds === undefined
+      ? {}
+      : { refreshReuseIntervalSeconds: overrides.refreshReuseIntervalSeconds }),
     logger: overrides.logger ?? silentLogger,
   });
   const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache: world.cache });

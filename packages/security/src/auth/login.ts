@@ -94,6 +94,7 @@ export function createLoginFlow(deps: ResolvedAuthDeps): LoginFlow {
         userId,
         ip: input.client.ip || null,
         userAgent: input.client.userAgent || null,
+        traceId: input.client.traceId ?? null,
         createTime: now(),
       });
     } catch (error) {

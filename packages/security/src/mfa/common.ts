@@ -112,6 +112,7 @@ export function createSharedChecks(deps: MfaDeps): SharedChecks {
           userId,
           ip: client.ip || null,
           userAgent: client.userAgent || null,
+          traceId: client.traceId ?? null,
           createTime: deps.now(),
         });
       } catch (error) {
