@@ -208,6 +208,11 @@ export const serviceSchema = section({
         min: 1,
       }),
       ParamMaxChars: int(8192, 'Longest recorded parameter text.', { min: 256 }),
+      SpillMaxMb: int(
+        256,
+        'Largest size of the files under {ContentRoot}/data holding log rows the database refused; the oldest are dropped beyond it.',
+        { min: 1 },
+      ),
     }),
   }),
   Shutdown: section({
