@@ -4,7 +4,7 @@
  * `StartupError` whose message names the key to change.
  */
 import { readFileSync } from 'node:fs';
-import { type ConfigStore, createConfigStore, type SeedMenu } from '@svc/data';
+import { type ConfigStore, createConfigStore, type NewLoginLog, type SeedMenu } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { createCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
@@ -13,8 +13,9 @@ import {
   createExceptionRecorder,
   createSqlLog,
   createStructuredLogger,
+  type DurableLogWriter,
   OP_LOG_DRAIN_MS,
-  type OpLogWriterStats,
+  type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
 import type { MfaServices, SmsSender } from '@svc/security';
@@ -59,8 +60,8 @@ export interface SvcServer extends SvcApp {
   configStore: ConfigStore;
   security: SecurityServices;
   jwtKey: ResolvedJwtKey;
-  /** The audit writers' state (queued, spilled, dropped…), for the monitor and fault tests. */
-  logWriters: { opLog: () => OpLogWriterStats; loginLog: () => OpLogWriterStats };
+  /** The audit writers: their `stats()` (queued, spilled, dropped…) are for the monitor and fault tests. */
+  logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -263,10 +264,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     configStore,
     security,
     jwtKey,
-    logWriters: {
-      opLog: () => opsServicesFor(deps).opLog.stats(),
-      loginLog: () => durableLogin.writer.stats(),
-    },
+    logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     async close() {
       if (closed) return;
       closed = true;
