@@ -223,6 +223,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     exceptions: createExceptionRecorder({
       sink: database.repos.exceptionLogs,
       logger: logger.child('Service.Exceptions'),
+      now,
     }),
     readiness: [
       { name: 'database', check: () => database.ping() },
@@ -276,6 +277,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       ]);
       ops.opLog.close();
       durableLogin.writer.close();
+      // The repeats counted in open exception windows get their summary rows before the pool closes.
+      await deps.exceptions.flush?.(true).catch(() => {});
+      deps.exceptions.close?.();
       await ops.close();
       await configStore.close().catch(() => {});
       await Promise.allSettled([cache.close(), database.close()]);
