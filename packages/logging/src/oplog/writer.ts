@@ -126,6 +126,12 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
   });
 }
 
+/** The driver's own error under a query builder's wrapper (whose message is only the failed SQL). */
+function rootCause(error: unknown): unknown {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof Error ? cause : error;
+}
+
 const timerSleep = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, ms);
@@ -209,7 +215,9 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
         },
         (error: unknown) => {
           failing = true;
-          logger.warn(`${label} spill replay stopped: the database still refuses rows.`, { error });
+          logger.warn(`${label} spill replay stopped: the database still refuses rows.`, {
+            error: rootCause(error),
+          });
           return 0;
         },
       )
@@ -228,6 +236,7 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
         await sink.insertMany(rows);
         written += rows.length;
         if (failing || (spill && spill.stats().pending > 0)) {
+          if (failing) logger.info(`${label} writes succeed again.`);
           failing = false;
           void replay();
         }
@@ -235,7 +244,9 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
       } catch (error) {
         failed += rows.length;
         if (attempt === attempts - 1) {
-          if (!failing) logger.error(`Could not write ${rows.length} ${label} row(s).`, { error });
+          if (!failing) {
+            logger.error(`Could not write ${rows.length} ${label} row(s).`, { error: rootCause(error) });
+          }
           failing = true;
         }
       }
@@ -364,13 +375,14 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
     async drain(timeoutMs = OP_LOG_DRAIN_MS) {
       const deadline = Date.now() + timeoutMs;
       draining = true;
-      while ((size() > 0 || flushing) && Date.now() < deadline) {
-        if (!flushing) flushSoon();
+      // A replay under way is waited for too: the pools close after the drain.
+      while ((size() > 0 || flushing || replaying) && Date.now() < deadline) {
+        if (!flushing && size() > 0) flushSoon();
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
         });
-        await Promise.race([flushing, timeout]);
+        await Promise.race([flushing ?? replaying, timeout]);
         clearTimeout(timer);
       }
       draining = false;
