@@ -101,6 +101,9 @@ export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redi
         for (let round = 0; round < 5; round++) answered += await burst(40);
         // Retries exhausted: rows went to the spill under {ContentRoot}/data.
         await until(() => writer.stats().spilled > 0, 'rows spilled');
+        // The operator sees it in the server snapshot.
+        const monitor = await t.request('/api/v1/sys/monitor/server', { headers: admin });
+        expect((await monitor.json()).data.opLog).toMatchObject({ failing: true, dropped: 0 });
         answered += await burst(40);
       } finally {
         await renameTable(database, 'sys_op_log_away', 'sys_op_log');
@@ -155,6 +158,50 @@ export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redi
         await side?.close();
         if (next) await next.close();
         else await first.close();
+      }
+    });
+
+    it('stores a burst of identical exceptions once, then one summary row with the count', async () => {
+      let at = Date.UTC(2026, 5, 1);
+      const flood = await startTestServer({
+        dbType,
+        cache,
+        now: () => new Date(at),
+        configure: (ctx) => {
+          registerRoute(
+            ctx,
+            createRoute({
+              method: 'get',
+              path: '/api/v1/test/boom/{id}',
+              request: { params: z.object({ id: z.string() }) },
+              responses: envelopeResponses(z.null()),
+            }),
+            { auth: 'anonymous' },
+            (c) => {
+              throw new TypeError(`order ${c.req.param('id')} has no customer`);
+            },
+          );
+        },
+      });
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => flood.request(`/api/v1/test/boom/${1000 + i}`)),
+        );
+        expect(answers.every((r) => r.status === 500)).toBe(true);
+        const rows = async () =>
+          (await flood.server.database.repos.exceptionLogs.page({ current: 1, size: 50 })).items.filter((r) =>
+            r.path.startsWith('/api/v1/test/boom/'),
+          );
+        expect(await rows()).toHaveLength(1);
+        at += 60_000;
+        await flood.server.deps.exceptions.flush?.();
+        const stored = await rows();
+        expect(stored).toHaveLength(2);
+        expect(stored.map((r) => r.message).sort()[0]).toMatch(
+          /^\[repeated 29 times in 60 s\] order \d+ has no/,
+        );
+      } finally {
+        await flood.close();
       }
     });
 

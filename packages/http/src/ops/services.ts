@@ -132,7 +132,10 @@ function build(deps: OpsDeps): OpsServices {
         return core.cache.increment(PORTAL_GENERATION_KEY);
       },
     },
-    monitor: () => sampleServer(contentRoot, now),
+    monitor: () => {
+      const { queued, spilled, replayed, dropped, failing } = opLog.stats();
+      return sampleServer(contentRoot, now, { queued, spilled, replayed, dropped, failing });
+    },
     async close() {
       await Promise.allSettled([dicts.then((d) => d.close()), site.then((s) => s.close())]);
     },
