@@ -103,7 +103,8 @@ export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redi
         await until(() => writer.stats().spilled > 0, 'rows spilled');
         // The operator sees it in the server snapshot.
         const monitor = await t.request('/api/v1/sys/monitor/server', { headers: admin });
-        expect((await monitor.json()).data.opLog).toMatchObject({ failing: true, dropped: 0 });
+        const snapshot = (await monitor.json()) as { data: { opLog: Record<string, unknown> } };
+        expect(snapshot.data.opLog).toMatchObject({ failing: true, dropped: 0 });
         answered += await burst(40);
       } finally {
         await renameTable(database, 'sys_op_log_away', 'sys_op_log');
