@@ -4,7 +4,7 @@
  * and what shutdown does with rows it could not write. The sink is a controllable fake database; no timers
  * are waited on (retries use a sleep that returns at once, conditions are awaited, not time).
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NewOpLog } from '@svc/data';
@@ -132,6 +132,8 @@ describe('operation-log durability', () => {
     const left = await before.drain(60_000);
     before.close();
     expect(left).toMatchObject({ queued: 0, spilled: 50, dropped: 0 });
+    const [segment] = readdirSync(dir);
+    expect(statSync(join(dir, segment ?? '')).mode & 0o077).toBe(0);
 
     const db = fakeDatabase();
     const after = writerOn(db, dir);

@@ -165,7 +165,8 @@ export function openSpill<T>(options: SpillOptions<T>): Spill<T> {
           current = { seq: nextSeq++, bytes: 0, lines: 0 };
           segments.push(current);
         }
-        appendFileSync(pathOf(current.seq), line);
+        // Owner-only: the rows hold operators, IPs and (masked) parameters.
+        appendFileSync(pathOf(current.seq), line, { mode: 0o600 });
         current.bytes += size;
         current.lines++;
       }
