@@ -213,10 +213,19 @@ export const serviceSchema = section({
     OpLog: section({
       Enabled: bool(true, 'Record authenticated writes in the operation log.'),
       Sync: bool(false, 'Write operation logs synchronously.'),
-      QueueCapacity: int(10_000, 'Asynchronous queue capacity; the oldest entry is dropped when full.', {
-        min: 1,
-      }),
+      QueueCapacity: int(
+        10_000,
+        'Asynchronous queue capacity; the oldest entry is spilled to disk when full.',
+        {
+          min: 1,
+        },
+      ),
       ParamMaxChars: int(8192, 'Longest recorded parameter text.', { min: 256 }),
+      SpillMaxMb: int(
+        256,
+        'Largest size of the files under {ContentRoot}/data holding log rows the database refused; the oldest are dropped beyond it.',
+        { min: 1 },
+      ),
     }),
   }),
   Shutdown: section({
