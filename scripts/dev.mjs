@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * `pnpm dev`: build the workspace with visible progress (the first build takes about a minute on a small machine),
+ * then run the reference host in Development. Ctrl-C stops the host gracefully and ends with exit code 0, so pnpm
+ * prints no error for it.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+let child;
+let stopping = false;
+// Ctrl-C reaches the whole process group: the host shuts down gracefully on its own copy of SIGINT (a second one
+// would cut its drain short), so this script only waits. A SIGTERM is sent to this process alone: pass it on.
+process.on('SIGINT', () => {
+  stopping = true;
+});
+process.on('SIGTERM', () => {
+  stopping = true;
+  if (child && child.exitCode === null) child.kill('SIGTERM');
+});
+
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    child = spawn(command, args, {
+      cwd: root,
+      stdio: options.stdio ?? 'inherit',
+      env: options.env ?? process.env,
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    options.onStart?.(child);
+  });
+}
+
+const started = Date.now();
+console.log(
+  'svc dev: building the packages (the first build takes about a minute; later ones are incremental)…',
+);
+let built = 0;
+const buildCode = await run(process.execPath, [tsc, '-b', '--verbose', 'apps/host'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  onStart: (c) =>
+    c.stdout.on('data', (chunk) => {
+      for (const line of chunk.toString().split('\n')) {
+        const project = /Building project '([^']+)'/.exec(line)?.[1];
+        if (project) {
+          built += 1;
+          console.log(`svc dev:   building ${project.replace(`${root}/`, '').replace('/tsconfig.json', '')}`);
+        } else if (/error TS\d+/.test(line)) console.log(line);
+      }
+    }),
+});
+if (stopping) process.exit(0);
+if (buildCode !== 0) {
+  console.error('svc dev: the build failed (see the errors above).');
+  process.exit(buildCode);
+}
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(built > 0 ? `svc dev: built ${built} project(s) in ${seconds} s.` : 'svc dev: up to date.');
+
+const hostCode = await run(process.execPath, ['apps/host/dist/main.js'], {
+  env: { ...process.env, ASPNETCORE_ENVIRONMENT: process.env.ASPNETCORE_ENVIRONMENT ?? 'Development' },
+});
+process.exit(stopping ? 0 : hostCode);
