@@ -42,7 +42,17 @@ if [ ${#missing[@]} -gt 0 ]; then
       done
     fi
   else
-    echo "services: missing ${missing[*]} (run this script as root on Debian to install them)" >&2
+    cat >&2 <<EOF_HELP
+services: missing ${missing[*]}. On Debian or Ubuntu, as root:
+  apt-get update && apt-get install -y ${missing[*]}
+  # PostgreSQL: trust for local connections and a database named test
+  printf 'local all all trust\nhost all all 127.0.0.1/32 trust\n' > /etc/postgresql/*/main/pg_hba.conf
+  pg_ctlcluster --skip-systemctl-redirect \$(ls /etc/postgresql) main restart
+  psql -h 127.0.0.1 -U postgres -c 'create database test'
+  # MariaDB: root without a password over TCP and a database named test
+  mariadb -u root -e "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD(''); CREATE DATABASE IF NOT EXISTS test"
+or, with Docker: docker compose up -d (compose.yaml in the repository root).
+EOF_HELP
   fi
 fi
 
