@@ -14,6 +14,7 @@ export {
   type Cache,
   CacheError,
   type CacheProvider,
+  CacheUnavailableError,
   type IncrementOptions,
   type MessageHandler,
   type Unsubscribe,
