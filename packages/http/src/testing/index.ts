@@ -157,3 +157,11 @@ export async function grantPermissions(
   await t.server.security.permissions.invalidateUser(userId);
   return userId;
 }
+
+export {
+  type FaultServer,
+  type FaultServerOrSkip,
+  sparePort,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from '@svc/data/testing';
