@@ -100,7 +100,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (current instanceof DatabaseUnavailableError) return true;
     if (current instanceof AggregateError) return current.errors.some(isDatabaseUnavailable);
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+      return true;
     current = current instanceof Error ? current.cause : undefined;
   }
   return false;

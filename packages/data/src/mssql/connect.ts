@@ -19,7 +19,9 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     ...(config.user ? { user: config.user } : {}),
     ...(config.password ? { password: config.password } : {}),
     connectionTimeout:
-      config.connectTimeoutSeconds !== undefined ? config.connectTimeoutSeconds * 1000 : options.acquireTimeoutMs,
+      config.connectTimeoutSeconds !== undefined
+        ? config.connectTimeoutSeconds * 1000
+        : options.acquireTimeoutMs,
     requestTimeout: options.commandTimeoutMs,
     pool: { max: options.poolSize, min: 0, acquireTimeoutMillis: options.acquireTimeoutMs },
     options: {

@@ -18,7 +18,10 @@ import type { Connection, ConnectOptions } from '../dialect-module.js';
 function withQueryTimeout(pool: PromisePool, timeoutMs: number): PromisePool {
   const query = pool.query.bind(pool) as (options: unknown, values?: unknown) => Promise<unknown>;
   const bounded = (options: unknown, values?: unknown) =>
-    query(typeof options === 'object' && options !== null ? { timeout: timeoutMs, ...options } : options, values);
+    query(
+      typeof options === 'object' && options !== null ? { timeout: timeoutMs, ...options } : options,
+      values,
+    );
   return Object.assign(Object.create(pool) as PromisePool, { query: bounded });
 }
 
@@ -39,7 +42,9 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     ...(ssl ? { ssl } : {}),
     connectionLimit: options.poolSize,
     connectTimeout:
-      config.connectTimeoutSeconds !== undefined ? config.connectTimeoutSeconds * 1000 : options.acquireTimeoutMs,
+      config.connectTimeoutSeconds !== undefined
+        ? config.connectTimeoutSeconds * 1000
+        : options.acquireTimeoutMs,
     timezone: 'Z',
     charset: 'utf8mb4',
     supportBigNumbers: true,

@@ -18,7 +18,8 @@ export const route = createRoute({
   summary: 'Readiness probe (database and cache)',
   responses: {
     200: {
-      description: 'Database and cache answer (`Healthy`), or Redis is down and its fallbacks serve (`Degraded`).',
+      description:
+        'Database and cache answer (`Healthy`), or Redis is down and its fallbacks serve (`Degraded`).',
       content: { 'text/plain': { schema: z.enum(['Healthy', 'Degraded']) } },
     },
     503: {
