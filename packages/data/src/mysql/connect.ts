@@ -49,6 +49,14 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     charset: 'utf8mb4',
     supportBigNumbers: true,
   });
+  // The server stops a statement at the command timeout too, so a cancelled query does not keep running
+  // there (holding locks) after the client gave up: MariaDB's max_statement_time (seconds, every statement),
+  // else MySQL's max_execution_time (milliseconds, SELECT only). Queued first on each new connection.
+  pool.on('connection', (connection) => {
+    connection.query(`SET SESSION max_statement_time = ${options.commandTimeoutMs / 1000}`, (error) => {
+      if (error) connection.query(`SET SESSION max_execution_time = ${options.commandTimeoutMs}`, () => {});
+    });
+  });
   const drizzleDb = drizzle({
     client: withQueryTimeout(pool.promise(), options.commandTimeoutMs),
     ...(options.queryLogger ? { logger: options.queryLogger } : {}),
