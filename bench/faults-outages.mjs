@@ -106,7 +106,7 @@ function stream(hosts, token) {
       } catch {
         status = -1;
       }
-      answers.push({ started, ended: performance.now(), status, code });
+      answers.push({ host: host.url, started, ended: performance.now(), status, code });
     }
   }
   const workers = Array.from({ length: inflight }, worker);
@@ -180,8 +180,9 @@ async function main() {
     await pg.start();
     const back = await until(
       async () =>
-        hosts.every((h) => load.answers.some((x) => x.started >= dbStart && x.status === 200)) &&
-        (await Promise.all(hosts.map(ready))).every((r) => r === '200 Healthy'),
+        hosts.every((h) =>
+          load.answers.some((x) => x.host === h.url && x.started >= dbStart && x.status === 200),
+        ) && (await Promise.all(hosts.map(ready))).every((r) => r === '200 Healthy'),
     );
     await load.stop();
     const db = summary(load.answers, dbStop, dbStart);
