@@ -91,6 +91,12 @@ const UNAVAILABLE_CODES = new Set<string>([
 ]);
 
 /**
+ * MySQL/MariaDB server errors mysql2 gives no code name: 1969 MariaDB max_statement_time exceeded, 3024
+ * MySQL max_execution_time exceeded, 1317 query interrupted (the server cancelled it).
+ */
+const UNAVAILABLE_MYSQL_ERRNOS = new Set<number>([1969, 3024, 1317]);
+
+/**
  * Whether `error` (or anything in its cause chain) says the database is unreachable or timed out, so the HTTP
  * layer answers 503 with 50003 and `Retry-After` instead of recording a 500. Recognised once, here.
  */
@@ -99,9 +105,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
     if (current instanceof DatabaseUnavailableError) return true;
     if (current instanceof AggregateError) return current.errors.some(isDatabaseUnavailable);
-    const code = (current as { code?: unknown }).code;
+    const { code, errno } = current as { code?: unknown; errno?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
       return true;
+    if (typeof errno === 'number' && UNAVAILABLE_MYSQL_ERRNOS.has(errno)) return true;
     current = current instanceof Error ? current.cause : undefined;
   }
   return false;

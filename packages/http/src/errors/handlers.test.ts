@@ -29,6 +29,13 @@ describe('outage recognition', () => {
     expect(outageOf(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }))).toBe(
       'database',
     );
+    const mariaTimeout = Object.assign(
+      new Error('Query execution was interrupted (max_statement_time exceeded)'),
+      {
+        errno: 1969,
+      },
+    );
+    expect(outageOf(mariaTimeout)).toBe('database');
     expect(outageOf(new CacheUnavailableError('Redis is down'))).toBe('cache');
     // A wrong statement or a bug stays a 500 that is recorded.
     expect(
