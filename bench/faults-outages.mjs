@@ -12,6 +12,10 @@
 //
 //   node bench/faults-outages.mjs [--outage 5] [--inflight 16] [--timeout 2]
 //
+// The scenarios are also exported (`outageScenarios`: `db-stop`, `redis-stop`, each answering lines to print),
+// so bench/faults.mjs can list them in its SCENARIOS:
+//   import { outageScenarios } from './faults-outages.mjs';  …  const SCENARIOS = { …, ...outageScenarios };
+//
 // Needs a built tree (`npx tsc -b apps/host`), PostgreSQL server binaries and redis-server.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,20 +29,8 @@ const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta
 const TESTING = new URL('../packages/data/dist/testing/index.js', import.meta.url);
 const PASSWORD = 'Bench-Admin-Pass-1';
 
-const { values: args } = parseArgs({
-  options: {
-    outage: { type: 'string', default: '5' },
-    inflight: { type: 'string', default: '16' },
-    timeout: { type: 'string', default: '2' },
-  },
-});
-const outageMs = Number(args.outage) * 1000;
-const inflight = Number(args.inflight);
-const timeoutSeconds = Number(args.timeout);
-if (!existsSync(HOST_MAIN)) {
-  console.error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host` first.');
-  process.exit(1);
-}
+/** Defaults of the scenarios; the command line overrides them when this file is run directly. */
+const settings = { outageMs: 5_000, inflight: 16, timeoutSeconds: 2 };
 
 const children = new Set();
 const roots = [];
@@ -59,8 +51,8 @@ function startHost(pgUrl, redisUrl) {
       Service__Database__DbType: 'PostgreSQL',
       Service__Database__ConnectionString: pgUrl,
       Service__Database__EnableCodeFirstInProduction: 'true',
-      Service__Database__AcquireTimeoutSeconds: String(timeoutSeconds),
-      Service__Database__CommandTimeoutSeconds: String(timeoutSeconds),
+      Service__Database__AcquireTimeoutSeconds: String(settings.timeoutSeconds),
+      Service__Database__CommandTimeoutSeconds: String(settings.timeoutSeconds),
       Service__Cache__Provider: 'Redis',
       Service__Cache__Redis__Configuration: redisUrl,
       Service__Jwt__SecretKey: 'b'.repeat(64),
@@ -109,7 +101,7 @@ function stream(hosts, token) {
       answers.push({ host: host.url, started, ended: performance.now(), status, code });
     }
   }
-  const workers = Array.from({ length: inflight }, worker);
+  const workers = Array.from({ length: settings.inflight }, worker);
   return {
     answers,
     async stop() {
@@ -142,32 +134,44 @@ function summary(answers, from, to) {
   return { count: during.length, byStatus, slowest };
 }
 
-async function main() {
+/** Starts the private servers and two hosts, runs `body`, and tears everything down. */
+async function withCluster(body) {
+  if (!existsSync(HOST_MAIN))
+    throw new Error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host`');
   const testing = await import(TESTING);
   const [pgSetup, redisSetup] = await Promise.all([
     testing.startPrivatePostgres(),
     testing.startPrivateRedis({ persistent: true }),
   ]);
-  if (pgSetup.skip || redisSetup.skip) {
-    console.error(`skipped: ${pgSetup.skip ?? redisSetup.skip}`);
-    await Promise.allSettled([pgSetup.server?.destroy(), redisSetup.server?.destroy()]);
-    return;
-  }
-  const pg = pgSetup.server;
-  const redis = redisSetup.server;
   try {
+    if (pgSetup.skip || redisSetup.skip) return { skipped: pgSetup.skip ?? redisSetup.skip };
+    const [pg, redis] = [pgSetup.server, redisSetup.server];
     const a = await startHost(pg.url, redis.url);
     const b = await startHost(pg.url, redis.url);
     const hosts = [a, b];
-    const login = await fetch(`${a.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
-    });
-    const token = (await login.json()).data.accessToken;
+    try {
+      const login = await fetch(`${a.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
+      });
+      const token = (await login.json()).data.accessToken;
+      return await body({ pg, redis, hosts, token });
+    } finally {
+      for (const host of hosts) {
+        host.child.kill('SIGTERM');
+        children.delete(host.child);
+      }
+    }
+  } finally {
+    await Promise.allSettled([pgSetup.server?.destroy(), redisSetup.server?.destroy()]);
+  }
+}
 
-    // 1. Database stop.
-    let load = stream(hosts, token);
+/** Database stop under a steady authenticated read load on two hosts. */
+function scenarioDbStop() {
+  return withCluster(async ({ pg, hosts, token }) => {
+    const load = stream(hosts, token);
     await pause(1000);
     const dbStop = performance.now();
     await pg.stop();
@@ -175,7 +179,7 @@ async function main() {
       load.answers.some((x) => x.started >= dbStop && x.status === 503),
     );
     const readyDuring = await Promise.all(hosts.map(ready));
-    await pause(outageMs);
+    await pause(settings.outageMs);
     const dbStart = performance.now();
     await pg.start();
     const back = await until(
@@ -186,23 +190,27 @@ async function main() {
     );
     await load.stop();
     const db = summary(load.answers, dbStop, dbStart);
-    console.log(`database stop (${args.outage} s, timeouts ${timeoutSeconds} s, ${inflight} in flight):`);
-    console.log(
-      `  first 503 after the stop: ${ms(first503)}; slowest answer during the outage: ${ms(db.slowest)}`,
-    );
-    console.log(
-      `  answers during the outage: ${JSON.stringify(db.byStatus)}; readiness: ${readyDuring.join(', ')}`,
-    );
-    console.log(`  from restart to 200 on both hosts and Healthy: ${ms(back)}`);
+    return {
+      setup: `${settings.outageMs / 1000} s outage, timeouts ${settings.timeoutSeconds} s, ${settings.inflight} in flight`,
+      first503: `first 503 after the stop: ${ms(first503)}`,
+      slowest: `slowest answer during the outage: ${ms(db.slowest)} (goal: about the acquire timeout)`,
+      answers: `answers during the outage: ${JSON.stringify(db.byStatus)} (goal: all 503/50003)`,
+      ready: `readiness during the outage: ${readyDuring.join(', ')}`,
+      recovery: `from restart to 200 on both hosts and Healthy: ${ms(back)} (no host restart)`,
+    };
+  });
+}
 
-    // 2. Redis stop.
-    load = stream(hosts, token);
+/** Redis stop under the same load. */
+function scenarioRedisStop() {
+  return withCluster(async ({ redis, hosts, token }) => {
+    const load = stream(hosts, token);
     await pause(1000);
     const redisStop = performance.now();
     await redis.stop();
     await pause(200);
     const readyDegraded = await Promise.all(hosts.map(ready));
-    await pause(outageMs);
+    await pause(settings.outageMs);
     const redisStart = performance.now();
     await redis.start();
     const healthy = await until(async () =>
@@ -213,17 +221,42 @@ async function main() {
     const refused = Object.entries(cache.byStatus)
       .filter(([key]) => key !== '200/0')
       .reduce((sum, [, n]) => sum + n, 0);
-    console.log(`Redis stop (${args.outage} s):`);
-    console.log(
-      `  authenticated requests refused: ${refused} of ${cache.count}; slowest answer: ${ms(cache.slowest)}`,
-    );
-    console.log(`  readiness during the outage: ${readyDegraded.join(', ')}`);
-    console.log(`  from restart to Healthy on both hosts: ${ms(healthy)}`);
-    for (const host of hosts) host.child.kill('SIGTERM');
-  } finally {
-    await Promise.allSettled([pg.destroy(), redis.destroy()]);
-  }
+    return {
+      setup: `${settings.outageMs / 1000} s outage, ${settings.inflight} in flight`,
+      refused: `authenticated requests refused: ${refused} of ${cache.count} (goal 0)`,
+      slowest: `slowest answer during the outage: ${ms(cache.slowest)}`,
+      ready: `readiness during the outage: ${readyDegraded.join(', ')} (goal 200 Degraded)`,
+      recovery: `from restart to Healthy on both hosts: ${ms(healthy)}`,
+    };
+  });
 }
 
-await main();
-process.exit(0);
+/** Scenario name → run (answers lines to print), the shape of bench/faults.mjs's SCENARIOS. */
+export const outageScenarios = {
+  'db-stop': scenarioDbStop,
+  'redis-stop': scenarioRedisStop,
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values: args } = parseArgs({
+    options: {
+      outage: { type: 'string', default: '5' },
+      inflight: { type: 'string', default: '16' },
+      timeout: { type: 'string', default: '2' },
+    },
+  });
+  settings.outageMs = Number(args.outage) * 1000;
+  settings.inflight = Number(args.inflight);
+  settings.timeoutSeconds = Number(args.timeout);
+  for (const [name, run] of Object.entries(outageScenarios)) {
+    process.stderr.write(`${name}…\n`);
+    try {
+      const result = await run();
+      console.log(`\n${name}:`);
+      for (const [key, value] of Object.entries(result)) console.log(`  ${key.padEnd(9)} ${value}`);
+    } catch (error) {
+      console.log(`\n${name}: failed: ${error.message}`);
+    }
+  }
+  process.exit(0);
+}
