@@ -219,3 +219,53 @@ export async function startPrivateRedis(options: { persistent?: boolean } = {}):
   await server.start();
   return { server };
 }
+
+/**
+ * Makes the database "stuck" for the service's writes without stopping it: another connection takes the write
+ * lock (SQLite: `BEGIN IMMEDIATE`) or locks every `sys_user` row in an open transaction (server databases) and
+ * holds it until the returned function is called. Statements of the service that need it wait until their
+ * busy or command timeout, as behind a long migration or a stuck batch job.
+ * @example const release = await holdUserRowsLock('PostgreSQL', url); try { … } finally { await release(); }
+ */
+export async function holdUserRowsLock(
+  dbType: 'Sqlite' | 'PostgreSQL' | 'MySql',
+  connectionString: string,
+): Promise<() => Promise<void>> {
+  if (dbType === 'Sqlite') {
+    const { default: BetterSqlite3 } = await import('better-sqlite3');
+    const holder = new BetterSqlite3(connectionString.replace(/^Data Source=/, ''));
+    holder.exec('BEGIN IMMEDIATE');
+    return async () => {
+      holder.exec('ROLLBACK');
+      holder.close();
+    };
+  }
+  const { openDatabase } = await import('../database.js');
+  const { sql } = await import('drizzle-orm');
+  const side = await openDatabase({ dbType, connectionString, contentRoot: tmpdir() });
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked: () => void = () => {};
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const done = side.adapter
+    .transaction(side.db, async (tx) => {
+      await (tx as unknown as { execute(q: unknown): Promise<unknown> }).execute(
+        sql`update sys_user set real_name = real_name`,
+      );
+      locked();
+      await released;
+      // Roll back: the lock was the point, not the write.
+      throw new Error('rollback');
+    })
+    .catch(() => {});
+  await isLocked;
+  return async () => {
+    release();
+    await done;
+    await side.close();
+  };
+}

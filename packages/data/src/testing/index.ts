@@ -5,6 +5,7 @@
 export {
   type FaultServer,
   type FaultServerOrSkip,
+  holdUserRowsLock,
   sparePort,
   startPrivatePostgres,
   startPrivateRedis,

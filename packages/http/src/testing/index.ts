@@ -161,6 +161,7 @@ export async function grantPermissions(
 export {
   type FaultServer,
   type FaultServerOrSkip,
+  holdUserRowsLock,
   sparePort,
   startPrivatePostgres,
   startPrivateRedis,
