@@ -25,7 +25,15 @@ export interface OpenDatabaseOptions {
   queryObserver?: QueryObserver;
   /** Pool size for server databases. @default 10 */
   poolSize?: number;
+  /** `Service:Database:AcquireTimeoutSeconds` in milliseconds. @default 3000 */
+  acquireTimeoutMs?: number;
+  /** `Service:Database:CommandTimeoutSeconds` in milliseconds. @default 10000 */
+  commandTimeoutMs?: number;
 }
+
+/** Defaults of the bounded waits (contract §10). */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 3_000;
+export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
 
 /** An open database of one dialect. Repositories take it; nothing above it needs to know the dialect. */
 export interface Database {
@@ -94,6 +102,8 @@ async function connectAndPing(
   try {
     connection = await dialect.connect(config, {
       poolSize: options.poolSize ?? 10,
+      acquireTimeoutMs: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+      commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
       queryLogger: observed?.logger ?? options.queryLogger,
     });
     observed?.instrument(connection.db);

@@ -17,6 +17,13 @@ export interface ConnectOptions {
   /** Connection pool size for server databases. @default 10 */
   poolSize: number;
   queryLogger: QueryLogger | undefined;
+  /**
+   * Longest wait for a connection (`Service:Database:AcquireTimeoutSeconds`): the TCP connect timeout of server
+   * databases unless the connection string sets `Timeout`, and SQLite's busy timeout.
+   */
+  acquireTimeoutMs: number;
+  /** Longest a statement may run (`Service:Database:CommandTimeoutSeconds`); the server cancels it after that. */
+  commandTimeoutMs: number;
 }
 
 /** A live connection (pool) to one database. */

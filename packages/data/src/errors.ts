@@ -49,3 +49,67 @@ export function describeCause(error: unknown, secret: string | undefined): strin
   const message = parts.join(': ') || 'unknown error';
   return secret ? message.split(secret).join('***') : message;
 }
+
+/**
+ * Driver error codes that mean "the database cannot be reached or did not answer in time", not "the statement
+ * is wrong": socket failures, the drivers' own connection and timeout codes, PostgreSQL's connection and
+ * shutdown SQLSTATEs (class 08, 57P0x) and statement-timeout cancel (57014), MySQL/MariaDB server shutdown and
+ * statement timeouts, and SQLite's busy timeout.
+ */
+const UNAVAILABLE_CODES = new Set<string>([
+  // Node sockets and DNS (every server driver).
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // postgres (postgres-js)
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  // mysql2
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CON_COUNT_ERROR',
+  'ER_STATEMENT_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+  // mssql (tedious)
+  'ETIMEOUT',
+  'ESOCKET',
+  'ECONNCLOSED',
+  // better-sqlite3: the busy timeout ran out
+  'SQLITE_BUSY',
+]);
+
+/**
+ * MySQL/MariaDB server errors mysql2 gives no code name: 1969 MariaDB max_statement_time exceeded, 3024
+ * MySQL max_execution_time exceeded, 1317 query interrupted (the server cancelled it).
+ */
+const UNAVAILABLE_MYSQL_ERRNOS = new Set<number>([1969, 3024, 1317]);
+
+/**
+ * Whether `error` (or anything in its cause chain) says the database is unreachable or timed out, so the HTTP
+ * layer answers 503 with 50003 and `Retry-After` instead of recording a 500. Recognised once, here.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    if (current instanceof AggregateError) return current.errors.some(isDatabaseUnavailable);
+    const { code, errno } = current as { code?: unknown; errno?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+      return true;
+    if (typeof errno === 'number' && UNAVAILABLE_MYSQL_ERRNOS.has(errno)) return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
+}

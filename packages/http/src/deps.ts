@@ -27,10 +27,14 @@ export interface CoreServices {
   mfa: MfaServices;
 }
 
-/** A dependency the readiness probe checks. */
+/**
+ * A dependency the readiness probe checks. `check` rejects (or times out) when the dependency is down, which
+ * makes the service Unhealthy; it resolves `'Degraded'` when the service still works without it (Redis down,
+ * the database and in-process fallbacks serving meanwhile, contract §10); any other value means healthy.
+ */
 export interface HealthCheck {
   name: string;
-  check(): Promise<void>;
+  check(): Promise<unknown>;
 }
 
 export interface HttpDeps {

@@ -21,6 +21,7 @@ export {
   sessionPolicyFromOptions,
 } from './auth/session-state.js';
 export * from './auth/sessions.js';
+export * from './cache-classes.js';
 export * from './claims.js';
 export * from './client-ip.js';
 export * from './constants.js';

@@ -14,12 +14,21 @@ export {
   type Cache,
   CacheError,
   type CacheProvider,
+  CacheUnavailableError,
   type IncrementOptions,
   type MessageHandler,
   type Unsubscribe,
 } from './port.js';
 export { createRedisCache, type RedisCacheOptions } from './redis.js';
 export { redactRedisUrl } from './redis-connect.js';
+export {
+  type CacheHealth,
+  createResilientCache,
+  isCacheOutage,
+  type RecoveryMessage,
+  type ResilientCache,
+  type ResilientCacheOptions,
+} from './resilient.js';
 export type { CacheErrorReporter } from './shared.js';
 
 /** Options of {@link createCache}: the provider name plus that provider's options. */

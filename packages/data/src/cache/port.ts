@@ -92,9 +92,17 @@ export type CacheProvider = 'Memory' | 'Redis';
 
 /** Raised for misuse (a counter operation on a value), a closed cache, or a store that cannot be reached. */
 export class CacheError extends Error {
-  override readonly name = 'CacheError';
+  override readonly name: string = 'CacheError';
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/**
+ * The shared store cannot be reached and the operation needs it: a challenge kept only in the shared cache
+ * (captcha ticket, SMS code, TOTP challenge) while Redis is down. The HTTP layer answers 503 with 50004.
+ */
+export class CacheUnavailableError extends CacheError {
+  override readonly name: string = 'CacheUnavailableError';
 }

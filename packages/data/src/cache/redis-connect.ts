@@ -4,7 +4,7 @@
  * instead of hanging it; once connected, a dropped connection is retried with capped backoff for good.
  */
 import { createClient } from '@keyv/redis';
-import { CacheError } from './port.js';
+import { CacheUnavailableError } from './port.js';
 import type { CacheErrorReporter } from './shared.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -40,7 +40,7 @@ export function redactRedisUrl(url: string): string {
 export async function connectRedis(options: ConnectOptions): Promise<RedisClient> {
   const where = redactRedisUrl(options.url);
   const fail = (cause: unknown) =>
-    new CacheError(
+    new CacheUnavailableError(
       `Cannot connect to Redis at ${where} (${options.role} connection): ${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },
     );

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCacheContract } from './cache.contract.js';
@@ -23,18 +22,59 @@ async function purge(keyPrefix: string): Promise<void> {
   await cleaner.close();
 }
 
+/**
+ * Moves Redis's clock for the keys under a prefix: every remaining TTL shrinks by `ms`, and keys whose TTL runs
+ * out are removed, as if that much time had passed. Tests thus never sleep for a TTL (a loaded machine
+ * oversleeps and made the TTL cases flaky).
+ */
+const ELAPSE_SCRIPT = `
+local cursor = '0'
+repeat
+  local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 500)
+  cursor = page[1]
+  for _, key in ipairs(page[2]) do
+    local left = redis.call('PTTL', key)
+    if left > 0 then
+      local rest = left - tonumber(ARGV[2])
+      if rest <= 0 then redis.call('DEL', key) else redis.call('PEXPIRE', key, rest) end
+    end
+  end
+until cursor == '0'
+return 0`;
+
+/** One connection for the clock moves, opened at the first and closed after the file. */
+let clockClient: ReturnType<typeof createClient> | undefined;
+afterAll(async () => {
+  await clockClient?.close();
+});
+
+async function connectClock(): Promise<ReturnType<typeof createClient>> {
+  if (clockClient === undefined) {
+    clockClient = createClient({ url });
+    await clockClient.connect();
+  }
+  return clockClient;
+}
+
+async function elapseRedis(keyPrefix: string, ms: number): Promise<void> {
+  const clock = await connectClock();
+  await clock.eval(ELAPSE_SCRIPT, { keys: [], arguments: [`${keyPrefix}*`, String(ms)] });
+}
+
 defineCacheContract('redis', async () => {
   const keyPrefix = uniquePrefix();
   const reportedErrors: unknown[] = [];
   const onError = (error: unknown) => reportedErrors.push(error);
   const cache = await createRedisCache({ url, keyPrefix, onError });
   const peer = await createRedisCache({ url, keyPrefix, onError });
+  // Connected before the test starts, so a clock move costs one round trip and no connect.
+  await connectClock();
   return {
     cache,
     peer,
     reportedErrors,
-    // Redis keeps its own time, so TTL cases sleep; the contract keeps each under about half a second.
-    elapse: (ms) => sleep(ms),
+    // Redis keeps its own time: shorten the TTLs instead of sleeping.
+    elapse: (ms) => elapseRedis(keyPrefix, ms),
     dispose: async () => {
       await Promise.all([cache.close(), peer.close()]);
       await purge(keyPrefix);
@@ -66,10 +106,12 @@ describe('redis cache', () => {
       ]);
       expect(await raw.get(`${keyPrefix}c`)).toBe('1');
 
+      let deliver: (message: unknown) => void = () => {};
       const delivered = new Promise<unknown>((resolve) => {
-        void cache.subscribe('events', resolve);
+        deliver = resolve;
       });
-      await sleep(50);
+      // subscribe resolves once the subscription is live: publish then, never after a sleep.
+      await cache.subscribe('events', (message) => deliver(message));
       expect(await raw.publish(`${keyPrefix}events`, JSON.stringify('from-raw'))).toBe(1);
       expect(await delivered).toBe('from-raw');
     } finally {
@@ -114,17 +156,22 @@ describe('redis cache', () => {
       expect(ours).toHaveLength(2);
       for (const id of ours) await raw.sendCommand(['CLIENT', 'KILL', 'ID', id]);
 
-      let value: unknown;
-      for (let i = 0; i < 40 && value === undefined; i++) {
-        await sleep(50);
-        value = await cache.get('k').catch(() => undefined);
-      }
-      expect(value).toBe('v');
+      // Wait on the server, not on a timer: each check is a round trip on the raw connection.
+      const names = async () =>
+        String(await raw.sendCommand(['CLIENT', 'LIST'])).split(` name=${clientName}`).length - 1;
+      while ((await names()) < 2) {}
+      const subscribers = async () =>
+        Number(((await raw.sendCommand(['PUBSUB', 'NUMSUB', `${keyPrefix}events`])) as unknown[])[1]);
+      while ((await subscribers()) < 1) {}
+      expect(await cache.get('k')).toBe('v');
       expect(reported.length).toBeGreaterThan(0);
-      for (let i = 0; i < 40 && received.length === 0; i++) {
-        await cache.publish('events', 'after-reconnect');
-        await sleep(50);
-      }
+      let deliver: (message: unknown) => void = () => {};
+      const delivered = new Promise((resolve) => {
+        deliver = resolve;
+      });
+      await cache.subscribe('events', (message) => deliver(message));
+      await cache.publish('events', 'after-reconnect');
+      await delivered;
       expect(received[0]).toBe('after-reconnect');
     } finally {
       await cache.close();

@@ -100,7 +100,12 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Cach
   }
   const connectOptions = { url: options.url, connectTimeoutMs, onError };
   const client = await connectRedis({ ...connectOptions, clientName, role: 'command' });
-  const keyv = new Keyv<unknown>(new KeyvRedis(client, { throwOnErrors: true, useUnlink: true }), {
+  const store = new KeyvRedis(client, { throwOnErrors: true, useUnlink: true });
+  // The adapter re-emits every connection error; unheard, that would be an uncaught exception and end the
+  // process when Redis goes away. The client's own listener already reports them, and command failures
+  // reach their callers (throwOnErrors).
+  store.on('error', () => {});
+  const keyv = new Keyv<unknown>(store, {
     namespace: undefined,
     useKeyPrefix: false,
     emitErrors: false,

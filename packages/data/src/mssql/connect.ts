@@ -9,9 +9,6 @@ import type { ConnectionConfig } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
 
-/** Seconds to wait for a TCP connection when the connection string does not say. */
-export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 15;
-
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
   if (config.dbType !== 'SqlServer')
     throw new Error(`SQL Server connect called with ${config.dbType} settings`);
@@ -21,8 +18,12 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     database: config.database,
     ...(config.user ? { user: config.user } : {}),
     ...(config.password ? { password: config.password } : {}),
-    connectionTimeout: (config.connectTimeoutSeconds ?? DEFAULT_CONNECT_TIMEOUT_SECONDS) * 1000,
-    pool: { max: options.poolSize, min: 0 },
+    connectionTimeout:
+      config.connectTimeoutSeconds !== undefined
+        ? config.connectTimeoutSeconds * 1000
+        : options.acquireTimeoutMs,
+    requestTimeout: options.commandTimeoutMs,
+    pool: { max: options.poolSize, min: 0, acquireTimeoutMillis: options.acquireTimeoutMs },
     options: {
       useUTC: true,
       encrypt: config.encrypt ?? config.sslMode !== 'disable',

@@ -5,12 +5,25 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type PoolOptions } from 'mysql2';
+import type { Pool as PromisePool } from 'mysql2/promise';
 import type { ConnectionConfig } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
 
-/** Seconds to wait for a TCP connection when the connection string does not say. */
-export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;
+/**
+ * Gives every statement drizzle sends through the pool mysql2's client-side `timeout` (the command timeout):
+ * past it mysql2 fails the query with PROTOCOL_SEQUENCE_TIMEOUT and discards the connection, which also covers
+ * a server that stopped answering. Transactions take a connection of their own and run without it.
+ */
+function withQueryTimeout(pool: PromisePool, timeoutMs: number): PromisePool {
+  const query = pool.query.bind(pool) as (options: unknown, values?: unknown) => Promise<unknown>;
+  const bounded = (options: unknown, values?: unknown) =>
+    query(
+      typeof options === 'object' && options !== null ? { timeout: timeoutMs, ...options } : options,
+      values,
+    );
+  return Object.assign(Object.create(pool) as PromisePool, { query: bounded });
+}
 
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
   if (config.dbType !== 'MySql') throw new Error(`MySQL connect called with ${config.dbType} settings`);
@@ -28,13 +41,24 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     ...(config.password ? { password: config.password } : {}),
     ...(ssl ? { ssl } : {}),
     connectionLimit: options.poolSize,
-    connectTimeout: (config.connectTimeoutSeconds ?? DEFAULT_CONNECT_TIMEOUT_SECONDS) * 1000,
+    connectTimeout:
+      config.connectTimeoutSeconds !== undefined
+        ? config.connectTimeoutSeconds * 1000
+        : options.acquireTimeoutMs,
     timezone: 'Z',
     charset: 'utf8mb4',
     supportBigNumbers: true,
   });
+  // The server stops a statement at the command timeout too, so a cancelled query does not keep running
+  // there (holding locks) after the client gave up: MariaDB's max_statement_time (seconds, every statement),
+  // else MySQL's max_execution_time (milliseconds, SELECT only). Queued first on each new connection.
+  pool.on('connection', (connection) => {
+    connection.query(`SET SESSION max_statement_time = ${options.commandTimeoutMs / 1000}`, (error) => {
+      if (error) connection.query(`SET SESSION max_execution_time = ${options.commandTimeoutMs}`, () => {});
+    });
+  });
   const drizzleDb = drizzle({
-    client: pool,
+    client: withQueryTimeout(pool.promise(), options.commandTimeoutMs),
     ...(options.queryLogger ? { logger: options.queryLogger } : {}),
   });
   return {

@@ -9,9 +9,6 @@ import type { ConnectionConfig, SslMode } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
 
-/** Seconds to wait for a TCP connection when the connection string does not say. */
-export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;
-
 const SSL: Record<SslMode, false | 'prefer' | 'require' | 'verify-full'> = {
   disable: false,
   prefer: 'prefer',
@@ -30,7 +27,14 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     ...(config.password ? { password: config.password } : {}),
     ...(config.sslMode ? { ssl: SSL[config.sslMode] } : {}),
     max: options.poolSize,
-    connect_timeout: config.connectTimeoutSeconds ?? DEFAULT_CONNECT_TIMEOUT_SECONDS,
+    // Bounded waits (contract §10): a connect gives up after the acquire timeout, and the server cancels a
+    // statement after the command timeout (SQLSTATE 57014), so no request waits for ever on a stuck database.
+    connect_timeout: config.connectTimeoutSeconds ?? Math.ceil(options.acquireTimeoutMs / 1000),
+    connection: { statement_timeout: options.commandTimeoutMs },
+    // postgres-js waits before reconnecting a closed connection, growing to 20 s after repeated failures,
+    // and queries queued on it wait as long (requests hung up to 26 s in a database stop). Capped at a
+    // quarter of the acquire timeout, a query meets the outage within about that timeout and answers 503.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, options.acquireTimeoutMs / 4000),
     onnotice: () => {},
   });
   const drizzleDb = drizzle({ client, ...(options.queryLogger ? { logger: options.queryLogger } : {}) });

@@ -1,7 +1,8 @@
 /**
  * Opens an SQLite file with better-sqlite3: creates the parent folder, then sets the pragmas a small server
  * database wants. WAL lets readers proceed while one writer commits; `foreign_keys` is on for any future
- * constraint; the busy timeout makes a second process wait for the write lock instead of failing.
+ * constraint; the busy timeout (`AcquireTimeoutSeconds`) makes a second process wait for the write lock instead of
+ * failing at once, and no longer than that (SQLITE_BUSY then answers 503 with 50003).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -13,14 +14,11 @@ import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
 import { registerSqliteConnection } from './adapter.js';
 
-/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
-export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
-
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
   if (config.dbType !== 'Sqlite') throw new Error(`SQLite connect called with ${config.dbType} settings`);
   const memory = config.filename === ':memory:';
   if (!memory) mkdirSync(dirname(config.filename), { recursive: true });
-  const client = new BetterSqlite3(config.filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const client = new BetterSqlite3(config.filename, { timeout: options.acquireTimeoutMs });
   try {
     if (!memory) client.pragma('journal_mode = WAL');
     client.pragma('synchronous = NORMAL');

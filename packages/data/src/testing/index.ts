@@ -1,6 +1,15 @@
 /**
  * `@svc/data/testing`: fresh databases per test file and the dialect matrix of the test run.
  */
+
+export {
+  type FaultServer,
+  type FaultServerOrSkip,
+  holdUserRowsLock,
+  sparePort,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from './faults.js';
 export { type DialectFixture, dialectFixtures } from './fixtures.js';
 export {
   createTestDatabase,

@@ -3,7 +3,9 @@
  * oversized bodies) become their envelope codes, and anything else is a 500 that is recorded in the
  * exception log and never echoed to the client.
  */
-import type { ErrorArgs, ErrorCodeMember, ErrorCodeRegistry } from '@svc/kernel';
+import { isDatabaseUnavailable } from '@svc/data';
+import { CacheUnavailableError } from '@svc/data/cache';
+import type { ErrorArgs, ErrorCodeMember, ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, fail, isBusinessError } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -36,12 +38,44 @@ export function validationErrors(error: ZodError): { path: string; message: stri
   });
 }
 
+/** `Retry-After` of an outage answer (50003, 50004): a few seconds, so clients back off without giving up. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/** An outage is logged as one warning per kind and this interval, never a row or a line per request. */
+export const OUTAGE_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * The dependency `error` says is unreachable, or undefined for any other error. Database driver errors are
+ * recognised by `isDatabaseUnavailable` (socket failures, connection and timeout codes); the cache reports
+ * its own outage as `CacheUnavailableError` (only for challenges that live in the shared cache alone).
+ */
+export function outageOf(error: unknown): 'database' | 'cache' | undefined {
+  if (error instanceof CacheUnavailableError) return 'cache';
+  return isDatabaseUnavailable(error) ? 'database' : undefined;
+}
+
 export function createErrorHandler(deps: {
   errors: ErrorCodeRegistry;
   exceptions: ExceptionRecorder;
+  /** Receives the throttled outage warnings. */
+  logger?: Logger;
 }): ErrorHandler<AppEnv> {
+  const lastWarned = { database: Number.NEGATIVE_INFINITY, cache: Number.NEGATIVE_INFINITY };
   return async function handleError(error, c) {
     if (isBusinessError(error)) return failure(c, deps.errors, error.code, error.args);
+    const outage = outageOf(error);
+    if (outage !== undefined) {
+      const at = Date.now();
+      if (at - lastWarned[outage] >= OUTAGE_LOG_INTERVAL_MS) {
+        lastWarned[outage] = at;
+        deps.logger?.warn(`The ${outage} is unavailable; requests that need it answer 503 meanwhile.`, {
+          error,
+        });
+      }
+      c.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      const code = outage === 'database' ? ErrorCode.DatabaseUnavailable : ErrorCode.CacheUnavailable;
+      return failure(c, deps.errors, code);
+    }
     if (error instanceof HTTPException) {
       if (error.status === 413) return failure(c, deps.errors, ErrorCode.PayloadTooLarge);
       if (error.status === 400) {

@@ -16,6 +16,8 @@ const STATUS_BY_CODE = new Map<number, ContentfulStatusCode>([
   [ErrorCode.PayloadTooLarge.code, 413],
   [ErrorCode.SystemError.code, 500],
   [ErrorCode.ServiceUnavailable.code, 503],
+  [ErrorCode.DatabaseUnavailable.code, 503],
+  [ErrorCode.CacheUnavailable.code, 503],
 ]);
 
 /** HTTP status for an envelope code. Rate limiting answers 429 itself (the same code 40008 is a 200 elsewhere). */

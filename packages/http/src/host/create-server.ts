@@ -4,9 +4,16 @@
  * `StartupError` whose message names the key to change.
  */
 import { readFileSync } from 'node:fs';
-import { type ConfigStore, createConfigStore, type NewLoginLog, type SeedMenu } from '@svc/data';
-import type { Cache } from '@svc/data/cache';
-import { createCache } from '@svc/data/cache';
+import {
+  CONFIG_CHANGED_CHANNEL,
+  type ConfigStore,
+  createConfigStore,
+  DICT_CHANGED_CHANNEL,
+  type NewLoginLog,
+  type SeedMenu,
+} from '@svc/data';
+import type { Cache, ResilientCache } from '@svc/data/cache';
+import { createMemoryCache, createRedisCache, createResilientCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
 import { ErrorCodeRegistry, loadConfiguration, resolveContentPath, resolveJwtKey } from '@svc/kernel';
 import {
@@ -18,7 +25,12 @@ import {
   type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
-import type { MfaServices, SmsSender } from '@svc/security';
+import {
+  DATABASE_BACKED_CACHE_PREFIXES,
+  type MfaServices,
+  SHARED_ONLY_CACHE_PREFIXES,
+  type SmsSender,
+} from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
 import type { RouteTable } from '../openapi/register.js';
@@ -50,6 +62,11 @@ export interface CreateServerOptions {
   now?: () => Date;
   /** Where SMS codes go (an SMS gateway). @default writes `[SMS] purpose=… phone=… code=…` to the log */
   smsSender?: SmsSender;
+  /**
+   * How often a degraded Redis cache pings the server to find it back (tests shorten it).
+   * @default 1000
+   */
+  cacheProbeIntervalMs?: number;
 }
 
 export interface SvcServer extends SvcApp {
@@ -57,6 +74,8 @@ export interface SvcServer extends SvcApp {
   deps: HttpDeps;
   database: OpenedDatabase;
   cache: Cache;
+  /** The Redis cache with its in-process fallback and health state; undefined with the memory provider. */
+  resilientCache: ResilientCache | undefined;
   configStore: ConfigStore;
   security: SecurityServices;
   jwtKey: ResolvedJwtKey;
@@ -141,25 +160,59 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     sqlLog,
   );
   let cache: Cache;
+  let resilientCache: ResilientCache | undefined;
   const cacheLog = logger.child('Service.Cache');
-  // Failures inside the cache (a subscriber that throws, a lost Redis connection) go to the service log.
-  const onError = (error: unknown) => cacheLog.error('Cache error.', { error });
+  // Failures inside the cache (a subscriber that throws, a lost Redis connection) go to the service log;
+  // while Redis is known to be down its reconnect failures are not repeated there.
+  const onError = (error: unknown) => {
+    if (resilientCache?.health() === 'Degraded') return;
+    cacheLog.error('Cache error.', { error });
+    // A dropped connection is news before any request notices: check now, so the fallback takes over.
+    void resilientCache?.probe().catch(() => {});
+  };
   try {
-    cache = await createCache(
-      service.Cache.Provider === 'Redis'
-        ? {
-            provider: 'Redis',
-            url: requireRedisUrl(service.Cache.Redis.Configuration),
-            keyPrefix: service.Cache.Redis.KeyPrefix,
-            onError,
+    if (service.Cache.Provider === 'Redis') {
+      const shared = await createRedisCache({
+        url: requireRedisUrl(service.Cache.Redis.Configuration),
+        keyPrefix: service.Cache.Redis.KeyPrefix,
+        onError,
+      });
+      resilientCache = createResilientCache({
+        shared,
+        fallback: createMemoryCache({
+          entryLimit: service.Cache.MemoryEntryLimit,
+          maxEntryMinutes: service.Cache.MaxEntryMinutes,
+          onError,
+        }),
+        sharedOnlyPrefixes: SHARED_ONLY_CACHE_PREFIXES,
+        databaseBackedPrefixes: DATABASE_BACKED_CACHE_PREFIXES,
+        // Change events sent while Redis was down were lost: every local config and dictionary copy goes.
+        recoveryMessages: [
+          { channel: CONFIG_CHANGED_CHANNEL, message: { key: null } },
+          { channel: DICT_CHANGED_CHANNEL, message: { typeCode: null } },
+        ],
+        ...(options.cacheProbeIntervalMs ? { probeIntervalMs: options.cacheProbeIntervalMs } : {}),
+        onStateChange: (state, cause) => {
+          if (state === 'Degraded') {
+            cacheLog.warn(
+              'Redis is unavailable: sessions and permissions are read from the database, lockout, rate limits ' +
+                'and re-auth windows continue per instance, captcha, SMS and TOTP challenges answer 503 (50004).',
+              { error: cause },
+            );
+          } else {
+            cacheLog.info('Redis is back: local caches dropped, shared counters in use again.');
           }
-        : {
-            provider: 'Memory',
-            entryLimit: service.Cache.MemoryEntryLimit,
-            maxEntryMinutes: service.Cache.MaxEntryMinutes,
-            onError,
-          },
-    );
+        },
+        onError: (error) => cacheLog.error('Cache error.', { error }),
+      });
+      cache = resilientCache;
+    } else {
+      cache = createMemoryCache({
+        entryLimit: service.Cache.MemoryEntryLimit,
+        maxEntryMinutes: service.Cache.MaxEntryMinutes,
+        onError,
+      });
+    }
   } catch (error) {
     await database.close();
     throw asStartupError(error, 'Service:Cache');
@@ -227,7 +280,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     }),
     readiness: [
       { name: 'database', check: () => database.ping() },
-      { name: 'cache', check: () => cache.ping() },
+      {
+        name: 'cache',
+        // Redis down is Degraded (200), not Unhealthy: the fallbacks serve (contract §10).
+        check: async () => {
+          if (resilientCache === undefined) return cache.ping();
+          return (await resilientCache.probe()) === 'Degraded' ? 'Degraded' : undefined;
+        },
+      },
     ],
     version: packageVersion(),
     security: security.http,
@@ -262,6 +322,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     deps,
     database,
     cache,
+    resilientCache,
     configStore,
     security,
     jwtKey,

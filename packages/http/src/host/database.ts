@@ -53,6 +53,8 @@ export async function prepareDatabase(
       connectionString: service.Database.ConnectionString ?? defaultConnectionString(service.Name),
       contentRoot: environment.contentRoot,
       poolSize: service.Database.PoolSize,
+      acquireTimeoutMs: service.Database.AcquireTimeoutSeconds * 1000,
+      commandTimeoutMs: service.Database.CommandTimeoutSeconds * 1000,
       ...(queryObserver ? { queryObserver } : {}),
     });
   } catch (error) {

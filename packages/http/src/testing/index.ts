@@ -157,3 +157,12 @@ export async function grantPermissions(
   await t.server.security.permissions.invalidateUser(userId);
   return userId;
 }
+
+export {
+  type FaultServer,
+  type FaultServerOrSkip,
+  holdUserRowsLock,
+  sparePort,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from '@svc/data/testing';

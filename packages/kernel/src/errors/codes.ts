@@ -80,6 +80,10 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   NotFound: k('param', 'NotFound', 48003),
   SystemError: k('system', 'SystemError', 50000),
   ServiceUnavailable: k('system', 'ServiceUnavailable', 50001),
+  /** The database cannot be reached or did not answer in time (contract §10): HTTP 503 with `Retry-After`. */
+  DatabaseUnavailable: k('system', 'DatabaseUnavailable', 50003),
+  /** A challenge held only in the shared cache (captcha, SMS code, TOTP step) while Redis is down: HTTP 503. */
+  CacheUnavailable: k('system', 'CacheUnavailable', 50004),
 });
 
 export type KernelErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

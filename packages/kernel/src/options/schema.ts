@@ -41,6 +41,16 @@ export const serviceSchema = section({
     SlowSqlMillis: int(1000, 'Statements at least this long are logged as slow (0 = off).', { min: 0 }),
     LogFailedSql: bool(true, 'Log every failed statement (masked parameters) as a warning.'),
     PoolSize: int(10, 'Connection pool size for server databases.', { min: 1, max: 1000 }),
+    AcquireTimeoutSeconds: int(
+      3,
+      'Longest wait for a database connection (TCP connect; SQLite: the busy timeout) before HTTP 503 with 50003.',
+      { min: 1, max: 600 },
+    ),
+    CommandTimeoutSeconds: int(
+      10,
+      'Longest a statement may run before it is cancelled and the request answers HTTP 503 with 50003.',
+      { min: 1, max: 3600 },
+    ),
     SqlLog: section({
       Enabled: bool(false, 'SQL console log master switch (development tool).'),
       MinMillis: int(0, 'Print only statements at least this long.', { min: 0 }),

@@ -1,6 +1,7 @@
 /**
  * `GET /health/ready`: `Healthy` only when the database and the cache answer, each within a time limit;
- * otherwise 503 `Unhealthy` (the failing dependency is logged, not shown).
+ * 200 `Degraded` when a dependency the service can do without is down (Redis: contract §10); otherwise 503
+ * `Unhealthy` (the failing dependency is logged, not shown).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { HttpDeps } from '../../deps.js';
@@ -17,8 +18,9 @@ export const route = createRoute({
   summary: 'Readiness probe (database and cache)',
   responses: {
     200: {
-      description: 'Database and cache answer.',
-      content: { 'text/plain': { schema: z.literal('Healthy') } },
+      description:
+        'Database and cache answer (`Healthy`), or Redis is down and its fallbacks serve (`Degraded`).',
+      content: { 'text/plain': { schema: z.enum(['Healthy', 'Degraded']) } },
     },
     503: {
       description: 'A dependency does not answer.',
@@ -27,7 +29,7 @@ export const route = createRoute({
   },
 });
 
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -43,7 +45,10 @@ export function register(ctx: RegisterContext, deps: Pick<HttpDeps, 'readiness' 
     const failed = results.flatMap((r, i) =>
       r.status === 'rejected' ? [{ name: deps.readiness[i]?.name, reason: r.reason }] : [],
     );
-    if (failed.length === 0) return c.text('Healthy', 200);
+    if (failed.length === 0) {
+      const degraded = results.some((r) => r.status === 'fulfilled' && r.value === 'Degraded');
+      return c.text(degraded ? 'Degraded' : 'Healthy', 200);
+    }
     for (const f of failed) deps.logger.warn(`Readiness: ${f.name} is not ready.`, { error: f.reason });
     return c.text('Unhealthy', 503);
   });

@@ -1,0 +1,3 @@
+import { databaseWaitsContract } from './testing/contracts/waits.contract.js';
+
+databaseWaitsContract('MySql');

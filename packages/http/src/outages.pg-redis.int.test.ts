@@ -1,0 +1,212 @@
+/**
+ * Faults injected into two service instances sharing a private PostgreSQL cluster and a private Redis (both
+ * started by the fault harness on spare ports, so the shared servers are never touched). Asserts counts, not
+ * clocks: during a database stop every request settles with 503/50003 and `Retry-After` (none still pending
+ * when a guard of several times the configured timeout fires) and readiness is Unhealthy, then Healthy after
+ * the restart without restarting the app; during a Redis stop no authenticated request is refused, readiness
+ * is Degraded (200), captcha answers 50004, and a revocation and a config change made meanwhile are seen by
+ * both instances once Redis is back.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CacheHealth, ResilientCache } from '@svc/data/cache';
+import { type FaultServer, startPrivatePostgres, startPrivateRedis } from '@svc/data/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, login } from './testing/auth.js';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
+
+/** The configured waits (seconds): small, so the suite is quick; nothing below depends on their length. */
+const TIMEOUT_SECONDS = 1;
+/** A request still pending after this long counts as hung (several times the configured timeout). */
+const HANG_GUARD_MS = 8 * TIMEOUT_SECONDS * 1000;
+const PROFILE = '/api/v1/personal/profile';
+const CONFIG_KEY = 'sys.outage.probe';
+const ADMIN = 'superAdmin';
+
+const [pgSetup, redisSetup] = await Promise.all([
+  startPrivatePostgres(),
+  startPrivateRedis({ persistent: true }),
+]);
+const skip = pgSetup.skip ?? redisSetup.skip;
+
+/** Resolves when the instance's cache reaches `state`. */
+function reach(t: TestServer, state: CacheHealth): Promise<void> {
+  const cache = t.server.resilientCache as ResilientCache;
+  if (cache.health() === state) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = cache.onStateChange((next) => {
+      if (next !== state) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Settles every request or counts it as pending when the guard fires. */
+async function settleAll(requests: Promise<Response>[]) {
+  let guard: NodeJS.Timeout | undefined;
+  const pending = Symbol('pending');
+  const timeout = new Promise<typeof pending>((resolve) => {
+    guard = setTimeout(() => resolve(pending), HANG_GUARD_MS);
+  });
+  const outcomes = await Promise.all(
+    requests.map((request) =>
+      Promise.race([request.then(async (res) => ({ res, body: await json(res) })), timeout]),
+    ),
+  );
+  clearTimeout(guard);
+  return {
+    pending: outcomes.filter((o) => o === pending).length,
+    answered: outcomes.filter((o): o is Exclude<typeof o, typeof pending> => o !== pending),
+  };
+}
+
+describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, () => {
+  const pg = pgSetup.server as FaultServer;
+  const redis = redisSetup.server as FaultServer;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    const database = { dbType: 'PostgreSQL' as const, connectionString: pg.url, drop: async () => {} };
+    const env = {
+      Service__Cache__Redis__Configuration: redis.url,
+      Service__Cache__Redis__KeyPrefix: 'outage:',
+      // One signing key for both instances, as a deployment has.
+      Service__Jwt__SecretKey: 'outage-suite-signing-key-0123456789abcdef',
+      Service__Database__AcquireTimeoutSeconds: String(TIMEOUT_SECONDS),
+      Service__Database__CommandTimeoutSeconds: String(TIMEOUT_SECONDS),
+    };
+    const start = () =>
+      startTestServer({
+        cache: 'Redis',
+        env,
+        reuse: { database, contentRoot: mkdtempSync(join(tmpdir(), 'svc-outage-')) },
+      });
+    // One after the other: the first creates the schema and the seed, the second finds them.
+    a = await start();
+    b = await start();
+    await a.server.database.repos.configs.create({
+      configKey: CONFIG_KEY,
+      configValue: 'before',
+      name: 'probe',
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await Promise.allSettled([pg.destroy(), redis.destroy()]);
+  });
+
+  const ready = async (t: TestServer) => {
+    const res = await t.request('/health/ready');
+    return { status: res.status, text: await res.text() };
+  };
+
+  describe('Redis stopped', () => {
+    it('refuses no authenticated request, reports Degraded, answers 50004 for captcha, then agrees again', async () => {
+      const kept = await login(a, ADMIN, TEST_ADMIN_PASSWORD);
+      const revoked = await login(b, ADMIN, TEST_ADMIN_PASSWORD);
+      // Warm both instances: session copies in Redis, config snapshots in memory.
+      for (const t of [a, b]) {
+        for (const token of [kept.accessToken, revoked.accessToken]) {
+          expect((await json(await t.request(PROFILE, { headers: bearer(token) }))).code).toBe(0);
+        }
+        expect(await t.server.configStore.getRaw(CONFIG_KEY)).toBe('before');
+      }
+      const exceptionsBefore = (await a.server.database.repos.exceptionLogs.page({ size: 1 })).total;
+
+      await redis.stop();
+      const burst = await settleAll(
+        Array.from({ length: 40 }, (_, i) =>
+          Promise.resolve((i % 2 ? a : b).request(PROFILE, { headers: bearer(kept.accessToken) })),
+        ),
+      );
+      expect(burst.pending).toBe(0);
+      expect(burst.answered.filter((o) => o.res.status !== 200 || o.body.code !== 0)).toHaveLength(0);
+      expect(await ready(a)).toEqual({ status: 200, text: 'Degraded' });
+      expect(await ready(b)).toEqual({ status: 200, text: 'Degraded' });
+
+      const captcha = await a.request('/api/v1/auth/captcha');
+      expect(captcha.status).toBe(503);
+      expect(captcha.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await json(captcha)).toMatchObject({ code: 50004, msgKey: 'error.system.cacheUnavailable' });
+
+      // A revocation on one instance holds on the other at once: sessions are read from the database.
+      expect(
+        (
+          await json(
+            await a.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(revoked.accessToken) }),
+          )
+        ).code,
+      ).toBe(0);
+      expect((await b.request(PROFILE, { headers: bearer(revoked.accessToken) })).status).toBe(401);
+      // A config change whose event cannot reach the other instance.
+      await a.server.database.repos.configs.updateValue(CONFIG_KEY, 'during');
+      await a.server.configStore.invalidate(CONFIG_KEY);
+      expect(await a.server.configStore.getRaw(CONFIG_KEY)).toBe('during');
+      // Logins still work (lockout counts per instance meanwhile).
+      expect((await login(b, ADMIN, TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
+
+      await redis.start();
+      await Promise.all([reach(a, 'Healthy'), reach(b, 'Healthy')]);
+      for (const t of [a, b]) {
+        expect(await ready(t)).toEqual({ status: 200, text: 'Healthy' });
+        // Redis kept its data (a partition, not a crash): the stale live copy of the revoked session is gone.
+        expect((await t.request(PROFILE, { headers: bearer(revoked.accessToken) })).status).toBe(401);
+        expect((await json(await t.request(PROFILE, { headers: bearer(kept.accessToken) }))).code).toBe(0);
+        expect(await t.server.configStore.getRaw(CONFIG_KEY)).toBe('during');
+      }
+      expect((await a.request('/api/v1/auth/captcha')).status).toBe(200);
+      // The outage was no exception: not one row for it.
+      expect((await a.server.database.repos.exceptionLogs.page({ size: 1 })).total).toBe(exceptionsBefore);
+    });
+  });
+
+  describe('database stopped', () => {
+    it('answers every request 503/50003 with Retry-After, none hangs, readiness Unhealthy, then recovers by itself', async () => {
+      const session = await login(a, ADMIN, TEST_ADMIN_PASSWORD);
+      expect((await json(await b.request(PROFILE, { headers: bearer(session.accessToken) }))).code).toBe(0);
+
+      await pg.stop();
+      const burst = await settleAll(
+        Array.from({ length: 30 }, (_, i) => {
+          const t = i % 2 ? a : b;
+          if (i % 3 === 0)
+            return Promise.resolve(
+              t.request('/api/v1/auth/login', { json: { account: ADMIN, password: TEST_ADMIN_PASSWORD } }),
+            );
+          if (i % 3 === 1)
+            return Promise.resolve(t.request(PROFILE, { headers: bearer(session.accessToken) }));
+          return Promise.resolve(
+            t.request(PROFILE, {
+              method: 'PUT',
+              headers: { ...bearer(session.accessToken), 'content-type': 'application/json' },
+              body: JSON.stringify({ realName: `n${i}` }),
+            }),
+          );
+        }),
+      );
+      expect(burst.pending).toBe(0);
+      const wrong = burst.answered.filter(
+        (o) =>
+          o.res.status !== 503 ||
+          o.body.code !== 50003 ||
+          !/^\d+$/.test(o.res.headers.get('retry-after') ?? ''),
+      );
+      expect(wrong.map((o) => [o.res.status, o.body.code])).toEqual([]);
+      expect(burst.answered[0]?.body.msgKey).toBe('error.system.databaseUnavailable');
+      expect(await ready(a)).toEqual({ status: 503, text: 'Unhealthy' });
+      expect(await ready(b)).toEqual({ status: 503, text: 'Unhealthy' });
+
+      await pg.start();
+      // The pools reconnect on their own: no restart of either instance.
+      for (const t of [a, b]) {
+        expect(await ready(t)).toEqual({ status: 200, text: 'Healthy' });
+        expect((await json(await t.request(PROFILE, { headers: bearer(session.accessToken) }))).code).toBe(0);
+      }
+      expect((await login(b, ADMIN, TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
+    });
+  });
+});

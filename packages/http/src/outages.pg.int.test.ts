@@ -1,0 +1,3 @@
+import { stuckDatabaseContract } from './outages.contract.js';
+
+stuckDatabaseContract('PostgreSQL');

@@ -1,0 +1,38 @@
+/**
+ * How each family of cache keys behaves while Redis is down (contract §10), declared once here beside the
+ * features that own the keys and handed to the resilient cache by the host:
+ * - challenges live only in the shared cache and cannot be answered from one instance's memory (a captcha
+ *   ticket issued by one instance may be checked by another), so they answer 503 with 50004;
+ * - session and permission entries are copies of database rows: while Redis is down they are neither read
+ *   nor written locally (every check goes to the database, so a revocation on one instance holds on all),
+ *   and the shared copies are dropped when Redis returns because invalidations made meanwhile were lost;
+ * - everything else (lockout, rate limits, SMS cooldowns and day counters, re-auth windows, refresh
+ *   single-flight) continues per instance in memory.
+ */
+import {
+  PERMISSION_GENERATION_KEY,
+  PERMISSION_KEY_PREFIX,
+  PERMISSION_USER_GENERATION_PREFIX,
+  SESSION_KEY_PREFIX,
+} from './auth/constants.js';
+import { MFA_KEYS } from './mfa/constants.js';
+
+/** Stateful challenges: HTTP 503 with 50004 while the shared cache is down. */
+export const SHARED_ONLY_CACHE_PREFIXES: readonly string[] = [
+  MFA_KEYS.captcha,
+  MFA_KEYS.smsChallenge,
+  MFA_KEYS.smsLogin,
+  MFA_KEYS.totpChallenge,
+  MFA_KEYS.totpBind,
+  // TOTP replay guards: one instance's memory cannot stop a code replayed on another within its step.
+  MFA_KEYS.totpStep,
+  MFA_KEYS.totpLastStep,
+];
+
+/** Copies of database rows: bypassed while the shared cache is down, flushed from it when it returns. */
+export const DATABASE_BACKED_CACHE_PREFIXES: readonly string[] = [
+  SESSION_KEY_PREFIX,
+  PERMISSION_GENERATION_KEY,
+  PERMISSION_USER_GENERATION_PREFIX,
+  PERMISSION_KEY_PREFIX,
+];
