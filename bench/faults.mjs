@@ -10,7 +10,7 @@
 //   sigterm      Keep-alive clients writing in a loop, SIGTERM mid-load: requests cut (goal 0) and requests
 //                sent on old connections after SIGTERM.
 //
-//   node bench/faults.mjs [--scenarios uploads,oplog-table,sigterm] [--outage 2] [--uploads 10] [--upload-mb 45]
+//   node bench/faults.mjs [--scenarios uploads,oplog-table,sigterm,db-stop,redis-stop] [--outage 2] [--uploads 10] [--upload-mb 45]
 //
 // Needs a built tree (`npx tsc -b apps/host`). Timings here are measurements, not assertions.
 import { spawn } from 'node:child_process';
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { outageScenarios } from './faults-outages.mjs';
 
 const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
 const PASSWORD = 'Bench-Admin-Pass-1';
@@ -29,7 +30,7 @@ const MIB = 1024 * 1024;
 
 const { values: args } = parseArgs({
   options: {
-    scenarios: { type: 'string', default: 'uploads,oplog-table,sigterm' },
+    scenarios: { type: 'string', default: 'uploads,oplog-table,sigterm,db-stop,redis-stop' },
     outage: { type: 'string', default: '5' },
     uploads: { type: 'string', default: '10' },
     'upload-mb': { type: 'string', default: '45' },
@@ -315,11 +316,12 @@ async function scenarioSigterm() {
   }
 }
 
-/** Scenario name → run (answers lines to print). Outage scenarios are added here. */
+/** Scenario name → run (answers lines to print); the outage scenarios live in faults-outages.mjs. */
 const SCENARIOS = {
   uploads: scenarioUploads,
   'oplog-table': scenarioOpLogTable,
   sigterm: scenarioSigterm,
+  ...outageScenarios,
 };
 
 for (const name of args.scenarios
