@@ -1,4 +1,5 @@
 import { defineGrantContract } from './admin/grants.contract.js';
+import { defineRankContract } from './admin/rank.contract.js';
 import { defineRouteSeedContract } from './admin/routes.contract.js';
 import { defineScopeContract } from './admin/scope.contract.js';
 import { defineSessionAdminContract } from './admin/sessions.contract.js';
@@ -11,3 +12,4 @@ defineScopeContract('PostgreSQL', 'Redis');
 defineStructureContract('PostgreSQL', 'Redis');
 defineSessionAdminContract('PostgreSQL', 'Redis');
 defineRouteSeedContract('PostgreSQL', 'Redis');
+defineRankContract('PostgreSQL', 'Redis');

@@ -75,6 +75,7 @@ export * from './orgs.js';
 export * from './permission-codes.js';
 export * from './personal.js';
 export * from './positions.js';
+export * from './rank.js';
 export * from './recycle-bin.js';
 export * from './roles.js';
 export * from './tree.js';

@@ -10,6 +10,7 @@ import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
+import { assertOutranksRole, assertOutranksUsers } from './rank.js';
 
 /** A role as the administration API shows it. */
 export interface RoleItem {
@@ -150,6 +151,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
       const current = await repos.roles.menuIdsOf(id);
       const added = found.filter((m) => !current.includes(m.id));
+      // Widening a role that already outranks the caller would hand its holders more: refused.
+      if (added.length > 0) await assertOutranksRole(deps, actor, id);
       await assertCanGrant(actor, codesOfPermissionTexts(added.map((m) => m.permission)));
       await repos.roles.setMenus(id, unique);
       await permissions.invalidateAll();
@@ -163,6 +166,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async setDataScope(actor, id, scope) {
       await role(id);
+      // Every scope but Self (the narrowest) may widen the role: only within the caller's rank.
+      if (scope.scopeType !== DataScope.Self) await assertOutranksRole(deps, actor, id);
       const orgIds = scope.scopeType === DataScope.Custom ? [...new Set(scope.customOrgIds)] : [];
       const existing = await repos.orgs.existingIds(orgIds);
       const missing = orgIds.filter((o) => !existing.includes(o));
@@ -208,6 +213,11 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       ];
       if (touched.some((u) => u.isSuperAdmin) && !actor.isSuperAdmin)
         throw fail(ErrorCode.SuperAdminProtected);
+      await assertOutranksUsers(
+        deps,
+        actor,
+        touched.map((u) => u.id),
+      );
       if (add.length > 0) await assertCanGrant(actor, await codesOfRole(id));
       await repos.roles.changeMembers(id, add, remove);
       for (const userId of [...add, ...remove]) await permissions.invalidateUser(userId);

@@ -17,6 +17,7 @@ import {
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
+import { assertOutranksUsers } from './rank.js';
 
 /** A user as the administration API shows it (contract §5 user item, plus a few fields). */
 export interface UserItem {
@@ -81,6 +82,11 @@ export interface UserAdminService {
   /** Sets a new initial password, forces a change at next login; returns it. */
   resetPassword(actor: AdminActor, id: number): Promise<{ password: string }>;
   setEnabled(actor: AdminActor, id: number, enabled: boolean): Promise<void>;
+  /**
+   * The checks of every action on another user (42001, 42007, 41005, 41001 above the caller's rank), for
+   * actions that live elsewhere (MFA clear).
+   */
+  checkTarget(actor: AdminActor, id: number): Promise<void>;
 }
 
 /** Maps a row and its role ids to the API shape (also used by the personal centre). */
@@ -115,13 +121,17 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
   const { repos, now } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
-  /** A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005. */
+  /**
+   * A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005, 41001 (the
+   * target holds codes the caller lacks).
+   */
   async function target(actor: AdminActor, id: number): Promise<SysUserRow> {
     const row = await repos.users.findById(id);
     if (!row) throw fail(ErrorCode.UserNotFound);
     if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
     if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
       throw fail(ErrorCode.OutOfDataScope);
+    await assertOutranksUsers(deps, actor, [row.id]);
     return row;
   }
 
@@ -176,6 +186,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     const scope = await actor.scope();
     const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
     if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
+    await assertOutranksUsers(deps, actor, unique);
     const count = await repos.users.softDelete(unique, stamp(actor));
     for (const id of unique) {
       await deps.sessions.revokeUserSessions(id, 'user-deleted');
@@ -186,6 +197,10 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
   return {
     removeMany,
+
+    async checkTarget(actor, id) {
+      await target(actor, id);
+    },
 
     async page(actor, query) {
       const page = await repos.users.page(query, await actor.scope());
