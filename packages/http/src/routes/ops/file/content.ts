@@ -27,7 +27,7 @@ export async function sendFile(
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.originalName),
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-      'cache-control': 'private, no-store',
+      'cache-control': 'no-store',
       'x-trace-id': c.get('traceId') ?? '',
     },
   });
