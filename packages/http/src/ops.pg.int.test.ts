@@ -1,5 +1,6 @@
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
+import { defineFilesScopeContract } from './ops/files-scope.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 
@@ -7,3 +8,4 @@ defineConfigContract('PostgreSQL', 'Redis');
 defineOpLogContract('PostgreSQL', 'Redis');
 defineFilesContract('PostgreSQL', 'Redis');
 defineSqlAndEventsContract('PostgreSQL', 'Redis');
+defineFilesScopeContract('PostgreSQL', 'Redis');
