@@ -14,6 +14,7 @@ import {
   generateStrongPassword,
   hashPassword,
 } from '@svc/kernel';
+import { assertPassword } from '../password-policy.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -62,6 +63,8 @@ export interface UserFields {
 export interface CreateUserInput extends UserFields {
   account: string;
   realName: string;
+  /** The initial password the admin chose, checked against the password policy (42019); else generated. */
+  password?: string | undefined;
   /** @default true */
   enabled?: boolean | undefined;
 }
@@ -165,14 +168,18 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(added)));
   }
 
-  async function initialPassword(): Promise<{ plain: string; generated: boolean; hash: string }> {
+  async function initialPassword(
+    chosen?: string,
+  ): Promise<{ plain: string; generated: boolean; hash: string }> {
+    if (chosen !== undefined)
+      return { plain: chosen, generated: false, hash: await hashPassword(chosen, deps.pbkdf2Iterations) };
     const configured = deps.defaultInitialPassword;
     const plain = configured ?? generateStrongPassword();
     return { plain, generated: configured === null, hash: await hashPassword(plain, deps.pbkdf2Iterations) };
   }
 
   function profileOf(fields: UserFields) {
-    const { roleIds: _roles, ...profile } = fields;
+    const { roleIds: _roles, password: _password, ...profile } = fields as CreateUserInput;
     return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined));
   }
 
@@ -223,7 +230,8 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
       await checkRoles(actor, input.roleIds ?? [], []);
       const policy = await deps.settings.passwordPolicy();
-      const password = await initialPassword();
+      if (input.password !== undefined) assertPassword(input.password, policy);
+      const password = await initialPassword(input.password);
       const at = now();
       const id = await repos.users.insertWithRoles(
         {
