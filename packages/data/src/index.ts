@@ -30,7 +30,12 @@ export type {
   UpdateSet,
 } from './dialect.js';
 export type { QueryLogger } from './dialect-module.js';
-export { DatabaseUnavailableError, InvalidConnectionStringError } from './errors.js';
+export {
+  DatabaseUnavailableError,
+  InvalidConnectionStringError,
+  isUniqueViolation,
+  uniqueOr,
+} from './errors.js';
 export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';
 export {
   DEFAULT_PAGE_SIZE,

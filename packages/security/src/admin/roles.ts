@@ -5,7 +5,14 @@
  * than the super admin can only hand out codes they hold (menu grants, enabling a role, adding members), can
  * widen a data scope only within their own, and cannot change the super admin's roles.
  */
-import { DataScope, isInDataScope, type Page, type RolePageQuery, type SysRoleRow } from '@svc/data';
+import {
+  DataScope,
+  isInDataScope,
+  type Page,
+  type RolePageQuery,
+  type SysRoleRow,
+  uniqueOr,
+} from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
@@ -108,16 +115,20 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
     async create(actor, input) {
       if (await repos.roles.codeTaken(input.code)) throw fail(ErrorCode.RoleCodeExists);
       const at = now();
-      const id = await repos.roles.insert({
-        name: input.name,
-        code: input.code.trim(),
-        sort: input.sort ?? 0,
-        enabled: input.enabled ?? true,
-        remark: input.remark ?? null,
-        dataScope: DataScope.Self,
-        createTime: at,
-        createUserId: actor.userId,
-      });
+      const id = await uniqueOr(
+        () =>
+          repos.roles.insert({
+            name: input.name,
+            code: input.code.trim(),
+            sort: input.sort ?? 0,
+            enabled: input.enabled ?? true,
+            remark: input.remark ?? null,
+            dataScope: DataScope.Self,
+            createTime: at,
+            createUserId: actor.userId,
+          }),
+        () => fail(ErrorCode.RoleCodeExists),
+      );
       return { id };
     },
 
@@ -128,7 +139,10 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (input.enabled === true && !row.enabled) await assertCanGrant(actor, await codesOfRole(id));
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (typeof patch.code === 'string') patch.code = patch.code.trim();
-      await repos.roles.update(id, patch, stamp(actor));
+      await uniqueOr(
+        () => repos.roles.update(id, patch, stamp(actor)),
+        () => fail(ErrorCode.RoleCodeExists),
+      );
       if (input.enabled !== undefined && input.enabled !== row.enabled) await permissions.invalidateAll();
     },
 

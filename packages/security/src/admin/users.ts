@@ -6,7 +6,7 @@
  * refused as a whole); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
-import { isInDataScope, type Page, type SysUserRow, type UserPageQuery } from '@svc/data';
+import { isInDataScope, type Page, type SysUserRow, type UserPageQuery, uniqueOr } from '@svc/data';
 import {
   BusinessError,
   ErrorCode,
@@ -15,6 +15,7 @@ import {
   hashPassword,
 } from '@svc/kernel';
 import { assertPassword } from '../password-policy.js';
+import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -225,7 +226,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     },
 
     async create(actor, input) {
-      const account = input.account.trim();
+      const account = normalizeAccountName(input.account);
       if (await repos.users.accountTaken(account)) throw fail(ErrorCode.AccountExists);
       await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
       await checkRoles(actor, input.roleIds ?? [], []);
@@ -233,20 +234,25 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       if (input.password !== undefined) assertPassword(input.password, policy);
       const password = await initialPassword(input.password);
       const at = now();
-      const id = await repos.users.insertWithRoles(
-        {
-          ...profileOf(input),
-          account,
-          realName: input.realName,
-          enabled: input.enabled ?? true,
-          password: password.hash,
-          lastPasswordChangeTime: at,
-          // Read once, at creation (spec "Password policy", rule 3).
-          mustChangePassword: policy.forceChangeOnFirstLogin,
-          createTime: at,
-          createUserId: actor.userId,
-        },
-        input.roleIds ?? [],
+      // The database decides in the end: a create racing this one answers 42006 too (unique live account).
+      const id = await uniqueOr(
+        () =>
+          repos.users.insertWithRoles(
+            {
+              ...profileOf(input),
+              account,
+              realName: input.realName,
+              enabled: input.enabled ?? true,
+              password: password.hash,
+              lastPasswordChangeTime: at,
+              // Read once, at creation (spec "Password policy", rule 3).
+              mustChangePassword: policy.forceChangeOnFirstLogin,
+              createTime: at,
+              createUserId: actor.userId,
+            },
+            input.roleIds ?? [],
+          ),
+        () => fail(ErrorCode.AccountExists),
       );
       await repos.passwordHistory.add(id, password.hash, policy.historyCount, at);
       return password.generated ? { id, initialPassword: password.plain } : { id };
