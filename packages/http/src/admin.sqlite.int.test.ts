@@ -4,6 +4,7 @@ import { defineRouteSeedContract } from './admin/routes.contract.js';
 import { defineScopeContract } from './admin/scope.contract.js';
 import { defineSessionAdminContract } from './admin/sessions.contract.js';
 import { defineStructureContract } from './admin/structure.contract.js';
+import { defineUniquenessContract } from './admin/uniqueness.contract.js';
 import { defineUserAdminContract } from './admin/users.contract.js';
 
 defineUserAdminContract('Sqlite', 'Memory');
@@ -13,3 +14,4 @@ defineStructureContract('Sqlite', 'Memory');
 defineSessionAdminContract('Sqlite', 'Memory');
 defineRouteSeedContract('Sqlite', 'Memory');
 defineRankContract('Sqlite', 'Memory');
+defineUniquenessContract('Sqlite', 'Memory');

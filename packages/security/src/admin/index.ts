@@ -66,6 +66,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
   };
 }
 
+export * from './account-name.js';
 export * from './actor.js';
 export * from './data-scope.js';
 export type { AdminDeps } from './deps.js';
