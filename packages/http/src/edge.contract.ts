@@ -116,6 +116,19 @@ export function defineEdgeContract(dbType: DbType): void {
         expect(tree).toContain('a\\\\u0000 😀 é');
       });
 
+      it('refuses NUL in a text filter of the query string too (48000, never 500)', async () => {
+        for (const path of [
+          '/api/v1/sys/user/page?account=%00',
+          '/api/v1/sys/log/login/page?account=a%00b',
+        ]) {
+          const res = await fetch(`${base}${path}`, { headers: bearer(admin) });
+          expect(res.status, path).toBe(200);
+          const body = await json(res);
+          expect(body.code, path).toBe(48000);
+          expect(body.args.errors[0].path, path).toBe('account');
+        }
+      });
+
       it('answers a burst of NUL logins with 48000 each, never 500', async () => {
         const answers = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
