@@ -35,9 +35,11 @@ describe('reference host samples', () => {
     expect(live).toContain('POST:/api/v1/sample/sensitive');
   });
 
-  it('the key + permission sample answers for a key bound to a user holding its code, 403 otherwise', async () => {
+  it('the key + permission sample answers for a key bound to a user holding its code, 401 while that user does not exist', async () => {
+    // A key bound to a user who is not (or no longer) an active account is refused like a wrong key (issue 10).
     const denied = await t.request('/api/v1/sample/machine/perm', { headers: { 'x-api-key': BOUND_KEY } });
-    expect(denied.status).toBe(403);
+    expect(denied.status).toBe(401);
+    expect(((await denied.json()) as { code: number }).code).toBe(40027);
     const userId = await grantPermissions(t, {
       account: 'reporter',
       permissions: ['GET:/api/v1/sample/machine/perm'],

@@ -113,3 +113,39 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether `error` (or a cause it wraps, as drizzle's query errors do) is a unique-constraint violation: SQLite
+ * `SQLITE_CONSTRAINT_UNIQUE`, PostgreSQL `23505`, MySQL/MariaDB `ER_DUP_ENTRY` (1062), SQL Server 2627/2601.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 5; depth++) {
+    const e = current as { code?: unknown; errno?: unknown; number?: unknown; cause?: unknown };
+    if (
+      e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+      e.code === '23505' ||
+      e.code === 'ER_DUP_ENTRY' ||
+      e.errno === 1062 ||
+      e.number === 2627 ||
+      e.number === 2601
+    )
+      return true;
+    current = e.cause;
+  }
+  return false;
+}
+
+/**
+ * Runs a write and answers a unique-constraint violation with `onConflict()` (the business error the check
+ * before it throws), so two simultaneous creates end with one success and one business code, never a 500.
+ * @example await uniqueOr(() => repos.roles.insert(row), () => new BusinessError(ErrorCode.RoleCodeExists));
+ */
+export async function uniqueOr<T>(work: () => Promise<T>, onConflict: () => Error): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw onConflict();
+    throw error;
+  }
+}

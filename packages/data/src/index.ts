@@ -30,7 +30,13 @@ export type {
   UpdateSet,
 } from './dialect.js';
 export type { QueryLogger } from './dialect-module.js';
-export { DatabaseUnavailableError, InvalidConnectionStringError, isDatabaseUnavailable } from './errors.js';
+export {
+  DatabaseUnavailableError,
+  InvalidConnectionStringError,
+  isDatabaseUnavailable,
+  isUniqueViolation,
+  uniqueOr,
+} from './errors.js';
 export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';
 export {
   DEFAULT_PAGE_SIZE,

@@ -68,6 +68,8 @@ export interface SysUserRow extends AuditFields, SoftDeleteField {
   lastLoginTime: Date | null;
   lastLoginIp: string | null;
   remark: string | null;
+  /** Generated: the lower-cased account while live, null once deleted (unique among live rows). */
+  accountLive: string | null;
 }
 
 /** `sys_role` */
@@ -79,6 +81,8 @@ export interface SysRoleRow extends AuditFields, SoftDeleteField {
   sort: number;
   enabled: boolean;
   remark: string | null;
+  /** Generated: the lower-cased code while live, null once deleted (unique among live rows). */
+  codeLive: string | null;
 }
 
 /** `sys_user_role` */
@@ -146,6 +150,8 @@ export interface SysDictTypeRow extends AuditFields, SoftDeleteField {
   name: string;
   enabled: boolean;
   remark: string | null;
+  /** Generated: the code while live, null once deleted (unique among live rows). */
+  codeLive: string | null;
 }
 
 /** `sys_dict_item` */

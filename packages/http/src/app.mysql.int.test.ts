@@ -1,3 +1,5 @@
 import { defineAppContract } from './app.contract.js';
+import { defineEdgeContract } from './edge.contract.js';
 
 defineAppContract('MySql');
+defineEdgeContract('MySql');

@@ -1,5 +1,7 @@
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
+import { defineFilesScopeContract } from './ops/files-scope.contract.js';
+import { defineLoginLogContract } from './ops/login-log.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 
@@ -7,3 +9,5 @@ defineConfigContract('MySql', 'Memory');
 defineOpLogContract('MySql', 'Memory');
 defineFilesContract('MySql', 'Memory');
 defineSqlAndEventsContract('MySql', 'Memory');
+defineFilesScopeContract('MySql', 'Memory');
+defineLoginLogContract('MySql', 'Memory');

@@ -1,5 +1,7 @@
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
+import { defineFilesScopeContract } from './ops/files-scope.contract.js';
+import { defineLoginLogContract } from './ops/login-log.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 
@@ -7,3 +9,5 @@ defineConfigContract('Sqlite', 'Memory');
 defineOpLogContract('Sqlite', 'Memory');
 defineFilesContract('Sqlite', 'Memory');
 defineSqlAndEventsContract('Sqlite', 'Memory');
+defineFilesScopeContract('Sqlite', 'Memory');
+defineLoginLogContract('Sqlite', 'Memory');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger, minimumLevel } from './console-logger.js';
 import { createExceptionRecorder, type ExceptionLogEntry, truncate } from './exception-log.js';
-import { MASK, maskSensitive } from './masking.js';
+import { MASK, maskSensitive, SENSITIVE_EXACT_NAMES } from './masking.js';
+import { opLogParamText } from './oplog/params.js';
 
 describe('masking', () => {
   it('masks by case-insensitive name fragment, recursing into objects and arrays', () => {
@@ -19,6 +20,47 @@ describe('masking', () => {
       x_api_key: MASK,
       cookieValue: MASK,
     });
+  });
+  it('masks the exact names of contract §10 in any case, and only when they match exactly', () => {
+    const input = Object.fromEntries(SENSITIVE_EXACT_NAMES.map((n) => [n.toUpperCase(), '123456']));
+    const masked = maskSensitive({ ...input, permissionCode: 'GET:/api/v1/x', codeList: 'a', dictCode: 'd' });
+    expect(masked).toEqual({
+      ...Object.fromEntries(SENSITIVE_EXACT_NAMES.map((n) => [n.toUpperCase(), MASK])),
+      permissionCode: 'GET:/api/v1/x',
+      codeList: 'a',
+      dictCode: 'd',
+    });
+    expect(maskSensitive({ totpcode: '1', Sig: 's', privatekey: 'k', otp: '2' })).toEqual({
+      totpcode: MASK,
+      Sig: MASK,
+      privatekey: MASK,
+      otp: MASK,
+    });
+  });
+  it('masks query parameters and JSON held inside a string field, keeping what is not sensitive', () => {
+    const text = opLogParamText(
+      {
+        query: { code: '654321', name: 'n' },
+        body: {
+          payload: '{"password":"hunter2","nested":[{"totpCode":"111111"}],"keep":"k"}',
+          list: '[{"secret":"s"}]',
+          plain: '{not json',
+          untouched: '{"a":1}',
+        },
+      },
+      10_000,
+    );
+    for (const secret of ['654321', 'hunter2', '111111', '"s"']) expect(text).not.toContain(secret);
+    const parsed = JSON.parse(text);
+    expect(parsed.query).toEqual({ code: MASK, name: 'n' });
+    expect(JSON.parse(parsed.body.payload)).toEqual({
+      password: MASK,
+      nested: [{ totpCode: MASK }],
+      keep: 'k',
+    });
+    expect(JSON.parse(parsed.body.list)).toEqual([{ secret: MASK }]);
+    expect(parsed.body.plain).toBe('{not json');
+    expect(parsed.body.untouched).toBe('{"a":1}');
   });
   it('replaces cycles and functions with the placeholder', () => {
     const a: Record<string, unknown> = { name: 'a', fn: () => 1 };

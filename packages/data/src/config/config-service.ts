@@ -14,6 +14,7 @@ import {
   runtimeKeyDef,
 } from '@svc/kernel';
 import type { ConfigStore } from '../config-store.js';
+import { uniqueOr } from '../errors.js';
 import type { Page } from '../paging.js';
 import type { ConfigPageQuery, ConfigRepository } from '../repositories/configs.js';
 import type { ConfigValueType, SysConfigRow } from '../rows.js';
@@ -116,16 +117,21 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
       const value = normalizeConfigValue(key, valueType, input.value);
       if (await repo.getByKey(key)) throw new BusinessError(ErrorCode.ConfigKeyExists, { key });
       const at = now();
-      const id = await repo.create({
-        configKey: key,
-        configValue: value,
-        valueType,
-        name: input.name,
-        builtIn: false,
-        remark: input.remark ?? null,
-        createTime: at,
-        createUserId: actorId,
-      });
+      // The key is unique in the table: a create racing this one answers 43005 too.
+      const id = await uniqueOr(
+        () =>
+          repo.create({
+            configKey: key,
+            configValue: value,
+            valueType,
+            name: input.name,
+            builtIn: false,
+            remark: input.remark ?? null,
+            createTime: at,
+            createUserId: actorId,
+          }),
+        () => new BusinessError(ErrorCode.ConfigKeyExists, { key }),
+      );
       await store.invalidate(key);
       return id;
     },

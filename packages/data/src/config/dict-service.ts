@@ -7,6 +7,7 @@
  */
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { Cache, Unsubscribe } from '../cache/port.js';
+import { uniqueOr } from '../errors.js';
 import type { Page } from '../paging.js';
 import type {
   DictItemPageQuery,
@@ -148,14 +149,19 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
     async createType(input, actorId) {
       const code = input.code.trim();
       if (await repo.getTypeByCode(code)) throw new BusinessError(ErrorCode.DictTypeCodeExists, { code });
-      const id = await repo.createType({
-        code,
-        name: input.name,
-        enabled: input.enabled ?? true,
-        remark: input.remark ?? null,
-        createTime: now(),
-        createUserId: actorId,
-      });
+      // Unique among live types in the database: a create racing this one answers 43002 too.
+      const id = await uniqueOr(
+        () =>
+          repo.createType({
+            code,
+            name: input.name,
+            enabled: input.enabled ?? true,
+            remark: input.remark ?? null,
+            createTime: now(),
+            createUserId: actorId,
+          }),
+        () => new BusinessError(ErrorCode.DictTypeCodeExists, { code }),
+      );
       await invalidate(code);
       return id;
     },

@@ -3,6 +3,7 @@
  * same property keys and column names; only `columns.ts` differs per dialect. drizzle-kit reads this file to
  * generate `migrations/mssql`.
  */
+import { sql } from 'drizzle-orm';
 import { index, primaryKey, mssqlTable as table, uniqueIndex } from 'drizzle-orm/mssql-core';
 import type { ConfigValueType, DataScope, MenuType, RefreshTokenStatus } from '../rows.js';
 import {
@@ -45,6 +46,11 @@ export const sysUser = table(
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
+    /** The account folded to lower case while the row is live, NULL once deleted: unique among live rows. */
+    accountLive: str('account_live', 64).generatedAlwaysAs(
+      sql`case when is_delete = 0 then lower(account) end`,
+      { mode: 'persisted' },
+    ),
   },
   (t) => [
     index('sys_user_account_idx').on(t.account),
@@ -53,20 +59,29 @@ export const sysUser = table(
     // with the enabled filter, in id order, so neither the page nor the count reads the wide table rows.
     index('sys_user_live_idx').on(t.isDelete, t.id),
     index('sys_user_org_live_idx').on(t.orgId, t.isDelete, t.enabled, t.id),
+    uniqueIndex('sys_user_account_live_uq').on(t.account).where(sql`is_delete = 0`),
   ],
 );
 
-export const sysRole = table('sys_role', {
-  ...idColumn,
-  name: str('name', 64).notNull(),
-  code: str('code', 64).notNull(),
-  dataScope: int16('data_scope').$type<DataScope>().notNull().default(1),
-  sort: int32('sort').notNull().default(0),
-  enabled: flag('enabled').notNull().default(true),
-  remark: str('remark', 500),
-  ...auditColumns,
-  ...softDeleteColumn,
-});
+export const sysRole = table(
+  'sys_role',
+  {
+    ...idColumn,
+    name: str('name', 64).notNull(),
+    code: str('code', 64).notNull(),
+    dataScope: int16('data_scope').$type<DataScope>().notNull().default(1),
+    sort: int32('sort').notNull().default(0),
+    enabled: flag('enabled').notNull().default(true),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+    /** The code folded to lower case while the row is live, NULL once deleted: unique among live rows. */
+    codeLive: str('code_live', 64).generatedAlwaysAs(sql`case when is_delete = 0 then lower(code) end`, {
+      mode: 'persisted',
+    }),
+  },
+  (t) => [uniqueIndex('sys_role_code_live_uq').on(t.code).where(sql`is_delete = 0`)],
+);
 
 export const sysUserRole = table(
   'sys_user_role',
@@ -155,8 +170,15 @@ export const sysDictType = table(
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
+    /** The code while the row is live (compared as the column's collation does), NULL once deleted. */
+    codeLive: str('code_live', 64).generatedAlwaysAs(sql`case when is_delete = 0 then code end`, {
+      mode: 'persisted',
+    }),
   },
-  (t) => [index('sys_dict_type_code_idx').on(t.code)],
+  (t) => [
+    index('sys_dict_type_code_idx').on(t.code),
+    uniqueIndex('sys_dict_type_code_live_uq').on(t.code).where(sql`is_delete = 0`),
+  ],
 );
 
 export const sysDictItem = table(

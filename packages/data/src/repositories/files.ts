@@ -1,12 +1,15 @@
 /**
  * `sys_file`: uploaded files' metadata. The bytes live under the upload root by `storageKey` (a generated name,
- * never the client's); rows are soft-deleted.
+ * never the client's); rows are soft-deleted. A file belongs to the data scope of its uploader (contract §10):
+ * reads given a scope see only files whose `create_user_id` is a user inside it (their organisation, or the
+ * caller themselves under Self); files of an unbound API key are seen by an All scope only.
  */
-import { and, desc, eq, type InferInsertModel } from 'drizzle-orm';
+import { and, desc, eq, type InferInsertModel, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysFileRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 import { containsIgnoreCase } from './filters.js';
 
 export type NewFile = Omit<InferInsertModel<Tables['sysFile']>, 'id'>;
@@ -18,31 +21,44 @@ export interface FilePageQuery extends PageQuery {
 
 export interface FileRepository {
   insert(row: NewFile): Promise<number>;
-  /** A live (not deleted) file. */
-  getById(id: number): Promise<SysFileRow | undefined>;
-  /** Newest first unless sorted otherwise. */
-  page(query: FilePageQuery): Promise<Page<SysFileRow>>;
+  /** A live (not deleted) file; with a scope, only one uploaded by a user inside it. */
+  getById(id: number, scope?: DataScopeFilter): Promise<SysFileRow | undefined>;
+  /** Newest first unless sorted otherwise; with a scope, only files uploaded by users inside it. */
+  page(query: FilePageQuery, scope?: DataScopeFilter): Promise<Page<SysFileRow>>;
   /** Soft-deletes a live file; false when there is none. */
   softDelete(id: number, audit?: { userId?: number | null; now?: Date }): Promise<boolean>;
 }
 
 export function createFileRepository({ db, adapter, tables }: RepositoryContext): FileRepository {
   const t = tables.sysFile;
+  const u = tables.sysUser;
+
+  /** Uploaded by a user inside the scope (deleted uploaders included: their organisation still holds). */
+  function uploadedWithin(scope: DataScopeFilter | undefined): SQL | undefined {
+    if (!scope || scope.all) return undefined;
+    const users = dataScopeCondition(scope, { org: u.orgId, owner: u.id });
+    return sql`${t.createUserId} in (select ${u.id} from ${u} where ${users})`;
+  }
+
   return {
     insert(row) {
       return adapter.insertReturningId(db, t, row);
     },
 
-    async getById(id) {
+    async getById(id, scope) {
       const [row] = await db
         .select()
         .from(t)
-        .where(and(eq(t.id, id), eq(t.isDelete, false)));
+        .where(and(eq(t.id, id), eq(t.isDelete, false), uploadedWithin(scope)));
       return row;
     },
 
-    page(query) {
-      const where = and(eq(t.isDelete, false), containsIgnoreCase(t.originalName, query.name));
+    page(query, scope) {
+      const where = and(
+        eq(t.isDelete, false),
+        containsIgnoreCase(t.originalName, query.name),
+        uploadedWithin(scope),
+      );
       return paginate(
         { db, adapter },
         { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },

@@ -8,6 +8,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysLoginLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { containsIgnoreCase } from './filters.js';
 
 /** Column widths of `sys_login_log`: a submitted account may be anything, so it is cut rather than refused. */
 export const LOGIN_LOG_ACCOUNT_MAX_CHARS = 128;
@@ -30,11 +31,16 @@ export interface NewLoginLog {
   createTime: Date;
 }
 
+export interface LoginLogPageQuery extends PageQuery {
+  /** Submitted account contains (case-insensitive). */
+  account?: string | undefined;
+}
+
 export interface LoginLogRepository {
   /** Records one attempt and returns its id. */
   insert(entry: NewLoginLog): Promise<number>;
   /** Newest first unless the query sorts by another column. */
-  page(query: PageQuery): Promise<Page<SysLoginLogRow>>;
+  page(query: LoginLogPageQuery): Promise<Page<SysLoginLogRow>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
 }
@@ -56,7 +62,11 @@ export function createLoginLogRepository({ db, adapter, tables }: RepositoryCont
     },
 
     page(query) {
-      return paginate({ db, adapter }, { table: t, query, defaultOrder: [desc(t.createTime), desc(t.id)] });
+      const where = containsIgnoreCase(t.account, query.account);
+      return paginate(
+        { db, adapter },
+        { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
+      );
     },
 
     async deleteAll() {

@@ -9,6 +9,8 @@ import type { RepositoryContext } from './context.js';
 export interface PermissionRepository {
   /** The distinct codes of the user, sorted; empty for an unknown, disabled or deleted user. */
   codesOfUser(userId: number): Promise<string[]>;
+  /** True for an existing, enabled, not-deleted user. */
+  isActiveUser(userId: number): Promise<boolean>;
 }
 
 /** Splits a stored `permission` value into its codes: `;`-separated, trimmed, empty parts dropped. */
@@ -45,6 +47,14 @@ export function createPermissionRepository({ db, tables }: RepositoryContext): P
       const codes = new Set<string>();
       for (const row of rows) for (const code of splitPermissionCodes(row.permission)) codes.add(code);
       return [...codes].sort();
+    },
+
+    async isActiveUser(userId) {
+      const rows = await db
+        .select({ id: u.id })
+        .from(u)
+        .where(and(eq(u.id, userId), eq(u.enabled, true), eq(u.isDelete, false)));
+      return rows.length > 0;
     },
   };
 }

@@ -56,6 +56,33 @@ export function defineUserAdminContract(dbType: DbType, cache: 'Memory' | 'Redis
       expect(page.items[0]).toMatchObject({ id: created.id, account: 'alice' });
     });
 
+    it('takes an optional initial password checked against the policy (42019 with the requirements)', async () => {
+      const weak = await h.call('POST', '/api/v1/sys/user', {
+        json: { account: 'chosen-weak', realName: 'W', orgId: ROOT_ORG_ID, password: 'short' },
+      });
+      expect(weak.body).toMatchObject({
+        code: 42019,
+        args: {
+          minLength: 8,
+          requireUpper: true,
+          requireDigit: true,
+          unmet: ['minLength', 'requireUpper', 'requireDigit'],
+        },
+      });
+      expect((await h.ok('GET', '/api/v1/sys/user/page?account=chosen-weak')).total).toBe(0);
+      const empty = await h.call('POST', '/api/v1/sys/user', {
+        json: { account: 'chosen-empty', realName: 'E', orgId: ROOT_ORG_ID, password: '' },
+      });
+      expect(empty.body.code).toBe(48000);
+      const created = await h.ok('POST', '/api/v1/sys/user', {
+        json: { account: 'chosen-ok', realName: 'C', orgId: ROOT_ORG_ID, password: 'Chosen#Pass99' },
+      });
+      expect(created.initialPassword).toBeUndefined();
+      expect((await login(h.t, 'chosen-ok', 'Chosen#Pass99')).accessToken).toBeTruthy();
+      const row = await h.t.server.database.repos.users.findById(created.id);
+      expect(row?.password).not.toContain('Chosen');
+    });
+
     it('refuses a second live user with the same account in any case (42006), but a duplicate phone is fine', async () => {
       await h.ok('POST', '/api/v1/sys/user', {
         json: { account: 'dup', realName: 'D', orgId: ROOT_ORG_ID, phone: '777' },

@@ -5,6 +5,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { opsServicesFor } from '../ops/services.js';
 import { bearer, json, login } from '../testing/auth.js';
 import {
   grantPermissions,
@@ -106,6 +107,27 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       // A password-only account cannot use the TOTP method.
       const plain = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
       expect((await reauth(plain, { method: 'totp', totpCode: '123456' })).body.code).toBe(40020);
+    });
+
+    it('never stores a re-authentication TOTP code in clear in the operation log', async () => {
+      await grantPermissions(t, { account: 'ra-mask', permissions: [] });
+      const { seed } = await bindTotp(t, clock, 'ra-mask');
+      const step = await post(t, '/api/v1/auth/login', { account: 'ra-mask', password: TEST_USER_PASSWORD });
+      const session = await post(t, '/api/v1/auth/login/totp', {
+        challengeId: step.body.args.challengeId,
+        code: totpCode(seed, clock.now()),
+      });
+      clock.advance(30);
+      const code = totpCode(seed, clock.now());
+      expect(
+        (await reauth(session.body.data.accessToken, { method: 'totp', totpCode: code })).body.code,
+      ).toBe(0);
+      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      const page = await t.request('/api/v1/sys/log/op/page?size=200', { headers: as(admin) });
+      const rows = (await json(page)).data.items as { path: string; paramJson: string | null }[];
+      const row = rows.find((r) => r.path === '/api/v1/auth/reauth' && r.paramJson?.includes('totp'));
+      expect(JSON.parse(row?.paramJson as string)).toEqual({ body: { method: 'totp', totpCode: '***' } });
+      for (const r of rows) expect(r.paramJson ?? '').not.toContain(code);
     });
 
     it('checks the permission before anything else', async () => {

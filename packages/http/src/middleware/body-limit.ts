@@ -8,12 +8,16 @@
  * {@link LINGER_BYTES}) before the answer goes out with `Connection: close`, so the client has finished
  * sending, reads the answer and opens a new connection for its next request. Answering while the client is
  * still sending and then closing makes the kernel reset the connection, and the client loses the answer.
+ *
+ * Within the limit, a JSON body is decoded and checked once here (json-text.ts: invalid UTF-8, NUL, lone
+ * surrogates answer 48000) and the checked text is what the route's parser reads: one pass, no extra layer.
  */
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type AppEnv, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
+import { checkJsonBody, isJsonContentType } from './json-text.js';
 
 /** Multipart framing around one file (boundaries, part headers, a few small fields). */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -84,6 +88,20 @@ export function jsonBodyLimit(options: {
       : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: options.maxBytes });
   }
 
+  /** Decodes and checks a JSON body once; the route's parser then reads the checked text. */
+  async function checkedJson(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+    if (c.req.raw.body && isJsonContentType(readHeader(c, 'content-type'))) {
+      const checked = checkJsonBody(new Uint8Array(await c.req.arrayBuffer()));
+      if ('problem' in checked) {
+        c.res = failure(c, options.errors, ErrorCode.ParamInvalid, { errors: [checked.problem] });
+        return;
+      }
+      // Hono's body cache holds promises although its type says otherwise; `c.req.json()` reads this text.
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(checked.text);
+    }
+    await next();
+  }
+
   return async function jsonBodyLimitMiddleware(c, next) {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
@@ -96,13 +114,13 @@ export function jsonBodyLimit(options: {
         return refuse(c, upload);
       }
       // The framing bounds a body with a length: nothing to count.
-      return next();
+      return upload ? next() : checkedJson(c, next);
     }
     // An upload without a length is counted by the route's streaming reader.
     if (upload) return next();
     const body = c.req.raw.body;
     if (!body) return next();
-    // A chunked body: counted while the route reads it; over the limit the rest is discarded, then refused.
+    // A chunked body: counted while it is read; over the limit the rest is discarded, then refused.
     const reader = body.getReader();
     let size = 0;
     let exceeded = false;
@@ -128,7 +146,11 @@ export function jsonBodyLimit(options: {
       },
     });
     c.req.raw = new Request(c.req.raw, { body: counted, duplex: 'half' } as RequestInit);
-    await next();
+    try {
+      await checkedJson(c, next);
+    } catch (error) {
+      if (!exceeded) throw error;
+    }
     if (exceeded) c.res = refuse(c, false);
   };
 }

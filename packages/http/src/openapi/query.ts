@@ -31,7 +31,11 @@ export const boolParam = z
   .transform((v) => v.toLowerCase() === 'true' || v === '1');
 
 /** A free-text filter, bounded so a query string cannot carry megabytes into a LIKE. */
-export const textParam = z.string().max(100);
+export const textParam = z
+  .string()
+  .max(100)
+  // PostgreSQL refuses NUL in text (a 500 otherwise): 48000, as for bodies.
+  .refine((v) => !v.includes('\u0000'), 'must not contain NUL');
 
 const pagingShape = {
   current: intParam.optional().openapi({ description: '1-based page (<= 0 → 1).', type: 'integer' }),

@@ -3,7 +3,8 @@
  * - `authenticated`: a bearer token whose session is alive on this very request (401, 40006 otherwise).
  * - `permission`: plus the route's permission code (403, 41001); the super admin bypasses the code, never the
  *   session check.
- * - `apikey`: the API-key header only; a user JWT is refused (401, 40027).
+ * - `apikey`: the API-key header only; a user JWT is refused (401, 40027), and so is a key bound to a user who is
+ *   disabled or deleted.
  * - `apikey-permission`: plus a key bound to a user who holds the code (403 for an unbound key).
  * - `either`: an API key when the key header is present, else a bearer session.
  * In cookie mode, writes on session routes also need `X-App-CSRF` equal to the `app_csrf` cookie and bound to
@@ -87,6 +88,8 @@ export function createRouteGuards(
   const apiKey: MiddlewareHandler<AppEnv> = async function apiKeyGuard(c, next) {
     const caller = security.apiKeys.validate(readHeader(c, security.apiKeyHeader));
     if (!caller) return badKey(c);
+    // A key bound to a user acts as that user: it stops the moment they are disabled or deleted.
+    if (caller.userId !== null && !(await security.permissions.isActive(caller.userId))) return badKey(c);
     c.set('principal', { kind: 'apikey', name: caller.name, userId: caller.userId });
     return next();
   };

@@ -46,6 +46,26 @@ const configure: NonNullable<CreateAppOptions['configure']> = (ctx) => {
   );
 };
 
+const KEY_ENV = {
+  Service__Security__ApiKey__Keys__0__Name: 'unbound-job',
+  Service__Security__ApiKey__Keys__0__Key: UNBOUND_KEY,
+  Service__Security__ApiKey__Keys__1__Name: 'bound-job',
+  Service__Security__ApiKey__Keys__1__Key: BOUND_KEY,
+  Service__Security__ApiKey__Keys__1__UserId: '2',
+};
+
+/** Every key route as the bound key reaches it: status of `apikey`, `apikey-permission` and `either`. */
+async function keyStatuses(t: TestServer): Promise<number[]> {
+  const headers = { 'x-api-key': BOUND_KEY };
+  const answers = await Promise.all(
+    ['/api/v1/test/machine', '/api/v1/test/machine/perm', '/api/v1/test/either'].map((path) =>
+      t.request(path, { headers }),
+    ),
+  );
+  const codes = await Promise.all(answers.map(async (res) => (await json(res)).code));
+  return answers.map((res, i) => (res.status === 401 && codes[i] === 40027 ? 401 : res.status));
+}
+
 export function defineMachineContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
   describe(`API keys on ${dbType} with ${cache}`, () => {
     let t: TestServer;
@@ -56,13 +76,7 @@ export function defineMachineContract(dbType: DbType, cache: 'Memory' | 'Redis')
         cache,
         configure,
         seedMenus: [{ id: 9900, type: 'button', title: 'test', permissions: [PERM_CODE] }],
-        env: {
-          Service__Security__ApiKey__Keys__0__Name: 'unbound-job',
-          Service__Security__ApiKey__Keys__0__Key: UNBOUND_KEY,
-          Service__Security__ApiKey__Keys__1__Name: 'bound-job',
-          Service__Security__ApiKey__Keys__1__Key: BOUND_KEY,
-          Service__Security__ApiKey__Keys__1__UserId: '2',
-        },
+        env: KEY_ENV,
       });
       boundUserId = await grantPermissions(t, { account: 'robot', permissions: [PERM_CODE] });
     });
@@ -116,6 +130,54 @@ export function defineMachineContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(denied.status).toBe(401);
       expect((await json(denied)).code).toBe(40006);
     });
+
+    it('a key bound to a user stops on every key route when the user is disabled or deleted (401, 40027)', async () => {
+      const admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      const set = async (path: string, method: string, body?: unknown) =>
+        expect((await json(await t.request(path, { method, headers: admin, json: body }))).code).toBe(0);
+      // Warm every cache first: the refusal must not wait for an expiry.
+      expect(await keyStatuses(t)).toEqual([200, 200, 200]);
+      await set(`/api/v1/sys/user/${boundUserId}/enabled`, 'PUT', { enabled: false });
+      expect(await keyStatuses(t)).toEqual([401, 401, 401]);
+      await set(`/api/v1/sys/user/${boundUserId}/enabled`, 'PUT', { enabled: true });
+      expect(await keyStatuses(t)).toEqual([200, 200, 200]);
+      await set(`/api/v1/sys/user/${boundUserId}`, 'DELETE');
+      expect(await keyStatuses(t)).toEqual([401, 401, 401]);
+      // The unbound key is not affected.
+      expect((await t.request('/api/v1/test/machine', { headers: key(UNBOUND_KEY) })).status).toBe(200);
+    });
+
+    if (cache === 'Redis') {
+      it('a disable on one instance stops the key on another at its next request', async () => {
+        const env = {
+          ...KEY_ENV,
+          Service__Cache__Redis__KeyPrefix: `svc-keys-${Math.random().toString(36).slice(2, 10)}:`,
+        };
+        const a = await startTestServer({ dbType, cache, configure, env });
+        const b = await startTestServer({
+          dbType,
+          cache,
+          configure,
+          env,
+          reuse: { database: a.database, contentRoot: a.contentRoot },
+        });
+        try {
+          const userId = await grantPermissions(a, { account: 'robot', permissions: [PERM_CODE] });
+          expect(await keyStatuses(b)).toEqual([200, 200, 200]);
+          const admin = bearer((await login(a, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+          const off = await a.request(`/api/v1/sys/user/${userId}/enabled`, {
+            method: 'PUT',
+            headers: admin,
+            json: { enabled: false },
+          });
+          expect((await json(off)).code).toBe(0);
+          expect(await keyStatuses(b)).toEqual([401, 401, 401]);
+        } finally {
+          await b.stop();
+          await a.close();
+        }
+      });
+    }
 
     it('shows the markers in the contract', async () => {
       const doc = await json(await t.request('/openapi/v1.json'));

@@ -66,6 +66,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
   };
 }
 
+export * from './account-name.js';
 export * from './actor.js';
 export * from './data-scope.js';
 export type { AdminDeps } from './deps.js';
@@ -75,6 +76,7 @@ export * from './orgs.js';
 export * from './permission-codes.js';
 export * from './personal.js';
 export * from './positions.js';
+export * from './rank.js';
 export * from './recycle-bin.js';
 export * from './roles.js';
 export * from './tree.js';

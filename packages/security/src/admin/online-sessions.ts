@@ -7,6 +7,7 @@ import { isInDataScope, type OnlineSessionQuery, type OnlineSessionRow, type Pag
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import { assertOutranksUsers } from './rank.js';
 
 /** An online session as the API shows it (contract §5 row shape). */
 export interface OnlineSessionItem {
@@ -54,6 +55,7 @@ export function createOnlineSessionService(deps: ResolvedAdminDeps): OnlineSessi
       if (user?.isSuperAdmin && !actor.isSuperAdmin) throw new BusinessError(ErrorCode.SuperAdminProtected);
       if (!isInDataScope(await actor.scope(), { orgId: user?.orgId ?? null, ownerId: session.userId }))
         throw new BusinessError(ErrorCode.OutOfDataScope);
+      await assertOutranksUsers(deps, actor, [session.userId]);
       await deps.sessions.revokeSession(sessionId, 'forced');
     },
   };

@@ -3,7 +3,7 @@
  * (a unique key now taken by a live row → 42021) and purges one for good. Users and roles are built in;
  * consumers register their own types at start-up. Unknown type → 42022; a row that is not in the bin → 42020.
  */
-import { isInDataScope, type Page, type PageQuery } from '@svc/data';
+import { isInDataScope, type Page, type PageQuery, uniqueOr } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
@@ -98,7 +98,10 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       // The user's roles come back with them: they may not grant more than the restorer holds.
       const roleIds = (await repos.users.roleIdsOf([id])).get(id) ?? [];
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(roleIds)));
-      if (!(await repos.users.restore(id, { userId: actor.userId, at: now() }))) throw notInBin();
+      const conflict = () =>
+        new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'account', value: row.account });
+      if (!(await uniqueOr(() => repos.users.restore(id, { userId: actor.userId, at: now() }), conflict)))
+        throw notInBin();
       await deps.permissions.invalidateUser(id);
     },
     async purge(actor, id) {
@@ -137,7 +140,10 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       if (await repos.roles.codeTaken(row.code))
         throw new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id])));
-      if (!(await repos.roles.restore(id, { userId: actor.userId, at: now() }))) throw notInBin();
+      const conflict = () =>
+        new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
+      if (!(await uniqueOr(() => repos.roles.restore(id, { userId: actor.userId, at: now() }), conflict)))
+        throw notInBin();
       await deps.permissions.invalidateAll();
     },
     async purge(_actor, id) {

@@ -5,11 +5,19 @@
  * than the super admin can only hand out codes they hold (menu grants, enabling a role, adding members), can
  * widen a data scope only within their own, and cannot change the super admin's roles.
  */
-import { DataScope, isInDataScope, type Page, type RolePageQuery, type SysRoleRow } from '@svc/data';
+import {
+  DataScope,
+  isInDataScope,
+  type Page,
+  type RolePageQuery,
+  type SysRoleRow,
+  uniqueOr,
+} from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
+import { assertOutranksRole, assertOutranksUsers } from './rank.js';
 
 /** A role as the administration API shows it. */
 export interface RoleItem {
@@ -107,16 +115,20 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
     async create(actor, input) {
       if (await repos.roles.codeTaken(input.code)) throw fail(ErrorCode.RoleCodeExists);
       const at = now();
-      const id = await repos.roles.insert({
-        name: input.name,
-        code: input.code.trim(),
-        sort: input.sort ?? 0,
-        enabled: input.enabled ?? true,
-        remark: input.remark ?? null,
-        dataScope: DataScope.Self,
-        createTime: at,
-        createUserId: actor.userId,
-      });
+      const id = await uniqueOr(
+        () =>
+          repos.roles.insert({
+            name: input.name,
+            code: input.code.trim(),
+            sort: input.sort ?? 0,
+            enabled: input.enabled ?? true,
+            remark: input.remark ?? null,
+            dataScope: DataScope.Self,
+            createTime: at,
+            createUserId: actor.userId,
+          }),
+        () => fail(ErrorCode.RoleCodeExists),
+      );
       return { id };
     },
 
@@ -127,7 +139,10 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (input.enabled === true && !row.enabled) await assertCanGrant(actor, await codesOfRole(id));
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (typeof patch.code === 'string') patch.code = patch.code.trim();
-      await repos.roles.update(id, patch, stamp(actor));
+      await uniqueOr(
+        () => repos.roles.update(id, patch, stamp(actor)),
+        () => fail(ErrorCode.RoleCodeExists),
+      );
       if (input.enabled !== undefined && input.enabled !== row.enabled) await permissions.invalidateAll();
     },
 
@@ -150,6 +165,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
       const current = await repos.roles.menuIdsOf(id);
       const added = found.filter((m) => !current.includes(m.id));
+      // Widening a role that already outranks the caller would hand its holders more: refused.
+      if (added.length > 0) await assertOutranksRole(deps, actor, id);
       await assertCanGrant(actor, codesOfPermissionTexts(added.map((m) => m.permission)));
       await repos.roles.setMenus(id, unique);
       await permissions.invalidateAll();
@@ -163,6 +180,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async setDataScope(actor, id, scope) {
       await role(id);
+      // Every scope but Self (the narrowest) may widen the role: only within the caller's rank.
+      if (scope.scopeType !== DataScope.Self) await assertOutranksRole(deps, actor, id);
       const orgIds = scope.scopeType === DataScope.Custom ? [...new Set(scope.customOrgIds)] : [];
       const existing = await repos.orgs.existingIds(orgIds);
       const missing = orgIds.filter((o) => !existing.includes(o));
@@ -208,6 +227,11 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       ];
       if (touched.some((u) => u.isSuperAdmin) && !actor.isSuperAdmin)
         throw fail(ErrorCode.SuperAdminProtected);
+      await assertOutranksUsers(
+        deps,
+        actor,
+        touched.map((u) => u.id),
+      );
       if (add.length > 0) await assertCanGrant(actor, await codesOfRole(id));
       await repos.roles.changeMembers(id, add, remove);
       for (const userId of [...add, ...remove]) await permissions.invalidateUser(userId);

@@ -6,7 +6,7 @@
  * refused as a whole); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
-import { isInDataScope, type Page, type SysUserRow, type UserPageQuery } from '@svc/data';
+import { isInDataScope, type Page, type SysUserRow, type UserPageQuery, uniqueOr } from '@svc/data';
 import {
   BusinessError,
   ErrorCode,
@@ -14,9 +14,12 @@ import {
   generateStrongPassword,
   hashPassword,
 } from '@svc/kernel';
+import { assertPassword } from '../password-policy.js';
+import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
+import { assertOutranksUsers } from './rank.js';
 
 /** A user as the administration API shows it (contract §5 user item, plus a few fields). */
 export interface UserItem {
@@ -61,6 +64,8 @@ export interface UserFields {
 export interface CreateUserInput extends UserFields {
   account: string;
   realName: string;
+  /** The initial password the admin chose, checked against the password policy (42019); else generated. */
+  password?: string | undefined;
   /** @default true */
   enabled?: boolean | undefined;
 }
@@ -81,6 +86,11 @@ export interface UserAdminService {
   /** Sets a new initial password, forces a change at next login; returns it. */
   resetPassword(actor: AdminActor, id: number): Promise<{ password: string }>;
   setEnabled(actor: AdminActor, id: number, enabled: boolean): Promise<void>;
+  /**
+   * The checks of every action on another user (42001, 42007, 41005, 41001 above the caller's rank), for
+   * actions that live elsewhere (MFA clear).
+   */
+  checkTarget(actor: AdminActor, id: number): Promise<void>;
 }
 
 /** Maps a row and its role ids to the API shape (also used by the personal centre). */
@@ -115,13 +125,17 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
   const { repos, now } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
-  /** A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005. */
+  /**
+   * A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005, 41001 (the
+   * target holds codes the caller lacks).
+   */
   async function target(actor: AdminActor, id: number): Promise<SysUserRow> {
     const row = await repos.users.findById(id);
     if (!row) throw fail(ErrorCode.UserNotFound);
     if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
     if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
       throw fail(ErrorCode.OutOfDataScope);
+    await assertOutranksUsers(deps, actor, [row.id]);
     return row;
   }
 
@@ -155,14 +169,18 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(added)));
   }
 
-  async function initialPassword(): Promise<{ plain: string; generated: boolean; hash: string }> {
+  async function initialPassword(
+    chosen?: string,
+  ): Promise<{ plain: string; generated: boolean; hash: string }> {
+    if (chosen !== undefined)
+      return { plain: chosen, generated: false, hash: await hashPassword(chosen, deps.pbkdf2Iterations) };
     const configured = deps.defaultInitialPassword;
     const plain = configured ?? generateStrongPassword();
     return { plain, generated: configured === null, hash: await hashPassword(plain, deps.pbkdf2Iterations) };
   }
 
   function profileOf(fields: UserFields) {
-    const { roleIds: _roles, ...profile } = fields;
+    const { roleIds: _roles, password: _password, ...profile } = fields as CreateUserInput;
     return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined));
   }
 
@@ -176,6 +194,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     const scope = await actor.scope();
     const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
     if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
+    await assertOutranksUsers(deps, actor, unique);
     const count = await repos.users.softDelete(unique, stamp(actor));
     for (const id of unique) {
       await deps.sessions.revokeUserSessions(id, 'user-deleted');
@@ -186,6 +205,10 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
   return {
     removeMany,
+
+    async checkTarget(actor, id) {
+      await target(actor, id);
+    },
 
     async page(actor, query) {
       const page = await repos.users.page(query, await actor.scope());
@@ -203,27 +226,33 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     },
 
     async create(actor, input) {
-      const account = input.account.trim();
+      const account = normalizeAccountName(input.account);
       if (await repos.users.accountTaken(account)) throw fail(ErrorCode.AccountExists);
       await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
       await checkRoles(actor, input.roleIds ?? [], []);
       const policy = await deps.settings.passwordPolicy();
-      const password = await initialPassword();
+      if (input.password !== undefined) assertPassword(input.password, policy);
+      const password = await initialPassword(input.password);
       const at = now();
-      const id = await repos.users.insertWithRoles(
-        {
-          ...profileOf(input),
-          account,
-          realName: input.realName,
-          enabled: input.enabled ?? true,
-          password: password.hash,
-          lastPasswordChangeTime: at,
-          // Read once, at creation (spec "Password policy", rule 3).
-          mustChangePassword: policy.forceChangeOnFirstLogin,
-          createTime: at,
-          createUserId: actor.userId,
-        },
-        input.roleIds ?? [],
+      // The database decides in the end: a create racing this one answers 42006 too (unique live account).
+      const id = await uniqueOr(
+        () =>
+          repos.users.insertWithRoles(
+            {
+              ...profileOf(input),
+              account,
+              realName: input.realName,
+              enabled: input.enabled ?? true,
+              password: password.hash,
+              lastPasswordChangeTime: at,
+              // Read once, at creation (spec "Password policy", rule 3).
+              mustChangePassword: policy.forceChangeOnFirstLogin,
+              createTime: at,
+              createUserId: actor.userId,
+            },
+            input.roleIds ?? [],
+          ),
+        () => fail(ErrorCode.AccountExists),
       );
       await repos.passwordHistory.add(id, password.hash, policy.historyCount, at);
       return password.generated ? { id, initialPassword: password.plain } : { id };

@@ -62,4 +62,9 @@ export interface SessionAuthenticator {
 /** A user's permission codes (union over enabled menus of enabled roles), cached with a generation counter. */
 export interface PermissionResolver {
   codesOf(userId: number): Promise<ReadonlySet<string>>;
+  /**
+   * True while the user exists, is enabled and not deleted: what a key bound to the user needs on every request
+   * (cached and invalidated with the codes, so a disable or delete applies on every instance at once).
+   */
+  isActive(userId: number): Promise<boolean>;
 }

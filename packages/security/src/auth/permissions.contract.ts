@@ -66,6 +66,7 @@ export function permissionsContract(fixture: AuthFixture): void {
           await hook?.();
           return codes;
         },
+        isActiveUser: (userId) => world().repos.permissions.isActiveUser(userId),
       };
       for (const invalidate of ['user', 'all'] as const) {
         const resolver = createPermissionResolver({ permissions: repository, cache: world().cache });

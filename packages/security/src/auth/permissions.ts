@@ -41,6 +41,8 @@ interface Entry {
   g: number;
   u: number;
   codes: string[];
+  /** Enabled and not deleted (API keys bound to the user stop working when false). */
+  active: boolean;
 }
 
 const DEFAULT_TTL_MINUTES = 20;
@@ -60,21 +62,41 @@ export function createPermissionResolver(deps: PermissionResolverDeps): Permissi
   const userGenerationKey = (userId: number) => `${PERMISSION_USER_GENERATION_PREFIX}${userId}`;
   const entryKey = (userId: number) => `${PERMISSION_KEY_PREFIX}${userId}`;
 
+  /** The user's current entry, from the cache while both generations match, else loaded and stored. */
+  async function entryOf(userId: number): Promise<Entry> {
+    // The generations are read before the database, so codes loaded from an older state are stored under
+    // the older generations and never match again once an invalidation bumped them.
+    const [g, u, entry] = await Promise.all([
+      cache.getCounter(PERMISSION_GENERATION_KEY),
+      cache.getCounter(userGenerationKey(userId)),
+      cache.get<Entry>(entryKey(userId)),
+    ]);
+    if (
+      entry &&
+      entry.g === g &&
+      entry.u === u &&
+      Array.isArray(entry.codes) &&
+      typeof entry.active === 'boolean'
+    )
+      return entry;
+    const [codes, active] = await Promise.all([
+      permissions.codesOfUser(userId),
+      permissions.isActiveUser(userId),
+    ]);
+    const fresh: Entry = { g, u, codes, active };
+    await cache.set(entryKey(userId), fresh, ttlMs);
+    return fresh;
+  }
+
   return {
     async codesOf(userId) {
       if (!Number.isSafeInteger(userId) || userId <= 0) return EMPTY;
-      // The generations are read before the database, so codes loaded from an older state are stored under
-      // the older generations and never match again once an invalidation bumped them.
-      const [g, u, entry] = await Promise.all([
-        cache.getCounter(PERMISSION_GENERATION_KEY),
-        cache.getCounter(userGenerationKey(userId)),
-        cache.get<Entry>(entryKey(userId)),
-      ]);
-      if (entry && entry.g === g && entry.u === u && Array.isArray(entry.codes)) return new Set(entry.codes);
-      const codes = await permissions.codesOfUser(userId);
-      const fresh: Entry = { g, u, codes };
-      await cache.set(entryKey(userId), fresh, ttlMs);
-      return new Set(codes);
+      return new Set((await entryOf(userId)).codes);
+    },
+
+    async isActive(userId) {
+      if (!Number.isSafeInteger(userId) || userId <= 0) return false;
+      return (await entryOf(userId)).active;
     },
 
     invalidateAll() {

@@ -1,10 +1,11 @@
 /** `POST /api/v1/sys/mfa/clear`: an administrator removes a user's authenticator binding and recovery codes. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { adminServicesFor } from '../../admin/services.js';
 import type { HttpDeps } from '../../deps.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
+import { requirePrincipal, requireUser } from '../../security/principal.js';
 import { jsonBody } from './schemas.js';
 
 export const route = createRoute({
@@ -12,14 +13,18 @@ export const route = createRoute({
   path: '/api/v1/sys/mfa/clear',
   tags: ['MFA'],
   summary: "Clear a user's TOTP binding",
-  description: "42001 unknown user. Revokes the user's sessions (the caller's own one excepted).",
+  description:
+    "42001 unknown user; 42007 the super admin (for others); 41005 outside the data scope; 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).",
   request: jsonBody(z.object({ userId: z.number().int().positive() }).strict()),
   responses: envelopeResponses(z.null()),
 });
 
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  const admin = adminServicesFor(deps);
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const { userId } = c.req.valid('json');
+    // The same target checks as every other action on a user (scope, super admin, rank).
+    await admin.users.checkTarget(admin.actorOf(requirePrincipal(c)), userId);
     const caller = requireUser(c);
     await deps.core.mfa.binding.clear(userId, caller.userId, caller.sessionId);
     return c.json(ok(null), 200);

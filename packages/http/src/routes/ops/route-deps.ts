@@ -1,8 +1,11 @@
 /** What every operations route file receives: the server's deps and its operations services. */
+import type { DataScopeFilter } from '@svc/data';
 import type { Context } from 'hono';
+import { adminServicesFor } from '../../admin/services.js';
 import type { AppEnv } from '../../context.js';
 import type { HttpDeps } from '../../deps.js';
 import type { OpsServices } from '../../ops/services.js';
+import { requirePrincipal } from '../../security/principal.js';
 
 export interface OpsRouteDeps {
   http: HttpDeps;
@@ -13,3 +16,7 @@ export interface OpsRouteDeps {
 
 /** The acting user id of the request (audit columns), null for an unbound API key. */
 export const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')?.userId ?? null;
+
+/** The caller's data scope (files follow their uploader's, contract §10). */
+export const scopeOf = (c: Context<AppEnv>, d: OpsRouteDeps): Promise<DataScopeFilter> =>
+  adminServicesFor(d.http).scopes.forPrincipal(requirePrincipal(c));

@@ -1,6 +1,7 @@
 /**
- * `POST /api/v1/sys/user`: creates a user. The initial password is `Service:Security:DefaultInitialPassword`,
- * else a strong random one answered once as `initialPassword`.
+ * `POST /api/v1/sys/user`: creates a user. The initial password is the optional `password` (checked against the
+ * password policy, 42019 with the requirements), else `Service:Security:DefaultInitialPassword`, else a strong
+ * random one answered once as `initialPassword`.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
@@ -14,6 +15,10 @@ export const CreateUserSchema = z
     account: z.string().trim().min(1).max(64).regex(/^\S+$/, 'must not contain spaces'),
     ...userFieldsShape,
     enabled: z.boolean().optional(),
+    password: z.string().min(1).max(128).optional().openapi({
+      description:
+        'Initial password chosen by the administrator; must meet the password policy (42019 with the requirements). Without it the configured or a generated one is used.',
+    }),
   })
   .strict()
   .openapi('CreateUser');

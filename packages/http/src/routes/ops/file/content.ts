@@ -3,6 +3,7 @@
  * types only; always `X-Content-Type-Options: nosniff`, and a sandboxing CSP so even a mislabelled file
  * cannot run script on this origin.
  */
+import type { DataScopeFilter } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../context.js';
@@ -14,8 +15,10 @@ export async function sendFile(
   d: OpsRouteDeps,
   id: number,
   mode: 'attachment' | 'view',
+  /** The caller's data scope (download); the signed view link carries its own authority and has none. */
+  scope?: DataScopeFilter,
 ): Promise<Response> {
-  const row = await d.http.core.repos.files.getById(id);
+  const row = await d.http.core.repos.files.getById(id, scope);
   const opened = row ? await d.ops.files.open(row.storageKey) : undefined;
   if (!row || !opened) throw new BusinessError(ErrorCode.FileNotFound, { id });
   const inline = mode === 'view' && INLINE_CONTENT_TYPES.has(row.contentType);
@@ -27,7 +30,7 @@ export async function sendFile(
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.originalName),
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-      'cache-control': 'private, no-store',
+      'cache-control': 'no-store',
       'x-trace-id': c.get('traceId') ?? '',
     },
   });

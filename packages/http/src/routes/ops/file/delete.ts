@@ -1,10 +1,13 @@
-/** `DELETE /api/v1/sys/file/{id}`: soft-deletes the row and removes the bytes (44004 when absent). */
+/**
+ * `DELETE /api/v1/sys/file/{id}`: soft-deletes the row and removes the bytes (44004 when absent or uploaded
+ * outside the caller's data scope).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
 import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+import { actorOf, type OpsRouteDeps, scopeOf } from '../route-deps.js';
 
 export const route = createRoute({
   method: 'delete',
@@ -18,7 +21,7 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
     const { id } = c.req.valid('param');
-    const row = await d.http.core.repos.files.getById(id);
+    const row = await d.http.core.repos.files.getById(id, await scopeOf(c, d));
     if (!row || !(await d.http.core.repos.files.softDelete(id, { userId: actorOf(c), now: d.http.now() }))) {
       throw new BusinessError(ErrorCode.FileNotFound, { id });
     }

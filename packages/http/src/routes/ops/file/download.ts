@@ -1,9 +1,12 @@
-/** `GET /api/v1/sys/file/{id}/download` (bearer): the file as an attachment with its original name. */
+/**
+ * `GET /api/v1/sys/file/{id}/download` (bearer): the file as an attachment with its original name; only a file
+ * uploaded within the caller's data scope (44004 otherwise, as for a missing one).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
 import { sendFile } from './content.js';
 
 export const route = createRoute({
@@ -14,7 +17,8 @@ export const route = createRoute({
   request: { params: z.object({ id: idPath }) },
   responses: {
     200: {
-      description: 'The file (attachment); failures answer the envelope (44004).',
+      description:
+        'The file (attachment); failures answer the envelope (44004, also outside the data scope).',
       content: {
         'application/octet-stream': { schema: z.any().openapi({ type: 'string', format: 'binary' }) },
         'application/json': { schema: ErrorEnvelopeSchema },
@@ -25,7 +29,7 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'authenticated', module: 'Upload' }, (c) =>
-    sendFile(c, d, c.req.valid('param').id, 'attachment'),
+  registerRoute(ctx, route, { auth: 'authenticated', module: 'Upload' }, async (c) =>
+    sendFile(c, d, c.req.valid('param').id, 'attachment', await scopeOf(c, d)),
   );
 }

@@ -1,10 +1,13 @@
-/** `GET /api/v1/sys/file/page`: uploaded files with their signed view links, filter `name` (contains). */
+/**
+ * `GET /api/v1/sys/file/page`: uploaded files with their signed view links, filter `name` (contains); only
+ * files uploaded by users within the caller's data scope.
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
 import { FileRowSchema, fileDto } from '../schemas.js';
 
 export const route = createRoute({
@@ -20,7 +23,7 @@ export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
     const query = c.req.valid('query');
     assertPageSize(query, d.maxPageSize);
-    const page = await d.http.core.repos.files.page(query);
+    const page = await d.http.core.repos.files.page(query, await scopeOf(c, d));
     return c.json(ok(mapPage(page, (r) => fileDto(r, d.ops.links.viewUrl(r.id)))), 200);
   });
 }

@@ -1,7 +1,7 @@
-/** `GET /api/v1/sys/log/login/page`: the login log, newest first. */
+/** `GET /api/v1/sys/log/login/page`: the login log, newest first; filter `account` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { assertPageSize, mapPage, pageQuerySchema, pageSchema } from '../../../openapi/query.js';
+import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import type { OpsRouteDeps } from '../route-deps.js';
@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/log/login/page',
   tags: ['Log'],
   summary: 'List login logs',
-  request: { query: pageQuerySchema({}) },
+  request: { query: pageQuerySchema({ account: textParam.optional() }) },
   responses: envelopeResponses(pageSchema(LoginLogSchema)),
 });
 

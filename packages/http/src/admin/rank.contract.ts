@@ -1,0 +1,143 @@
+/**
+ * Rank over HTTP: nobody acts above their own. A help-desk role holding the user page and the reset route (and
+ * then the other user-action routes) cannot reset, enable/disable, edit, delete, clear the MFA of, force out,
+ * or assign roles to a full administrator (41001, nothing changed), nor widen the administrator's role; it still
+ * acts on a lesser user. A disabled administrator keeps their rank (cannot be enabled and taken over).
+ */
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login } from '../testing/auth.js';
+import { type AdminHarness, startAdminServer, USER_PASSWORD } from './harness.contract.js';
+
+const PAGE = 'GET:/api/v1/sys/user/page';
+const RESET = 'PUT:/api/v1/sys/user/{id}/password';
+const ACTIONS = [
+  PAGE,
+  RESET,
+  'PUT:/api/v1/sys/user/{id}/enabled',
+  'PUT:/api/v1/sys/user/{id}',
+  'DELETE:/api/v1/sys/user/{id}',
+  'POST:/api/v1/sys/user/batch-delete',
+  'POST:/api/v1/sys/mfa/clear',
+  'GET:/api/v1/sys/session/online',
+  'DELETE:/api/v1/sys/session/{sessionid}',
+  'PUT:/api/v1/sys/role/{id}/users',
+  'PUT:/api/v1/sys/role/{id}/menus',
+  'PUT:/api/v1/sys/role/{id}/datascope',
+];
+/** What the full administrator holds beyond the help desk. */
+const ABOVE = 'DELETE:/api/v1/sys/log/op';
+
+export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`rank: nobody acts above their own on ${dbType} with ${cache}`, () => {
+    let h: AdminHarness;
+    let fullRoleId: number;
+    let lesserRoleId: number;
+    let deskMenuId: number;
+    let fullId: number;
+
+    beforeAll(async () => {
+      h = await startAdminServer(dbType, cache);
+      fullRoleId = await h.role('full-admin', [...ACTIONS, ABOVE]);
+      lesserRoleId = await h.role('lesser', [PAGE]);
+      const deskRoleId = await h.role('desk', ACTIONS, { scopeType: 1 });
+      deskMenuId = (await h.ok('GET', `/api/v1/sys/role/${deskRoleId}/menus`)).menuIds[0];
+      fullId = await h.user('full-admin', { roleIds: [fullRoleId] });
+      await h.user('desk', { roleIds: [deskRoleId] });
+      await h.user('narrow-desk', {
+        roleIds: [await h.role('narrow-desk', [PAGE, RESET], { scopeType: 1 })],
+      });
+    });
+    afterAll(() => h?.close());
+
+    const passwordStillWorks = async (account: string) =>
+      expect((await login(h.t, account, USER_PASSWORD)).accessToken).toBeTruthy();
+
+    it('a role with only the user page and the reset route cannot reset a full administrator, even in a burst', async () => {
+      const desk = await h.loginAs('narrow-desk');
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          h.call('PUT', `/api/v1/sys/user/${fullId}/password`, { token: desk }),
+        ),
+      );
+      for (const a of answers) {
+        expect(a.status).toBe(403);
+        expect(a.body).toMatchObject({ code: 41001 });
+        expect(a.body.data?.password).toBeUndefined();
+      }
+      await passwordStillWorks('full-admin');
+      const lesserId = await h.user('lesser-a', { roleIds: [lesserRoleId] });
+      const reset = await h.ok('PUT', `/api/v1/sys/user/${lesserId}/password`, { token: desk });
+      expect(typeof reset.password).toBe('string');
+      expect((await login(h.t, 'lesser-a', reset.password)).accessToken).toBeTruthy();
+    });
+
+    it('refuses every action on the full administrator with 41001 and changes nothing', async () => {
+      const desk = await h.loginAs('desk');
+      const adminToken = await h.loginAs('full-admin');
+      const adminSession = (await h.ok('GET', `/api/v1/sys/session/online?userId=${fullId}`)).items[0];
+      const attempts: [string, string, unknown][] = [
+        ['PUT', `/api/v1/sys/user/${fullId}/password`, undefined],
+        ['PUT', `/api/v1/sys/user/${fullId}/enabled`, { enabled: false }],
+        ['PUT', `/api/v1/sys/user/${fullId}`, { roleIds: [fullRoleId, lesserRoleId] }],
+        ['PUT', `/api/v1/sys/user/${fullId}`, { realName: 'taken over' }],
+        ['DELETE', `/api/v1/sys/user/${fullId}`, undefined],
+        ['POST', '/api/v1/sys/user/batch-delete', { ids: [fullId] }],
+        ['POST', '/api/v1/sys/mfa/clear', { userId: fullId }],
+        ['DELETE', `/api/v1/sys/session/${adminSession.sessionId}`, undefined],
+        ['PUT', `/api/v1/sys/role/${lesserRoleId}/users`, { userIds: [fullId] }],
+        ['PUT', `/api/v1/sys/role/${fullRoleId}/menus`, { menuIds: [deskMenuId] }],
+        ['PUT', `/api/v1/sys/role/${fullRoleId}/datascope`, { scopeType: 2 }],
+      ];
+      for (const [method, path, json] of attempts) {
+        const res = await h.call(method, path, { token: desk, json });
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect(res.body.code, `${method} ${path}`).toBe(41001);
+      }
+      const detail = await h.ok('GET', `/api/v1/sys/user/${fullId}`);
+      expect(detail).toMatchObject({ enabled: true, realName: 'full-admin', roleIds: [fullRoleId] });
+      expect((await h.call('GET', '/api/v1/ping', { token: adminToken })).status).toBe(200);
+      expect((await h.ok('GET', `/api/v1/sys/role/${fullRoleId}/menus`)).menuIds).toHaveLength(1);
+      await passwordStillWorks('full-admin');
+    });
+
+    it('still acts on a lesser user: reset, disable/enable, edit, roles, MFA clear, forced logout, delete', async () => {
+      const desk = await h.loginAs('desk');
+      const id = await h.user('lesser-b', { roleIds: [lesserRoleId] });
+      const token = await h.loginAs('lesser-b');
+      const sid = (await h.ok('GET', `/api/v1/sys/session/online?userId=${id}`, { token: desk })).items[0];
+      await h.ok('DELETE', `/api/v1/sys/session/${sid.sessionId}`, { token: desk });
+      expect((await h.call('GET', '/api/v1/ping', { token })).status).toBe(401);
+      await h.ok('POST', '/api/v1/sys/mfa/clear', { token: desk, json: { userId: id } });
+      await h.ok('PUT', `/api/v1/sys/user/${id}/password`, { token: desk });
+      await h.ok('PUT', `/api/v1/sys/user/${id}/enabled`, { token: desk, json: { enabled: false } });
+      await h.ok('PUT', `/api/v1/sys/user/${id}/enabled`, { token: desk, json: { enabled: true } });
+      await h.ok('PUT', `/api/v1/sys/user/${id}`, {
+        token: desk,
+        json: { realName: 'renamed', roleIds: [] },
+      });
+      await h.ok('PUT', `/api/v1/sys/role/${lesserRoleId}/users`, { token: desk, json: { userIds: [id] } });
+      await h.ok('PUT', `/api/v1/sys/role/${lesserRoleId}/datascope`, {
+        token: desk,
+        json: { scopeType: 2 },
+      });
+      await h.ok('PUT', `/api/v1/sys/role/${lesserRoleId}/menus`, {
+        token: desk,
+        json: { menuIds: [deskMenuId] },
+      });
+      await h.ok('DELETE', `/api/v1/sys/user/${id}`, { token: desk });
+    });
+
+    it('a disabled administrator keeps their rank: the help desk cannot enable them', async () => {
+      const desk = await h.loginAs('desk');
+      const id = await h.user('full-disabled', { roleIds: [fullRoleId] });
+      await h.ok('PUT', `/api/v1/sys/user/${id}/enabled`, { json: { enabled: false } });
+      const enable = await h.call('PUT', `/api/v1/sys/user/${id}/enabled`, {
+        token: desk,
+        json: { enabled: true },
+      });
+      expect(enable.body.code).toBe(41001);
+      expect((await h.ok('GET', `/api/v1/sys/user/${id}`)).enabled).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * The headers every `/api/` response carries (contract §10): API answers hold tokens, personal data and
+ * one-time secrets, so no browser or proxy may cache them, sniff them into another type, send their URL on as
+ * a referrer or frame them. Pages of the web root keep headers suited to pages (they are not listed here).
+ */
+
+/** Header name and value pairs, in the form `ServerResponse.setHeader` takes. */
+export const API_SECURE_HEADERS: readonly (readonly [string, string])[] = [
+  // RFC 9111 §5.2.2.5: nothing of the answer is stored, by the browser or any shared cache.
+  ['Cache-Control', 'no-store'],
+  // Fetch standard: a JSON or file answer is never sniffed into HTML or script.
+  ['X-Content-Type-Options', 'nosniff'],
+  // Referrer Policy: URLs of the API (ids, signed links) are never sent on.
+  ['Referrer-Policy', 'no-referrer'],
+  // RFC 7034: API answers are never framed (clickjacking of an endpoint rendered in a frame).
+  ['X-Frame-Options', 'DENY'],
+];
+
+/** True for the paths whose responses get {@link API_SECURE_HEADERS}: `/api` and everything under it. */
+export function wantsApiSecureHeaders(path: string): boolean {
+  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?');
+}
