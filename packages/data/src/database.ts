@@ -3,10 +3,12 @@
  * connect and ping, so that a wrong host or password fails here with one clear `DatabaseUnavailableError`
  * naming the dialect and target (never the password) instead of a driver stack on the first request.
  */
+
 import type { DbType, Logger } from '@svc/kernel';
 import { type ConnectionConfig, describeTarget, parseConnectionString } from './connection-string.js';
 import type { DialectAdapter, QueryDb } from './dialect.js';
 import type { DialectModule, QueryLogger } from './dialect-module.js';
+import { loadWithDriver } from './drivers.js';
 import { DatabaseUnavailableError, describeCause } from './errors.js';
 import { createQueryInstrumentation, type QueryObserver } from './query-observer.js';
 import type { Tables } from './tables.js';
@@ -52,12 +54,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Each dialect's module, loaded on selection with its driver (an optional peer; see drivers.ts). */
 const DIALECTS: Record<DbType, () => Promise<DialectModule>> = {
-  Sqlite: async () => (await import('./sqlite/index.js')).dialect,
-  PostgreSQL: async () => (await import('./pg/index.js')).dialect,
-  MySql: async () => (await import('./mysql/index.js')).dialect,
-  SqlServer: async () => (await import('./mssql/index.js')).dialect,
+  Sqlite: async () => (await load('Sqlite', () => import('./sqlite/index.js'))).dialect,
+  PostgreSQL: async () => (await load('PostgreSQL', () => import('./pg/index.js'))).dialect,
+  MySql: async () => (await load('MySql', () => import('./mysql/index.js'))).dialect,
+  SqlServer: async () => (await load('SqlServer', () => import('./mssql/index.js'))).dialect,
 };
+
+function load<T>(dbType: DbType, importer: () => Promise<T>): Promise<T> {
+  return loadWithDriver(dbType, 'Service:Database:DbType', importer);
+}
 
 /**
  * Opens and pings the database.

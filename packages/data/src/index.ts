@@ -30,6 +30,7 @@ export type {
   UpdateSet,
 } from './dialect.js';
 export type { QueryLogger } from './dialect-module.js';
+export { DRIVER_PACKAGES, type DriverBackend, DriverMissingError } from './drivers.js';
 export {
   DatabaseUnavailableError,
   InvalidConnectionStringError,

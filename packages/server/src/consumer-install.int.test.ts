@@ -4,13 +4,26 @@
  * your own host" example taken from the README text itself, compiled with strict TypeScript against the published
  * types, started, and its route called. Fails when a tarball misses a file, a dependency is undeclared, the
  * published types do not compile, or the README example drifted from the API.
+ *
+ * The drivers are optional peers: the npm consumer installs only `postgres` (no native build, no SQL Server
+ * driver or Azure SDK), is told which package the default SQLite needs, and runs on PostgreSQL; the pnpm consumer
+ * runs on SQLite with `better-sqlite3` allowed to build, as the README says.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from '@svc/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -48,7 +61,10 @@ function freePort(): Promise<number> {
 }
 
 /** Starts `node main.js` and resolves with its URL once it logs that it listens. */
-async function startApp(dir: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+async function startApp(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['main.js'], {
     cwd: dir,
@@ -58,6 +74,7 @@ async function startApp(dir: string): Promise<{ url: string; child: ChildProcess
       ASPNETCORE_URLS: `http://127.0.0.1:${port}`,
       ASPNETCORE_CONTENTROOT: dir,
       NO_COLOR: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +89,27 @@ async function startApp(dir: string): Promise<{ url: string; child: ChildProcess
     child.once('exit', (code) => reject(new Error(`the consumer app exited with ${code}:\n${output}`)));
   });
   return { url, child, output: () => output };
+}
+
+/** Runs `node main.js` expecting it to stop at start-up; answers its output. */
+function startFailure(dir: string): string {
+  try {
+    execFileSync(process.execPath, ['main.js'], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        ASPNETCORE_ENVIRONMENT: 'Development',
+        ASPNETCORE_CONTENTROOT: dir,
+        NO_COLOR: '1',
+      },
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    return `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`;
+  }
+  throw new Error('the app started although its database driver is not installed');
 }
 
 describe('consumer install from packed tarballs', () => {
@@ -113,6 +151,7 @@ describe('consumer install from packed tarballs', () => {
       async () => {
         const dir = join(work, manager);
         mkdirSync(dir);
+        const driver = manager === 'npm' ? 'postgres' : 'better-sqlite3';
         const local = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
         writeFileSync(
           join(dir, 'package.json'),
@@ -120,7 +159,7 @@ describe('consumer install from packed tarballs', () => {
             name: `svc-consumer-${manager}`,
             private: true,
             type: 'module',
-            dependencies: { ...local, 'better-sqlite3': catalogRange('better-sqlite3') },
+            dependencies: { ...local, [driver]: catalogRange(driver) },
             devDependencies: {
               typescript: catalogRange('typescript'),
               '@types/node': catalogRange('@types/node'),
@@ -152,7 +191,23 @@ describe('consumer install from packed tarballs', () => {
         execFileSync(install[0], [...install[1]], { cwd: dir, stdio: 'pipe', timeout: INSTALL_TIMEOUT_MS });
         execFileSync(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: dir, stdio: 'pipe' });
 
-        const app = await startApp(dir);
+        // Only the selected driver is installed: no SQL Server driver, no Azure SDK, no unselected native build.
+        for (const absent of ['mssql', 'tedious', '@azure/identity', 'mysql2', '@keyv/redis']) {
+          expect(existsSync(join(dir, 'node_modules', absent)), absent).toBe(false);
+        }
+        let env: Record<string, string> = {};
+        let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+        if (manager === 'npm') {
+          expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(false);
+          // The default dialect's driver is missing: start-up names the package to install.
+          expect(startFailure(dir)).toMatch(/needs the npm package "better-sqlite3"/);
+          database = await createTestDatabase('PostgreSQL');
+          env = {
+            Service__Database__DbType: 'PostgreSQL',
+            Service__Database__ConnectionString: database.connectionString,
+          };
+        }
+        const app = await startApp(dir, env);
         try {
           const res = await fetch(`${app.url}/api/v1/shop/hello`);
           expect(res.status).toBe(200);
@@ -165,6 +220,7 @@ describe('consumer install from packed tarballs', () => {
           const exited = new Promise((done) => app.child.once('exit', done));
           app.child.kill('SIGTERM');
           await exited;
+          await database?.drop();
         }
       },
       INSTALL_TIMEOUT_MS + 60_000,

@@ -3,11 +3,12 @@
  * `Redis` (shared by every instance, so lockout, rate limits, SMS counters, captcha tickets and change events
  * behave as one service).
  */
+
+import { loadWithDriver } from '../drivers.js';
 import type { MemoryCacheOptions } from './memory.js';
 import { createMemoryCache } from './memory.js';
 import { type Cache, CacheError } from './port.js';
 import type { RedisCacheOptions } from './redis.js';
-import { createRedisCache } from './redis.js';
 
 export { createMemoryCache, type MemoryCacheOptions } from './memory.js';
 export {
@@ -19,8 +20,17 @@ export {
   type MessageHandler,
   type Unsubscribe,
 } from './port.js';
-export { createRedisCache, type RedisCacheOptions } from './redis.js';
-export { redactRedisUrl } from './redis-connect.js';
+export type { RedisCacheOptions } from './redis.js';
+export { redactRedisUrl } from './redis-url.js';
+
+/**
+ * Connects the Redis provider. Its client (`@keyv/redis`, an optional peer) is loaded here, so a host on the
+ * memory cache never needs it; a missing client is a `DriverMissingError` naming the package.
+ */
+export async function createRedisCache(options: RedisCacheOptions): Promise<Cache> {
+  const redis = await loadWithDriver('Redis', 'Service:Cache:Provider', () => import('./redis.js'));
+  return redis.createRedisCache(options);
+}
 export {
   type CacheHealth,
   createResilientCache,

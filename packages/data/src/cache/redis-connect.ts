@@ -5,6 +5,7 @@
  */
 import { createClient } from '@keyv/redis';
 import { CacheUnavailableError } from './port.js';
+import { redactRedisUrl } from './redis-url.js';
 import type { CacheErrorReporter } from './shared.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -23,17 +24,6 @@ export interface ConnectOptions {
   clientName: string;
   /** Names the connection in error messages ("command", "subscriber"). */
   role: string;
-}
-
-/** The URL without its password, safe for logs and error messages. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '<unparseable Redis URL, not shown as it may hold a password>';
-  }
 }
 
 /** Connects one client or rejects with a {@link CacheError} within `connectTimeoutMs`. */
