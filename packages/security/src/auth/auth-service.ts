@@ -3,7 +3,7 @@
  * change, assembled from the flows beside this file. Framework-free; every dependency is passed in.
  */
 import type { SysUserRow } from '@svc/data';
-import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS, silentLogger } from '@svc/kernel';
+import { silentLogger } from '@svc/kernel';
 import type { AuthServiceDeps, ResolvedAuthDeps } from './auth-deps.js';
 import type { AuthService, IssuedSession } from './contracts.js';
 import { type OpenSessionOptions, openSession } from './issue.js';
@@ -22,16 +22,14 @@ export interface SessionAuthService extends AuthService {
 }
 
 /**
- * Creates the authentication service. PBKDF2 hashing for unknown accounts starts at once (one dummy hash).
+ * Creates the authentication service.
  * @example
- * const auth = createAuthService({ repositories, sessions: manager, tokens, lock, settings, policy,
- *   pbkdf2Iterations: options.Security.Password.Pbkdf2Iterations });
+ * const auth = createAuthService({ repositories, sessions: manager, tokens, passwords, cache, settings, policy });
  * const issued = await auth.login({ account, password, client: { ip, userAgent } });
  */
 export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
   const resolved: ResolvedAuthDeps = {
     ...deps,
-    pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
     now: deps.now ?? (() => new Date()),
     hooks: deps.hooks ?? {},
     logger: deps.logger ?? silentLogger,
@@ -45,8 +43,8 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
     async logout(principal) {
       await resolved.sessions.revokeSession(principal.sessionId, 'logout');
     },
-    changePassword: (principal, oldPassword, newPassword) =>
-      changeOwnPassword(resolved, principal, oldPassword, newPassword),
+    changePassword: (principal, oldPassword, newPassword, client) =>
+      changeOwnPassword(resolved, principal, oldPassword, newPassword, client),
     openSession: (user, client, options) => openSession(resolved, user, client, options),
   };
 }

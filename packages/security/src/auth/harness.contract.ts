@@ -13,17 +13,19 @@ import {
   type LogFields,
   type Logger,
   PBKDF2_MIN_ITERATIONS,
+  type Pbkdf2Derive,
   parseSection,
   serviceSchema,
   silentLogger,
 } from '@svc/kernel';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createLoginLock, type LoginLock } from '../lockout.js';
+import type { LoginLock } from '../lockout.js';
 import { createRuntimeSettings, type RuntimeSettings } from '../runtime-config.js';
 import { type AccessTokens, createAccessTokens } from '../tokens.js';
 import type { LoginHooks } from './auth-deps.js';
 import { createAuthService, type SessionAuthService } from './auth-service.js';
 import type { SessionAuthenticator } from './contracts.js';
+import { assemblePasswordCheck, type PasswordCheck } from './password-check.js';
 import { createPermissionResolver, type PermissionCache } from './permissions.js';
 import type { ClientInfo } from './principal.js';
 import { createSessionManager, type SessionManager } from './session-manager.js';
@@ -125,6 +127,10 @@ export interface ServiceOverrides {
   runtime?: Record<string, string>;
   hooks?: LoginHooks;
   logger?: Logger;
+  /** Another cache on the same store (a second instance on one Redis). @default the world's cache */
+  cache?: Cache;
+  /** PBKDF2 primitive (tests count the hashes each attempt runs). */
+  derive?: Pbkdf2Derive;
 }
 
 /** The services of one test on the shared world. */
@@ -134,6 +140,7 @@ export interface AuthServices {
   settings: RuntimeSettings;
   tokens: AccessTokens;
   lock: LoginLock;
+  passwords: PasswordCheck;
   manager: SessionManager;
   sessions: SessionAuthenticator;
   auth: SessionAuthService;
@@ -155,11 +162,21 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
   };
   const now = clock.now;
   const tokens = createAccessTokens({ key: KEY, issuer: 'Service', now: () => now().getTime() });
-  const lock = createLoginLock({ cache: world.cache, settings: () => settings.loginLock() });
+  const cache = overrides.cache ?? world.cache;
+  const passwords = assemblePasswordCheck({
+    repositories: world.repos,
+    cache,
+    lockSettings: () => settings.loginLock(),
+    pbkdf2Iterations: ITERATIONS,
+    ...(overrides.derive ? { derive: overrides.derive } : {}),
+    now,
+    logger: overrides.logger ?? silentLogger,
+  });
+  const lock = passwords.lock;
   const sessionDeps = {
     sessions: world.repos.sessions,
     refreshTokens: world.repos.refreshTokens,
-    cache: world.cache,
+    cache,
     policy,
     now,
   };
@@ -169,17 +186,16 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
     repositories: world.repos,
     sessions: manager,
     tokens,
-    lock,
-    cache: world.cache,
+    passwords,
+    cache,
     settings,
     policy,
-    pbkdf2Iterations: ITERATIONS,
     now,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
     logger: overrides.logger ?? silentLogger,
   });
-  const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache: world.cache });
-  return { clock, runtime, settings, tokens, lock, manager, sessions, auth, permissions };
+  const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache });
+  return { clock, runtime, settings, tokens, lock, passwords, manager, sessions, auth, permissions };
 }
 
 let accountSeq = 0;

@@ -61,12 +61,11 @@ export function createLoginSteps(
     try {
       user = await work();
       const issued = await deps.auth().openSession(user, client, { isMfa: true });
-      await deps.lock.reset(user.account);
-      await checks.logLogin({ account: user.account, resultCode: 0, userId: user.id, client });
+      await deps.passwords.log({ account: user.account, resultCode: 0, userId: user.id, client });
       return issued;
     } catch (error) {
       const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
-      await checks.logLogin({ account: account(), resultCode, userId: user?.id ?? null, client });
+      await deps.passwords.log({ account: account(), resultCode, userId: user?.id ?? null, client });
       throw error;
     }
   }
@@ -122,10 +121,16 @@ export function createLoginSteps(
           const user = await liveUser(challenge.userId, new BusinessError(ErrorCode.MfaChallengeExpired));
           account = user.account;
           if (!user.totpSecret) throw new BusinessError(ErrorCode.MfaChallengeExpired);
-          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) return user;
+          // Codes count on the account across challenges (contract §10): reserved before the check.
+          const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
+          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
+            await attempt.succeeded();
+            return user;
+          }
           const attempts = challenge.attempts + 1;
           const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
           if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+          attempt.failed();
           throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
         },
       );
@@ -138,7 +143,9 @@ export function createLoginSteps(
         () => owner?.account ?? '',
         client,
         async () => {
-          const userId = await sms.completeMfa(challengeId, code);
+          const userId = await sms.completeMfa(challengeId, code, (id) =>
+            deps.passwords.secondFactorLock.begin({ userId: id }),
+          );
           return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
         },
       );
