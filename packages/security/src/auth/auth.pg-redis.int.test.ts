@@ -3,6 +3,7 @@
  * (`SVC_TEST_REDIS_URL`, default redis://127.0.0.1:6379; a unique key prefix per file): rotation races,
  * revocation, session limits under concurrent logins, and the lock counter shared through Redis.
  */
+import { lockoutContract } from './lockout.contract.js';
 import { loginContract } from './login.contract.js';
 import { permissionsContract } from './permissions.contract.js';
 import { refreshContract } from './refresh.contract.js';
@@ -10,6 +11,7 @@ import { sessionsContract } from './sessions.contract.js';
 
 const fixture = { dbType: 'PostgreSQL', cache: 'Redis' } as const;
 loginContract(fixture);
+lockoutContract(fixture);
 sessionsContract(fixture);
 refreshContract(fixture);
 permissionsContract(fixture);

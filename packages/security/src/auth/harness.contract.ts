@@ -69,6 +69,8 @@ export interface AuthWorld {
   database: OpenTestDatabase;
   repos: Repositories;
   cache: Cache;
+  /** The Redis key prefix of this file (a second connection with it is a second instance on one Redis). */
+  keyPrefix: string;
   clock: Clock;
   dispose(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function openAuthWorld(fixture: AuthFixture): Promise<AuthWorld> {
     database,
     repos: createRepositories(database.database),
     cache,
+    keyPrefix,
     clock,
     async dispose() {
       if (fixture.cache === 'Redis') await cache.deleteByPrefix('');
@@ -131,6 +134,8 @@ export interface ServiceOverrides {
   cache?: Cache;
   /** PBKDF2 primitive (tests count the hashes each attempt runs). */
   derive?: Pbkdf2Derive;
+  /** PBKDF2 strength of the service. @default ITERATIONS */
+  iterations?: number;
 }
 
 /** The services of one test on the shared world. */
@@ -167,7 +172,7 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
     repositories: world.repos,
     cache,
     lockSettings: () => settings.loginLock(),
-    pbkdf2Iterations: ITERATIONS,
+    pbkdf2Iterations: overrides.iterations ?? ITERATIONS,
     ...(overrides.derive ? { derive: overrides.derive } : {}),
     now,
     logger: overrides.logger ?? silentLogger,
