@@ -148,7 +148,8 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       const count = await increment(key, lockMinutes);
       if (count > maxFailCount) {
         // Every attempt of this window is failed or in flight: give the slot back and refuse unchecked.
-        await cache.increment(key, { by: -1 });
+        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever).
+        await cache.increment(key, { by: -1, ttlMs: lockMinutes * MS_PER_MINUTE });
         throw locked(lockMinutes);
       }
       return {
