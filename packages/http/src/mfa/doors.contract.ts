@@ -187,20 +187,29 @@ export function defineDoorsContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       };
       const right = () => totpCode(seed, clock.now());
       const wrongCode = () => (right() === '999999' ? '999998' : '999999');
+      const reauth = (token: string, totpCode: string) =>
+        call('POST', '/api/v1/auth/reauth', { method: 'totp', totpCode }, token);
+
+      const opened = await post(t, '/api/v1/auth/login/totp', {
+        challengeId: await challenge(),
+        code: right(),
+      });
+      expect(opened.body.code).toBe(0);
+      const token = opened.body.data.accessToken as string;
+      clock.advance(30); // the code just used is spent
 
       expect((await recover('ZZZZZ-ZZZZZ')).body.code).toBe(40022);
+      expect((await reauth(token, wrongCode())).body.code).toBe(40019);
       const first = await challenge();
-      expect(
-        (await post(t, '/api/v1/auth/login/totp', { challengeId: first, code: wrongCode() })).body.code,
-      ).toBe(40019);
-      const second = await challenge();
       // The third wrong code of the account, on a fresh challenge: locked.
       expect(
-        (await post(t, '/api/v1/auth/login/totp', { challengeId: second, code: wrongCode() })).body,
+        (await post(t, '/api/v1/auth/login/totp', { challengeId: first, code: wrongCode() })).body,
       ).toMatchObject({ code: 40004, args: { lockMinutes: expect.any(Number) } });
+      // While locked, right codes are refused at every second-factor step, and so is the password login.
       expect(
         (await post(t, '/api/v1/auth/login/totp', { challengeId: first, code: right() })).body.code,
       ).toBe(40004);
+      expect((await reauth(token, right())).body.code).toBe(40004);
       expect(
         (await post(t, '/api/v1/auth/login', { account: name, password: TEST_USER_PASSWORD })).body.code,
       ).toBe(40004);

@@ -10,7 +10,6 @@ import { BusinessError, ErrorCode, guidV7, isBusinessError } from '@svc/kernel';
 import type { LoginHooks } from '../auth/auth-deps.js';
 import type { IssuedSession } from '../auth/contracts.js';
 import type { ClientInfo } from '../auth/principal.js';
-import type { CaptchaService } from './captcha/service.js';
 import type { ClockStore } from './clock-store.js';
 import type { MfaDeps, SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
@@ -43,13 +42,12 @@ export function createLoginSteps(
   parts: {
     checks: SharedChecks;
     store: ClockStore;
-    captcha: CaptchaService;
     sms: SmsCodeService;
     totp: TotpEngine;
   },
 ): LoginSteps {
   const { settings, repositories: repos } = deps;
-  const { checks, store, captcha, sms, totp } = parts;
+  const { checks, store, sms, totp } = parts;
 
   /** Runs a completion: the session on success, one login-log row either way. */
   async function complete(
@@ -80,9 +78,8 @@ export function createLoginSteps(
 
   return {
     hooks: {
-      async verifyCaptcha(input) {
-        if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
-      },
+      // The same captcha step as every anonymous password door.
+      verifyCaptcha: (input) => checks.captcha(input)(),
 
       async afterPassword(user) {
         if (await settings.totpEnabled()) {
@@ -154,7 +151,7 @@ export function createLoginSteps(
     resendSms: (challengeId) => sms.resendMfa(challengeId),
 
     async sendLoginCode(input) {
-      if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
+      await checks.captcha(input)();
       if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
       return sms.sendLogin(input.phone);
     },

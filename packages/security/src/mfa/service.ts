@@ -53,7 +53,7 @@ export function createMfaServices(deps: MfaDeps): MfaServices {
     async issueCaptcha() {
       return captcha.issue(await deps.settings.captchaType());
     },
-    steps: createLoginSteps(deps, { checks, store, captcha, sms, totp }),
+    steps: createLoginSteps(deps, { checks, store, sms, totp }),
     binding: createTotpBinding(deps, { checks, store, totp }),
     reauth: createReauthService(deps, { checks, store, totp }),
     phone: createPhoneChangeService(deps, { checks, sms }),
