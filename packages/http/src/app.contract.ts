@@ -228,7 +228,11 @@ export function defineAppContract(dbType: DbType): void {
         expect(schema['x-msg-keys'][i]).toBe('sample.failure');
         const op = doc.paths['/api/v1/meta/error-codes'].get;
         expect(op['x-auth']).toBe('anonymous');
-        expect(op.responses['200'].content['application/json'].schema.properties.code.$ref).toBe(
+        // HTTP 200 is the success envelope or the error envelope; both carry the open ErrorCode.
+        const [success, failure] = op.responses['200'].content['application/json'].schema.anyOf;
+        expect(success.properties.code.$ref).toBe('#/components/schemas/ErrorCode');
+        expect(failure.$ref).toBe('#/components/schemas/ErrorEnvelope');
+        expect(doc.components.schemas.ErrorEnvelope.properties.code.$ref).toBe(
           '#/components/schemas/ErrorCode',
         );
       });

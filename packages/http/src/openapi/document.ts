@@ -6,6 +6,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import type { AppEnv } from '../context.js';
+import { exampleOf } from './examples.js';
 
 export interface DocumentOptions {
   title: string;
@@ -40,18 +41,23 @@ export function buildDocument(
       title: options.title,
       version: options.version,
       description:
-        'Every JSON answer is the envelope `{code, msgKey, data, args?}`; business failures are HTTP 200.',
+        'Every JSON answer is the envelope `{code, msgKey, data, args?}`; business failures are HTTP 200 with a non-zero `code` and `data` null, so check `code` before reading `data`.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
+    servers: [{ url: '/', description: 'The host serving this document' }],
   });
+  declareTags(doc);
+  addExamples(doc);
   doc.components ??= {};
   const components = doc.components;
   components.schemas ??= {};
   const schemas = components.schemas;
   schemas.ErrorCode = errorCodeSchema(registry) as (typeof schemas)[string];
-  components.securitySchemes = {
+  const schemes = {
     Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     ApiKey: { type: 'apiKey', in: 'header', name: options.apiKeyHeader },
-  };
+  } as const;
+  const used = new Set<keyof typeof schemes>();
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item ?? {}) as Record<string, unknown>[]) {
       if (!op || typeof op !== 'object' || !('x-auth' in op)) continue;
@@ -61,7 +67,71 @@ export function buildDocument(
       else if (auth === 'apikey') op.security = [{ ApiKey: [] }];
       else if (auth === 'authenticated' || auth === 'permission') op.security = [{ Bearer: [] }];
       else op.security = [];
+      for (const requirement of op.security as Record<string, unknown>[]) {
+        for (const name of Object.keys(requirement)) used.add(name as keyof typeof schemes);
+      }
     }
   }
+  // Only the schemes some operation uses (API keys appear once a host registers a key route).
+  components.securitySchemes = Object.fromEntries([...used].sort().map((name) => [name, schemes[name]]));
   return doc;
+}
+
+/** What each area does, for the top-level `tags` (an undeclared tag still appears, with a generic line). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Health: 'Liveness and readiness probes for orchestrators and load balancers.',
+  Auth: 'Password and SMS login, second-factor steps, refresh, logout and the session check.',
+  Personal: 'The signed-in user: profile, password, phone, menus, permissions and own sessions.',
+  Meta: 'Facts about the service itself, such as the error-code catalog.',
+  MFA: 'Captcha, TOTP binding, recovery codes, re-authentication and the high-sensitivity list.',
+  Users: 'User accounts: page, create, update, enable, reset password, delete.',
+  Roles: 'Roles with their menus, users and data scope.',
+  Menus: 'The menu and button tree that carries permission codes.',
+  Organisations: 'The organisation tree that data scope is built on.',
+  Positions: 'Positions users may hold.',
+  Sessions: 'Online sessions and forced logout.',
+  'Recycle bin': 'Soft-deleted rows: page, restore and purge.',
+  Config: 'Runtime configuration keys, site information and the password policy.',
+  Dict: 'Dictionaries: types and their items.',
+  Cache: 'Cache actions: flush authentication, dictionaries and configuration.',
+  Log: 'Operation, login and exception logs.',
+  Monitor: 'Server and process figures.',
+  File: 'Uploads, downloads and signed view links.',
+};
+
+type Operation = Record<string, unknown> & { tags?: string[] };
+
+function operationsOf(doc: OpenApiDocument): Operation[] {
+  const ops: Operation[] = [];
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item ?? {})) if (op && typeof op === 'object') ops.push(op as Operation);
+  }
+  return ops;
+}
+
+/** Declares every tag used by an operation at the top level, in first-use order, with its description. */
+function declareTags(doc: OpenApiDocument): void {
+  const names: string[] = [];
+  for (const op of operationsOf(doc))
+    for (const tag of op.tags ?? []) if (!names.includes(tag)) names.push(tag);
+  doc.tags = names.map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} area.`,
+  }));
+}
+
+/** Puts a schema-derived example on every JSON request body and every JSON response that has none. */
+function addExamples(doc: OpenApiDocument): void {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const resolve = (ref: string) => schemas[ref.replace('#/components/schemas/', '')];
+  const media = (content: unknown) =>
+    (content as Record<string, { schema?: unknown; example?: unknown }> | undefined)?.['application/json'];
+  for (const op of operationsOf(doc)) {
+    const body = media((op.requestBody as { content?: unknown } | undefined)?.content);
+    if (body?.schema && body.example === undefined) body.example = exampleOf(body.schema, resolve);
+    for (const response of Object.values((op.responses ?? {}) as Record<string, { content?: unknown }>)) {
+      const json = media(response?.content);
+      if (json?.schema && json.example === undefined) json.example = exampleOf(json.schema, resolve);
+    }
+  }
 }

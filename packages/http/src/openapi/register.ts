@@ -28,6 +28,8 @@ export interface RegisterContext {
   app: OpenAPIHono<AppEnv>;
   table: RouteTable;
   guards?: RouteGuards | undefined;
+  /** The area registering (documented as `x-module`); a route's own `module` option wins. */
+  module?: string | undefined;
 }
 
 export interface RouteOptions {
@@ -37,9 +39,33 @@ export interface RouteOptions {
   module?: string;
 }
 
-/** Adds `x-auth` / `x-permission-code` to a route definition. */
-export function withAuth<R extends RouteConfig>(route: R, options: RouteOptions): R {
-  const extra: Record<string, unknown> = { 'x-auth': contractAuthOf(options.auth) };
+/**
+ * A stable, readable operation id from the method and the path below `/api/v1`: `GET /api/v1/sys/user/page` is
+ * `getSysUserPage`, `DELETE /api/v1/sys/user/{id}` is `deleteSysUserById`. Generated clients name their functions
+ * after it, so it changes only when the route does.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v\d+\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment) ?? /^:(.+)$/.exec(segment);
+      return param?.[1] ? `by-${param[1]}` : segment;
+    })
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  const pascal = words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('');
+  return `${method.toLowerCase()}${pascal}`;
+}
+
+/** Adds `operationId`, `x-auth`, `x-permission-code` and `x-module` to a route definition. */
+export function withAuth<R extends RouteConfig>(route: R, options: RouteOptions, module?: string): R {
+  const extra: Record<string, unknown> = {
+    operationId: route.operationId ?? operationIdOf(route.method, route.path),
+    'x-auth': contractAuthOf(options.auth),
+  };
+  if (options.module ?? module) extra['x-module'] = options.module ?? module;
   if (needsPermission(options.auth)) extra['x-permission-code'] = permissionCode(route.method, route.path);
   if (options.auth === 'either') extra['x-auth-schemes'] = ['Bearer', 'ApiKey'];
   if (options.reauth) extra['x-reauth'] = true;
@@ -64,7 +90,7 @@ export function registerRoute<R extends RouteConfig>(
     ...(needsPermission(options.auth) ? { permissionCode: permissionCode(route.method, route.path) } : {}),
   };
   const guards = ctx.guards?.forRoute(meta) ?? [];
-  const config = withAuth(route, options);
+  const config = withAuth(route, options, ctx.module);
   // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
   const middleware = guards.length > 0 ? { middleware: guards } : {};
   ctx.app.openapi({ ...config, ...middleware } as R, handler as never);

@@ -2,6 +2,7 @@
  * Schemas shared by every route: the envelope around a payload, the error envelope, paging.
  */
 import { z } from '@hono/zod-openapi';
+import { ErrorCode } from '@svc/kernel';
 
 /** `code` of the envelope: a reference to the `ErrorCode` component (int32, open set, see document.ts). */
 export const ErrorCodeSchema = z.number().int().openapi('ErrorCode');
@@ -25,26 +26,44 @@ export function envelopeOf<T extends z.ZodType>(data: T) {
   });
 }
 
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, example: { code: number; msgKey: string }) => ({
   description,
-  content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  content: {
+    'application/json': {
+      schema: ErrorEnvelopeSchema,
+      example: { code: example.code, msgKey: example.msgKey, data: null },
+    },
+  },
 });
 
 /** Responses every API route may give besides its success. */
 export const commonErrorResponses = {
-  401: errorResponse('Missing, expired or revoked credentials (40006, 40027).'),
-  403: errorResponse('No permission (41001), demo mode (41002), re-authentication needed (40024).'),
-  429: errorResponse('Rate limited (40008); see `Retry-After`.'),
-  500: errorResponse('Unhandled error (50000); `args.traceId` names the exception log row.'),
+  401: errorResponse('Missing, expired or revoked credentials (40006, 40027).', ErrorCode.TokenInvalid),
+  403: errorResponse(
+    'No permission (41001), demo mode (41002), re-authentication needed (40024).',
+    ErrorCode.NoPermission,
+  ),
+  429: errorResponse('Rate limited (40008); see `Retry-After`.', ErrorCode.TooManyRequests),
+  500: errorResponse(
+    'Unhandled error (50000); `args.traceId` names the exception log row.',
+    ErrorCode.SystemError,
+  ),
 } as const;
 
-/** The success response of an envelope route (business failures are also HTTP 200 with a non-zero code). */
+/**
+ * The HTTP 200 answer of an envelope route: the success envelope (`code` 0, `data` the payload) or the error
+ * envelope (`code` non-zero, `data` null), because business failures are HTTP 200 too. Documented as a union so a
+ * generated client must look at `code` before it reads `data`.
+ */
 export function envelopeResponses<T extends z.ZodType>(
   data: T,
-  description = 'Envelope; `code` 0 on success.',
+  description = 'Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null).',
 ) {
   return {
-    200: { description, content: { 'application/json': { schema: envelopeOf(data) } } },
+    200: {
+      description,
+      content: { 'application/json': { schema: z.union([envelopeOf(data), ErrorEnvelopeSchema]) } },
+    },
     ...commonErrorResponses,
   } as const;
 }

@@ -25,18 +25,20 @@ export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string):
 }
 
 export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): void {
-  live.register(ctx);
-  ready.register(ctx, deps);
-  login.register(ctx, deps.security, deps.now);
-  refresh.register(ctx, deps.security, deps.now);
-  logout.register(ctx, deps.security);
-  ping.register(ctx, deps.now);
-  personalPassword.register(ctx, deps.security);
+  // The area each group belongs to, documented as `x-module` (ops routes name their switchable module).
+  const area = (module: string): RegisterContext => ({ ...ctx, module });
+  live.register(area('Health'));
+  ready.register(area('Health'), deps);
+  login.register(area('Auth'), deps.security, deps.now);
+  refresh.register(area('Auth'), deps.security, deps.now);
+  logout.register(area('Auth'), deps.security);
+  ping.register(area('Auth'), deps.now);
+  personalPassword.register(area('Personal'), deps.security);
   const phoneDeps = { phone: deps.core.mfa.phone, resolveClientIp: deps.security.resolveClientIp };
   for (const route of [personalPhoneCode, personalPhonePut, personalPhoneDelete])
-    route.register(ctx, phoneDeps);
-  if (isModuleEnabled(deps, 'Meta')) errorCodes.register(ctx, deps);
-  registerMfaRoutes(ctx, deps);
-  registerAdminRoutes(ctx, deps);
+    route.register(area('Personal'), phoneDeps);
+  if (isModuleEnabled(deps, 'Meta')) errorCodes.register(area('Meta'), deps);
+  registerMfaRoutes(area('Mfa'), deps);
+  registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
 }

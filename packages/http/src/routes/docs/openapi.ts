@@ -1,23 +1,43 @@
 /**
  * `GET /openapi/v1.json` and `GET /scalar`: the contract and its reading UI. Mounted in Development, elsewhere
  * only with `Service:Api:ExposeOpenApi` (404 otherwise). Neither appears in the contract itself.
+ *
+ * The page loads the API reference bundle from this host (`/scalar/standalone.js?v=<version>`), read from the
+ * installed `@scalar/api-reference` package: no CDN, so the page works offline and cannot change under us. The
+ * reference is configured to fetch nothing else from the internet (no web fonts, no request proxy, no telemetry).
  */
+import { readFile } from 'node:fs/promises';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import type { HttpDeps } from '../../deps.js';
 import { buildDocument } from '../../openapi/document.js';
+import { findScalarBundle, SCALAR_PACKAGE, type ScalarBundle } from './scalar-bundle.js';
 
-/** Scalar's standalone bundle, pinned so the page does not change under us. */
-export const SCALAR_BUNDLE =
-  'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js';
+/** Where the page loads the bundle from. */
+export const SCALAR_SCRIPT_PATH = '/scalar/standalone.js';
 
-export function scalarPage(specUrl: string, title: string): string {
+/** Settings passed to the reference: keep every request on this host. */
+const SCALAR_CONFIGURATION = JSON.stringify({
+  withDefaultFonts: false,
+  hideClientButton: true,
+  telemetry: false,
+  showDeveloperTools: 'never',
+});
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The page: the contract's URL and the local script, or a note naming the package when it is not installed. */
+export function scalarPage(specUrl: string, title: string, bundle: ScalarBundle | null): string {
+  const body = bundle
+    ? `<script id="api-reference" data-url="${escapeHtml(specUrl)}" data-configuration="${escapeHtml(SCALAR_CONFIGURATION)}"></script>
+<script src="${SCALAR_SCRIPT_PATH}?v=${encodeURIComponent(bundle.version)}"></script>`
+    : `<p>The API reference needs the npm package <code>${SCALAR_PACKAGE}</code> installed beside the host.
+The contract itself is at <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a>.</p>`;
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body>
-<script id="api-reference" data-url="${specUrl}"></script>
-<script src="${SCALAR_BUNDLE}"></script>
+${body}
 </body>
 </html>
 `;
@@ -39,5 +59,20 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
     });
     return c.json(cached as object);
   });
-  app.get('/scalar', (c) => c.html(scalarPage('/openapi/v1.json', title)));
+
+  // Found once; the 4 MB script is read on first request and kept (it only changes with the package).
+  const bundle = findScalarBundle();
+  let script: Promise<Buffer> | undefined;
+  app.get('/scalar', async (c) => c.html(scalarPage('/openapi/v1.json', title, await bundle)));
+  app.get(SCALAR_SCRIPT_PATH, async (c) => {
+    const found = await bundle;
+    if (!found) return c.notFound();
+    script ??= readFile(found.path);
+    const bytes = await script;
+    const immutable = c.req.query('v') === found.version;
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+  });
 }

@@ -83,6 +83,6 @@ export function registerOpsRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   };
   for (const [module, routes] of Object.entries(MODULES)) {
     if (disabled(deps, module)) continue;
-    for (const route of routes) route.register(ctx, d);
+    for (const route of routes) route.register({ ...ctx, module }, d);
   }
 }
