@@ -248,6 +248,8 @@ export interface SysLoginLogRow {
   userId: number | null;
   ip: string | null;
   userAgent: string | null;
+  /** `X-Trace-Id` of the request that wrote the row; null for rows older than the column. */
+  traceId: string | null;
   createTime: Date;
 }
 

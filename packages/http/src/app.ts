@@ -59,7 +59,7 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   );
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no middleware at all.
   if (deps.config.service.Security.RateLimit.Enabled)
-    app.use('/api/*', rateLimit(deps.security, deps.errors));
+    app.use('/api/*', rateLimit(deps.security, deps.errors, deps.logger.child('Service.RateLimit')));
   if (deps.security.demoMode) app.use('*', demoMode(deps.errors));
   // Every authenticated write, built-in or consumer; see ops/op-log.ts for why a middleware and not registerRoute.
   if (deps.config.service.Logging.OpLog.Enabled) {

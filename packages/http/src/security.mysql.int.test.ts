@@ -1,9 +1,11 @@
 import { defineAuthContract } from './security/auth.contract.js';
 import { defineMachineContract } from './security/machine.contract.js';
 import { defineProtectionContract } from './security/protection.contract.js';
+import { defineSessionEndContract } from './security/session-end.contract.js';
 import { defineSessionModeContract } from './security/session-modes.contract.js';
 
 defineAuthContract('MySql', 'Memory');
 defineSessionModeContract('MySql', 'Memory');
+defineSessionEndContract('MySql', 'Memory');
 defineMachineContract('MySql', 'Memory');
 defineProtectionContract('MySql', 'Memory');

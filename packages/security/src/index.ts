@@ -14,6 +14,7 @@ export * from './auth/login-log.js';
 export * from './auth/password-check.js';
 export * from './auth/permissions.js';
 export * from './auth/principal.js';
+export * from './auth/security-events.js';
 export * from './auth/session-manager.js';
 export {
   type SessionDeps,

@@ -20,11 +20,17 @@ const RULE = { permit: 3, windowSeconds: 60 };
 describe('rate limiter', () => {
   it('allows permit requests per window and refuses the rest with Retry-After', async () => {
     const { limiter, clock } = setup();
-    expect(await limiter.hit('ip:1', RULE)).toEqual({ allowed: true, remaining: 2, retryAfterSeconds: 0 });
+    const allowed = { allowed: true, retryAfterSeconds: 0, firstRefusal: false };
+    expect(await limiter.hit('ip:1', RULE)).toEqual({ ...allowed, remaining: 2 });
     await limiter.hit('ip:1', RULE);
-    expect(await limiter.hit('ip:1', RULE)).toEqual({ allowed: true, remaining: 0, retryAfterSeconds: 0 });
+    expect(await limiter.hit('ip:1', RULE)).toEqual({ ...allowed, remaining: 0 });
     clock.at += 15_500;
-    expect(await limiter.hit('ip:1', RULE)).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 45 });
+    expect(await limiter.hit('ip:1', RULE)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterSeconds: 45,
+      firstRefusal: true,
+    });
     expect((await limiter.hit('ip:2', RULE)).allowed).toBe(true);
   });
 
@@ -36,6 +42,24 @@ describe('rate limiter', () => {
     expect(results.filter((r) => r.allowed)).toHaveLength(20);
   });
 
+  it('counts every refusal and marks exactly one per bucket and window as the first, under concurrency', async () => {
+    const { limiter, clock } = setup();
+    const burst = () =>
+      Promise.all(Array.from({ length: 30 }, () => limiter.hit('ip:1', { permit: 10, windowSeconds: 60 })));
+    const first = await burst();
+    expect(first.filter((r) => r.firstRefusal)).toHaveLength(1);
+    expect(first.filter((r) => !r.allowed)).toHaveLength(20);
+    expect(limiter.stats()).toEqual({ refused: 20 });
+    // Another client has a first refusal of its own; the next window starts over.
+    await Promise.all(
+      Array.from({ length: 12 }, () => limiter.hit('ip:2', { permit: 10, windowSeconds: 60 })),
+    );
+    clock.at += 60_000;
+    const second = await burst();
+    expect(second.filter((r) => r.firstRefusal)).toHaveLength(1);
+    expect(limiter.stats()).toEqual({ refused: 42 });
+  });
+
   it('keeps the window fixed: refused requests do not extend it, and it resets on time', async () => {
     const { limiter, clock } = setup();
     const start = clock.at;
@@ -43,7 +67,11 @@ describe('rate limiter', () => {
     clock.at = start + 59_000;
     expect(await limiter.hit('ip:1', RULE)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     clock.at = start + 60_000;
-    expect(await limiter.hit('ip:1', RULE)).toEqual({ allowed: true, remaining: 2, retryAfterSeconds: 0 });
+    expect(await limiter.hit('ip:1', RULE)).toMatchObject({
+      allowed: true,
+      remaining: 2,
+      retryAfterSeconds: 0,
+    });
   });
 
   it('answers Retry-After of at least 1 second', async () => {

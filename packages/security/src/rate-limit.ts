@@ -22,6 +22,17 @@ export interface RateLimitDecision {
   remaining: number;
   /** 0 when allowed; otherwise whole seconds until the window ends, at least 1 (`Retry-After`). */
   retryAfterSeconds: number;
+  /**
+   * True for the first refused request of the bucket's window (across every instance sharing the cache): the
+   * one refusal worth a warning; the others are only counted.
+   */
+  firstRefusal: boolean;
+}
+
+/** What the limiter counted in this process. */
+export interface RateLimitStats {
+  /** Refused requests since start (every bucket); a monitor or a metrics hook reads it. */
+  refused: number;
 }
 
 /** Dependencies of {@link createRateLimiter}. The clock is the cache's: the window is the counter's TTL. */
@@ -33,6 +44,8 @@ export interface RateLimiterDeps {
 export interface RateLimiter {
   /** Counts one request against `bucket` and decides it. */
   hit(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  /** The counters of this process (a copy). */
+  stats(): RateLimitStats;
 }
 
 /**
@@ -44,7 +57,9 @@ export interface RateLimiter {
  */
 export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   const { cache } = deps;
+  let refused = 0;
   return {
+    stats: () => ({ refused }),
     async hit(bucket, rule) {
       const { permit, windowSeconds } = rule;
       if (!Number.isSafeInteger(permit) || permit < 1)
@@ -56,7 +71,9 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
       const windowMs = Math.ceil(windowSeconds * 1000);
       // No slide: the TTL is set only by the increment that creates the counter, which fixes the window.
       const count = await cache.increment(key, { ttlMs: windowMs });
-      if (count <= permit) return { allowed: true, remaining: permit - count, retryAfterSeconds: 0 };
+      if (count <= permit)
+        return { allowed: true, remaining: permit - count, retryAfterSeconds: 0, firstRefusal: false };
+      refused++;
       // The port gives a counter without expiry one at this increment, so the TTL is finite here; undefined
       // means the window closed in between (retry at once, after the 1 s floor).
       const ttl = await cache.ttlMs(key);
@@ -65,6 +82,8 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
         allowed: false,
         remaining: 0,
         retryAfterSeconds: Math.max(MIN_RETRY_AFTER_SECONDS, Math.ceil(ms / 1000)),
+        // The counter is atomic, so exactly one request of the window sees permit + 1.
+        firstRefusal: count === permit + 1,
       };
     },
   };

@@ -32,6 +32,11 @@ function createTableBlocks(sql: string): Map<string, string> {
   for (const match of sql.matchAll(/CREATE TABLE \[(\w+)\] \(([\s\S]*?)\n\);/g)) {
     blocks.set(match[1] ?? '', match[2] ?? '');
   }
+  // Columns added by later migrations (`ALTER TABLE [t] ADD [c] type;`) belong to the table's block too.
+  for (const match of sql.matchAll(/ALTER TABLE \[(\w+)\] ADD (\[\w+\][^;]*);/g)) {
+    const table = match[1] ?? '';
+    blocks.set(table, `${blocks.get(table) ?? ''}\n\t${match[2] ?? ''}`);
+  }
   return blocks;
 }
 

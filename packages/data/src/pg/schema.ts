@@ -281,7 +281,11 @@ export const sysOpLog = table(
     traceId: str('trace_id', 64),
     createTime: instant('create_time').notNull(),
   },
-  (t) => [index('sys_op_log_create_time_idx').on(t.createTime)],
+  (t) => [
+    index('sys_op_log_create_time_idx').on(t.createTime),
+    // A spill replay looks up which trace ids are stored (one row a request), 150 at a time.
+    index('sys_op_log_trace_id_idx').on(t.traceId),
+  ],
 );
 
 export const sysLoginLog = table(
@@ -294,6 +298,7 @@ export const sysLoginLog = table(
     userId: int64('user_id'),
     ip: str('ip', 64),
     userAgent: str('user_agent', 500),
+    traceId: str('trace_id', 64),
     createTime: instant('create_time').notNull(),
   },
   (t) => [index('sys_login_log_create_time_idx').on(t.createTime)],

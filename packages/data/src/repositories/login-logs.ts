@@ -1,6 +1,6 @@
 /**
  * `sys_login_log`: one row per login attempt (spec "Log masking"): the account exactly as submitted (even when
- * no such account exists), success, the result code, the user id when known, IP and user agent. There is no
+ * no such account exists), success, the result code, the user id when known, IP, user agent and the request's trace id. There is no
  * password field, so none can ever be written.
  */
 import { desc } from 'drizzle-orm';
@@ -13,6 +13,7 @@ import type { RepositoryContext } from './context.js';
 export const LOGIN_LOG_ACCOUNT_MAX_CHARS = 128;
 const IP_MAX = 64;
 const USER_AGENT_MAX = 500;
+const TRACE_ID_MAX = 64;
 
 /** One login attempt. */
 export interface NewLoginLog {
@@ -24,6 +25,8 @@ export interface NewLoginLog {
   userId?: number | null;
   ip?: string | null;
   userAgent?: string | null;
+  /** The request's `X-Trace-Id`, so a security event can be found in the service log. */
+  traceId?: string | null;
   createTime: Date;
 }
 
@@ -47,6 +50,7 @@ export function createLoginLogRepository({ db, adapter, tables }: RepositoryCont
         userId: entry.userId ?? null,
         ip: entry.ip == null ? null : truncate(entry.ip, IP_MAX),
         userAgent: entry.userAgent == null ? null : truncate(entry.userAgent, USER_AGENT_MAX),
+        traceId: entry.traceId == null || entry.traceId === '' ? null : truncate(entry.traceId, TRACE_ID_MAX),
         createTime: entry.createTime,
       });
     },

@@ -3,7 +3,7 @@
  * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
  * would have taken.
  */
-import { count, desc, eq, type SQL } from 'drizzle-orm';
+import { count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
@@ -46,6 +46,8 @@ export interface OpLogRepository {
   page(query: OpLogPageQuery): Promise<Page<SysOpLogRow>>;
   /** Every row (tests, exports). */
   count(): Promise<number>;
+  /** Which of these trace ids already have a row (a spill replay skips them, so none is written twice). */
+  storedTraceIds(traceIds: readonly string[]): Promise<Set<string>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
 }
@@ -88,6 +90,15 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     async count() {
       const [row] = await db.select({ n: count() }).from(t);
       return Number(row?.n ?? 0);
+    },
+
+    async storedTraceIds(traceIds) {
+      if (traceIds.length === 0) return new Set();
+      const rows = await db
+        .select({ traceId: t.traceId })
+        .from(t)
+        .where(inArray(t.traceId, [...traceIds]));
+      return new Set(rows.flatMap((r: { traceId: string | null }) => (r.traceId ? [r.traceId] : [])));
     },
 
     async deleteAll() {

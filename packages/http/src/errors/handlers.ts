@@ -51,10 +51,27 @@ export function createErrorHandler(deps: {
       }
       if (error.status < 500) return failure(c, deps.errors, ErrorCode.ParamInvalid, undefined, error.status);
     }
+    if (clientGone(c, error)) {
+      // A client that aborted or broke the body's framing: its failure, not the service's (issue 11).
+      return failure(c, deps.errors, ErrorCode.ParamInvalid, {
+        errors: [{ path: '', message: 'request body aborted or malformed' }],
+      });
+    }
     const traceId = c.get('traceId') ?? '';
     await deps.exceptions.record(error, { method: c.req.method, path: c.req.path, traceId });
     return failure(c, deps.errors, ErrorCode.SystemError, { traceId });
   };
+}
+
+/**
+ * Whether the failure comes from the request body going away: the Node request was aborted or broke (client
+ * disconnect, malformed chunked framing) before it was complete, or the body stream reports an abort.
+ */
+export function clientGone(c: Context, error: unknown): boolean {
+  const incoming = (c.env as { incoming?: { destroyed?: boolean; complete?: boolean; errored?: unknown } })
+    ?.incoming;
+  if (incoming && ((incoming.destroyed && !incoming.complete) || incoming.errored)) return true;
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 export function createNotFoundHandler(deps: { errors: ErrorCodeRegistry }): NotFoundHandler<AppEnv> {

@@ -4,7 +4,7 @@
  * `StartupError` whose message names the key to change.
  */
 import { readFileSync } from 'node:fs';
-import { type ConfigStore, createConfigStore, type SeedMenu } from '@svc/data';
+import { type ConfigStore, createConfigStore, type NewLoginLog, type SeedMenu } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { createCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
@@ -13,7 +13,9 @@ import {
   createExceptionRecorder,
   createSqlLog,
   createStructuredLogger,
+  type DurableLogWriter,
   OP_LOG_DRAIN_MS,
+  type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
 import type { MfaServices, SmsSender } from '@svc/security';
@@ -24,6 +26,7 @@ import { opsServicesFor } from '../ops/services.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
+import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
 import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
@@ -57,6 +60,8 @@ export interface SvcServer extends SvcApp {
   configStore: ConfigStore;
   security: SecurityServices;
   jwtKey: ResolvedJwtKey;
+  /** The audit writers: their `stats()` (queued, spilled, dropped…) are for the monitor and fault tests. */
+  logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -160,6 +165,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error, 'Service:Cache');
   }
 
+  // Login-log rows the database refuses are kept (retried, spilled) like operation-log rows.
+  const durableLogin = withDurableLoginLog(database.repos, {
+    dir: resolveContentPath(environment.contentRoot, 'data'),
+    maxBytes: service.Logging.OpLog.SpillMaxMb * 1024 * 1024,
+    logger: logger.child('Service.LoginLog'),
+  });
+  const repos = durableLogin.repos;
+
   let configStore: ConfigStore;
   let security: SecurityServices;
   let mfa: MfaServices;
@@ -168,13 +181,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const loginHooks = lateLoginHooks();
   try {
     configStore = await createConfigStore({
-      repo: database.repos.configs,
+      repo: repos.configs,
       cache,
       ttlMs: service.Cache.PermissionMinutes * 60_000,
     });
     security = buildSecurity({
       config,
-      repos: database.repos,
+      repos,
       cache,
       configStore,
       jwtKey,
@@ -186,7 +199,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     mfa = buildMfa({
       config,
       database: database.database,
-      repos: database.repos,
+      repos,
       cache,
       settings: security.http.settings,
       auth: () => auth,
@@ -199,6 +212,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     });
     loginHooks.bind(mfa.steps.hooks);
   } catch (error) {
+    durableLogin.writer.close();
     await Promise.allSettled([cache.close(), database.close()]);
     throw asStartupError(error);
   }
@@ -210,6 +224,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     exceptions: createExceptionRecorder({
       sink: database.repos.exceptionLogs,
       logger: logger.child('Service.Exceptions'),
+      now,
     }),
     readiness: [
       { name: 'database', check: () => database.ping() },
@@ -220,7 +235,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     guards: createRouteGuards(security.http, errors, mfa.reauth),
     core: {
       database: database.database,
-      repos: database.repos,
+      repos,
       cache,
       configStore,
       auth: security.auth,
@@ -251,12 +266,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     configStore,
     security,
     jwtKey,
+    logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     async close() {
       if (closed) return;
       closed = true;
-      // Spec: the operation-log queue gets 5 s to drain before the pools close.
+      // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
-      await ops.opLog.drain(OP_LOG_DRAIN_MS).catch(() => {});
+      await Promise.all([
+        ops.opLog.drain(OP_LOG_DRAIN_MS).catch(() => {}),
+        durableLogin.writer.drain(OP_LOG_DRAIN_MS).catch(() => {}),
+      ]);
+      ops.opLog.close();
+      durableLogin.writer.close();
+      // The repeats counted in open exception windows get their summary rows before the pool closes.
+      await deps.exceptions.flush?.(true).catch(() => {});
+      deps.exceptions.close?.();
       await ops.close();
       await configStore.close().catch(() => {});
       await Promise.allSettled([cache.close(), database.close()]);

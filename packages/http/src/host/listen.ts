@@ -1,10 +1,19 @@
 /**
- * Serving and graceful shutdown (contract §1): on SIGTERM/SIGINT stop accepting, finish in-flight requests
- * (up to `Service:Shutdown:DrainSeconds`), drain background work, close pools, exit 0.
+ * Serving and graceful shutdown (contract §1, issue 11): on SIGTERM/SIGINT stop accepting, finish in-flight
+ * requests (up to `Service:Shutdown:DrainSeconds`), drain background work, close pools, exit 0.
+ *
+ * Draining keep-alive clients: from the moment shutdown starts every response carries `Connection: close`
+ * (also those of requests already in flight whose headers are not sent yet), idle keep-alive sockets are closed
+ * at once, and a socket that turns idle after its last response is closed too. So no new request arrives on an
+ * old connection during the drain, and only what is still running at the deadline is cut.
+ *
+ * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
+ * 48000 envelope where the socket can still take it, never reaching the exception log.
  */
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Logger } from '@svc/kernel';
+import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
 
@@ -36,6 +45,9 @@ export function parseListenUrl(url: string): { hostname: string; port: number } 
 export function listen(server: SvcServer, logger: Logger, urlOverride?: string): Promise<ListeningServer> {
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
+  let draining = false;
+  /** Responses whose headers are not sent yet: they get `Connection: close` when shutdown starts. */
+  const open = new Set<ServerResponse>();
   return new Promise((resolve, reject) => {
     const http = serve({ fetch: server.app.fetch, hostname, port }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -48,6 +60,8 @@ export function listen(server: SvcServer, logger: Logger, urlOverride?: string):
         shutdown() {
           stopping ??= (async () => {
             logger.info('Shutting down: no new connections, finishing in-flight requests.');
+            draining = true;
+            for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
             const closed = new Promise<void>((done) => http.close(() => done()));
             if ('closeIdleConnections' in http) http.closeIdleConnections();
             const timer = setTimeout(() => {
@@ -62,6 +76,8 @@ export function listen(server: SvcServer, logger: Logger, urlOverride?: string):
         },
       });
     });
+    watchResponses(http as Server, open, () => draining);
+    answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
@@ -71,5 +87,52 @@ export function listen(server: SvcServer, logger: Logger, urlOverride?: string):
           : error,
       );
     });
+  });
+}
+
+/**
+ * Runs before the app's own request listener: marks responses of a draining server `Connection: close`, keeps
+ * the set of responses in flight, and closes a keep-alive socket that turns idle while the server drains.
+ */
+function watchResponses(http: Server, open: Set<ServerResponse>, draining: () => boolean): void {
+  http.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining()) res.setHeader('Connection', 'close');
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      // A keep-alive socket whose request finished during the drain must not wait for another request.
+      if (draining()) setImmediate(() => http.closeIdleConnections());
+    });
+  });
+}
+
+/**
+ * HTTP framing errors (a bad chunk size, a request line Node cannot parse, headers too large) are the client's:
+ * answered 400 with the 48000 envelope and `Connection: close` while nothing was sent on the socket yet, then
+ * the socket is closed. They are logged at debug level and never written to the exception log.
+ */
+function answerMalformedFraming(http: Server, errors: ErrorCodeRegistry, logger: Logger): void {
+  http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    logger.debug('Malformed HTTP framing from a client.', { code: error.code });
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const code = ErrorCode.ParamInvalid.code;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify(
+      fail(code, errors.msgKeyOf(code), { errors: [{ path: '', message: 'malformed HTTP framing' }] }),
+    );
+    // When the request was dispatched (its body is what broke), the app's own answer never goes out: the
+    // socket is closed after this one.
+    socket.once('finish', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
   });
 }

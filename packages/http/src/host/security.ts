@@ -28,8 +28,9 @@ import {
   type SessionManager,
   sessionPolicyFromOptions,
 } from '@svc/security';
+import { allowedOriginSet } from '../security/cookie-guard.js';
 import type { HttpSecurity } from '../security/deps.js';
-import { asStartupError } from './startup-error.js';
+import { asStartupError, StartupError } from './startup-error.js';
 
 export interface SecurityServices {
   http: HttpSecurity;
@@ -51,12 +52,32 @@ export interface BuildSecurityInput {
   hooks?: LoginHooks;
 }
 
+/** The configured origins, or a start-up error naming the key and the entry that is not an origin. */
+function allowedOriginsOf(origins: readonly string[]): ReadonlySet<string> {
+  for (const origin of origins) {
+    let valid = false;
+    try {
+      const url = new URL(origin);
+      valid =
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.origin === origin.replace(/\/$/, '').toLowerCase();
+    } catch {}
+    if (!valid)
+      throw new StartupError(
+        `Service:Security:Session:AllowedOrigins: "${origin}" is not an origin (scheme://host[:port], no path).`,
+      );
+  }
+  return allowedOriginSet(origins);
+}
+
 export function buildSecurity(input: BuildSecurityInput): SecurityServices {
   const { config, repos, cache, jwtKey, logger, now } = input;
   const options = config.service;
   const security = options.Security;
   let resolveClientIp: HttpSecurity['resolveClientIp'];
+  let allowedOrigins: ReadonlySet<string>;
   try {
+    allowedOrigins = allowedOriginsOf(security.Session.AllowedOrigins);
     assertApiKeyConfig(security.ApiKey.Keys);
     resolveClientIp = createClientIpResolver({
       enabled: security.ForwardedHeaders.Enabled,
@@ -100,6 +121,7 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     cache,
     settings,
     policy,
+    refreshReuseIntervalSeconds: security.Session.RefreshReuseIntervalSeconds,
     now,
     logger: logger.child('Service.Auth'),
     ...(input.hooks ? { hooks: input.hooks } : {}),
@@ -120,8 +142,10 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
       domain: security.Session.CookieDomain,
       secure: security.Session.CookieSecure,
       sameSite: security.Session.CookieSameSite,
+      allowedOrigins,
     },
     demoMode: options.DemoMode,
+    securityEvents: auth.securityEvents,
   };
   return { http, auth, sessions, permissions, passwords };
 }

@@ -222,12 +222,14 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(snap.data.disk.totalBytes).toBeGreaterThan(0);
       expect(snap.data.runtime.name).toBe('node');
       expect(snap.data.processorCount).toBeGreaterThanOrEqual(1);
+      expect(snap.data.opLog).toMatchObject({ spilled: 0, dropped: 0, failing: false });
       expect(Object.keys(snap.data).sort()).toEqual(
         [
           'cpuPercent',
           'disk',
           'machineName',
           'memory',
+          'opLog',
           'osDescription',
           'processorCount',
           'runtime',

@@ -6,8 +6,8 @@
  * The content type is decided by the extension, never by the client.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { BusinessError, ErrorCode } from '@svc/kernel';
@@ -71,9 +71,22 @@ export interface FileStore {
   readonly maxBytes: number;
   /** Checks and stores an upload. @throws BusinessError 44001, 44002, 44003 */
   save(file: File): Promise<StoredUpload>;
+  /**
+   * Starts a streamed upload: the extension is checked now (44003), the size while bytes arrive (44002, the
+   * partial file is removed), emptiness at `finish` (44001). Bytes go to a temporary name beside the final one.
+   */
+  begin(originalName: string): Promise<UploadSink>;
   /** A stream of a stored file, or undefined when the bytes are gone. */
   open(storageKey: string): Promise<{ body: ReadableStream; size: number } | undefined>;
   remove(storageKey: string): Promise<void>;
+}
+
+export interface UploadSink {
+  /** Appends bytes (waits while the disk is slower than the network). @throws BusinessError 44002 */
+  write(chunk: Uint8Array): Promise<void>;
+  finish(): Promise<StoredUpload>;
+  /** Removes what was written. */
+  abort(): Promise<void>;
 }
 
 /** The extension of a client file name, lower-case without the dot ('' when none). */
@@ -123,6 +136,82 @@ export function createFileStore(options: FileStoreOptions): FileStore {
         contentType: contentTypeOf(ext),
         sizeBytes: bytes.byteLength,
         sha256: createHash('sha256').update(bytes).digest('hex'),
+      };
+    },
+
+    async begin(name) {
+      const originalName = (name || 'file').slice(0, 255);
+      const ext = extensionOf(originalName);
+      if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
+        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+      }
+      const at = options.now();
+      const month = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+      const storageKey = `${month}/${randomBytes(STORAGE_NAME_BYTES).toString('hex')}.${ext}`;
+      const full = pathOf(storageKey) as string;
+      const partial = `${full}.part`;
+      await mkdir(dirname(full), { recursive: true });
+      const out = createWriteStream(partial, { flags: 'wx' });
+      const hash = createHash('sha256');
+      let size = 0;
+      let failed: Error | undefined;
+      out.on('error', (error) => {
+        failed = error;
+      });
+      const closed = () =>
+        new Promise<void>((resolve) => {
+          if (out.closed) resolve();
+          else out.once('close', () => resolve());
+        });
+      const abort = async () => {
+        out.destroy();
+        await closed();
+        await rm(partial, { force: true });
+      };
+      return {
+        async write(chunk) {
+          if (failed) throw failed;
+          size += chunk.byteLength;
+          if (size > options.maxBytes) {
+            await abort();
+            throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
+          }
+          hash.update(chunk);
+          if (!out.write(chunk)) {
+            await new Promise<void>((resolve, reject) => {
+              const onDrain = () => {
+                out.off('error', onError);
+                resolve();
+              };
+              const onError = (error: Error) => {
+                out.off('drain', onDrain);
+                reject(error);
+              };
+              out.once('drain', onDrain);
+              out.once('error', onError);
+            });
+          }
+        },
+        async finish() {
+          await new Promise<void>((resolve, reject) => {
+            out.end((error?: Error | null) => (error ? reject(error) : resolve()));
+          });
+          if (failed) throw failed;
+          if (size === 0) {
+            await rm(partial, { force: true });
+            throw new BusinessError(ErrorCode.FileEmpty);
+          }
+          await rename(partial, full);
+          return {
+            storageKey,
+            originalName,
+            ext,
+            contentType: contentTypeOf(ext),
+            sizeBytes: size,
+            sha256: hash.digest('hex'),
+          };
+        },
+        abort,
       };
     },
 

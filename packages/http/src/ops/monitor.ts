@@ -18,6 +18,8 @@ export interface ServerSnapshot {
   osDescription: string;
   processorCount: number;
   sampledAt: string;
+  /** The operation-log writer's state (issue 11): an operator sees a database refusing audit rows here. */
+  opLog: { queued: number; spilled: number; replayed: number; dropped: number; failing: boolean };
 }
 
 const processors = () =>
@@ -30,6 +32,7 @@ const processors = () =>
 export async function sampleServer(
   contentRoot: string,
   now: () => Date,
+  opLog: ServerSnapshot['opLog'],
   sampleMs = CPU_SAMPLE_MS,
 ): Promise<ServerSnapshot> {
   const cpuBefore = process.cpuUsage();
@@ -59,5 +62,6 @@ export async function sampleServer(
     osDescription: `${os.type()} ${os.release()} (${os.version()}) ${os.arch()}`,
     processorCount: count,
     sampledAt: now().toISOString(),
+    opLog,
   };
 }

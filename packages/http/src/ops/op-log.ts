@@ -71,6 +71,8 @@ function announcesBody(c: Context<AppEnv>): boolean {
 }
 
 async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
+  const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
+  if (given !== undefined) return given;
   const type = readHeader(c, 'content-type') ?? '';
   try {
     if (type.includes('application/json')) return await c.req.json();
@@ -86,6 +88,15 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
 /** Context variables of this middleware (kept in the context's variable map: no per-request object shape). */
 const ORIGINAL_JSON = 'svc.opLog.json';
 const ENVELOPE_CODE = 'svc.opLog.code';
+const GIVEN_BODY = 'svc.opLog.body';
+
+/**
+ * What the operation log records as this request's body, for a route that consumed a streamed body itself
+ * (the upload route: the log gets the file's description, never its bytes).
+ */
+export function setOpLogBody(c: Context, body: Record<string, unknown>): void {
+  (c as unknown as CaptureContext).set(GIVEN_BODY, body);
+}
 
 interface CaptureContext {
   get(key: string): unknown;

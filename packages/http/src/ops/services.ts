@@ -9,6 +9,7 @@ import {
   createDictService,
   createSiteInfoService,
   type DictService,
+  type NewOpLog,
   type SiteInfoService,
 } from '@svc/data';
 import { resolveContentPath } from '@svc/kernel';
@@ -47,6 +48,23 @@ export interface OpsServices {
   close(): Promise<void>;
 }
 
+/** File-name prefix of the operation-log spill under `{ContentRoot}/data`. */
+export const OP_LOG_SPILL_NAME = 'oplog-spill';
+
+/** Indexes of the rows whose trace id already has a row (one operation-log row per request). */
+async function storedRows(
+  repo: OpsDeps['core']['repos']['opLogs'],
+  rows: readonly NewOpLog[],
+): Promise<ReadonlySet<number>> {
+  const ids = rows.flatMap((r) => (r.traceId ? [r.traceId] : []));
+  const stored = await repo.storedTraceIds(ids);
+  const out = new Set<number>();
+  rows.forEach((r, i) => {
+    if (r.traceId && stored.has(r.traceId)) out.add(i);
+  });
+  return out;
+}
+
 const built = new WeakMap<object, OpsServices>();
 
 type OpsDeps = Pick<HttpDeps, 'core' | 'config' | 'logger' | 'now'>;
@@ -60,6 +78,12 @@ function build(deps: OpsDeps): OpsServices {
     logger: deps.logger.child('Service.OpLog'),
     sync: service.Logging.OpLog.Sync,
     capacity: service.Logging.OpLog.QueueCapacity,
+    spill: {
+      dir: resolveContentPath(config.environment.contentRoot, 'data'),
+      name: OP_LOG_SPILL_NAME,
+      maxBytes: service.Logging.OpLog.SpillMaxMb * MIB,
+    },
+    existing: (rows) => storedRows(core.repos.opLogs, rows),
   });
   const configs = createConfigService({ repo: core.repos.configs, store: core.configStore, now });
   const dicts = createDictService({ repo: core.repos.dicts, cache: core.cache, ttlMs, now });
@@ -108,7 +132,10 @@ function build(deps: OpsDeps): OpsServices {
         return core.cache.increment(PORTAL_GENERATION_KEY);
       },
     },
-    monitor: () => sampleServer(contentRoot, now),
+    monitor: () => {
+      const { queued, spilled, replayed, dropped, failing } = opLog.stats();
+      return sampleServer(contentRoot, now, { queued, spilled, replayed, dropped, failing });
+    },
     async close() {
       await Promise.allSettled([dicts.then((d) => d.close()), site.then((s) => s.close())]);
     },

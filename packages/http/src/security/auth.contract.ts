@@ -12,10 +12,13 @@ const ADMIN = 'superAdmin';
 export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
   describe(`authentication on ${dbType} with ${cache}`, () => {
     let t: TestServer;
+    // The service clock: moved past the refresh reuse interval instead of sleeping.
+    let offsetMs = 0;
     beforeAll(async () => {
       t = await startTestServer({
         dbType,
         cache,
+        now: () => new Date(Date.now() + offsetMs),
         env: {
           Service__Security__LoginLock__MaxFailCount: '3',
           Service__Security__RateLimit__Enabled: 'false',
@@ -104,6 +107,8 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const second = (await json(refreshed)).data;
       expect(second.refreshToken).not.toBe(first.refreshToken);
       expect((await ping(second.accessToken)).status).toBe(200);
+      // Past `RefreshReuseIntervalSeconds` (5): reuse is replay, not a racing tab (contract §10).
+      offsetMs += 6_000;
       const replay = await json(
         await t.request('/api/v1/auth/refresh', { json: { refreshToken: first.refreshToken } }),
       );

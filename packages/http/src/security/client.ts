@@ -21,7 +21,11 @@ export function clientIpOf(c: Context<AppEnv>, resolve: ClientIpResolver): strin
   return ip;
 }
 
-/** IP and user agent for the login log and the session row. */
+/** IP, user agent and trace id for the login log and the session row. */
 export function clientInfoOf(c: Context<AppEnv>, resolve: ClientIpResolver): ClientInfo {
-  return { ip: clientIpOf(c, resolve), userAgent: (readHeader(c, 'user-agent') ?? '').slice(0, 500) };
+  return {
+    ip: clientIpOf(c, resolve),
+    userAgent: (readHeader(c, 'user-agent') ?? '').slice(0, 500),
+    traceId: c.get('traceId'),
+  };
 }

@@ -9,6 +9,7 @@ import type {
   PermissionResolver,
   RateLimiter,
   RuntimeSettings,
+  SecurityEventLog,
   SessionAuthenticator,
 } from '@svc/security';
 
@@ -26,6 +27,8 @@ export interface HttpSecurity {
   csrfKey: Uint8Array;
   cookies: CookieSettings;
   demoMode: boolean;
+  /** Login-log rows of refused requests (CSRF refusals here; refresh replay in the auth service). */
+  securityEvents: SecurityEventLog;
 }
 
 export interface CookieSettings {
@@ -34,4 +37,6 @@ export interface CookieSettings {
   domain: string | null;
   secure: boolean;
   sameSite: 'Strict' | 'Lax' | 'None';
+  /** `Service:Security:Session:AllowedOrigins`, normalised (`allowedOriginSet`). */
+  allowedOrigins: ReadonlySet<string>;
 }

@@ -7,19 +7,21 @@
  * - `apikey-permission`: plus a key bound to a user who holds the code (403 for an unbound key).
  * - `either`: an API key when the key header is present, else a bearer session.
  * In cookie mode, writes on session routes also need `X-App-CSRF` equal to the `app_csrf` cookie and bound to
- * the session (403, 40023).
+ * the session, a same-site origin and single session cookies (403, 40023, written to the login log; see
+ * `cookie-guard.ts`).
  */
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
 import type { Principal, UserPrincipal } from '@svc/security';
-import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, verifyCsrf } from '@svc/security';
+import { CSRF_HEADER_NAME, verifyCsrf } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import type { AppEnv } from '../context.js';
 import { readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import type { RouteGuards } from '../openapi/register.js';
+import { clientInfoOf } from './client.js';
+import { requestIsCrossSite, sessionCookiesOf } from './cookie-guard.js';
 import type { HttpSecurity } from './deps.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -53,18 +55,31 @@ export function createRouteGuards(
 
   function csrfOk(c: Context<AppEnv>, principal: UserPrincipal): boolean {
     if (!security.cookies.enabled || !WRITES.has(c.req.method)) return true;
+    if (requestIsCrossSite(c, security.cookies.allowedOrigins)) return false;
+    const cookies = sessionCookiesOf(c);
+    if (cookies.duplicated) return false;
     return verifyCsrf({
       header: readHeader(c, CSRF_HEADER_NAME),
-      cookie: getCookie(c, CSRF_COOKIE_NAME),
+      cookie: cookies.csrf,
       sessionId: principal.sessionId,
       key: security.csrfKey,
     });
   }
 
+  async function csrfRefused(c: Context<AppEnv>, principal: UserPrincipal) {
+    await security.securityEvents.record({
+      account: principal.account,
+      userId: principal.userId,
+      resultCode: ErrorCode.CsrfInvalid.code,
+      client: clientInfoOf(c, security.resolveClientIp),
+    });
+    return failure(c, errors, ErrorCode.CsrfInvalid);
+  }
+
   const bearer: MiddlewareHandler<AppEnv> = async function bearerGuard(c, next) {
     const principal = await userFromBearer(c);
     if (!principal) return unauthorized(c);
-    if (!csrfOk(c, principal)) return failure(c, errors, ErrorCode.CsrfInvalid);
+    if (!csrfOk(c, principal)) return csrfRefused(c, principal);
     c.set('principal', principal);
     return next();
   };

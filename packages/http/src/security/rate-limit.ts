@@ -2,10 +2,12 @@
  * Fixed-window rate limiting (spec "Rate limiting"): per client IP, a stricter bucket on `/api/v1/auth/*`, and
  * a separate bucket per valid API key (partitioned by a hash of the key). Unknown keys count against the IP,
  * so inventing keys opens no fresh buckets. Over the limit: HTTP 429, code 40008, `args.retryAfterSeconds`
- * and `Retry-After`.
+ * and `Retry-After`. Refusals are security events of a kind that comes in floods (contract §10): they are
+ * counted (`rateLimiter.stats()`) and the first one of each bucket and window is logged as one warning, never
+ * a row each.
  */
-import type { ErrorCodeRegistry } from '@svc/kernel';
-import { ErrorCode } from '@svc/kernel';
+import type { ErrorCodeRegistry, Logger } from '@svc/kernel';
+import { ErrorCode, silentLogger } from '@svc/kernel';
 import { rateLimitTarget } from '@svc/security';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
@@ -14,7 +16,15 @@ import { failure } from '../errors/handlers.js';
 import { clientIpOf } from './client.js';
 import type { HttpSecurity } from './deps.js';
 
-export function rateLimit(security: HttpSecurity, errors: ErrorCodeRegistry): MiddlewareHandler<AppEnv> {
+/**
+ * The rate-limit middleware.
+ * @param logger Receives one warning per bucket and window. @default silentLogger
+ */
+export function rateLimit(
+  security: HttpSecurity,
+  errors: ErrorCodeRegistry,
+  logger: Logger = silentLogger,
+): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const settings = await security.settings.rateLimit();
     if (!settings.enabled) return next();
@@ -29,6 +39,15 @@ export function rateLimit(security: HttpSecurity, errors: ErrorCodeRegistry): Mi
     if (!target) return next();
     const decision = await security.rateLimiter.hit(target.bucket, target.rule);
     if (decision.allowed) return next();
+    if (decision.firstRefusal) {
+      logger.warn('Rate limit reached; further refusals in this window are counted, not logged.', {
+        bucket: target.bucket,
+        permit: target.rule.permit,
+        windowSeconds: target.rule.windowSeconds,
+        path: c.req.path,
+        traceId: c.get('traceId'),
+      });
+    }
     c.header('Retry-After', String(decision.retryAfterSeconds));
     return failure(
       c,

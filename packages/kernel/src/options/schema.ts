@@ -128,11 +128,20 @@ export const serviceSchema = section({
       CookieDomain: str(null, 'Cookie domain; empty = current host.'),
       CookieSecure: bool(true, 'Send the session cookies with `Secure`.'),
       CookieSameSite: oneOf(['Strict', 'Lax', 'None'], 'Strict', 'SameSite of the session cookies.'),
+      AllowedOrigins: strings(
+        [],
+        "Cookie mode: origins (e.g. `https://console.example.com`) besides the request's own whose writes are accepted.",
+      ),
       Mode: oneOf(['Multi', 'Single'], 'Multi', '`Single` revokes older sessions at each login.'),
       MaxConcurrent: int(0, 'Newest sessions kept per user (0 = unlimited).', { min: 0 }),
       IdleMinutesNormal: int(0, 'Idle timeout of a password session (0 = off).', { min: 0 }),
       IdleMinutesMfa: int(0, 'Idle timeout of a second-factor session (0 = off).', { min: 0 }),
       AbsoluteHours: int(0, 'Absolute session lifetime (0 = off).', { min: 0 }),
+      RefreshReuseIntervalSeconds: int(
+        5,
+        'A rotated refresh token presented again within this many seconds answers 40007 without revoking the session (concurrent tabs, retries); later reuse revokes it (0 = strict: every reuse revokes).',
+        { min: 0, max: 3600 },
+      ),
     }),
     RateLimit: section({
       Enabled: bool(true, 'Deploy hard switch: false disables rate limiting regardless of runtime config.'),
@@ -204,10 +213,19 @@ export const serviceSchema = section({
     OpLog: section({
       Enabled: bool(true, 'Record authenticated writes in the operation log.'),
       Sync: bool(false, 'Write operation logs synchronously.'),
-      QueueCapacity: int(10_000, 'Asynchronous queue capacity; the oldest entry is dropped when full.', {
-        min: 1,
-      }),
+      QueueCapacity: int(
+        10_000,
+        'Asynchronous queue capacity; the oldest entry is spilled to disk when full.',
+        {
+          min: 1,
+        },
+      ),
       ParamMaxChars: int(8192, 'Longest recorded parameter text.', { min: 256 }),
+      SpillMaxMb: int(
+        256,
+        'Largest size of the files under {ContentRoot}/data holding log rows the database refused; the oldest are dropped beyond it.',
+        { min: 1 },
+      ),
     }),
   }),
   Shutdown: section({

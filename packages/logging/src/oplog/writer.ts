@@ -10,9 +10,17 @@
  * load this turns many one- or two-row INSERTs (each paying the statement build, prepare and commit; on SQLite
  * ~100 µs for one row against ~10 µs a row in a batch of 200, all of it on the event loop) into few full ones.
  * A batch never holds more than `batchSize` rows.
+ *
+ * Durability (contract §10): with a `spill`, a batch the database refuses is retried with backoff
+ * (`retryDelaysMs`), then appended to the spill files under `{ContentRoot}/data/`; while the database keeps
+ * failing, later batches get one attempt each before they are spilled (memory stays bounded), and a full queue
+ * spills its oldest rows instead of dropping them. The spill is replayed after the next successful write, every
+ * `replayIntervalMs` while it holds rows, and at start; at shutdown `drain` spills what it could not write in
+ * time. Only the spill's cap drops rows (oldest first, counted and logged). See spill.ts for the guarantee.
  */
 import type { NewOpLog, OpLogRepository } from '@svc/data';
 import type { Logger } from '@svc/kernel';
+import { openSpill, type Spill, type SpillStats } from './spill.js';
 
 /** Rows per flush (spec). */
 export const OP_LOG_BATCH_SIZE = 200;
@@ -22,41 +30,130 @@ export const OP_LOG_WARN_RATIO = 0.8;
 export const OP_LOG_FLUSH_INTERVAL_MS = 100;
 /** Spec: time given to the queue at shutdown. */
 export const OP_LOG_DRAIN_MS = 5_000;
+/** Waits before the retries of a failed batch: a blip (a failover, a lock) passes within a few seconds. */
+export const OP_LOG_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000];
+/** How often a non-empty spill is offered to the database again while no write succeeds. */
+export const OP_LOG_REPLAY_INTERVAL_MS = 5_000;
 
-export interface OpLogWriterOptions {
-  sink: Pick<OpLogRepository, 'insertMany'>;
+/** Where and how much a durable writer spills. */
+export interface SpillConfig<T> {
+  /** Directory (`{ContentRoot}/data`). */
+  dir: string;
+  /** File-name prefix of the segments. */
+  name: string;
+  /** `Logging:OpLog:SpillMaxMb` in bytes. */
+  maxBytes: number;
+  /** A parsed spill line back into a row. */
+  revive(value: unknown): T;
+}
+
+export interface DurableLogWriterOptions<T> {
+  sink: { insertMany(rows: readonly T[]): Promise<unknown> };
   logger: Logger;
+  /** What the log is called in messages. @default 'Operation-log' */
+  label?: string;
   /** Write each row before the request answers. @default false */
   sync?: boolean;
-  /** Rows the queue holds before dropping the oldest. @default 10000 */
+  /** Rows the queue holds before spilling (or, without a spill, dropping) the oldest. @default 10000 */
   capacity?: number;
   /** @default 200 */
   batchSize?: number;
   /** Least time between the starts of two flushes unless a full batch is queued. @default 100 */
   flushIntervalMs?: number;
+  /** Where rows go that cannot be written. @default none: a failed batch is logged and lost */
+  spill?: SpillConfig<T>;
+  /** Indexes of the rows already stored, so a replay never inserts one twice. @default none (at least once) */
+  existing?: (rows: readonly T[]) => Promise<ReadonlySet<number>>;
+  /** Waits between the attempts of one batch. @default OP_LOG_RETRY_DELAYS_MS */
+  retryDelaysMs?: readonly number[];
+  /** @default OP_LOG_REPLAY_INTERVAL_MS */
+  replayIntervalMs?: number;
+  /** Rows per replayed INSERT (one statement, so a batch commits whole). @default 150 */
+  replayBatchSize?: number;
+  /** The wait between attempts (tests pass one they control). @default a timer */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface OpLogWriterOptions extends Omit<DurableLogWriterOptions<NewOpLog>, 'sink' | 'spill'> {
+  sink: Pick<OpLogRepository, 'insertMany'>;
+  /** Spill directory, prefix and cap (rows are revived with their dates). @default none */
+  spill?: Omit<SpillConfig<NewOpLog>, 'revive'>;
 }
 
 export interface OpLogWriterStats {
+  /** Rows in memory, not yet written. */
   queued: number;
   written: number;
+  /** Rows lost: queue overflow without a spill, a failed batch without a spill, or beyond the spill cap. */
   dropped: number;
+  /** Rows of failed attempts (a retried row counts once per failure). */
   failed: number;
+  /** Rows waiting in the spill files. */
+  spilled: number;
+  /** Rows moved to the spill since start. */
+  spilledTotal: number;
+  /** Rows written back from the spill since start. */
+  replayed: number;
+  /** True from a batch that failed every attempt until a write succeeds again. */
+  failing: boolean;
 }
 
-export interface OpLogWriter {
-  /** Queues the row (async mode) or writes it (sync mode; a write failure is logged, not thrown). */
-  write(entry: NewOpLog): Promise<void>;
-  /** Flushes what is queued; resolves when empty or after `timeoutMs` (then reports what was left). */
+export interface DurableLogWriter<T> {
+  /** Queues the row (async mode) or writes it (sync mode; a failure spills it, never throws). */
+  write(entry: T): Promise<void>;
+  /** Flushes what is queued; resolves when empty or after `timeoutMs`, spilling what was left. */
   drain(timeoutMs?: number): Promise<OpLogWriterStats>;
+  /** Offers the spill to the database now (at start, and what the timer does); answers the rows written. */
+  replay(): Promise<number>;
   stats(): OpLogWriterStats;
+  /** Stops the replay timer (at shutdown, after `drain`). */
+  close(): void;
+}
+
+export type OpLogWriter = DurableLogWriter<NewOpLog>;
+
+/** A spilled operation-log row back into a row (its time was written as an ISO string). */
+export function reviveOpLog(value: unknown): NewOpLog {
+  const row = value as NewOpLog & { createTime: string };
+  return { ...row, createTime: new Date(row.createTime) };
 }
 
 export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
+  const { spill, ...rest } = options;
+  return createDurableLogWriter<NewOpLog>({
+    ...rest,
+    ...(spill ? { spill: { ...spill, revive: reviveOpLog } } : {}),
+  });
+}
+
+/** The driver's own error under a query builder's wrapper (whose message is only the failed SQL). */
+function rootCause(error: unknown): unknown {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof Error ? cause : error;
+}
+
+const timerSleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): DurableLogWriter<T> {
   const { sink, logger } = options;
+  const label = options.label ?? 'Operation-log';
+  const retryDelays = options.retryDelaysMs ?? OP_LOG_RETRY_DELAYS_MS;
+  const sleep = options.sleep ?? timerSleep;
+  const replayBatch = Math.max(1, options.replayBatchSize ?? 150);
+  const replayEvery = Math.max(1, options.replayIntervalMs ?? OP_LOG_REPLAY_INTERVAL_MS);
+  const spill: Spill<T> | undefined = options.spill ? openSpill({ ...options.spill, logger }) : undefined;
+  let failing = false;
+  let spilledTotal = 0;
+  let replaying: Promise<number> | undefined;
+  let replayTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   const capacity = Math.max(1, options.capacity ?? 10_000);
   const batchSize = Math.max(1, options.batchSize ?? OP_LOG_BATCH_SIZE);
   const warnAt = Math.max(1, Math.floor(capacity * OP_LOG_WARN_RATIO));
-  let queue: NewOpLog[] = [];
+  let queue: T[] = [];
   let head = 0;
   let written = 0;
   let dropped = 0;
@@ -66,16 +163,99 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
   let paced: NodeJS.Timeout | undefined;
   let lastFlushAt = Number.NEGATIVE_INFINITY;
   let draining = false;
+  /** The batch an in-flight flush holds: spilled at the drain deadline if its INSERT has not answered. */
+  let inFlight: T[] | undefined;
+  /** Batches the drain already spilled: a late answer of their INSERT must not spill them again. */
+  const abandoned = new WeakSet<T[]>();
   const interval = Math.max(0, options.flushIntervalMs ?? OP_LOG_FLUSH_INTERVAL_MS);
   const size = () => queue.length - head;
 
-  async function insert(rows: NewOpLog[]): Promise<void> {
+  function toSpill(rows: T[]): void {
+    if (rows.length === 0) return;
+    if (!spill) {
+      dropped += rows.length;
+      return;
+    }
     try {
-      await sink.insertMany(rows);
-      written += rows.length;
+      spill.append(rows);
+      spilledTotal += rows.length;
     } catch (error) {
-      failed += rows.length;
-      logger.error(`Could not write ${rows.length} operation-log row(s).`, { error });
+      dropped += rows.length;
+      logger.error(`Could not spill ${rows.length} ${label} row(s); they are lost.`, { error });
+    }
+    armReplay();
+  }
+
+  /** While the spill holds rows, it is offered to the database every `replayIntervalMs`. */
+  function armReplay(): void {
+    if (closed || replayTimer || !spill || spill.stats().pending === 0) return;
+    replayTimer = setTimeout(() => {
+      replayTimer = undefined;
+      void replay().finally(armReplay);
+    }, replayEvery);
+    replayTimer.unref();
+  }
+
+  function replay(): Promise<number> {
+    if (!spill || spill.stats().pending === 0) return Promise.resolve(0);
+    replaying ??= spill
+      .replay(
+        async (rows) => {
+          await sink.insertMany(rows);
+          written += rows.length;
+        },
+        replayBatch,
+        options.existing,
+      )
+      .then(
+        (n) => {
+          if (failing) logger.info(`${label} writes succeed again.`);
+          failing = false;
+          return n;
+        },
+        (error: unknown) => {
+          failing = true;
+          logger.warn(`${label} spill replay stopped: the database still refuses rows.`, {
+            error: rootCause(error),
+          });
+          return 0;
+        },
+      )
+      .finally(() => {
+        replaying = undefined;
+      });
+    return replaying;
+  }
+
+  /** One batch: attempts with backoff (one attempt while the database is known to fail), then the spill. */
+  async function insert(rows: T[]): Promise<void> {
+    const attempts = failing || draining ? 1 : retryDelays.length + 1;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(retryDelays[attempt - 1] ?? 0);
+      try {
+        await sink.insertMany(rows);
+        written += rows.length;
+        if (failing || (spill && spill.stats().pending > 0)) {
+          if (failing) logger.info(`${label} writes succeed again.`);
+          failing = false;
+          void replay();
+        }
+        return;
+      } catch (error) {
+        failed += rows.length;
+        if (attempt === attempts - 1) {
+          if (!failing) {
+            logger.error(`Could not write ${rows.length} ${label} row(s).`, { error: rootCause(error) });
+          }
+          failing = true;
+        }
+      }
+    }
+    if (abandoned.has(rows)) return;
+    if (spill) {
+      toSpill(rows);
+    } else {
+      dropped += rows.length;
     }
   }
 
@@ -90,7 +270,12 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
         queue = queue.slice(head);
         head = 0;
       }
-      await insert(batch);
+      inFlight = batch;
+      try {
+        await insert(batch);
+      } finally {
+        inFlight = undefined;
+      }
     }
     if (warned && size() < warnAt / 2) warned = false;
   }
@@ -126,35 +311,63 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
     }, wait);
   }
 
-  const stats = (): OpLogWriterStats => ({ queued: size(), written, dropped, failed });
+  const spillStats = (): SpillStats | undefined => spill?.stats();
+  const stats = (): OpLogWriterStats => {
+    const s = spillStats();
+    return {
+      queued: size(),
+      written,
+      dropped: dropped + (s?.dropped ?? 0),
+      failed,
+      spilled: s?.pending ?? 0,
+      spilledTotal,
+      replayed: s?.replayed ?? 0,
+      failing,
+    };
+  };
+  const close = () => {
+    closed = true;
+    if (replayTimer) clearTimeout(replayTimer);
+    replayTimer = undefined;
+  };
+
+  // What an earlier run left in the spill goes back first (a failure leaves it for the timer).
+  if (spill && spill.stats().pending > 0) {
+    logger.info(`${label}: ${spill.stats().pending} spilled row(s) from an earlier run to replay.`);
+    void replay().finally(armReplay);
+  }
 
   if (options.sync) {
     return {
       write: (entry) => insert([entry]),
       drain: async () => stats(),
+      replay,
       stats,
+      close,
     };
   }
 
   return {
     async write(entry) {
       if (size() >= capacity) {
+        const oldest = queue[head] as T;
         head++;
-        dropped++;
-        if (dropped === 1 || dropped % 1000 === 0) {
-          logger.warn(`Operation-log queue full (${capacity}): dropped the oldest row(s).`, { dropped });
+        if (spill) {
+          toSpill([oldest]);
+        } else {
+          dropped++;
+          if (dropped === 1 || dropped % 1000 === 0) {
+            logger.warn(`${label} queue full (${capacity}): dropped the oldest row(s).`, { dropped });
+          }
         }
       }
       queue.push(entry);
       if (!warned && size() >= warnAt) {
         warned = true;
-        logger.warn(
-          `Operation-log queue is above ${Math.round(OP_LOG_WARN_RATIO * 100)} % of its capacity.`,
-          {
-            queued: size(),
-            capacity,
-          },
-        );
+        logger.warn(`${label} queue is above ${Math.round(OP_LOG_WARN_RATIO * 100)} % of its capacity.`, {
+          queued: size(),
+          capacity,
+        });
       }
       schedule();
     },
@@ -162,22 +375,35 @@ export function createOpLogWriter(options: OpLogWriterOptions): OpLogWriter {
     async drain(timeoutMs = OP_LOG_DRAIN_MS) {
       const deadline = Date.now() + timeoutMs;
       draining = true;
-      while ((size() > 0 || flushing) && Date.now() < deadline) {
-        if (!flushing) flushSoon();
+      // A replay under way is waited for too: the pools close after the drain.
+      while ((size() > 0 || flushing || replaying) && Date.now() < deadline) {
+        if (!flushing && size() > 0) flushSoon();
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
         });
-        await Promise.race([flushing, timeout]);
+        await Promise.race([flushing ?? replaying, timeout]);
         clearTimeout(timer);
       }
       draining = false;
-      const left = stats();
-      if (left.queued > 0)
-        logger.warn(`Shutdown: ${left.queued} operation-log row(s) were not written in time.`);
-      return left;
+      const left = size();
+      if (spill && (left > 0 || inFlight)) {
+        // Out of time: what is queued, and the batch whose INSERT has not answered, go to the spill. The
+        // replay's lookup of stored rows keeps an in-flight batch that did commit from being written twice.
+        if (inFlight) abandoned.add(inFlight);
+        const rest = [...(inFlight ?? []), ...queue.slice(head)];
+        queue = [];
+        head = 0;
+        toSpill(rest);
+        logger.warn(`Shutdown: ${rest.length} ${label} row(s) were spilled, not written.`);
+      } else if (left > 0) {
+        logger.warn(`Shutdown: ${left} ${label} row(s) were not written in time.`);
+      }
+      return stats();
     },
 
+    replay,
     stats,
+    close,
   };
 }

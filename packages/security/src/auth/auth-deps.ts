@@ -9,6 +9,7 @@ import type { RuntimeSettings } from '../runtime-config.js';
 import type { AccessTokens } from '../tokens.js';
 import type { LoginInput } from './contracts.js';
 import type { PasswordCheck } from './password-check.js';
+import type { SecurityEventLog } from './security-events.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionPolicy } from './session-state.js';
 
@@ -41,7 +42,6 @@ export interface AuthServiceDeps {
    * other door that accepts a password.
    */
   passwords: PasswordCheck;
-  /** Holds the single-flight markers of refreshes in progress (shared by every instance with Redis). */
   cache: Cache;
   /** Runtime keys: password policy and token lifetimes, read at every use. */
   settings: Pick<RuntimeSettings, 'passwordPolicy' | 'sessionLifetimes'>;
@@ -53,8 +53,19 @@ export interface AuthServiceDeps {
   hooks?: LoginHooks;
   /** Told when a login-log row cannot be written (the login outcome stands). @default silentLogger */
   logger?: Logger;
+  /**
+   * `Service:Security:Session:RefreshReuseIntervalSeconds`: a refresh token presented again within this many
+   * seconds after its rotation answers 40007 without revoking the session; 0 = every reuse revokes.
+   * @default 5
+   */
+  refreshReuseIntervalSeconds?: number;
 }
 
+type Defaulted = 'now' | 'hooks' | 'logger' | 'refreshReuseIntervalSeconds';
+
 /** The deps with every default applied (internal to the auth flows). */
-export type ResolvedAuthDeps = Omit<AuthServiceDeps, 'now' | 'hooks' | 'logger'> &
-  Required<Pick<AuthServiceDeps, 'now' | 'hooks' | 'logger'>>;
+export type ResolvedAuthDeps = Omit<AuthServiceDeps, Defaulted> &
+  Required<Pick<AuthServiceDeps, Defaulted>> & {
+    /** Login-log rows of refused requests (refresh replay). */
+    securityEvents: SecurityEventLog;
+  };

@@ -5,15 +5,19 @@
 import type { SysUserRow } from '@svc/data';
 import { silentLogger } from '@svc/kernel';
 import type { AuthServiceDeps, ResolvedAuthDeps } from './auth-deps.js';
+import { DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS } from './constants.js';
 import type { AuthService, IssuedSession } from './contracts.js';
 import { type OpenSessionOptions, openSession } from './issue.js';
 import { createLoginFlow } from './login.js';
 import { changeOwnPassword } from './password-change.js';
 import type { ClientInfo } from './principal.js';
-import { refreshSession, sessionOfRefreshToken } from './refresh.js';
+import { ownerOfRefreshToken, refreshSession, sessionOfRefreshToken } from './refresh.js';
+import { createSecurityEventLog, type SecurityEventLog } from './security-events.js';
 
 /** The service, plus the step later login methods (SMS, TOTP) finish with. */
 export interface SessionAuthService extends AuthService {
+  /** Login-log rows of refused requests (refresh replay here; CSRF refusals in the HTTP layer). */
+  securityEvents: SecurityEventLog;
   /**
    * Opens a session for a user whose credentials another flow accepted (second-factor steps): row, limit,
    * tokens, last login. Writes no login-log row; the calling flow records its own attempt.
@@ -28,18 +32,24 @@ export interface SessionAuthService extends AuthService {
  * const issued = await auth.login({ account, password, client: { ip, userAgent } });
  */
 export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
+  const now = deps.now ?? (() => new Date());
+  const logger = deps.logger ?? silentLogger;
   const resolved: ResolvedAuthDeps = {
     ...deps,
-    now: deps.now ?? (() => new Date()),
+    now,
     hooks: deps.hooks ?? {},
-    logger: deps.logger ?? silentLogger,
+    logger,
+    refreshReuseIntervalSeconds: deps.refreshReuseIntervalSeconds ?? DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS,
+    securityEvents: createSecurityEventLog({ loginLogs: deps.repositories.loginLogs, now, logger }),
   };
   const login = createLoginFlow(resolved);
 
   return {
     login,
-    refresh: (refreshToken) => refreshSession(resolved, refreshToken),
+    securityEvents: resolved.securityEvents,
+    refresh: (refreshToken, client) => refreshSession(resolved, refreshToken, client),
     sessionOfRefreshToken: (refreshToken) => sessionOfRefreshToken(resolved, refreshToken),
+    ownerOfRefreshToken: (refreshToken) => ownerOfRefreshToken(resolved, refreshToken),
     async logout(principal) {
       await resolved.sessions.revokeSession(principal.sessionId, 'logout');
     },

@@ -1,10 +1,11 @@
 /**
  * The concurrency-sensitive auth contracts on PostgreSQL (real concurrent connections) with Redis
  * (`SVC_TEST_REDIS_URL`, default redis://127.0.0.1:6379; a unique key prefix per file): rotation races,
- * revocation, session limits under concurrent logins, and the lock counter shared through Redis.
+ * revocation (password change included), session limits under concurrent logins, and the lock counter shared through Redis.
  */
 import { lockoutContract } from './lockout.contract.js';
 import { loginContract } from './login.contract.js';
+import { passwordContract } from './password.contract.js';
 import { permissionsContract } from './permissions.contract.js';
 import { refreshContract } from './refresh.contract.js';
 import { sessionsContract } from './sessions.contract.js';
@@ -14,4 +15,5 @@ loginContract(fixture);
 lockoutContract(fixture);
 sessionsContract(fixture);
 refreshContract(fixture);
+passwordContract(fixture);
 permissionsContract(fixture);

@@ -26,15 +26,12 @@ export const SESSION_TOMBSTONE_TTL_MS = 15 * 60_000;
 export const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
 
 /**
- * Lifetime of the single-flight marker of a refresh token (`rt:flight:<hash>`). While one refresh of a token
- * runs, other presentations of the same token are refused without revoking anything: they are the losers of
- * a concurrent refresh (two tabs, a client retry), not replay. The marker is removed when that refresh ends;
- * this TTL only frees it if the process died meanwhile, and is far above any refresh's duration.
+ * Default of `Service:Security:Session:RefreshReuseIntervalSeconds` (contract §10): long enough for two tabs
+ * or a client retry racing one rotation, short enough that a stolen, already rotated token is replay almost at
+ * once. The same kind of grace period OAuth servers offer for refresh-token rotation (e.g. Auth0's "reuse
+ * interval", Okta's "grace period").
  */
-export const REFRESH_FLIGHT_TTL_MS = 30_000;
-
-/** Cache-key prefix of refresh single-flight markers. */
-export const REFRESH_FLIGHT_KEY_PREFIX = 'rt:flight:';
+export const DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS = 5;
 
 /** Cache-key prefix of session copies and tombstones (`sess:<sid>`). */
 export const SESSION_KEY_PREFIX = 'sess:';

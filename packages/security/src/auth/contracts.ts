@@ -26,16 +26,31 @@ export interface IssuedSession {
   sessionId: string;
 }
 
+/** Whose refresh token it is. */
+export interface RefreshTokenOwner {
+  sessionId: string;
+  userId: number;
+  account: string;
+}
+
 export interface AuthService {
   /** The login decision order of the spec; throws `BusinessError` (40001, 40004, 40005, …). */
   login(input: LoginInput): Promise<IssuedSession>;
-  /** Rotates a refresh token; a `Used` token revokes its whole session. Throws 40007. */
+  /**
+   * Rotates a refresh token. A `Used` token revokes its whole session unless it was rotated within the reuse
+   * interval (then it only answers 40007). Throws 40007.
+   */
   refresh(refreshToken: string, client: ClientInfo): Promise<IssuedSession>;
   /** The session a refresh token belongs to, without rotating it (cookie-mode CSRF check). */
   sessionOfRefreshToken(refreshToken: string): Promise<string | undefined>;
+  /**
+   * The session and account a refresh token belongs to, without rotating it (cookie-mode CSRF check and its
+   * login-log row); undefined for an unknown token.
+   */
+  ownerOfRefreshToken(refreshToken: string): Promise<RefreshTokenOwner | undefined>;
   /** Revokes the caller's session. */
   logout(principal: UserPrincipal): Promise<void>;
-  /** Self-service change: old password, policy, reuse check (42025); other sessions keep living. */
+  /** Self-service change: old password, policy, reuse check (42025); every other session is revoked. */
   changePassword(
     principal: UserPrincipal,
     oldPassword: string,

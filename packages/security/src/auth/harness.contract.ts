@@ -136,6 +136,8 @@ export interface ServiceOverrides {
   derive?: Pbkdf2Derive;
   /** PBKDF2 strength of the service. @default ITERATIONS */
   iterations?: number;
+  /** `Service:Security:Session:RefreshReuseIntervalSeconds`. @default 5 */
+  refreshReuseIntervalSeconds?: number;
 }
 
 /** The services of one test on the shared world. */
@@ -197,6 +199,9 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
     policy,
     now,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
+    ...(overrides.refreshReuseIntervalSeconds === undefined
+      ? {}
+      : { refreshReuseIntervalSeconds: overrides.refreshReuseIntervalSeconds }),
     logger: overrides.logger ?? silentLogger,
   });
   const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache });

@@ -35,6 +35,7 @@ export function createLoginLogWriter(deps: {
         userId,
         ip: client?.ip || null,
         userAgent: client?.userAgent || null,
+        traceId: client?.traceId ?? null,
         createTime: deps.now(),
       });
     } catch (error) {

@@ -2,7 +2,8 @@
  * Self-service password change (spec "Password policy", rules 1, 2, 4, 6): the old password, the runtime
  * policy (42019 with the requirements), reuse of the current or one of the last N passwords (42025), a hash
  * at the current strength, the expiry anchor refreshed and the must-change flag cleared, history trimmed to
- * N. The caller's sessions stay alive.
+ * N. Every other session of the user is revoked (issue 9: whoever held the old password is signed out, on every
+ * instance from the next request on); the caller's session stays alive.
  *
  * The old password goes through the shared lock-aware check like a login: a stolen access token must not
  * become an unlimited oracle for guessing the password it would need to take the account over.
@@ -48,4 +49,7 @@ export async function changeOwnPassword(
     updateTime: at,
   });
   await repos.passwordHistory.add(user.id, hash, policy.historyCount, at);
+  await deps.sessions.revokeUserSessions(user.id, 'password-change', {
+    exceptSessionId: principal.sessionId,
+  });
 }

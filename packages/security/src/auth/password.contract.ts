@@ -1,8 +1,8 @@
 /**
  * Contract: self-service password change. The old password is checked (and counts on the lock), the runtime
  * policy refuses weak passwords with its requirements, the current and the last N passwords cannot be reused,
- * history is trimmed to N, the anchor is refreshed and the must-change flag cleared, and the caller's
- * session keeps working.
+ * history is trimmed to N, the anchor is refreshed and the must-change flag cleared, the caller's session keeps
+ * working and every other session of the user ends (next request refused, refresh 40007).
  */
 import { BusinessError, iterationsOf } from '@svc/kernel';
 import { expect, it } from 'vitest';
@@ -39,6 +39,32 @@ export function passwordContract(fixture: AuthFixture): void {
       return { user, issued, principal };
     }
     const historyRows = (userId: number) => world().repos.passwordHistory.listNewest(userId, 100);
+
+    it('revokes every other session of the user (next check refused, refresh 40007), also one warm in the cache', async () => {
+      const s = buildServices(world());
+      // A second instance sharing database and cache (Redis in the Redis runners).
+      const peer = buildServices(world());
+      const { user, issued, principal } = await signedIn(s);
+      const other = await s.auth.login({ account: user.account, password: PASSWORD, client: CLIENT });
+      const third = await peer.auth.login({ account: user.account, password: PASSWORD, client: CLIENT });
+      // Warm copies on both instances (and the verified-token caches).
+      expect(await peer.sessions.authenticate(other.accessToken)).not.toBeNull();
+      expect(await s.sessions.authenticate(third.accessToken)).not.toBeNull();
+      const stranger = await signedIn(s);
+
+      await s.auth.changePassword(principal, PASSWORD, 'Moved#Pass789');
+      for (const svc of [s, peer]) {
+        expect(await svc.sessions.authenticate(other.accessToken)).toBeNull();
+        expect(await svc.sessions.authenticate(third.accessToken)).toBeNull();
+        expect(await svc.sessions.authenticate(issued.accessToken)).not.toBeNull();
+        expect(await svc.sessions.authenticate(stranger.issued.accessToken)).not.toBeNull();
+      }
+      await expect(s.auth.refresh(other.refreshToken, CLIENT)).rejects.toMatchObject({ code: 40007 });
+      await expect(peer.auth.refresh(third.refreshToken, CLIENT)).rejects.toMatchObject({ code: 40007 });
+      expect((await world().repos.sessions.findById(other.sessionId))?.revokeReason).toBe('password-change');
+      expect((await s.auth.refresh(issued.refreshToken, CLIENT)).sessionId).toBe(issued.sessionId);
+      expect(user.id).toBe(principal.userId);
+    });
 
     it('changes the password, refreshes the anchor, clears the flag and keeps the session', async () => {
       const s = buildServices(world());

@@ -32,4 +32,6 @@ export function actingUserId(principal: Principal): number | null {
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The request's `X-Trace-Id`, written to every login-log row. @default none */
+  traceId?: string | undefined;
 }

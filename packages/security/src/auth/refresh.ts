@@ -1,47 +1,38 @@
 /**
- * Refresh-token rotation (spec "States and transitions: Refresh token"). The presented token is looked up by
- * its SHA-256; an `Active` one is moved to `Used` by a conditional update that exactly one concurrent caller
- * wins, and the winner gets a new refresh token in the same session plus a new access token. A `Used` token
- * presented again is replay: the whole session is revoked, at any later time, even after logout.
+ * Refresh-token rotation (spec "States and transitions: Refresh token", contract §10 "Refresh reuse interval").
+ * The presented token is looked up by its SHA-256; an `Active` one is moved to `Used` by the database's
+ * compare-and-swap (`UPDATE … WHERE id = ? AND status = Active`, affected rows checked), so of any number of
+ * concurrent refreshes of one token, on any number of instances, exactly one wins. The winner gets a new
+ * refresh token in the same session and a new access token.
  *
- * "Later" needs a definition when requests overlap: N concurrent refreshes of one token must leave exactly
- * one success and one live token, yet a loser that read the row after the winner's update would see `Used`
- * and kill the winner's session. So one refresh per token runs at a time (a single-flight marker in the
- * cache, shared by every instance with Redis): presentations overlapping it are refused without revoking,
- * and any presentation after it has finished is judged by the row alone. The conditional update stays the
- * guard of last resort (e.g. a marker lost with its cache).
+ * A `Used` token presented again is judged by how long ago it was rotated:
+ * - within `RefreshReuseIntervalSeconds` (default 5) it is a concurrent tab, a retry or the loser of the race
+ *   above: 40007, nothing revoked, the winner's new token stays live;
+ * - later it is replay: the whole session is revoked (even after logout), answered 40007 and written to the
+ *   login log as a security event. With an interval of 0 every reuse is replay, concurrent losers included.
  */
-import { RefreshTokenStatus } from '@svc/data';
+import { RefreshTokenStatus, type SysRefreshTokenRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { hashRefreshToken, isWellFormedRefreshToken } from '../refresh-tokens.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
-import { REFRESH_FLIGHT_KEY_PREFIX, REFRESH_FLIGHT_TTL_MS } from './constants.js';
-import type { IssuedSession } from './contracts.js';
+import type { IssuedSession, RefreshTokenOwner } from './contracts.js';
 import { issueTokens } from './issue.js';
+import type { ClientInfo } from './principal.js';
 
 const invalid = () => new BusinessError(ErrorCode.RefreshTokenInvalid);
+const MS_PER_SECOND = 1000;
 
 /** Rotates a refresh token; throws 40007 for every refusal. */
-export async function refreshSession(deps: ResolvedAuthDeps, refreshToken: string): Promise<IssuedSession> {
+export async function refreshSession(
+  deps: ResolvedAuthDeps,
+  refreshToken: string,
+  client: ClientInfo,
+): Promise<IssuedSession> {
   if (!isWellFormedRefreshToken(refreshToken)) throw invalid();
-  const hash = hashRefreshToken(refreshToken);
-  const flightKey = `${REFRESH_FLIGHT_KEY_PREFIX}${hash}`;
-  if (!(await deps.cache.setIfAbsent(flightKey, 1, REFRESH_FLIGHT_TTL_MS))) throw invalid();
-  try {
-    return await rotate(deps, hash);
-  } finally {
-    await deps.cache.delete(flightKey);
-  }
-}
-
-async function rotate(deps: ResolvedAuthDeps, hash: string): Promise<IssuedSession> {
   const { repositories: repos, sessions: manager, now } = deps;
-  const token = await repos.refreshTokens.findByHash(hash);
+  const token = await repos.refreshTokens.findByHash(hashRefreshToken(refreshToken));
   if (!token) throw invalid();
-  if (token.status === RefreshTokenStatus.Used) {
-    await manager.revokeSession(token.sessionId, 'refresh-reuse');
-    throw invalid();
-  }
+  if (token.status === RefreshTokenStatus.Used) return refuseReuse(deps, token, client);
   const at = now();
   if (token.status !== RefreshTokenStatus.Active || token.expiresAt.getTime() <= at.getTime())
     throw invalid();
@@ -57,10 +48,37 @@ async function rotate(deps: ResolvedAuthDeps, hash: string): Promise<IssuedSessi
     throw invalid();
   }
 
-  // The concurrency guard: a false answer means another refresh won; that one's session stays alive.
-  if (!(await repos.refreshTokens.markUsedIfActive(token.id, at))) throw invalid();
+  // The compare-and-swap: false means another refresh moved the token first (or it was revoked meanwhile).
+  if (!(await repos.refreshTokens.markUsedIfActive(token.id, at))) {
+    const current = await repos.refreshTokens.findByHash(token.tokenHash);
+    if (current?.status === RefreshTokenStatus.Used) return refuseReuse(deps, current, client);
+    throw invalid();
+  }
   if (!(await manager.recordActivity(session.id, session.isMfa))) throw invalid();
   return issueTokens(deps, user, session.id, at, user.mustChangePassword);
+}
+
+/**
+ * A `Used` token came back: 40007 in every case; the session is revoked (and the event logged) only when the
+ * token was rotated longer than the reuse interval ago.
+ */
+async function refuseReuse(
+  deps: ResolvedAuthDeps,
+  token: SysRefreshTokenRow,
+  client: ClientInfo,
+): Promise<never> {
+  const graceMs = deps.refreshReuseIntervalSeconds * MS_PER_SECOND;
+  const usedAt = token.usedTime?.getTime();
+  if (graceMs > 0 && usedAt !== undefined && deps.now().getTime() - usedAt < graceMs) throw invalid();
+  await deps.sessions.revokeSession(token.sessionId, 'refresh-reuse');
+  const session = await deps.repositories.sessions.findById(token.sessionId);
+  await deps.securityEvents.record({
+    account: session?.account ?? '',
+    userId: session?.userId ?? null,
+    resultCode: ErrorCode.RefreshTokenInvalid.code,
+    client,
+  });
+  throw invalid();
 }
 
 /** The session a refresh token belongs to, without rotating it; undefined for an unknown token. */
@@ -70,4 +88,15 @@ export async function sessionOfRefreshToken(
 ): Promise<string | undefined> {
   if (!isWellFormedRefreshToken(refreshToken)) return undefined;
   return (await deps.repositories.refreshTokens.findByHash(hashRefreshToken(refreshToken)))?.sessionId;
+}
+
+/** The session and account of a refresh token, without rotating it; undefined for an unknown token. */
+export async function ownerOfRefreshToken(
+  deps: ResolvedAuthDeps,
+  refreshToken: string,
+): Promise<RefreshTokenOwner | undefined> {
+  const sessionId = await sessionOfRefreshToken(deps, refreshToken);
+  if (sessionId === undefined) return undefined;
+  const session = await deps.repositories.sessions.findById(sessionId);
+  return session ? { sessionId, userId: session.userId, account: session.account } : undefined;
 }

@@ -24,6 +24,10 @@ export type RevokeReason =
   | 'refresh-reuse'
   | 'single-session'
   | 'max-concurrent'
+  | 'password-change'
+  | 'password-reset'
+  | 'mfa-recovery'
+  | 'mfa-cleared'
   | SessionExpiry
   | (string & {});
 

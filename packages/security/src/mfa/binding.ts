@@ -4,7 +4,7 @@
  * alone can never replace an authenticator), then complete with a valid code: the seed is stored sealed by the
  * secret protector and `RecoveryCodeCount` recovery codes are handed out once (stored as hashes). Recovery
  * (account, password, one recovery code) clears the binding and revokes every session; an administrator clears
- * a binding with `clear`. While the TOTP capability is off, binding and recovery answer 40025.
+ * a binding with `clear`, which revokes the user's sessions too (but the caller's own). While the TOTP capability is off, binding and recovery answer 40025.
  */
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
 import type { ClientInfo } from '../auth/principal.js';
@@ -41,8 +41,11 @@ export interface TotpBinding {
     recoveryCode: string,
     options?: { captcha?: CaptchaFields; client?: ClientInfo },
   ): Promise<void>;
-  /** An administrator clears a user's binding (42001 for an unknown user). */
-  clear(userId: number, actorId: number | null): Promise<void>;
+  /**
+   * An administrator clears a user's binding (42001 for an unknown user) and every session of that user is
+   * revoked; clearing one's own keeps the caller's session (`actorSessionId`).
+   */
+  clear(userId: number, actorId: number | null, actorSessionId?: string): Promise<void>;
 }
 
 interface BindChallenge {
@@ -140,10 +143,17 @@ export function createTotpBinding(
       await deps.sessions.revokeUserSessions(user.id, 'mfa-recovery');
     },
 
-    async clear(userId, actorId) {
+    async clear(userId, actorId, actorSessionId) {
       if (!(await repos.totp.clear(userId, { userId: actorId, at: deps.now() }))) {
         throw new BusinessError(ErrorCode.UserNotFound);
       }
+      // Whoever signed in with the old factor is signed out, as after a recovery or a password reset.
+      const own = actorId === userId && actorSessionId !== undefined;
+      await deps.sessions.revokeUserSessions(
+        userId,
+        'mfa-cleared',
+        own ? { exceptSessionId: actorSessionId } : undefined,
+      );
     },
   };
 }

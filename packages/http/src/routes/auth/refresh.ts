@@ -1,15 +1,16 @@
 /**
  * `POST /api/v1/auth/refresh`: rotates the refresh token. In cookie mode the token comes from the `app_rt`
- * cookie when the body has none, and the CSRF header must match the cookie and the token's session.
+ * cookie when the body has none, the request must be same-site with single session cookies, and the CSRF
+ * header must match the cookie and the token's session (403, 40023, written to the login log).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
-import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, REFRESH_COOKIE_NAME, verifyCsrf } from '@svc/security';
-import { getCookie } from 'hono/cookie';
+import { CSRF_HEADER_NAME, verifyCsrf } from '@svc/security';
 import { readHeader } from '../../context.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { clientInfoOf } from '../../security/client.js';
+import { requestIsCrossSite, sessionCookiesOf } from '../../security/cookie-guard.js';
 import { loginOutput } from '../../security/cookies.js';
 import type { HttpSecurity } from '../../security/deps.js';
 import { LoginOutputSchema } from './schemas.js';
@@ -32,19 +33,32 @@ export function register(ctx: RegisterContext, security: HttpSecurity, now: () =
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const body = c.req.valid('json') ?? {};
     let token = body.refreshToken ?? '';
+    const client = clientInfoOf(c, security.resolveClientIp);
     if (security.cookies.enabled) {
-      if (token === '') token = getCookie(c, REFRESH_COOKIE_NAME) ?? '';
-      const sessionId = token === '' ? undefined : await security.auth.sessionOfRefreshToken(token);
+      const cookies = sessionCookiesOf(c);
+      if (token === '') token = cookies.refresh ?? '';
+      // The token's session (the CSRF value is bound to it) and account (the login-log row of a refusal).
+      const owner = token === '' ? undefined : await security.auth.ownerOfRefreshToken(token);
+      const refused = async () => {
+        await security.securityEvents.record({
+          account: owner?.account ?? '',
+          userId: owner?.userId ?? null,
+          resultCode: ErrorCode.CsrfInvalid.code,
+          client,
+        });
+        return new BusinessError(ErrorCode.CsrfInvalid);
+      };
+      if (cookies.duplicated || requestIsCrossSite(c, security.cookies.allowedOrigins)) throw await refused();
       const csrf = {
         header: readHeader(c, CSRF_HEADER_NAME),
-        cookie: getCookie(c, CSRF_COOKIE_NAME),
-        sessionId: sessionId ?? '',
+        cookie: cookies.csrf,
+        sessionId: owner?.sessionId ?? '',
         key: security.csrfKey,
       };
-      if (sessionId !== undefined && !verifyCsrf(csrf)) throw new BusinessError(ErrorCode.CsrfInvalid);
+      if (owner !== undefined && !verifyCsrf(csrf)) throw await refused();
     }
     if (token === '') throw new BusinessError(ErrorCode.RefreshTokenInvalid);
-    const issued = await security.auth.refresh(token, clientInfoOf(c, security.resolveClientIp));
+    const issued = await security.auth.refresh(token, client);
     return c.json(ok(loginOutput(c, security, issued, now())), 200);
   });
 }

@@ -12,7 +12,7 @@ export const route = createRoute({
   path: '/api/v1/sys/mfa/clear',
   tags: ['MFA'],
   summary: "Clear a user's TOTP binding",
-  description: '42001 unknown user.',
+  description: "42001 unknown user. Revokes the user's sessions (the caller's own one excepted).",
   request: jsonBody(z.object({ userId: z.number().int().positive() }).strict()),
   responses: envelopeResponses(z.null()),
 });
@@ -20,7 +20,8 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const { userId } = c.req.valid('json');
-    await deps.core.mfa.binding.clear(userId, requireUser(c).userId);
+    const caller = requireUser(c);
+    await deps.core.mfa.binding.clear(userId, caller.userId, caller.sessionId);
     return c.json(ok(null), 200);
   });
 }

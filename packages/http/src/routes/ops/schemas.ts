@@ -121,6 +121,8 @@ export const LoginLogSchema = z
     userId: z.number().int().nullable(),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
+    /** `X-Trace-Id` of the request that wrote the row. */
+    traceId: z.string().nullable(),
     createTime: time,
   })
   .openapi('LoginLog');

@@ -15,6 +15,17 @@ export const ServerSnapshotSchema = z
     osDescription: z.string(),
     processorCount: z.number().int(),
     sampledAt: z.string().openapi({ format: 'date-time' }),
+    opLog: z
+      .object({
+        queued: z.number().int(),
+        spilled: z.number().int(),
+        replayed: z.number().int(),
+        dropped: z.number().int(),
+        failing: z.boolean(),
+      })
+      .openapi({
+        description: 'Operation-log writer: rows in memory, waiting in the spill files, replayed, lost.',
+      }),
   })
   .openapi('ServerSnapshot');
 

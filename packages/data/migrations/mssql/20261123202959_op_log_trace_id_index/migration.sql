@@ -1,0 +1,1 @@
+CREATE INDEX [sys_op_log_trace_id_idx] ON [sys_op_log] ([trace_id]);

@@ -1,0 +1,1 @@
+ALTER TABLE `sys_login_log` ADD `trace_id` text(64);

@@ -1,0 +1,3 @@
+import { defineDurabilityContract } from './ops/durability.contract.js';
+
+defineDurabilityContract('MySql', 'Redis');
