@@ -12,7 +12,7 @@ import { createLoginFlow } from './login.js';
 import { changeOwnPassword } from './password-change.js';
 import type { ClientInfo } from './principal.js';
 import { ownerOfRefreshToken, refreshSession, sessionOfRefreshToken } from './refresh.js';
-import { createSecurityEventLog, type SecurityEventLog } from './security-events.js';
+import type { SecurityEventLog } from './security-events.js';
 
 /** The service, plus the step later login methods (SMS, TOTP) finish with. */
 export interface SessionAuthService extends AuthService {
@@ -40,7 +40,8 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
     hooks: deps.hooks ?? {},
     logger,
     refreshReuseIntervalSeconds: deps.refreshReuseIntervalSeconds ?? DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS,
-    securityEvents: createSecurityEventLog({ loginLogs: deps.repositories.loginLogs, now, logger }),
+    // Security events go through the same login-log writer as every attempt.
+    securityEvents: { record: (event) => deps.passwords.log(event) },
   };
   const login = createLoginFlow(resolved);
 
