@@ -1,4 +1,5 @@
 import { defineCaptchaContract } from './mfa/captcha.contract.js';
+import { defineDoorsContract } from './mfa/doors.contract.js';
 import { defineReauthContract } from './mfa/reauth.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
 import { defineTotpContract } from './mfa/totp.contract.js';
@@ -7,3 +8,4 @@ defineCaptchaContract('MySql', 'Memory');
 defineSmsContract('MySql', 'Memory');
 defineTotpContract('MySql', 'Memory');
 defineReauthContract('MySql', 'Memory');
+defineDoorsContract('MySql', 'Memory');

@@ -1,4 +1,5 @@
 import { defineCaptchaContract } from './mfa/captcha.contract.js';
+import { defineDoorsContract } from './mfa/doors.contract.js';
 import { defineReauthContract } from './mfa/reauth.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
 import { defineTotpContract } from './mfa/totp.contract.js';
@@ -7,3 +8,4 @@ defineCaptchaContract('PostgreSQL', 'Redis');
 defineSmsContract('PostgreSQL', 'Redis');
 defineTotpContract('PostgreSQL', 'Redis');
 defineReauthContract('PostgreSQL', 'Redis');
+defineDoorsContract('PostgreSQL', 'Redis');

@@ -10,6 +10,8 @@ export * from './auth/auth-service.js';
 export * from './auth/constants.js';
 export * from './auth/contracts.js';
 export type { OpenSessionOptions } from './auth/issue.js';
+export * from './auth/login-log.js';
+export * from './auth/password-check.js';
 export * from './auth/permissions.js';
 export * from './auth/principal.js';
 export * from './auth/security-events.js';

@@ -96,3 +96,60 @@ describe('login lock', () => {
     expect((await lock.recordFailure('alice')).locked).toBe(true);
   });
 });
+
+describe('login lock reservations', () => {
+  const code = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      return 0;
+    } catch (error) {
+      return (error as { code?: number }).code;
+    }
+  };
+
+  it('admits maxFailCount parallel reservations, refuses the rest and gives their slots back', async () => {
+    const { lock, cache } = setup({ maxFailCount: 3, lockMinutes: 10 });
+    const who = { userId: 7 };
+    const results = await Promise.all(Array.from({ length: 10 }, () => code(() => lock.begin(who))));
+    expect(results.filter((c) => c === 0)).toHaveLength(3);
+    expect(results.filter((c) => c === 40004)).toHaveLength(7);
+    expect(await cache.getCounter(lock.lockKey(who))).toBe(3);
+  });
+
+  it('counts a failed reservation, locks at the limit and clears on success', async () => {
+    const { lock, cache } = setup({ maxFailCount: 2, lockMinutes: 10 });
+    const who = { userId: 8 };
+    expect((await lock.begin(who)).failed()).toEqual({ locked: false, attemptsLeft: 1, lockMinutes: 10 });
+    const right = await lock.begin(who);
+    await right.succeeded();
+    expect(await cache.getCounter(lock.lockKey(who))).toBe(0);
+    (await lock.begin(who)).failed();
+    const last = await lock.begin(who);
+    expect(await code(async () => last.failed())).toBe(40004);
+    expect(await code(() => lock.begin(who))).toBe(40004);
+  });
+
+  it('does not extend the lock by attempts made while locked', async () => {
+    const { lock, clock } = setup({ maxFailCount: 1, lockMinutes: 10 });
+    const who = { userId: 9 };
+    await code(async () => (await lock.begin(who)).failed());
+    clock.at += 9 * MINUTE;
+    expect(await code(() => lock.begin(who))).toBe(40004);
+    clock.at += 2 * MINUTE;
+    expect(await code(() => lock.begin(who))).toBe(0);
+  });
+
+  it('keeps users, unknown texts and the second-factor family on separate counters', async () => {
+    const { cache, settings } = setup();
+    const password = createLoginLock({ cache, settings: async () => settings });
+    const second = createLoginLock({ cache, settings: async () => settings, kind: 'secondFactor' });
+    const keys = new Set([
+      password.lockKey({ userId: 1 }),
+      password.lockKey({ account: '1' }),
+      second.lockKey({ userId: 1 }),
+      second.lockKey({ account: '1' }),
+    ]);
+    expect(keys.size).toBe(4);
+    expect(password.lockKey({ account: 'Alice ' })).toBe(password.lockKey('alice'));
+  });
+});

@@ -1,11 +1,20 @@
 /**
- * Login lock (spec "Login lockout", "Login lock" states): an atomic counter of wrong passwords per account
- * whose expiry slides with every failure; at `maxFailCount` the account is locked until `lockMinutes` pass
+ * Login lock (spec "Login lockout", "Login lock" states): an atomic counter of wrong attempts per identity
+ * whose expiry slides with every failure; at `maxFailCount` the identity is locked until `lockMinutes` pass
  * without a further failure. The counter lives in the cache port, so with Redis every instance shares it.
+ *
+ * The identity is the user id once the account resolves (through the login's own database lookup, so the
+ * dialect's collation decides which spellings are one account), and the canonical text only for accounts that
+ * do not resolve. An attempt is reserved on the counter before its (costly) check runs ({@link LoginLock.begin}):
+ * increment, then compare, so a burst of parallel guesses gets at most `maxFailCount` checks per lock window,
+ * across instances while the counter is shared.
  */
 import type { Cache } from '@svc/data/cache';
-import { sha256Hex } from '@svc/kernel';
+import { BusinessError, ErrorCode, sha256Hex } from '@svc/kernel';
 import { LOGIN_LOCK_KEY_PREFIX } from './constants.js';
+
+/** Whose counter: a resolved user, or the submitted text of an account that does not resolve. */
+export type LockSubject = { userId: number } | { account: string };
 
 /** The lock settings in effect (`sys.security.loginLock.*`, falling back to `Service:Security:LoginLock`). */
 export interface LoginLockSettings {
@@ -19,6 +28,11 @@ export interface LoginLockSettings {
 export interface LoginLockDeps {
   /** Where the counters live. */
   cache: Cache;
+  /**
+   * Which counter family: wrong passwords, or wrong second-factor codes (contract §10: a counter of their own).
+   * @default 'password'
+   */
+  kind?: 'password' | 'secondFactor';
   /** Read on every call, so a changed runtime key applies to the next attempt. */
   settings: () => Promise<LoginLockSettings>;
 }
@@ -39,16 +53,32 @@ export interface FailureResult {
   lockMinutes: number;
 }
 
+/** One reserved attempt (see {@link LoginLock.begin}): the check ran; say how it ended. */
+export interface LockAttempt {
+  /** The attempt was wrong; it already counts (it was reserved). Throws 40004 when it reached the lock. */
+  failed(): FailureResult;
+  /** The attempt was right: clears the counter. */
+  succeeded(): Promise<void>;
+}
+
 /** The login lock. */
 export interface LoginLock {
-  /** The cache key of `account`'s counter. Variants that name one account give one key. */
-  lockKey(account: string): string;
-  /** Whether `account` is locked now. Checked first at login; a correct password is refused while locked. */
-  check(account: string): Promise<LockStatus>;
-  /** Counts one wrong password (only wrong passwords count; captcha, lock and disabled outcomes do not). */
-  recordFailure(account: string): Promise<FailureResult>;
+  /** The cache key of a subject's counter. Text variants that name one unknown account give one key. */
+  lockKey(subject: LockSubject | string): string;
+  /** Whether the subject is locked now. Checked first; a correct credential is refused while locked. */
+  check(subject: LockSubject | string): Promise<LockStatus>;
+  /** Throws 40004 `AccountLocked` while the subject is locked. */
+  assertOpen(subject: LockSubject): Promise<void>;
+  /**
+   * Reserves one attempt before its check runs: increments the counter, then compares. Throws 40004 when the
+   * subject is locked, or when `maxFailCount` attempts are already failed or in flight (then the slot is given
+   * back: a parallel burst gets at most `maxFailCount` checks, also of right passwords).
+   */
+  begin(subject: LockSubject): Promise<LockAttempt>;
+  /** Counts one wrong attempt without a reservation. */
+  recordFailure(subject: LockSubject | string): Promise<FailureResult>;
   /** Clears the counter (after a successful login, or by an admin). */
-  reset(account: string): Promise<void>;
+  reset(subject: LockSubject | string): Promise<void>;
 }
 
 /**
@@ -70,37 +100,79 @@ const MS_PER_MINUTE = 60_000;
  */
 export function createLoginLock(deps: LoginLockDeps): LoginLock {
   const { cache, settings } = deps;
-  // Hashed so the key stays short whatever the submitted account's length, and names no account in Redis.
-  const lockKey = (account: string) => `${LOGIN_LOCK_KEY_PREFIX}${sha256Hex(normalizeAccount(account))}`;
+  const prefix = `${LOGIN_LOCK_KEY_PREFIX}${deps.kind === 'secondFactor' ? '2f:' : ''}`;
+  // Text is hashed so the key stays short whatever the submitted account's length, and names no account.
+  const lockKey = (subject: LockSubject | string) => {
+    if (typeof subject === 'string') return `${prefix}a:${sha256Hex(normalizeAccount(subject))}`;
+    if ('userId' in subject) return `${prefix}u:${subject.userId}`;
+    return `${prefix}a:${sha256Hex(normalizeAccount(subject.account))}`;
+  };
+  const locked = (lockMinutes: number) => new BusinessError(ErrorCode.AccountLocked, { lockMinutes });
 
-  return {
+  async function increment(key: string, lockMinutes: number): Promise<number> {
+    // One atomic increment that also refreshes the expiry: concurrent attempts each see a distinct count.
+    return cache.increment(key, { ttlMs: lockMinutes * MS_PER_MINUTE, slide: true });
+  }
+  const failure = (count: number, maxFailCount: number, lockMinutes: number): FailureResult => ({
+    locked: count >= maxFailCount,
+    attemptsLeft: Math.max(0, maxFailCount - count),
+    lockMinutes,
+  });
+
+  const lock: LoginLock = {
     lockKey,
 
-    async check(account) {
+    async check(subject) {
       const { maxFailCount, lockMinutes } = await settings();
       if (maxFailCount <= 0) return { locked: false, lockMinutes };
-      const failures = await cache.getCounter(lockKey(account));
+      const failures = await cache.getCounter(lockKey(subject));
       return { locked: failures >= maxFailCount, lockMinutes };
     },
 
-    async recordFailure(account) {
+    async assertOpen(subject) {
+      const status = await lock.check(subject);
+      if (status.locked) throw locked(status.lockMinutes);
+    },
+
+    async begin(subject) {
       const { maxFailCount, lockMinutes } = await settings();
-      if (maxFailCount <= 0) return { locked: false, attemptsLeft: null, lockMinutes };
-      // One atomic increment that also refreshes the expiry: concurrent failures each see a distinct count,
-      // so N parallel wrong guesses cannot all slip under the limit.
-      const failures = await cache.increment(lockKey(account), {
-        ttlMs: lockMinutes * MS_PER_MINUTE,
-        slide: true,
-      });
+      const key = lockKey(subject);
+      if (maxFailCount <= 0) {
+        return {
+          failed: () => ({ locked: false, attemptsLeft: null, lockMinutes }),
+          succeeded: async () => {},
+        };
+      }
+      // A locked subject does not slide its own expiry by being tried again.
+      if ((await cache.getCounter(key)) >= maxFailCount) throw locked(lockMinutes);
+      const count = await increment(key, lockMinutes);
+      if (count > maxFailCount) {
+        // Every attempt of this window is failed or in flight: give the slot back and refuse unchecked.
+        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever).
+        await cache.increment(key, { by: -1, ttlMs: lockMinutes * MS_PER_MINUTE });
+        throw locked(lockMinutes);
+      }
       return {
-        locked: failures >= maxFailCount,
-        attemptsLeft: Math.max(0, maxFailCount - failures),
-        lockMinutes,
+        failed() {
+          const result = failure(count, maxFailCount, lockMinutes);
+          if (result.locked) throw locked(lockMinutes);
+          return result;
+        },
+        async succeeded() {
+          await cache.delete(key);
+        },
       };
     },
 
-    async reset(account) {
-      await cache.delete(lockKey(account));
+    async recordFailure(subject) {
+      const { maxFailCount, lockMinutes } = await settings();
+      if (maxFailCount <= 0) return { locked: false, attemptsLeft: null, lockMinutes };
+      return failure(await increment(lockKey(subject), lockMinutes), maxFailCount, lockMinutes);
+    },
+
+    async reset(subject) {
+      await cache.delete(lockKey(subject));
     },
   };
+  return lock;
 }

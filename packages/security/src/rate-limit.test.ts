@@ -116,10 +116,20 @@ describe('buckets', () => {
       '/API/V1/Auth/refresh',
       '/api/v1/%61uth/login',
       '/api/v1//auth/x',
+      // The signed-in doors that take a password share the stricter bucket.
+      '/api/v1/personal/password',
+      '/API/v1/Personal/Phone/',
+      '/api/v1/personal/%70hone/code',
     ]) {
       expect(isAuthPath(p)).toBe(true);
     }
-    for (const p of ['/api/v1/authx', '/api/v1/ping', '/auth/login', '/api/v1/sys/%ZZ']) {
+    for (const p of [
+      '/api/v1/authx',
+      '/api/v1/ping',
+      '/auth/login',
+      '/api/v1/sys/%ZZ',
+      '/api/v1/personal/profile',
+    ]) {
       expect(isAuthPath(p)).toBe(false);
     }
   });

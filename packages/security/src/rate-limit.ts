@@ -108,9 +108,19 @@ export function apiKeyBucket(key: string): string {
 }
 
 /**
- * Whether a request path falls under `/api/v1/auth/` for the stricter bucket. Compared after percent-decoding
- * and case folding, so `/api/v1/%61uth/login` or `/API/v1/auth/login` cannot reach a login route through the
- * looser bucket.
+ * The signed-in routes that accept a password (issue 9: every password door has the same lock and the same
+ * rate limit): they count on the stricter bucket like `/api/v1/auth/*`.
+ */
+const PASSWORD_DOOR_PATHS: ReadonlySet<string> = new Set([
+  '/api/v1/personal/password',
+  '/api/v1/personal/phone',
+  '/api/v1/personal/phone/code',
+]);
+
+/**
+ * Whether a request path takes the stricter bucket: `/api/v1/auth/*` and the signed-in password doors.
+ * Compared after percent-decoding and case folding, so `/api/v1/%61uth/login` or `/API/v1/auth/login` cannot
+ * reach a login route through the looser bucket.
  */
 export function isAuthPath(path: string): boolean {
   let decoded = path;
@@ -119,8 +129,11 @@ export function isAuthPath(path: string): boolean {
   } catch {
     // Malformed escapes: judge the raw text.
   }
-  const p = decoded.toLowerCase().replace(/\/{2,}/g, '/');
-  return p === '/api/v1/auth' || p.startsWith('/api/v1/auth/');
+  const p = decoded
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/$/, '');
+  return p === '/api/v1/auth' || p.startsWith('/api/v1/auth/') || PASSWORD_DOOR_PATHS.has(p);
 }
 
 /** Rate-limit settings in effect (see `createRuntimeSettings().rateLimit()`). */

@@ -107,12 +107,19 @@ export function defineSessionAdminContract(dbType: DbType, cache: 'Memory' | 'Re
         roleIds: [roleId],
       });
       expect(profile.roles).toEqual([{ id: roleId, name: 'personal', code: 'personal' }]);
-      await h.ok('PUT', '/api/v1/personal/profile', { token: first, json: { nickName: 'Me', phone: '123' } });
+      await h.ok('PUT', '/api/v1/personal/profile', { token: first, json: { nickName: 'Me' } });
       expect(await h.ok('GET', '/api/v1/personal/profile', { token: first })).toMatchObject({
         nickName: 'Me',
-        phone: '123',
       });
-      for (const sneaky of [{ isSuperAdmin: true }, { orgId: 1 }, { enabled: false }, { account: 'x' }]) {
+      // The phone is a second factor: only the phone routes change it (contract §10).
+      const sneakies = [
+        { isSuperAdmin: true },
+        { orgId: 1 },
+        { enabled: false },
+        { account: 'x' },
+        { phone: '123' },
+      ];
+      for (const sneaky of sneakies) {
         expect(
           (await h.call('PUT', '/api/v1/personal/profile', { token: first, json: sneaky })).body.code,
         ).toBe(48000);

@@ -257,6 +257,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       settings: security.http.settings,
       auth: () => auth,
       sessions: security.sessions,
+      passwords: security.passwords,
       logger,
       now,
       knownPermissionCodes: () => routeTable?.permissionRoutes().flatMap((r) => r.permissionCode ?? []) ?? [],

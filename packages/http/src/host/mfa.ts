@@ -15,13 +15,13 @@ import {
 import type { Cache } from '@svc/data/cache';
 import type { Configuration, Logger } from '@svc/kernel';
 import {
-  createLoginLock,
   createLogSmsSender,
   createMfaServices,
   createMfaSettings,
   createSecretProtector,
   type LoginHooks,
   type MfaServices,
+  type PasswordCheck,
   type RuntimeSettings,
   resolveMasterKey,
   type SessionAuthService,
@@ -38,6 +38,8 @@ export interface BuildMfaInput {
   settings: RuntimeSettings;
   auth: () => SessionAuthService;
   sessions: SessionManager;
+  /** The password login's own lock-aware check (one copy of the rule for every door). */
+  passwords: PasswordCheck;
   logger: Logger;
   now: () => Date;
   /** Permission codes of the running service (read at request time, when every route is registered). */
@@ -84,7 +86,6 @@ export function buildMfa(input: BuildMfaInput): MfaServices {
   return createMfaServices({
     repositories: {
       users: input.repos.users,
-      loginLogs: input.repos.loginLogs,
       totp: createTotpRepository(input.database),
       phones: createPhoneUserRepository(input.database),
       highSensitivity: createHighSensitivityRepository(input.database),
@@ -93,12 +94,10 @@ export function buildMfa(input: BuildMfaInput): MfaServices {
     settings,
     auth: input.auth,
     sessions: input.sessions,
-    // Counters live in the cache, so this lock and the password login's share them.
-    lock: createLoginLock({ cache: input.cache, settings: () => input.settings.loginLock() }),
+    passwords: input.passwords,
     protector: masterKey ? createSecretProtector(masterKey.key) : undefined,
     sender: input.smsSender ?? createLogSmsSender(logger.child('Service.Sms')),
     knownPermissionCodes: input.knownPermissionCodes,
-    pbkdf2Iterations: options.Security.Password.Pbkdf2Iterations,
     now: input.now,
     logger: logger.child('Service.Auth'),
   });

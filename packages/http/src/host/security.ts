@@ -8,13 +8,13 @@ import type { ConfigStore, Repositories } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import type { Configuration, Logger, ResolvedJwtKey } from '@svc/kernel';
 import {
+  assemblePasswordCheck,
   assertApiKeyConfig,
   configApiKeySource,
   createAccessTokens,
   createApiKeyValidator,
   createAuthService,
   createClientIpResolver,
-  createLoginLock,
   createPermissionResolver,
   createRateLimiter,
   createRuntimeSettings,
@@ -22,6 +22,7 @@ import {
   createSessionManager,
   deriveSubkey,
   type LoginHooks,
+  type PasswordCheck,
   type PermissionCache,
   type SessionAuthService,
   type SessionManager,
@@ -36,6 +37,8 @@ export interface SecurityServices {
   auth: SessionAuthService;
   sessions: SessionManager;
   permissions: PermissionCache;
+  /** The one lock-aware password check, for every door that accepts a password (login, MFA, personal). */
+  passwords: PasswordCheck;
 }
 
 export interface BuildSecurityInput {
@@ -102,15 +105,22 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     cache,
     ttlMinutes: options.Cache.PermissionMinutes,
   });
+  const passwords = assemblePasswordCheck({
+    repositories: repos,
+    cache,
+    lockSettings: () => settings.loginLock(),
+    pbkdf2Iterations: security.Password.Pbkdf2Iterations,
+    now,
+    logger: logger.child('Service.Auth'),
+  });
   const auth = createAuthService({
     repositories: repos,
     sessions,
     tokens,
-    lock: createLoginLock({ cache, settings: () => settings.loginLock() }),
+    passwords,
     cache,
     settings,
     policy,
-    pbkdf2Iterations: security.Password.Pbkdf2Iterations,
     refreshReuseIntervalSeconds: security.Session.RefreshReuseIntervalSeconds,
     now,
     logger: logger.child('Service.Auth'),
@@ -137,5 +147,5 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     demoMode: options.DemoMode,
     securityEvents: auth.securityEvents,
   };
-  return { http, auth, sessions, permissions };
+  return { http, auth, sessions, permissions, passwords };
 }

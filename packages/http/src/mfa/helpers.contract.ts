@@ -71,12 +71,12 @@ export async function post(
 }
 
 /** The SMS lines the default sender wrote for `phone`, oldest first. */
-export function smsLines(t: TestServer, purpose: 'mfa' | 'login', phone: string): string[] {
+export function smsLines(t: TestServer, purpose: 'mfa' | 'login' | 'phone', phone: string): string[] {
   return t.logs.filter((line) => line.includes(`[SMS] purpose=${purpose} phone=${phone} code=`));
 }
 
 /** The newest code the default sender logged for `phone`. */
-export function lastSmsCode(t: TestServer, purpose: 'mfa' | 'login', phone: string): string {
+export function lastSmsCode(t: TestServer, purpose: 'mfa' | 'login' | 'phone', phone: string): string {
   const line = smsLines(t, purpose, phone).at(-1);
   const code = line ? /code=(\d+)/.exec(line)?.[1] : undefined;
   if (!code) throw new Error(`no ${purpose} SMS logged for ${phone}`);

@@ -89,6 +89,10 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
       });
 
       it('counts wrong codes down with args.attemptsLeft, then invalidates the code', async () => {
+        // The account's second-factor lock (MaxFailCount, 3 here) would stop this before the code's own
+        // MaxAttempts (5): raised for this test, which is about the code.
+        const { maxFailCount } = await t.server.security.http.settings.loginLock();
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', '10');
         const number = phone();
         await addUser(t, { account: 'sms-d', phone: number });
         const { challengeId } = (await login('sms-d')).body.args;
@@ -101,6 +105,7 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
         }
         expect(left).toEqual([4, 3, 2, 1, 0]);
         expect((await post(t, '/api/v1/auth/login/sms', { challengeId, code })).body.code).toBe(40011);
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', String(maxFailCount));
       });
 
       it('resends only after the cooldown, replacing the code, and expires after TtlSeconds', async () => {

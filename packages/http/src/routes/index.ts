@@ -15,6 +15,9 @@ import * as errorCodes from './meta/error-codes.js';
 import { registerMfaRoutes } from './mfa/index.js';
 import { registerOpsRoutes } from './ops/index.js';
 import * as personalPassword from './personal/password.js';
+import * as personalPhoneCode from './personal/phone-code.js';
+import * as personalPhoneDelete from './personal/phone-delete.js';
+import * as personalPhonePut from './personal/phone-put.js';
 
 /** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
 export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string): boolean {
@@ -31,6 +34,9 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   logout.register(area('Auth'), deps.security);
   ping.register(area('Auth'), deps.now);
   personalPassword.register(area('Personal'), deps.security);
+  const phoneDeps = { phone: deps.core.mfa.phone, resolveClientIp: deps.security.resolveClientIp };
+  for (const route of [personalPhoneCode, personalPhonePut, personalPhoneDelete])
+    route.register(area('Personal'), phoneDeps);
   if (isModuleEnabled(deps, 'Meta')) errorCodes.register(area('Meta'), deps);
   registerMfaRoutes(area('Mfa'), deps);
   registerAdminRoutes(area('Admin'), deps);

@@ -54,27 +54,94 @@ export function iterationsOf(stored: string): number | undefined {
 }
 
 /**
- * Verifies a password against a stored hash. A malformed stored value never matches (and costs a hash at
- * the current count, so that it cannot be told apart by timing).
+ * The PBKDF2 primitive a hasher runs (libuv's thread pool by default). Injectable so a test can count the
+ * iterations each outcome costs instead of timing it.
+ */
+export type Pbkdf2Derive = (
+  password: string,
+  salt: Buffer,
+  iterations: number,
+  keyLength: number,
+) => Promise<Buffer>;
+
+const defaultDerive: Pbkdf2Derive = (password, salt, iterations, keyLength) =>
+  pbkdf2Async(password, salt, iterations, keyLength, 'sha256');
+
+/** Hashing and verification at one configured strength. */
+export interface PasswordHasher {
+  /** The effective iteration count of new hashes (and the cost of every verification). */
+  readonly iterations: number;
+  hash(plain: string): Promise<string>;
+  /**
+   * Verifies `plain` against `stored` at the cost of one hash of the current strength, whatever `stored`
+   * holds: a hash of fewer iterations is topped up with the difference, a malformed value costs a full hash.
+   * So an old account, a current one and an unknown one (see {@link PasswordHasher.verifyNothing}) cannot be
+   * told apart by the time a wrong password takes. A hash of more iterations than the current setting costs
+   * what it costs (it can only exist after the operator lowered the setting).
+   */
+  verify(plain: string, stored: string): Promise<boolean>;
+  /** Costs what {@link PasswordHasher.verify} costs and never succeeds (an unknown account). */
+  verifyNothing(plain: string): Promise<false>;
+  /** True when `stored` was made at another strength (rehash at the next successful login). */
+  needsRehash(stored: string): boolean;
+}
+
+/**
+ * Creates a hasher at `iterations` (raised to the floor of 100,000).
+ * @example
+ * const hasher = createPasswordHasher({ iterations: options.Security.Password.Pbkdf2Iterations });
+ * const ok = await hasher.verify(password, user?.password ?? '');
+ */
+export function createPasswordHasher(
+  options: {
+    /** @default 600000 */
+    iterations?: number;
+    /** @default node:crypto pbkdf2 on the thread pool */
+    derive?: Pbkdf2Derive;
+  } = {},
+): PasswordHasher {
+  const iterations = effectiveIterations(options.iterations ?? PBKDF2_DEFAULT_ITERATIONS);
+  const derive = options.derive ?? defaultDerive;
+  const burn = async (plain: string, count: number) => {
+    if (count > 0)
+      await derive(plain.normalize('NFC'), randomBytes(PBKDF2_SALT_BYTES), count, PBKDF2_KEY_BYTES);
+  };
+  return {
+    iterations,
+    async hash(plain) {
+      const salt = randomBytes(PBKDF2_SALT_BYTES);
+      const key = await derive(plain.normalize('NFC'), salt, iterations, PBKDF2_KEY_BYTES);
+      return `${PBKDF2_HASH_PREFIX}$${iterations}$${salt.toString('base64')}$${key.toString('base64')}`;
+    },
+    async verify(plain, stored) {
+      const parsed = parseHash(stored);
+      if (!parsed) {
+        await burn(plain, iterations);
+        return false;
+      }
+      const key = await derive(plain.normalize('NFC'), parsed.salt, parsed.iterations, parsed.key.length);
+      // Top up to the current strength before answering, whatever the outcome.
+      await burn(plain, iterations - parsed.iterations);
+      return timingSafeEqual(key, parsed.key);
+    },
+    async verifyNothing(plain) {
+      await burn(plain, iterations);
+      return false;
+    },
+    needsRehash: (stored) => iterationsOf(stored) !== iterations,
+  };
+}
+
+/**
+ * Verifies a password against a stored hash at the cost of one hash of `currentIterations` (see
+ * {@link PasswordHasher.verify}). A malformed stored value never matches.
  */
 export async function verifyPassword(
   plain: string,
   stored: string,
   currentIterations: number = PBKDF2_DEFAULT_ITERATIONS,
 ): Promise<boolean> {
-  const parsed = parseHash(stored);
-  if (!parsed) {
-    await hashPassword(plain, currentIterations);
-    return false;
-  }
-  const key = await pbkdf2Async(
-    plain.normalize('NFC'),
-    parsed.salt,
-    parsed.iterations,
-    parsed.key.length,
-    'sha256',
-  );
-  return timingSafeEqual(key, parsed.key);
+  return createPasswordHasher({ iterations: currentIterations }).verify(plain, stored);
 }
 
 /** True when the stored hash was made with another iteration count than the current one (or is not ours). */

@@ -5,10 +5,10 @@
 import type { Repositories, SysUserRow } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import type { Logger } from '@svc/kernel';
-import type { LoginLock } from '../lockout.js';
 import type { RuntimeSettings } from '../runtime-config.js';
 import type { AccessTokens } from '../tokens.js';
 import type { LoginInput } from './contracts.js';
+import type { PasswordCheck } from './password-check.js';
 import type { SecurityEventLog } from './security-events.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionPolicy } from './session-state.js';
@@ -37,18 +37,16 @@ export interface AuthServiceDeps {
   /** Revocation, limits and liveness of sessions (the same instance the authenticator uses). */
   sessions: SessionManager;
   tokens: Pick<AccessTokens, 'issue'>;
-  lock: LoginLock;
+  /**
+   * The one lock-aware password check (with its hasher, counters and login-log writer), shared with every
+   * other door that accepts a password.
+   */
+  passwords: PasswordCheck;
   cache: Cache;
   /** Runtime keys: password policy and token lifetimes, read at every use. */
   settings: Pick<RuntimeSettings, 'passwordPolicy' | 'sessionLifetimes'>;
   /** `Service:Security:Session:*`. */
   policy: SessionPolicy;
-  /**
-   * PBKDF2 iterations of new hashes (`Service:Security:Password:Pbkdf2Iterations`); raised to the floor of
-   * 100,000 like every hash.
-   * @default 600000
-   */
-  pbkdf2Iterations?: number;
   /** Clock of every timestamp and expiry decision. @default () => new Date() */
   now?: () => Date;
   /** Captcha and second-factor steps. @default {} */
@@ -63,7 +61,7 @@ export interface AuthServiceDeps {
   refreshReuseIntervalSeconds?: number;
 }
 
-type Defaulted = 'pbkdf2Iterations' | 'now' | 'hooks' | 'logger' | 'refreshReuseIntervalSeconds';
+type Defaulted = 'now' | 'hooks' | 'logger' | 'refreshReuseIntervalSeconds';
 
 /** The deps with every default applied (internal to the auth flows). */
 export type ResolvedAuthDeps = Omit<AuthServiceDeps, Defaulted> &

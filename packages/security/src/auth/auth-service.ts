@@ -3,7 +3,7 @@
  * change, assembled from the flows beside this file. Framework-free; every dependency is passed in.
  */
 import type { SysUserRow } from '@svc/data';
-import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS, silentLogger } from '@svc/kernel';
+import { silentLogger } from '@svc/kernel';
 import type { AuthServiceDeps, ResolvedAuthDeps } from './auth-deps.js';
 import { DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS } from './constants.js';
 import type { AuthService, IssuedSession } from './contracts.js';
@@ -12,7 +12,7 @@ import { createLoginFlow } from './login.js';
 import { changeOwnPassword } from './password-change.js';
 import type { ClientInfo } from './principal.js';
 import { ownerOfRefreshToken, refreshSession, sessionOfRefreshToken } from './refresh.js';
-import { createSecurityEventLog, type SecurityEventLog } from './security-events.js';
+import type { SecurityEventLog } from './security-events.js';
 
 /** The service, plus the step later login methods (SMS, TOTP) finish with. */
 export interface SessionAuthService extends AuthService {
@@ -26,10 +26,9 @@ export interface SessionAuthService extends AuthService {
 }
 
 /**
- * Creates the authentication service. PBKDF2 hashing for unknown accounts starts at once (one dummy hash).
+ * Creates the authentication service.
  * @example
- * const auth = createAuthService({ repositories, sessions: manager, tokens, lock, settings, policy,
- *   pbkdf2Iterations: options.Security.Password.Pbkdf2Iterations });
+ * const auth = createAuthService({ repositories, sessions: manager, tokens, passwords, cache, settings, policy });
  * const issued = await auth.login({ account, password, client: { ip, userAgent } });
  */
 export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
@@ -37,12 +36,12 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
   const logger = deps.logger ?? silentLogger;
   const resolved: ResolvedAuthDeps = {
     ...deps,
-    pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
     now,
     hooks: deps.hooks ?? {},
     logger,
     refreshReuseIntervalSeconds: deps.refreshReuseIntervalSeconds ?? DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS,
-    securityEvents: createSecurityEventLog({ loginLogs: deps.repositories.loginLogs, now, logger }),
+    // Security events go through the same login-log writer as every attempt.
+    securityEvents: { record: (event) => deps.passwords.log(event) },
   };
   const login = createLoginFlow(resolved);
 
@@ -55,8 +54,8 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
     async logout(principal) {
       await resolved.sessions.revokeSession(principal.sessionId, 'logout');
     },
-    changePassword: (principal, oldPassword, newPassword) =>
-      changeOwnPassword(resolved, principal, oldPassword, newPassword),
+    changePassword: (principal, oldPassword, newPassword, client) =>
+      changeOwnPassword(resolved, principal, oldPassword, newPassword, client),
     openSession: (user, client, options) => openSession(resolved, user, client, options),
   };
 }

@@ -1,4 +1,5 @@
 /** The auth contracts on Sqlite with the in-process cache. */
+import { lockoutContract } from './lockout.contract.js';
 import { loginContract } from './login.contract.js';
 import { passwordContract } from './password.contract.js';
 import { permissionsContract } from './permissions.contract.js';
@@ -7,6 +8,7 @@ import { sessionsContract } from './sessions.contract.js';
 
 const fixture = { dbType: 'Sqlite', cache: 'Memory' } as const;
 loginContract(fixture);
+lockoutContract(fixture);
 sessionsContract(fixture);
 refreshContract(fixture);
 passwordContract(fixture);

@@ -51,7 +51,12 @@ export interface AuthService {
   /** Revokes the caller's session. */
   logout(principal: UserPrincipal): Promise<void>;
   /** Self-service change: old password, policy, reuse check (42025); every other session is revoked. */
-  changePassword(principal: UserPrincipal, oldPassword: string, newPassword: string): Promise<void>;
+  changePassword(
+    principal: UserPrincipal,
+    oldPassword: string,
+    newPassword: string,
+    client?: ClientInfo,
+  ): Promise<void>;
 }
 
 /** Resolves a bearer token to a live session, on every request (revocation is immediate). */

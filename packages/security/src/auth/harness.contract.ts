@@ -13,17 +13,19 @@ import {
   type LogFields,
   type Logger,
   PBKDF2_MIN_ITERATIONS,
+  type Pbkdf2Derive,
   parseSection,
   serviceSchema,
   silentLogger,
 } from '@svc/kernel';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createLoginLock, type LoginLock } from '../lockout.js';
+import type { LoginLock } from '../lockout.js';
 import { createRuntimeSettings, type RuntimeSettings } from '../runtime-config.js';
 import { type AccessTokens, createAccessTokens } from '../tokens.js';
 import type { LoginHooks } from './auth-deps.js';
 import { createAuthService, type SessionAuthService } from './auth-service.js';
 import type { SessionAuthenticator } from './contracts.js';
+import { assemblePasswordCheck, type PasswordCheck } from './password-check.js';
 import { createPermissionResolver, type PermissionCache } from './permissions.js';
 import type { ClientInfo } from './principal.js';
 import { createSessionManager, type SessionManager } from './session-manager.js';
@@ -67,6 +69,8 @@ export interface AuthWorld {
   database: OpenTestDatabase;
   repos: Repositories;
   cache: Cache;
+  /** The Redis key prefix of this file (a second connection with it is a second instance on one Redis). */
+  keyPrefix: string;
   clock: Clock;
   dispose(): Promise<void>;
 }
@@ -84,6 +88,7 @@ export async function openAuthWorld(fixture: AuthFixture): Promise<AuthWorld> {
     database,
     repos: createRepositories(database.database),
     cache,
+    keyPrefix,
     clock,
     async dispose() {
       if (fixture.cache === 'Redis') await cache.deleteByPrefix('');
@@ -125,6 +130,12 @@ export interface ServiceOverrides {
   runtime?: Record<string, string>;
   hooks?: LoginHooks;
   logger?: Logger;
+  /** Another cache on the same store (a second instance on one Redis). @default the world's cache */
+  cache?: Cache;
+  /** PBKDF2 primitive (tests count the hashes each attempt runs). */
+  derive?: Pbkdf2Derive;
+  /** PBKDF2 strength of the service. @default ITERATIONS */
+  iterations?: number;
   /** `Service:Security:Session:RefreshReuseIntervalSeconds`. @default 5 */
   refreshReuseIntervalSeconds?: number;
 }
@@ -136,6 +147,7 @@ export interface AuthServices {
   settings: RuntimeSettings;
   tokens: AccessTokens;
   lock: LoginLock;
+  passwords: PasswordCheck;
   manager: SessionManager;
   sessions: SessionAuthenticator;
   auth: SessionAuthService;
@@ -157,11 +169,21 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
   };
   const now = clock.now;
   const tokens = createAccessTokens({ key: KEY, issuer: 'Service', now: () => now().getTime() });
-  const lock = createLoginLock({ cache: world.cache, settings: () => settings.loginLock() });
+  const cache = overrides.cache ?? world.cache;
+  const passwords = assemblePasswordCheck({
+    repositories: world.repos,
+    cache,
+    lockSettings: () => settings.loginLock(),
+    pbkdf2Iterations: overrides.iterations ?? ITERATIONS,
+    ...(overrides.derive ? { derive: overrides.derive } : {}),
+    now,
+    logger: overrides.logger ?? silentLogger,
+  });
+  const lock = passwords.lock;
   const sessionDeps = {
     sessions: world.repos.sessions,
     refreshTokens: world.repos.refreshTokens,
-    cache: world.cache,
+    cache,
     policy,
     now,
   };
@@ -171,11 +193,10 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
     repositories: world.repos,
     sessions: manager,
     tokens,
-    lock,
-    cache: world.cache,
+    passwords,
+    cache,
     settings,
     policy,
-    pbkdf2Iterations: ITERATIONS,
     now,
     ...(overrides.hooks ? { hooks: overrides.hooks } : {}),
     ...(overrides.refreshReuseIntervalSeconds === undefined
@@ -183,8 +204,8 @@ export function buildServices(world: AuthWorld, overrides: ServiceOverrides = {}
       : { refreshReuseIntervalSeconds: overrides.refreshReuseIntervalSeconds }),
     logger: overrides.logger ?? silentLogger,
   });
-  const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache: world.cache });
-  return { clock, runtime, settings, tokens, lock, manager, sessions, auth, permissions };
+  const permissions = createPermissionResolver({ permissions: world.repos.permissions, cache });
+  return { clock, runtime, settings, tokens, lock, passwords, manager, sessions, auth, permissions };
 }
 
 let accountSeq = 0;

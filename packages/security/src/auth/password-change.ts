@@ -5,13 +5,13 @@
  * N. Every other session of the user is revoked (issue 9: whoever held the old password is signed out, on every
  * instance from the next request on); the caller's session stays alive.
  *
- * The old-password check honours the login lock like a login does: a stolen access token must not become an
- * unlimited oracle for guessing the password it would need to take the account over.
+ * The old password goes through the shared lock-aware check like a login: a stolen access token must not
+ * become an unlimited oracle for guessing the password it would need to take the account over.
  */
-import { BusinessError, ErrorCode, hashPassword, verifyPassword } from '@svc/kernel';
+import { BusinessError, ErrorCode } from '@svc/kernel';
 import { assertPassword } from '../password-policy.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
-import type { UserPrincipal } from './principal.js';
+import type { ClientInfo, UserPrincipal } from './principal.js';
 
 /** Changes the caller's password; throws 40001, 40004, 42019 or 42025. */
 export async function changeOwnPassword(
@@ -19,35 +19,28 @@ export async function changeOwnPassword(
   principal: UserPrincipal,
   oldPassword: string,
   newPassword: string,
+  client?: ClientInfo,
 ): Promise<void> {
-  const { repositories: repos, lock, now, pbkdf2Iterations: iterations } = deps;
-  const user = await repos.users.findById(principal.userId);
-  if (!user) throw new BusinessError(ErrorCode.UserNotFound);
-
-  const status = await lock.check(user.account);
-  if (status.locked) throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: status.lockMinutes });
-  if (!(await verifyPassword(oldPassword, user.password, iterations))) {
-    const failure = await lock.recordFailure(user.account);
-    if (failure.locked)
-      throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: failure.lockMinutes });
-    throw new BusinessError(
-      ErrorCode.PasswordWrong,
-      failure.attemptsLeft === null ? undefined : { attemptsLeft: failure.attemptsLeft },
-    );
-  }
+  const { repositories: repos, passwords, now } = deps;
+  const { hasher } = passwords;
+  const user = await passwords.verify({
+    who: { userId: principal.userId },
+    password: oldPassword,
+    record: true,
+    client,
+  });
 
   const policy = await deps.settings.passwordPolicy();
   assertPassword(newPassword, policy);
 
-  // The current hash and the newest N of the history (usually the current one again): compared in parallel,
-  // each at the strength it was made with.
+  // The current hash and the newest N of the history (usually the current one again): compared in parallel.
   const history = await repos.passwordHistory.listNewest(user.id, policy.historyCount);
   const previous = [...new Set([user.password, ...history])];
-  const matches = await Promise.all(previous.map((hash) => verifyPassword(newPassword, hash, iterations)));
+  const matches = await Promise.all(previous.map((hash) => hasher.verify(newPassword, hash)));
   if (matches.some(Boolean)) throw new BusinessError(ErrorCode.PasswordReused);
 
   const at = now();
-  const hash = await hashPassword(newPassword, iterations);
+  const hash = await hasher.hash(newPassword);
   await repos.users.updatePassword(user.id, {
     password: hash,
     lastPasswordChangeTime: at,

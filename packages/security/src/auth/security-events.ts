@@ -6,6 +6,7 @@
  */
 import type { LoginLogRepository } from '@svc/data';
 import { type Logger, silentLogger } from '@svc/kernel';
+import { createLoginLogWriter } from './login-log.js';
 import type { ClientInfo } from './principal.js';
 
 /** One refused request worth an audit row. */
@@ -32,29 +33,16 @@ export interface SecurityEventLogDeps {
 }
 
 /**
- * Creates the writer.
+ * Creates the writer: the one login-log writer (`login-log.ts`) under the event-shaped interface.
  * @example
  * const events = createSecurityEventLog({ loginLogs: repos.loginLogs, now: () => new Date(), logger });
  * await events.record({ account, userId, resultCode: 40023, client });
  */
 export function createSecurityEventLog(deps: SecurityEventLogDeps): SecurityEventLog {
-  const logger = deps.logger ?? silentLogger;
-  return {
-    async record({ account, userId, resultCode, client }) {
-      try {
-        await deps.loginLogs.insert({
-          account,
-          success: false,
-          resultCode,
-          userId,
-          ip: client.ip || null,
-          userAgent: client.userAgent || null,
-          traceId: client.traceId ?? null,
-          createTime: deps.now(),
-        });
-      } catch (error) {
-        logger.error('Could not write a security event to the login log.', { error, resultCode });
-      }
-    },
-  };
+  const write = createLoginLogWriter({
+    loginLogs: deps.loginLogs,
+    now: deps.now,
+    logger: deps.logger ?? silentLogger,
+  });
+  return { record: (event) => write(event) };
 }

@@ -145,7 +145,12 @@ export function sessionsContract(fixture: AuthFixture): void {
     });
 
     it('trims to MaxConcurrent newest sessions, also under concurrent logins', async () => {
-      const s = buildServices(world(), { policy: { maxConcurrent: 2 } });
+      // Six parallel logins of one account: above the default MaxFailCount (5), the lock would refuse the
+      // sixth before its hash (at most MaxFailCount checks run at once per account), so it is raised here.
+      const s = buildServices(world(), {
+        policy: { maxConcurrent: 2 },
+        runtime: { 'sys.security.loginLock.maxFailCount': '10' },
+      });
       const user = await createUser(world());
       const a = await login(s, user.account);
       const b = await login(s, user.account);

@@ -7,8 +7,9 @@
  * a binding with `clear`, which revokes the user's sessions too (but the caller's own). While the TOTP capability is off, binding and recovery answer 40025.
  */
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
+import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
-import { type MfaDeps, type SharedChecks, seedContext } from './common.js';
+import { type CaptchaFields, type MfaDeps, type SharedChecks, seedContext } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
 import type { TotpEngine } from './totp.js';
@@ -23,11 +24,23 @@ export interface BindStart {
 }
 
 export interface TotpBinding {
-  start(account: string, currentPassword: string): Promise<BindStart>;
+  start(
+    account: string,
+    currentPassword: string,
+    options?: { captcha?: CaptchaFields; client?: ClientInfo },
+  ): Promise<BindStart>;
   /** Stores the seed and answers the recovery codes (shown once). */
   complete(bindChallengeId: string, code: string): Promise<{ recoveryCodes: string[] }>;
-  /** Uses one recovery code: the binding is cleared and every session of the account revoked. */
-  recover(account: string, currentPassword: string, recoveryCode: string): Promise<void>;
+  /**
+   * Uses one recovery code: the binding is cleared and every session of the account revoked. A wrong code
+   * counts on the account's second-factor counter.
+   */
+  recover(
+    account: string,
+    currentPassword: string,
+    recoveryCode: string,
+    options?: { captcha?: CaptchaFields; client?: ClientInfo },
+  ): Promise<void>;
   /**
    * An administrator clears a user's binding (42001 for an unknown user) and every session of that user is
    * revoked; clearing one's own keeps the caller's session (`actorSessionId`).
@@ -59,9 +72,15 @@ export function createTotpBinding(
   }
 
   return {
-    async start(account, currentPassword) {
+    async start(account, currentPassword, options = {}) {
       const protector = await capability();
-      const user = await checks.checkPassword(account, currentPassword);
+      const user = await deps.passwords.verify({
+        who: { account },
+        password: currentPassword,
+        beforeHash: checks.captcha(options.captcha),
+        record: true,
+        client: options.client,
+      });
       if (user.totpSecret) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
       const seed = totp.newSecret();
       const bindChallengeId = guidV7(store.nowMs());
@@ -102,13 +121,24 @@ export function createTotpBinding(
       return { recoveryCodes };
     },
 
-    async recover(account, currentPassword, recoveryCode) {
+    async recover(account, currentPassword, recoveryCode, options = {}) {
       await capability();
-      const user = await checks.checkPassword(account, currentPassword);
+      const user = await deps.passwords.verify({
+        who: { account },
+        password: currentPassword,
+        beforeHash: checks.captcha(options.captcha),
+        record: true,
+        client: options.client,
+      });
+      const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
       const used =
         user.totpSecret !== null &&
         (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
-      if (!used) throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+      if (!used) {
+        attempt.failed();
+        throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+      }
+      await attempt.succeeded();
       await repos.totp.clear(user.id, { userId: null, at: deps.now() });
       await deps.sessions.revokeUserSessions(user.id, 'mfa-recovery');
     },

@@ -60,6 +60,8 @@ export const MFA_KEYS = {
   captcha: 'mfa:captcha:',
   smsChallenge: 'mfa:sms:ch:',
   smsLogin: 'mfa:sms:login:',
+  /** Code confirming a new phone number of a signed-in user (`mfa:sms:phone:<userId>`). */
+  smsPhone: 'mfa:sms:phone:',
   smsCooldown: 'mfa:sms:cd:',
   smsDay: 'mfa:sms:day:',
   totpChallenge: 'mfa:totp:ch:',

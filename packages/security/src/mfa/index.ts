@@ -6,7 +6,7 @@ export type { BindStart, TotpBinding } from './binding.js';
 export { type CaptchaService, createCaptchaService, type IssuedCaptcha } from './captcha/service.js';
 export { CAPTCHA_HEIGHT, CAPTCHA_WIDTH, renderCaptchaSvg } from './captcha/svg.js';
 export { type ClockStore, createClockStore, type Expiring } from './clock-store.js';
-export { type MfaDeps, seedContext } from './common.js';
+export { type CaptchaFields, type MfaDeps, seedContext } from './common.js';
 export * from './constants.js';
 export {
   createHighSensitivityService,
@@ -16,6 +16,7 @@ export {
 } from './high-sensitivity.js';
 export type { LoginSteps } from './login-steps.js';
 export * from './master-key.js';
+export type { PhoneChangeService } from './phone.js';
 export * from './protector.js';
 export { createReauthService, type ReauthInput, type ReauthService } from './reauth.js';
 export { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';

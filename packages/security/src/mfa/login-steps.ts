@@ -10,7 +10,6 @@ import { BusinessError, ErrorCode, guidV7, isBusinessError } from '@svc/kernel';
 import type { LoginHooks } from '../auth/auth-deps.js';
 import type { IssuedSession } from '../auth/contracts.js';
 import type { ClientInfo } from '../auth/principal.js';
-import type { CaptchaService } from './captcha/service.js';
 import type { ClockStore } from './clock-store.js';
 import type { MfaDeps, SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
@@ -43,13 +42,12 @@ export function createLoginSteps(
   parts: {
     checks: SharedChecks;
     store: ClockStore;
-    captcha: CaptchaService;
     sms: SmsCodeService;
     totp: TotpEngine;
   },
 ): LoginSteps {
   const { settings, repositories: repos } = deps;
-  const { checks, store, captcha, sms, totp } = parts;
+  const { checks, store, sms, totp } = parts;
 
   /** Runs a completion: the session on success, one login-log row either way. */
   async function complete(
@@ -61,12 +59,11 @@ export function createLoginSteps(
     try {
       user = await work();
       const issued = await deps.auth().openSession(user, client, { isMfa: true });
-      await deps.lock.reset(user.account);
-      await checks.logLogin({ account: user.account, resultCode: 0, userId: user.id, client });
+      await deps.passwords.log({ account: user.account, resultCode: 0, userId: user.id, client });
       return issued;
     } catch (error) {
       const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
-      await checks.logLogin({ account: account(), resultCode, userId: user?.id ?? null, client });
+      await deps.passwords.log({ account: account(), resultCode, userId: user?.id ?? null, client });
       throw error;
     }
   }
@@ -81,9 +78,8 @@ export function createLoginSteps(
 
   return {
     hooks: {
-      async verifyCaptcha(input) {
-        if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
-      },
+      // The same captcha step as every anonymous password door.
+      verifyCaptcha: (input) => checks.captcha(input)(),
 
       async afterPassword(user) {
         if (await settings.totpEnabled()) {
@@ -122,10 +118,16 @@ export function createLoginSteps(
           const user = await liveUser(challenge.userId, new BusinessError(ErrorCode.MfaChallengeExpired));
           account = user.account;
           if (!user.totpSecret) throw new BusinessError(ErrorCode.MfaChallengeExpired);
-          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) return user;
+          // Codes count on the account across challenges (contract §10): reserved before the check.
+          const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
+          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
+            await attempt.succeeded();
+            return user;
+          }
           const attempts = challenge.attempts + 1;
           const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
           if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+          attempt.failed();
           throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
         },
       );
@@ -138,7 +140,9 @@ export function createLoginSteps(
         () => owner?.account ?? '',
         client,
         async () => {
-          const userId = await sms.completeMfa(challengeId, code);
+          const userId = await sms.completeMfa(challengeId, code, (id) =>
+            deps.passwords.secondFactorLock.begin({ userId: id }),
+          );
           return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
         },
       );
@@ -147,7 +151,7 @@ export function createLoginSteps(
     resendSms: (challengeId) => sms.resendMfa(challengeId),
 
     async sendLoginCode(input) {
-      if (await settings.captchaEnabled()) await captcha.verify(input.captchaId, input.captchaCode);
+      await checks.captcha(input)();
       if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
       return sms.sendLogin(input.phone);
     },

@@ -5,8 +5,8 @@
  * re-authentication marker ask {@link ReauthService.satisfied}; it is enforced while the TOTP capability is
  * on (contract §5).
  */
-import { BusinessError, ErrorCode, verifyPassword } from '@svc/kernel';
-import type { UserPrincipal } from '../auth/principal.js';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
 import type { MfaDeps, SharedChecks } from './common.js';
 import { MFA_KEYS } from './constants.js';
@@ -21,7 +21,7 @@ export interface ReauthInput {
 
 export interface ReauthService {
   /** Checks the credential and opens the window; answers when it ends. */
-  open(principal: UserPrincipal, input: ReauthInput): Promise<{ expiresAt: Date }>;
+  open(principal: UserPrincipal, input: ReauthInput, client?: ClientInfo): Promise<{ expiresAt: Date }>;
   /** True when a marked route may proceed: the TOTP capability is off, or the window is open. */
   satisfied(principal: UserPrincipal): Promise<boolean>;
 }
@@ -32,33 +32,31 @@ export function createReauthService(
   deps: MfaDeps,
   parts: { checks: SharedChecks; store: ClockStore; totp: TotpEngine },
 ): ReauthService {
-  const { settings, repositories: repos, lock } = deps;
+  const { settings, repositories: repos, passwords } = deps;
   const { checks, store, totp } = parts;
 
-  async function checkPassword(account: string, password: string, stored: string): Promise<void> {
-    const status = await lock.check(account);
-    if (status.locked) throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: status.lockMinutes });
-    if (await verifyPassword(password, stored, deps.pbkdf2Iterations)) return lock.reset(account);
-    const failure = await lock.recordFailure(account);
-    if (failure.locked)
-      throw new BusinessError(ErrorCode.AccountLocked, { lockMinutes: failure.lockMinutes });
-    throw new BusinessError(
-      ErrorCode.PasswordWrong,
-      failure.attemptsLeft === null ? undefined : { attemptsLeft: failure.attemptsLeft },
-    );
-  }
-
   return {
-    async open(principal, input) {
+    async open(principal, input, client) {
       const user = await repos.users.findById(principal.userId);
       if (!user?.enabled) throw new BusinessError(ErrorCode.TokenInvalid);
       if (input.method === 'password') {
-        await checkPassword(user.account, input.password ?? '', user.password);
+        await passwords.verify({
+          who: { userId: user.id },
+          password: input.password ?? '',
+          record: true,
+          client,
+        });
       } else {
         if (!(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
         if (!user.totpSecret) throw new BusinessError(ErrorCode.TotpNotBound);
+        // A wrong code counts on the account's second-factor counter, as at login.
+        const attempt = await passwords.secondFactorLock.begin({ userId: user.id });
         const ok = await totp.accept(user.id, checks.openSeed(user), input.totpCode ?? '', store.nowMs());
-        if (!ok) throw new BusinessError(ErrorCode.TotpWrong);
+        if (!ok) {
+          attempt.failed();
+          throw new BusinessError(ErrorCode.TotpWrong);
+        }
+        await attempt.succeeded();
       }
       const record = await store.put(windowKey(principal), {}, settings.totp.reauthWindowMinutes * 60_000);
       return { expiresAt: new Date(record.expiresAt) };

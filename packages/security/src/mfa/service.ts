@@ -10,6 +10,7 @@ import { createClockStore } from './clock-store.js';
 import { createSharedChecks, type MfaDeps } from './common.js';
 import { createHighSensitivityService, type HighSensitivityService } from './high-sensitivity.js';
 import { createLoginSteps, type LoginSteps } from './login-steps.js';
+import { createPhoneChangeService, type PhoneChangeService } from './phone.js';
 import { createReauthService, type ReauthService } from './reauth.js';
 import type { MfaSettings } from './settings.js';
 import { createSmsCodeService } from './sms.js';
@@ -23,19 +24,21 @@ export interface MfaServices {
   steps: LoginSteps;
   binding: TotpBinding;
   reauth: ReauthService;
+  /** Self-service phone number changes (contract §10). */
+  phone: PhoneChangeService;
   highSensitivity: HighSensitivityService;
 }
 
 /**
  * Creates the second-factor services.
  * @example
- * const mfa = createMfaServices({ repositories, cache, settings, auth: () => auth, sessions, lock,
- *   protector, sender: createLogSmsSender(logger), knownPermissionCodes, pbkdf2Iterations, now, logger });
+ * const mfa = createMfaServices({ repositories, cache, settings, auth: () => auth, sessions, passwords,
+ *   protector, sender: createLogSmsSender(logger), knownPermissionCodes, now, logger });
  */
 export function createMfaServices(deps: MfaDeps): MfaServices {
   const store = createClockStore(deps.cache, deps.now);
-  const checks = createSharedChecks(deps);
   const captcha = createCaptchaService({ store });
+  const checks = createSharedChecks(deps, captcha);
   const totp = createTotpEngine({ cache: deps.cache });
   const sms = createSmsCodeService({
     cache: deps.cache,
@@ -50,9 +53,10 @@ export function createMfaServices(deps: MfaDeps): MfaServices {
     async issueCaptcha() {
       return captcha.issue(await deps.settings.captchaType());
     },
-    steps: createLoginSteps(deps, { checks, store, captcha, sms, totp }),
+    steps: createLoginSteps(deps, { checks, store, sms, totp }),
     binding: createTotpBinding(deps, { checks, store, totp }),
     reauth: createReauthService(deps, { checks, store, totp }),
+    phone: createPhoneChangeService(deps, { checks, sms }),
     highSensitivity: createHighSensitivityService({
       ...deps,
       seedCodes: seedPermissionCodes(defaultSeedMenus),

@@ -1,12 +1,12 @@
 /**
  * Where SMS codes go. The sender is replaceable (a consumer plugs in its SMS gateway); the default only
  * writes the code to the backend log, as the spec says, in one line an operator can grep:
- * `[SMS] purpose=<mfa|login> phone=<number> code=<code>`.
+ * `[SMS] purpose=<mfa|login|phone> phone=<number> code=<code>`.
  */
 import type { Logger } from '@svc/kernel';
 
-/** Why a code is sent: the second factor after a password, or passwordless SMS login. */
-export type SmsPurpose = 'mfa' | 'login';
+/** Why a code is sent: the second factor after a password, passwordless SMS login, or a new number to confirm. */
+export type SmsPurpose = 'mfa' | 'login' | 'phone';
 
 export interface SmsMessage {
   purpose: SmsPurpose;

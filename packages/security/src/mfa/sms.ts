@@ -13,6 +13,7 @@
 import type { PhoneUserRepository } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { BusinessError, constantTimeEqual, ErrorCode, guidV7, randomDigits, sha256Hex } from '@svc/kernel';
+import type { LockAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
 import { MFA_KEYS, SMS_DAY_COUNTER_TTL_MS } from './constants.js';
 import type { SmsOtpOptions } from './settings.js';
@@ -41,8 +42,19 @@ export interface SmsCodeService {
   resendMfa(challengeId: string): Promise<SmsSendResult>;
   /** The user a live challenge is bound to, without touching it (for the login log of a failed attempt). */
   peekMfaUser(challengeId: string): Promise<number | undefined>;
-  /** Checks the code of a challenge; answers the user id it is bound to. */
-  completeMfa(challengeId: string, code: string): Promise<number>;
+  /**
+   * Checks the code of a challenge; answers the user id it is bound to. `guard` reserves the attempt on the
+   * user's second-factor counter before the comparison (throws 40004 while locked).
+   */
+  completeMfa(
+    challengeId: string,
+    code: string,
+    guard?: (userId: number) => Promise<LockAttempt>,
+  ): Promise<number>;
+  /** Sends a code to a number a signed-in user wants as theirs (purpose `phone`); cooldown and daily limit apply. */
+  sendPhone(userId: number, phone: string): Promise<SmsSendResult>;
+  /** Checks the code sent to `phone` for `userId` (40010 with attempts left, 40011 when none is live). */
+  completePhone(userId: number, phone: string, code: string): Promise<void>;
   /** SMS login send: same answer for every number; a code only for a number of exactly one enabled user. */
   sendLogin(phone: string): Promise<SmsSendResult>;
   /** Checks an SMS login code; answers the user id. */
@@ -107,16 +119,32 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
     await sender.send({ purpose, phone, code });
   }
 
-  /** Takes the record and checks `code`; a wrong code goes back with one attempt fewer. */
-  async function check(key: string, code: string): Promise<CodeRecord> {
+  /**
+   * Takes the record and checks `code` (and, when given, the number it was sent to); a wrong code goes back
+   * with one attempt fewer.
+   */
+  async function check(
+    key: string,
+    code: string,
+    guard?: (userId: number) => Promise<LockAttempt>,
+    phone?: string,
+  ): Promise<CodeRecord> {
     const record = await store.take<CodeRecord>(key);
     if (!record) throw new BusinessError(ErrorCode.SmsCodeExpired);
+    const attempt = guard && record.userId !== null ? await guard(record.userId) : undefined;
     const right =
-      record.code !== null && record.userId !== null && constantTimeEqual(code.trim(), record.code);
-    if (right) return record;
+      record.code !== null &&
+      record.userId !== null &&
+      (phone === undefined || phone.trim() === record.phone) &&
+      constantTimeEqual(code.trim(), record.code);
+    if (right) {
+      await attempt?.succeeded();
+      return record;
+    }
     const attempts = record.attempts + 1;
     const attemptsLeft = Math.max(0, options.maxAttempts - attempts);
     if (attemptsLeft > 0) await store.restore(key, { ...record, attempts });
+    attempt?.failed();
     throw new BusinessError(ErrorCode.SmsCodeWrong, { attemptsLeft });
   }
 
@@ -157,8 +185,9 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
         await store.restore(key, record);
         throw error;
       }
+      // A new code, but not new attempts: resending must not reset what wrong guesses have used up.
       const code = newCode();
-      await store.put<Omit<CodeRecord, 'expiresAt'>>(key, { ...record, code, attempts: 0 }, ttlMs);
+      await store.put<Omit<CodeRecord, 'expiresAt'>>(key, { ...record, code }, ttlMs);
       await deliver('mfa', record.phone, code);
       return sendResult;
     },
@@ -167,9 +196,26 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       return (await store.peek<CodeRecord>(`${MFA_KEYS.smsChallenge}${challengeId}`))?.userId ?? undefined;
     },
 
-    async completeMfa(challengeId, code) {
-      const record = await check(`${MFA_KEYS.smsChallenge}${challengeId}`, code);
+    async completeMfa(challengeId, code, guard) {
+      const record = await check(`${MFA_KEYS.smsChallenge}${challengeId}`, code, guard);
       return record.userId as number;
+    },
+
+    async sendPhone(userId, input) {
+      const phone = input.trim();
+      await admit(phone);
+      const code = newCode();
+      await store.put<Omit<CodeRecord, 'expiresAt'>>(
+        `${MFA_KEYS.smsPhone}${userId}`,
+        { userId, phone, code, attempts: 0 },
+        ttlMs,
+      );
+      await deliver('phone', phone, code);
+      return sendResult;
+    },
+
+    async completePhone(userId, phone, code) {
+      await check(`${MFA_KEYS.smsPhone}${userId}`, code, undefined, phone);
     },
 
     async sendLogin(input) {

@@ -4,7 +4,8 @@ import { ok } from '@svc/kernel';
 import type { HttpDeps } from '../../deps.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { AccountSchema, jsonBody, PasswordSchema } from './schemas.js';
+import { clientInfoOf } from '../../security/client.js';
+import { AccountSchema, captchaFields, jsonBody, PasswordSchema } from './schemas.js';
 
 export const BindStartSchema = z
   .object({
@@ -20,14 +21,22 @@ export const route = createRoute({
   path: '/api/v1/auth/mfa/bind/start',
   tags: ['Auth'],
   summary: 'Start binding an authenticator',
-  description: '40025 TOTP off; 40001/40004/40005 as at login; 40021 when the account is already bound.',
-  request: jsonBody(z.object({ account: AccountSchema, currentPassword: PasswordSchema }).strict()),
+  description:
+    '40025 TOTP off; 40001/40004/40005 and captcha (40002/40003, while on) as at login; 40021 when the ' +
+    'account is already bound.',
+  request: jsonBody(
+    z.object({ account: AccountSchema, currentPassword: PasswordSchema, ...captchaFields }).strict(),
+  ),
   responses: envelopeResponses(BindStartSchema),
 });
 
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
-    const { account, currentPassword } = c.req.valid('json');
-    return c.json(ok(await deps.core.mfa.binding.start(account, currentPassword)), 200);
+    const { account, currentPassword, captchaId, captchaCode } = c.req.valid('json');
+    const started = await deps.core.mfa.binding.start(account, currentPassword, {
+      captcha: { captchaId, captchaCode },
+      client: clientInfoOf(c, deps.security.resolveClientIp),
+    });
+    return c.json(ok(started), 200);
   });
 }

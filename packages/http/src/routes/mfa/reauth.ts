@@ -4,6 +4,7 @@ import { ok } from '@svc/kernel';
 import type { HttpDeps } from '../../deps.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { clientInfoOf } from '../../security/client.js';
 import { requireUser } from '../../security/principal.js';
 import { CodeSchema, jsonBody, PasswordSchema } from './schemas.js';
 
@@ -33,7 +34,11 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
   registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
-    const { expiresAt } = await deps.core.mfa.reauth.open(requireUser(c), c.req.valid('json'));
+    const { expiresAt } = await deps.core.mfa.reauth.open(
+      requireUser(c),
+      c.req.valid('json'),
+      clientInfoOf(c, deps.security.resolveClientIp),
+    );
     return c.json(ok({ expiresAt: expiresAt.toISOString() }), 200);
   });
 }

@@ -13,6 +13,12 @@ export const PhoneSchema = z
 export const AccountSchema = z.string().min(1).max(64);
 export const PasswordSchema = z.string().min(1).max(128);
 
+/** Captcha answer of the anonymous password doors, as at login (contract §10: required while captcha is on). */
+export const captchaFields = {
+  captchaId: z.string().max(64).optional(),
+  captchaCode: z.string().max(16).optional(),
+};
+
 export const ChallengeCodeBody = z.object({ challengeId: ChallengeIdSchema, code: CodeSchema }).strict();
 
 export const SmsSendResultSchema = z

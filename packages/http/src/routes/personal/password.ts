@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { clientInfoOf } from '../../security/client.js';
 import type { HttpSecurity } from '../../security/deps.js';
 import { requireUser } from '../../security/principal.js';
 import { PasswordSchema } from '../auth/schemas.js';
@@ -28,7 +29,8 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, security: HttpSecurity): void {
   registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
     const { oldPassword, newPassword } = c.req.valid('json');
-    await security.auth.changePassword(requireUser(c), oldPassword, newPassword);
+    const client = clientInfoOf(c, security.resolveClientIp);
+    await security.auth.changePassword(requireUser(c), oldPassword, newPassword, client);
     return c.json(ok(null), 200);
   });
 }

@@ -1,4 +1,8 @@
-/** `PUT /api/v1/personal/profile`: the fields a user may change on their own profile. */
+/**
+ * `PUT /api/v1/personal/profile`: the fields a user may change on their own profile. The phone is a second
+ * factor and is not among them (contract §10): a `phone` property is refused with 48000 like any unknown one;
+ * the phone routes under `/personal/phone` change it with the current password and a code.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import type { AdminRouteDeps } from '../../../admin/route-deps.js';
@@ -11,7 +15,6 @@ export const UpdateProfileSchema = z
   .object({
     realName: userFieldsShape.realName.optional(),
     nickName: userFieldsShape.nickName,
-    phone: userFieldsShape.phone,
     email: userFieldsShape.email,
     gender: userFieldsShape.gender,
     avatar: userFieldsShape.avatar,
@@ -24,6 +27,7 @@ export const route = createRoute({
   path: '/api/v1/personal/profile',
   tags: ['Personal'],
   summary: 'Update my profile',
+  description: 'The phone number is not a profile field: see `/api/v1/personal/phone` (48000 for `phone`).',
   request: { body: { required: true, content: { 'application/json': { schema: UpdateProfileSchema } } } },
   responses: envelopeResponses(z.null()),
 });

@@ -1,0 +1,263 @@
+/**
+ * Contract: the login lock cannot be sidestepped (issue 9). One identity, one counter: a spelling the dialect's
+ * lookup resolves to the locked account is locked too (asserted per dialect: what the database resolves), and
+ * text variants of an unknown account share a counter. No parallel bypass: a burst of wrong passwords gets at
+ * most MaxFailCount hashes, and a right password sent while they are in flight is refused unchecked, also
+ * from a second instance on one Redis. Equal cost: counted PBKDF2 iterations, never timing.
+ */
+import { pbkdf2 } from 'node:crypto';
+import { promisify } from 'node:util';
+import { createRedisCache } from '@svc/data/cache';
+import { BusinessError, type DbType, type Pbkdf2Derive } from '@svc/kernel';
+import { expect, it } from 'vitest';
+import type { LoginInput } from './contracts.js';
+import {
+  type AuthFixture,
+  buildServices,
+  CLIENT,
+  createUser,
+  describeAuth,
+  ITERATIONS,
+  PASSWORD,
+} from './harness.contract.js';
+
+const pbkdf2Async = promisify(pbkdf2);
+
+/** The business code a settled login carries (0 for a session). */
+async function codeOf(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+    return 0;
+  } catch (error) {
+    if (error instanceof BusinessError) return error.code;
+    throw error;
+  }
+}
+
+const input = (account: string, password: string): LoginInput => ({ account, password, client: CLIENT });
+
+/** Events a test waits for instead of time: `until(p)` resolves once `p()` holds after some `changed()`. */
+function conditions() {
+  const waiting: Array<{ holds: () => boolean; resolve: () => void }> = [];
+  return {
+    changed() {
+      for (const w of [...waiting]) {
+        if (w.holds()) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve();
+        }
+      }
+    },
+    until(holds: () => boolean): Promise<void> {
+      if (holds()) return Promise.resolve();
+      return new Promise((resolve) => waiting.push({ holds, resolve }));
+    },
+  };
+}
+
+/** A real PBKDF2 that counts its calls and iterations and, while closed, holds every hash at its start. */
+function gatedDerive(events: ReturnType<typeof conditions>) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const state = { calls: 0, iterations: 0 };
+  const derive: Pbkdf2Derive = async (password, salt, iterations, keyLength) => {
+    state.calls += 1;
+    state.iterations += iterations;
+    events.changed();
+    await gate;
+    return pbkdf2Async(password, salt, iterations, keyLength, 'sha256');
+  };
+  return { derive, state, open };
+}
+
+/**
+ * Which spellings of `victim…` the dialect's account lookup resolves to `victim…` (the identity the database
+ * decides): PostgreSQL's lower() folds the dotted capital İ onto i, MariaDB's accent-insensitive collation
+ * folds both İ and í onto i, SQLite folds ASCII case only.
+ */
+const RESOLVES: Record<DbType, { dotted: boolean; accented: boolean }> = {
+  Sqlite: { dotted: false, accented: false },
+  PostgreSQL: { dotted: true, accented: false },
+  MySql: { dotted: true, accented: true },
+  SqlServer: { dotted: false, accented: true },
+};
+
+let seq = 0;
+
+export function lockoutContract(fixture: AuthFixture): void {
+  describeAuth('login lockout', fixture, (world) => {
+    const lockRows = (max: number) => ({
+      'sys.security.loginLock.maxFailCount': String(max),
+      'sys.security.loginLock.lockMinutes': '7',
+    });
+    const victimAccount = () => `victim${++seq}x${Date.now().toString(36)}`;
+
+    it('locks every spelling the database resolves to the locked account, and only those', async () => {
+      const s = buildServices(world(), { runtime: lockRows(3) });
+      const account = victimAccount();
+      const victim = await createUser(world(), { account });
+      const variants = {
+        upper: account.toUpperCase(),
+        dotted: account.replace('i', '\u0130'),
+        accented: account.replace('i', '\u00ed'),
+      };
+      const expected = { upper: true, ...RESOLVES[fixture.dbType] };
+      for (const [name, spelling] of Object.entries(variants)) {
+        const resolved = await world().repos.users.findByAccount(spelling);
+        expect({ name, resolves: resolved?.id === victim.id }).toEqual({
+          name,
+          resolves: expected[name as keyof typeof expected],
+        });
+      }
+
+      for (let i = 0; i < 3; i++) await codeOf(s.auth.login(input(account, `Wrong#${i}`)));
+      expect(await codeOf(s.auth.login(input(account, PASSWORD)))).toBe(40004);
+      for (const [name, spelling] of Object.entries(variants)) {
+        // A resolving spelling meets the lock; any other is an unknown account that can never log in.
+        const want = expected[name as keyof typeof expected] ? 40004 : 40001;
+        expect({ name, code: await codeOf(s.auth.login(input(spelling, PASSWORD))) }).toEqual({
+          name,
+          code: want,
+        });
+      }
+      expect(await world().repos.sessions.listLive(victim.id)).toEqual([]);
+    });
+
+    it('counts wrong passwords through every resolving spelling on one counter', async () => {
+      const s = buildServices(world(), { runtime: lockRows(3) });
+      const account = victimAccount();
+      const victim = await createUser(world(), { account });
+      const spelling = RESOLVES[fixture.dbType].dotted
+        ? account.replace('i', '\u0130')
+        : RESOLVES[fixture.dbType].accented
+          ? account.replace('i', '\u00ed')
+          : account.toUpperCase();
+      expect(await codeOf(s.auth.login(input(spelling, 'Wrong#1')))).toBe(40001);
+      expect(await codeOf(s.auth.login(input(` ${spelling}`, 'Wrong#2')))).toBe(40001);
+      expect(await codeOf(s.auth.login(input(account, 'Wrong#3')))).toBe(40004);
+      expect(await codeOf(s.auth.login(input(account, PASSWORD)))).toBe(40004);
+      expect(await world().cache.getCounter(s.lock.lockKey({ userId: victim.id }))).toBe(3);
+    });
+
+    it('counts the self-service password change on the login counter (one check for every door)', async () => {
+      const s = buildServices(world(), { runtime: lockRows(3) });
+      const user = await createUser(world());
+      const issued = await s.auth.login(input(user.account, PASSWORD));
+      const principal = {
+        kind: 'user' as const,
+        userId: user.id,
+        account: user.account,
+        sessionId: issued.sessionId,
+        isSuperAdmin: false,
+        orgId: null,
+      };
+      expect(await codeOf(s.auth.login(input(user.account, 'Wrong#1')))).toBe(40001);
+      expect(await codeOf(s.auth.changePassword(principal, 'Wrong#2', 'Next#Pass456'))).toBe(40001);
+      expect(await codeOf(s.auth.login(input(user.account, 'Wrong#3')))).toBe(40004);
+      expect(await codeOf(s.auth.changePassword(principal, PASSWORD, 'Next#Pass456'))).toBe(40004);
+      // Refused attempts at a door other than login leave a login-log row naming the user.
+      const rows = (await world().repos.loginLogs.page({ size: 200, sortField: 'id', sortOrder: 'asc' }))
+        .items;
+      const mine = rows.filter((r) => r.userId === user.id).map((r) => r.resultCode);
+      expect(mine).toEqual([0, 40001, 40001, 40004, 40004]);
+    });
+
+    const burst = async (instances: number) => {
+      const events = conditions();
+      const hashes = gatedDerive(events);
+      const first = buildServices(world(), { runtime: lockRows(5), derive: hashes.derive });
+      const peerCache =
+        instances === 2
+          ? await createRedisCache({
+              url: process.env.SVC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+              keyPrefix: world().keyPrefix,
+            })
+          : undefined;
+      const second = peerCache
+        ? buildServices(world(), { runtime: lockRows(5), derive: hashes.derive, cache: peerCache })
+        : first;
+      try {
+        const user = await createUser(world());
+        let settled = 0;
+        const wrong = Array.from({ length: 29 }, (_, i) =>
+          codeOf((i % 2 ? second : first).auth.login(input(user.account, `Wrong#${i}`))).finally(() => {
+            settled += 1;
+            events.changed();
+          }),
+        );
+        // Five hashes are running (held at the gate); the other 24 were refused without one.
+        await events.until(() => hashes.state.calls === 5 && settled === 24);
+        // The right password, sent while the burst is in flight, is refused unchecked.
+        expect(await codeOf(second.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        hashes.open();
+        const codes = await Promise.all(wrong);
+        expect(codes.filter((c) => c === 40001)).toHaveLength(4);
+        expect(codes.filter((c) => c === 40004)).toHaveLength(25);
+        expect(hashes.state.calls).toBe(5);
+        // The burst locked the account: the right password stays refused, from either instance.
+        expect(await codeOf(first.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        expect(await codeOf(second.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        expect(hashes.state.calls).toBe(5);
+        expect(await world().repos.sessions.listLive(user.id)).toEqual([]);
+      } finally {
+        await peerCache?.close();
+      }
+    };
+
+    it('runs at most MaxFailCount hashes for 29 parallel wrong passwords and refuses the right one', () =>
+      burst(1));
+
+    if (fixture.cache === 'Redis') {
+      it('holds the same bound across two instances on one Redis and one database', () => burst(2));
+    }
+
+    it('lets parallel right passwords within MaxFailCount all in, and clears the counter', async () => {
+      const s = buildServices(world(), { runtime: lockRows(5) });
+      const user = await createUser(world());
+      const codes = await Promise.all(
+        Array.from({ length: 5 }, () => codeOf(s.auth.login(input(user.account, PASSWORD)))),
+      );
+      expect(codes).toEqual([0, 0, 0, 0, 0]);
+      expect(await world().cache.getCounter(s.lock.lockKey({ userId: user.id }))).toBe(0);
+    });
+
+    it('costs one hash of the current strength for every outcome, whatever the stored hash (counted)', async () => {
+      const current = ITERATIONS + 20_000;
+      const events = conditions();
+      const hashes = gatedDerive(events);
+      hashes.open();
+      const s = buildServices(world(), { runtime: lockRows(3), derive: hashes.derive, iterations: current });
+      const modern = await createUser(world(), { iterations: current });
+      const older = await createUser(world(), { iterations: ITERATIONS });
+      const disabled = await createUser(world(), { iterations: ITERATIONS, enabled: false });
+      const cost = async (account: string, password: string) => {
+        const before = hashes.state.iterations;
+        const code = await codeOf(s.auth.login(input(account, password)));
+        return { code, iterations: hashes.state.iterations - before };
+      };
+      const outcomes = {
+        unknown: await cost(`ghost-${modern.account}`, 'Wrong#1'),
+        deleted: await cost(`${older.account}-gone`, PASSWORD),
+        currentWrong: await cost(modern.account, 'Wrong#1'),
+        olderWrong: await cost(older.account, 'Wrong#1'),
+        olderDisabledRight: await cost(disabled.account, PASSWORD),
+      };
+      expect(outcomes).toEqual({
+        unknown: { code: 40001, iterations: current },
+        deleted: { code: 40001, iterations: current },
+        currentWrong: { code: 40001, iterations: current },
+        olderWrong: { code: 40001, iterations: current },
+        olderDisabledRight: { code: 40005, iterations: current },
+      });
+      // Locked, known or unknown: no hash at all.
+      for (let i = 0; i < 2; i++) {
+        await cost(older.account, 'Wrong#x');
+        await cost(`ghost-${modern.account}`, 'Wrong#x');
+      }
+      expect(await cost(older.account, PASSWORD)).toEqual({ code: 40004, iterations: 0 });
+      expect(await cost(`ghost-${modern.account}`, PASSWORD)).toEqual({ code: 40004, iterations: 0 });
+    });
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * Self-service phone number changes (contract §10): the phone is a second factor, so a stolen access token
+ * alone must not move or remove it. Asking for a code needs the current password (through the shared
+ * lock-aware check; captcha while captcha is on) and sends the code to the NEW number; the number is set only
+ * when that code comes back. Removing the number needs the current password.
+ */
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
+import type { CaptchaFields, MfaDeps, SharedChecks } from './common.js';
+import type { SmsCodeService, SmsSendResult } from './sms.js';
+
+export interface PhoneChangeService {
+  /** `POST /personal/phone/code`: 40001/40004 wrong password; 40008 cooldown or daily limit. */
+  sendCode(
+    principal: UserPrincipal,
+    input: { phone: string; currentPassword: string } & CaptchaFields,
+    client?: ClientInfo,
+  ): Promise<SmsSendResult>;
+  /** `PUT /personal/phone`: 40010 wrong code (attempts left), 40011 none live for this number. */
+  confirm(principal: UserPrincipal, input: { phone: string; code: string }): Promise<void>;
+  /** `DELETE /personal/phone`: 40001/40004 wrong password. */
+  remove(principal: UserPrincipal, input: { currentPassword: string }, client?: ClientInfo): Promise<void>;
+}
+
+export function createPhoneChangeService(
+  deps: MfaDeps,
+  parts: { checks: SharedChecks; sms: SmsCodeService },
+): PhoneChangeService {
+  const { passwords, repositories: repos } = deps;
+  const { checks, sms } = parts;
+
+  const setPhone = async (userId: number, phone: string | null) => {
+    const ok = await repos.users.update(userId, { phone }, { userId, at: deps.now() });
+    if (!ok) throw new BusinessError(ErrorCode.UserNotFound);
+  };
+
+  return {
+    async sendCode(principal, input, client) {
+      await passwords.verify({
+        who: { userId: principal.userId },
+        password: input.currentPassword,
+        beforeHash: checks.captcha(input),
+        record: true,
+        client,
+      });
+      return sms.sendPhone(principal.userId, input.phone);
+    },
+
+    async confirm(principal, input) {
+      await sms.completePhone(principal.userId, input.phone, input.code);
+      await setPhone(principal.userId, input.phone.trim());
+    },
+
+    async remove(principal, input, client) {
+      await passwords.verify({
+        who: { userId: principal.userId },
+        password: input.currentPassword,
+        record: true,
+        client,
+      });
+      await setPhone(principal.userId, null);
+    },
+  };
+}
