@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prints the configuration reference (every key, its default, its environment-variable form) as a Markdown
 // table, from the one declaration in packages/kernel/src/options/schema.ts. Needs `pnpm build` first.
-// The README section between the `config-reference` markers is this output; a test keeps them equal.
+// The docs/configuration.md section between the `config-reference` markers is this output; a test keeps them equal.
 import { describeSection, serviceSchema } from '../packages/kernel/dist/index.js';
 
 const rows = describeSection(serviceSchema, 'Service');

@@ -1,6 +1,6 @@
 /**
  * Every configuration key of the service, with its type, default and meaning. The parsed result is
- * `ServiceOptions`; the README's configuration reference is generated from this one declaration
+ * `ServiceOptions`; the configuration reference in docs/configuration.md is generated from this one declaration
  * (`describeOptions`), so documentation and behaviour cannot drift apart.
  */
 import { bool, dictionary, type Infer, int, listOf, oneOf, section, str, strings } from './leaf.js';

@@ -5,9 +5,9 @@ import { serviceSchema } from './schema.js';
 
 const esc = (s: string) => s.replaceAll('|', '\\|');
 
-describe('README configuration reference', () => {
+describe('docs/configuration.md configuration reference', () => {
   it('equals the option declarations (regenerate with scripts/config-reference.mjs)', () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     const section =
       /<!-- config-reference:start -->\n([\s\S]*?)<!-- config-reference:end -->/.exec(readme)?.[1] ?? '';
     const expected = [
