@@ -37,13 +37,14 @@ async function exec(database: Database, statement: string): Promise<void> {
   const client = (database.db as unknown as { $client: DriverClient }).$client;
   if (database.dbType === 'Sqlite') client.exec(statement);
   else if (database.dbType === 'PostgreSQL') await client.unsafe(statement);
-  else if (database.dbType === 'MySql') await client.promise().query(statement);
+  else if (database.dbType === 'MySql')
+    await client.query(statement); // the promise pool (with its query timeout)
   else throw new Error(`no DDL helper for ${database.dbType}`);
 }
 interface DriverClient {
   exec(sql: string): unknown;
   unsafe(sql: string): Promise<unknown>;
-  promise(): { query(sql: string): Promise<unknown> };
+  query(sql: string): Promise<unknown>;
 }
 
 async function renameTable(database: Database, from: string, to: string): Promise<void> {
