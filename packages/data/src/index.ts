@@ -29,7 +29,7 @@ export type {
   SelectQuery,
   UpdateSet,
 } from './dialect.js';
-export type { QueryLogger } from './dialect-module.js';
+export type { PoolStats, QueryLogger } from './dialect-module.js';
 export { DatabaseUnavailableError, InvalidConnectionStringError } from './errors.js';
 export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';
 export {
