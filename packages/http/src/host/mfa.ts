@@ -28,6 +28,8 @@ import {
   type SessionManager,
   type SmsSender,
 } from '@svc/security';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import { observeLock } from '../observability/sources.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
 export interface BuildMfaInput {
@@ -44,6 +46,8 @@ export interface BuildMfaInput {
   knownPermissionCodes: () => Iterable<string>;
   /** Where SMS codes go. @default a sender writing `[SMS] purpose=… phone=… code=…` to `Service.Sms` */
   smsSender?: SmsSender | undefined;
+  /** Counts lockouts when metrics are on. */
+  metrics?: ServiceMetrics | undefined;
 }
 
 /** Builds the second-factor services; throws `StartupError` for a master-key problem the operator must fix. */
@@ -94,7 +98,10 @@ export function buildMfa(input: BuildMfaInput): MfaServices {
     auth: input.auth,
     sessions: input.sessions,
     // Counters live in the cache, so this lock and the password login's share them.
-    lock: createLoginLock({ cache: input.cache, settings: () => input.settings.loginLock() }),
+    lock: observeLock(
+      createLoginLock({ cache: input.cache, settings: () => input.settings.loginLock() }),
+      input.metrics,
+    ),
     protector: masterKey ? createSecretProtector(masterKey.key) : undefined,
     sender: input.smsSender ?? createLogSmsSender(logger.child('Service.Sms')),
     knownPermissionCodes: input.knownPermissionCodes,

@@ -27,6 +27,8 @@ import {
   type SessionManager,
   sessionPolicyFromOptions,
 } from '@svc/security';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import { observeLock } from '../observability/sources.js';
 import { allowedOriginSet } from '../security/cookie-guard.js';
 import type { HttpSecurity } from '../security/deps.js';
 import { asStartupError, StartupError } from './startup-error.js';
@@ -47,6 +49,8 @@ export interface BuildSecurityInput {
   logger: Logger;
   now: () => Date;
   hooks?: LoginHooks;
+  /** Counts lockouts when metrics are on. */
+  metrics?: ServiceMetrics | undefined;
 }
 
 /** The configured origins, or a start-up error naming the key and the entry that is not an origin. */
@@ -106,7 +110,7 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     repositories: repos,
     sessions,
     tokens,
-    lock: createLoginLock({ cache, settings: () => settings.loginLock() }),
+    lock: observeLock(createLoginLock({ cache, settings: () => settings.loginLock() }), input.metrics),
     cache,
     settings,
     policy,
