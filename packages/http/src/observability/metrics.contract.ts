@@ -127,8 +127,8 @@ const w3c = {
   fields: () => ['traceparent'],
 };
 
-export function defineMetricsContract(dbType: DbType): void {
-  describe(`metrics and tracing (${dbType})`, () => {
+export function defineMetricsContract(dbType: DbType, cache?: 'Memory' | 'Redis'): void {
+  describe(`metrics and tracing (${dbType}${cache ? `, ${cache}` : ''})`, () => {
     const open: TestServer[] = [];
     const listening: ListeningServer[] = [];
     afterEach(async () => {
@@ -142,6 +142,7 @@ export function defineMetricsContract(dbType: DbType): void {
     async function start(env: Record<string, string>): Promise<{ t: TestServer; l: ListeningServer }> {
       const t = await startTestServer({
         dbType,
+        ...(cache ? { cache } : {}),
         env: {
           Service__Metrics__Enabled: 'true',
           Service__Security__RateLimit__WindowSeconds: '3600',
@@ -174,6 +175,10 @@ export function defineMetricsContract(dbType: DbType): void {
       expect((await t.request('/health')).status).toBe(200);
       expect((await fetch(`${base}/no/such/path/1`)).status).toBe(404);
       expect((await fetch(`${base}/no/such/path/2?x=1`)).status).toBe(404);
+      expect((await fetch(`${base}/api/v1/no/such/3`)).status).toBe(404);
+      // A concurrent burst is counted exactly.
+      const burst = await Promise.all(Array.from({ length: 12 }, () => fetch(`${base}/health`)));
+      expect(burst.map((r) => r.status)).toEqual(Array(12).fill(200));
       expect(
         (await fetch(`${base}/api/v1/sys/user/page?pageIndex=1&pageSize=5`, { headers: auth })).status,
       ).toBe(200);
@@ -186,10 +191,10 @@ export function defineMetricsContract(dbType: DbType): void {
         const s = await scrape(`${base}/metrics`);
         expect(sampleValue(s, 'svc_http_requests_total', route('/api/v1/auth/login', '200', 'POST'))).toBe(7);
         expect(sampleValue(s, 'svc_http_requests_total', route('/api/v1/auth/login', '429', 'POST'))).toBe(2);
-        expect(sampleValue(s, 'svc_http_requests_total', route('unmatched', '404'))).toBe(2);
+        expect(sampleValue(s, 'svc_http_requests_total', route('unmatched', '404'))).toBe(3);
         expect(sampleValue(s, 'svc_http_requests_total', route('/api/v1/sys/user/page', '200'))).toBe(1);
         expect(sampleValue(s, 'svc_http_requests_total', route('/api/v1/sys/user/{id}', '200'))).toBe(2);
-        expect(sampleValue(s, 'svc_http_requests_total', route('/health', '200'))).toBe(1);
+        expect(sampleValue(s, 'svc_http_requests_total', route('/health', '200'))).toBe(13);
         // The histogram counts the same requests.
         expect(
           sampleValue(s, 'svc_http_request_duration_seconds_count', route('/api/v1/sys/user/{id}', '200')),
@@ -199,7 +204,7 @@ export function defineMetricsContract(dbType: DbType): void {
             ...route('unmatched', '404'),
             le: '+Inf',
           }),
-        ).toBe(2);
+        ).toBe(3);
       });
       const s = await scrape(`${base}/metrics`);
       // Bounded cardinality: no raw URL, id or query string ever becomes a label.
@@ -228,6 +233,7 @@ export function defineMetricsContract(dbType: DbType): void {
         expect(sampleValue(s, 'svc_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
         expect(sampleValue(s, 'svc_db_pool_connections', { state: 'waiting' })).toBe(0);
       }
+      if (cache) expect(t.server.cache.provider).toBe(cache);
       expect(sampleValue(s, 'svc_cache_up', { provider: t.server.cache.provider })).toBe(1);
       const opLog = t.server.logWriters.opLog.stats();
       expect(sampleValue(s, 'svc_op_log_queue_depth')).toBe(opLog.queued);
