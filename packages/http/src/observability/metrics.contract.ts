@@ -335,6 +335,9 @@ export function defineMetricsContract(dbType: DbType, cache?: 'Memory' | 'Redis'
       expect(spans[2]?.spanContext().traceId).toBe(fresh.headers.get('x-trace-id'));
       expect(spans[2]?.parentSpanContext).toBeUndefined();
       expect(spans[2]?.spanContext().traceFlags).toBe(TraceFlags.SAMPLED);
+      // The login's log row carries the login span's trace id (logs and traces join).
+      const rows = await t.server.database.repos.loginLogs.page({ current: 1, size: 10 });
+      expect(rows.items.map((r) => r.traceId)).toEqual([spans[0]?.spanContext().traceId]);
     });
   });
 }
