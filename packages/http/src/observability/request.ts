@@ -119,7 +119,11 @@ function onResponseClose(this: ObservedResponse): void {
   const observation = this[OBSERVATION];
   if (!observation) return;
   this[OBSERVATION] = undefined;
-  finish(observation, this.statusCode);
+  try {
+    finish(observation, this.statusCode);
+  } catch {
+    // An event listener must never throw (it would be an uncaught exception): a lost sample is the lesser harm.
+  }
 }
 
 /** Observes a node-server request until its response closes (sent, or cut by the client). */
