@@ -7,7 +7,7 @@
 import type { DbType, Logger } from '@svc/kernel';
 import { type ConnectionConfig, describeTarget, parseConnectionString } from './connection-string.js';
 import type { DialectAdapter, QueryDb } from './dialect.js';
-import type { DialectModule, QueryLogger } from './dialect-module.js';
+import type { DialectModule, PoolStats, QueryLogger } from './dialect-module.js';
 import { loadWithDriver } from './drivers.js';
 import { DatabaseUnavailableError, describeCause } from './errors.js';
 import { createQueryInstrumentation, type QueryObserver } from './query-observer.js';
@@ -52,6 +52,8 @@ export interface Database {
   ping(): Promise<void>;
   /** Closes the connection pool. Idempotent. */
   close(): Promise<void>;
+  /** Pool use as far as the driver tells (for the metrics gauge, read at scrape time). */
+  poolStats(): PoolStats;
 }
 
 /** Each dialect's module, loaded on selection with its driver (an optional peer; see drivers.ts). */
@@ -87,6 +89,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     target,
     migrationsFolder: dialect.migrationsFolder,
     ping: () => connection.ping(),
+    poolStats: () => connection.pool(),
     async close() {
       if (closed) return;
       closed = true;

@@ -31,6 +31,19 @@ export interface Connection {
   readonly db: QueryDb;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** What the driver tells about its pool right now (metrics, read at scrape time). */
+  pool(): PoolStats;
+}
+
+/**
+ * Connection-pool use as far as the driver tells: `max` always; `open`, `idle` and `waiting` (requests queued
+ * for a connection) only where the driver exposes them (postgres.js does not).
+ */
+export interface PoolStats {
+  max: number;
+  open?: number;
+  idle?: number;
+  waiting?: number;
 }
 
 export interface DialectModule {

@@ -29,7 +29,7 @@ export type {
   SelectQuery,
   UpdateSet,
 } from './dialect.js';
-export type { QueryLogger } from './dialect-module.js';
+export type { PoolStats, QueryLogger } from './dialect-module.js';
 export { DRIVER_PACKAGES, type DriverBackend, DriverMissingError } from './drivers.js';
 export {
   DatabaseUnavailableError,

@@ -11,6 +11,7 @@ import type { HttpDeps } from './deps.js';
 import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
 import { traceId } from './middleware/trace-id.js';
+import { registerMetricsRoute } from './observability/metrics-route.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { opLog } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
@@ -47,7 +48,7 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   });
   app.onError(createErrorHandler(deps));
   app.notFound(createNotFoundHandler(deps));
-  app.use('*', traceId());
+  app.use('*', traceId({ metrics: deps.metrics }));
   if (options.sqlLog?.wantsRequestScope) app.use('/api/*', sqlRequestScope(options.sqlLog));
   app.use(
     '/api/*',
@@ -80,6 +81,8 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   const ctx: RegisterContext = { app, table: routes, guards };
   registerBuiltInRoutes(ctx, deps);
   options.configure?.(ctx, deps);
+  // On the main listener only when no separate metrics port is configured.
+  if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);
   registerDocs(app, deps);
   if (options.webRoot) mountWebRoot(app, options.webRoot);
   return { app, routes };

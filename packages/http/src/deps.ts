@@ -7,6 +7,7 @@ import type { Cache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
 import type { MfaServices, PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
+import type { ServiceMetrics } from './observability/metrics.js';
 import type { RouteGuards } from './openapi/register.js';
 import type { HttpSecurity } from './security/deps.js';
 
@@ -54,4 +55,6 @@ export interface HttpDeps {
   now: () => Date;
   /** Package version shown in the contract. */
   version: string;
+  /** Prometheus metrics (`Service:Metrics:Enabled`); undefined when off, and then nothing is measured. */
+  metrics?: ServiceMetrics | undefined;
 }

@@ -44,5 +44,6 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     async close() {
       await pool.close();
     },
+    pool: () => ({ max: options.poolSize, open: pool.size, idle: pool.available, waiting: pool.pending }),
   };
 }

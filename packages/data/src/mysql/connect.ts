@@ -4,11 +4,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
-import { createPool, type PoolOptions } from 'mysql2';
+import { createPool, type Pool, type PoolOptions } from 'mysql2';
 import type { Pool as PromisePool } from 'mysql2/promise';
 import type { ConnectionConfig } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
-import type { Connection, ConnectOptions } from '../dialect-module.js';
+import type { Connection, ConnectOptions, PoolStats } from '../dialect-module.js';
 
 /**
  * Gives every statement drizzle sends through the pool mysql2's client-side `timeout` (the command timeout):
@@ -69,5 +69,21 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     async close() {
       await pool.promise().end();
     },
+    pool: () => mysqlPoolStats(pool, options.poolSize),
+  };
+}
+
+/** mysql2 keeps its counts on (undocumented, long-stable) fields of the pool; absent fields are left out. */
+function mysqlPoolStats(pool: Pool, max: number): PoolStats {
+  const inner = pool as unknown as {
+    _allConnections?: { length: number };
+    _freeConnections?: { length: number };
+    _connectionQueue?: { length: number };
+  };
+  return {
+    max,
+    ...(inner._allConnections ? { open: inner._allConnections.length } : {}),
+    ...(inner._freeConnections ? { idle: inner._freeConnections.length } : {}),
+    ...(inner._connectionQueue ? { waiting: inner._connectionQueue.length } : {}),
   };
 }

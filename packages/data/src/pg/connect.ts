@@ -46,5 +46,7 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     async close() {
       await client.end({ timeout: 5 });
     },
+    // postgres.js keeps its connection queues private: only the configured size is known.
+    pool: () => ({ max: options.poolSize }),
   };
 }

@@ -38,5 +38,7 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     async close() {
       if (client.open) client.close();
     },
+    // One synchronous connection: never waited for, idle whenever a scrape can run.
+    pool: () => ({ max: 1, open: client.open ? 1 : 0, idle: client.open ? 1 : 0, waiting: 0 }),
   };
 }

@@ -33,6 +33,8 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
+import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { opsServicesFor } from '../ops/services.js';
 import { createRouteGuards } from '../security/guards.js';
@@ -81,6 +83,8 @@ export interface SvcServer extends SvcApp {
   jwtKey: ResolvedJwtKey;
   /** The audit writers: their `stats()` (queued, spilled, dropped…) are for the monitor and fault tests. */
   logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
+  /** Prometheus metrics when `Service:Metrics:Enabled`; `listen` serves them on their own port if configured. */
+  metrics: ServiceMetrics | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -142,6 +146,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
   const now = options.now ?? (() => new Date());
+  // Off by default: then nothing is measured and nothing below is decorated.
+  const metrics = service.Metrics.Enabled ? createServiceMetrics() : undefined;
   const sqlOptions = service.Database.SqlLog;
   const sqlLog = createSqlLog({
     logger: logger.child('Service.Sql'),
@@ -217,6 +223,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     await database.close();
     throw asStartupError(error, 'Service:Cache');
   }
+  cache = observeCache(cache, metrics);
 
   // Login-log rows the database refuses are kept (retried, spilled) like operation-log rows.
   const durableLogin = withDurableLoginLog(database.repos, {
@@ -224,7 +231,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     maxBytes: service.Logging.OpLog.SpillMaxMb * 1024 * 1024,
     logger: logger.child('Service.LoginLog'),
   });
-  const repos = durableLogin.repos;
+  const repos = observeLoginLog(durableLogin.repos, metrics);
 
   let configStore: ConfigStore;
   let security: SecurityServices;
@@ -247,6 +254,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       logger,
       now,
       hooks: loginHooks.hooks,
+      metrics,
     });
     const auth = security.auth;
     mfa = buildMfa({
@@ -262,6 +270,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       now,
       knownPermissionCodes: () => routeTable?.permissionRoutes().flatMap((r) => r.permissionCode ?? []) ?? [],
       smsSender: options.smsSender,
+      metrics,
     });
     loginHooks.bind(mfa.steps.hooks);
   } catch (error) {
@@ -291,6 +300,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       },
     ],
     version: packageVersion(),
+    metrics,
     security: security.http,
     guards: createRouteGuards(security.http, errors, mfa.reauth),
     core: {
@@ -315,6 +325,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   });
 
   routeTable = built.routes;
+  if (metrics) {
+    registerServerGauges(metrics, {
+      database: database.database,
+      cache,
+      rateLimiter: security.http.rateLimiter,
+      opLog: opsServicesFor(deps).opLog,
+      loginLog: durableLogin.writer,
+    });
+  }
 
   let closed = false;
   return {
@@ -328,6 +347,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     security,
     jwtKey,
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
+    metrics,
     async close() {
       if (closed) return;
       closed = true;

@@ -14,12 +14,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
+import { createMetricsServer } from '../observability/metrics-route.js';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
 
 export interface ListeningServer {
   /** The address actually bound (port 0 resolves to a free port). */
   url: string;
+  /** The separate metrics listener (`Service:Metrics:Port` > 0), e.g. `http://127.0.0.1:9464`. */
+  metricsUrl?: string;
   /** Stops accepting, waits for in-flight requests up to the drain time, then closes the service. */
   shutdown(): Promise<void>;
 }
@@ -41,8 +44,62 @@ export function parseListenUrl(url: string): { hostname: string; port: number } 
   return { hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port };
 }
 
-/** Starts listening on the configured URL. */
-export function listen(server: SvcServer, logger: Logger, urlOverride?: string): Promise<ListeningServer> {
+/** Starts listening on the configured URL (and on the metrics port when one is configured). */
+export async function listen(
+  server: SvcServer,
+  logger: Logger,
+  urlOverride?: string,
+): Promise<ListeningServer> {
+  const metrics = await listenMetrics(server, logger);
+  try {
+    const main = await listenMain(server, logger, urlOverride, metrics?.close);
+    return metrics ? { ...main, metricsUrl: metrics.url } : main;
+  } catch (error) {
+    await metrics?.close();
+    throw error;
+  }
+}
+
+/** The separate metrics listener, when `Service:Metrics:Port` is set. */
+async function listenMetrics(
+  server: SvcServer,
+  logger: Logger,
+): Promise<{ url: string; close: () => Promise<void> } | undefined> {
+  const { Port: port, Host: host } = server.config.service.Metrics;
+  if (!server.metrics || port === 0) return undefined;
+  const http = createMetricsServer(server.metrics, (error) =>
+    logger.error('Could not render the metrics.', { error }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartupError(`${host}:${port} is already in use; set Service:Metrics:Port to another port.`)
+          : error,
+      ),
+    );
+    http.listen(port, host, () => resolve());
+  });
+  const info = http.address() as AddressInfo;
+  const shown = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  const url = `http://${shown}:${info.port}`;
+  logger.info(`Metrics on: ${url}/metrics`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((done) => {
+        http.close(() => done());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+function listenMain(
+  server: SvcServer,
+  logger: Logger,
+  urlOverride: string | undefined,
+  closeMetrics: (() => Promise<void>) | undefined,
+): Promise<ListeningServer> {
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
   let draining = false;
@@ -69,6 +126,7 @@ export function listen(server: SvcServer, logger: Logger, urlOverride?: string):
             }, drainMs);
             await closed;
             clearTimeout(timer);
+            await closeMetrics?.();
             await server.close();
             logger.info('Stopped.');
           })();

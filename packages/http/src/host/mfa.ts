@@ -28,6 +28,7 @@ import {
   type SessionManager,
   type SmsSender,
 } from '@svc/security';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
 export interface BuildMfaInput {
@@ -46,6 +47,8 @@ export interface BuildMfaInput {
   knownPermissionCodes: () => Iterable<string>;
   /** Where SMS codes go. @default a sender writing `[SMS] purpose=… phone=… code=…` to `Service.Sms` */
   smsSender?: SmsSender | undefined;
+  /** Counts lockouts when metrics are on. */
+  metrics?: ServiceMetrics | undefined;
 }
 
 /** Builds the second-factor services; throws `StartupError` for a master-key problem the operator must fix. */

@@ -28,6 +28,8 @@ import {
   type SessionManager,
   sessionPolicyFromOptions,
 } from '@svc/security';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import { observeLock } from '../observability/sources.js';
 import { allowedOriginSet } from '../security/cookie-guard.js';
 import type { HttpSecurity } from '../security/deps.js';
 import { asStartupError, StartupError } from './startup-error.js';
@@ -50,6 +52,8 @@ export interface BuildSecurityInput {
   logger: Logger;
   now: () => Date;
   hooks?: LoginHooks;
+  /** Counts lockouts when metrics are on. */
+  metrics?: ServiceMetrics | undefined;
 }
 
 /** The configured origins, or a start-up error naming the key and the entry that is not an origin. */
@@ -112,6 +116,7 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     pbkdf2Iterations: security.Password.Pbkdf2Iterations,
     now,
     logger: logger.child('Service.Auth'),
+    observeLock: (lock) => observeLock(lock, input.metrics),
   });
   const auth = createAuthService({
     repositories: repos,

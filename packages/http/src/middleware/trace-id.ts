@@ -1,35 +1,75 @@
 /**
  * Gives every request a trace identifier (32 hex characters, the W3C trace-id form) and answers it in
- * `X-Trace-Id`. Incoming ids are not trusted: a client must not be able to make log rows collide.
+ * `X-Trace-Id`. Incoming ids are not trusted: a client must not be able to make log rows collide. The one
+ * exception is an operator's choice: when an OpenTelemetry SDK is registered (with its propagator), the request
+ * span continues an incoming `traceparent` and its trace id becomes the trace id, so logs and traces join.
  *
- * The same first middleware sets the secure headers of `/api/` responses (secure-headers.ts) before dispatch:
- * one place for the headers every response starts with, and no extra async layer on the hot path
- * (perf-notes.md). Error, 404 and 413 envelopes carry them too, because they are set before anything can fail.
+ * This is also the observation stage (metrics, spans; observability/request.ts): no extra middleware layer.
+ * With metrics off and no SDK registered it does what it always did plus one global lookup.
+ *
+ * The same first stage sets the secure headers of `/api/` responses (secure-headers.ts) before dispatch: one
+ * place for the headers every response starts with (error, 404 and 413 envelopes included, because they are set
+ * before anything can fail).
  */
 import { randomUUID } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
+import { isSpanContextValid } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import {
+  activeTracer,
+  finish,
+  type Observation,
+  observeNodeResponse,
+  startSpan,
+  withSpanContext,
+} from '../observability/request.js';
 import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';
 
 export const TRACE_HEADER = 'X-Trace-Id';
 
-export function traceId(): MiddlewareHandler<AppEnv> {
+export interface TraceIdOptions {
+  /** Request metrics; undefined when `Service:Metrics:Enabled` is false (nothing is measured). */
+  metrics?: ServiceMetrics | undefined;
+}
+
+export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv> {
+  const metrics = options.metrics;
   return async function traceIdMiddleware(c, next) {
-    const id = randomUUID().replaceAll('-', '');
+    const env = c.env as Partial<HttpBindings> | undefined;
+    const outgoing = env?.outgoing;
+    const tracer = activeTracer();
+    let id: string | undefined;
+    let observation: Observation | undefined;
+    let spanCtx: ReturnType<typeof startSpan>['ctx'] | undefined;
+    if (tracer) {
+      const started = startSpan(tracer, c, outgoing ? env?.incoming?.headers : undefined);
+      const spanContext = started.span.spanContext();
+      if (isSpanContextValid(spanContext)) id = spanContext.traceId;
+      spanCtx = started.ctx;
+      observation = { c, start: performance.now(), span: started.span, metrics };
+    } else if (metrics) {
+      observation = { c, start: performance.now(), span: undefined, metrics };
+    }
+    id ??= randomUUID().replaceAll('-', '');
     c.set('traceId', id);
     // On node-server the header goes straight onto the Node response: setting it on `c.res` after the handler
     // would turn node-server's light response into a full Web `Headers` object (perf-notes.md).
-    const env = c.env as Partial<HttpBindings> | undefined;
-    const outgoing = env?.outgoing;
     if (outgoing) {
       outgoing.setHeader(TRACE_HEADER, id);
       // The raw request URL: no Web `Request` materialised for the decision.
       if (wantsApiSecureHeaders(env.incoming?.url ?? c.req.path))
         for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
-      return next();
+      if (!observation) return next();
+      observeNodeResponse(outgoing, observation);
+      return spanCtx ? withSpanContext(spanCtx, next) : next();
     }
-    await next();
+    try {
+      await (spanCtx ? withSpanContext(spanCtx, next) : next());
+    } finally {
+      if (observation) finish(observation, c.res.status);
+    }
     c.res.headers.set(TRACE_HEADER, id);
     if (wantsApiSecureHeaders(c.req.path))
       for (const [name, value] of API_SECURE_HEADERS) c.res.headers.set(name, value);

@@ -241,6 +241,11 @@ export const serviceSchema = section({
   Shutdown: section({
     DrainSeconds: int(5, 'Time to finish in-flight work at shutdown.', { min: 0, max: 300 }),
   }),
+  Metrics: section({
+    Enabled: bool(false, 'Serve Prometheus metrics at /metrics (anonymous: never expose it publicly).'),
+    Port: int(0, 'Own port for /metrics (0 = on the main listener).', { min: 0, max: 65535 }),
+    Host: str('127.0.0.1', 'Address the separate metrics port binds to.'),
+  }),
 });
 
 /** The top-level `Logging` section (log levels by category, e.g. `Service.Sql`). */

@@ -146,14 +146,17 @@ export function assemblePasswordCheck(input: {
   derive?: Pbkdf2Derive;
   now: () => Date;
   logger: Logger;
+  /** Wraps the password lock (e.g. to count lockouts in metrics). @default the lock itself */
+  observeLock?: (lock: LoginLock) => LoginLock;
 }): PasswordCheck {
+  const lock = createLoginLock({ cache: input.cache, settings: input.lockSettings });
   return createPasswordCheck({
     users: input.repositories.users,
     hasher: createPasswordHasher({
       ...(input.pbkdf2Iterations === undefined ? {} : { iterations: input.pbkdf2Iterations }),
       ...(input.derive ? { derive: input.derive } : {}),
     }),
-    lock: createLoginLock({ cache: input.cache, settings: input.lockSettings }),
+    lock: input.observeLock ? input.observeLock(lock) : lock,
     secondFactorLock: createLoginLock({
       cache: input.cache,
       settings: input.lockSettings,

@@ -1,0 +1,3 @@
+import { defineMetricsContract } from './observability/metrics.contract.js';
+
+defineMetricsContract('MySql');
