@@ -5,7 +5,8 @@
  * when a guard of several times the configured timeout fires) and readiness is Unhealthy, then Healthy after
  * the restart without restarting the app; during a Redis stop no authenticated request is refused, readiness
  * is Degraded (200), captcha answers 50004, and a revocation and a config change made meanwhile are seen by
- * both instances once Redis is back.
+ * both instances once Redis is back. Every write answered with code 0 before a database stop keeps its
+ * operation-log row (retried, spilled under the content root, replayed): counted by trace id, 0 lost.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,15 @@ function reach(t: TestServer, state: CacheHealth): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Resolves once `condition` holds, checking after each turn of the event loop (no clock involved). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 5_000_000; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never: ${what}`);
 }
 
 /** Settles every request or counts it as pending when the guard fires. */
@@ -165,6 +175,56 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
   });
 
   describe('database stopped', () => {
+    it('keeps the audit row of every write answered before the stop (retried, spilled, replayed)', async () => {
+      const session = await login(a, ADMIN, TEST_ADMIN_PASSWORD);
+      const headers = { ...bearer(session.accessToken), 'content-type': 'application/json' };
+      const write = (t: TestServer, i: number) =>
+        Promise.resolve(
+          t.request(PROFILE, { method: 'PUT', headers, body: JSON.stringify({ realName: `w${i}` }) }),
+        );
+      // The database stops while the burst is under way (after the 20th answer): rows of writes answered just
+      // before it are still queued or in flight in the writers, and meet a dead database.
+      let answers = 0;
+      let stopped: Promise<void> | undefined;
+      const outcomes = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          write(i % 2 ? a : b, i).then(async (res) => {
+            const body = await json(res);
+            answers += 1;
+            if (answers === 20) stopped = pg.stop();
+            return { code: body.code, traceId: res.headers.get('x-trace-id') ?? '' };
+          }),
+        ),
+      );
+      await stopped;
+      const answered = outcomes.filter((o) => o.code === 0).map((o) => o.traceId);
+      expect(answered.length).toBeGreaterThanOrEqual(20);
+      // Everything else was refused as the outage it was, not left hanging or failed otherwise.
+      expect(outcomes.filter((o) => o.code !== 0 && o.code !== 50003)).toEqual([]);
+
+      // Each writer retries, then spills what it cannot write.
+      const writers = [a, b].map((t) => t.server.logWriters.opLog);
+      await until(() => writers.every((w) => w.stats().queued === 0), 'queues written or spilled');
+      const lost = writers.reduce((sum, w) => sum + w.stats().dropped, 0);
+      expect(lost).toBe(0);
+
+      await pg.start();
+      // The pools reconnect on their own (after their reconnect backoff): wait for it, do not restart anything.
+      for (const t of [a, b]) {
+        let state = '';
+        for (let i = 0; i < 10_000 && state !== 'Healthy'; i++) state = (await ready(t)).text;
+        expect(state).toBe('Healthy');
+      }
+      // The next successful write replays the spill.
+      await Promise.all([write(a, 100), write(b, 101)]);
+      await until(
+        () => writers.every((w) => w.stats().queued === 0 && w.stats().spilled === 0 && !w.stats().failing),
+        'spill replayed',
+      );
+      const stored = await a.server.database.repos.opLogs.storedTraceIds(answered);
+      expect(answered.filter((id) => !stored.has(id))).toEqual([]);
+    }, 90_000);
+
     it('answers every request 503/50003 with Retry-After, none hangs, readiness Unhealthy, then recovers by itself', async () => {
       const session = await login(a, ADMIN, TEST_ADMIN_PASSWORD);
       expect((await json(await b.request(PROFILE, { headers: bearer(session.accessToken) }))).code).toBe(0);
