@@ -141,6 +141,39 @@ export function lockoutContract(fixture: AuthFixture): void {
       expect(await world().cache.getCounter(s.lock.lockKey({ userId: victim.id }))).toBe(3);
     });
 
+    it('answers a spelling the database does not resolve alike for a real and an unknown account', async () => {
+      // Attack: the canonical text (NFKC, case) folds a full-width spelling onto the account's name, while the
+      // database lookup may not resolve it. Counted apart from a real account's counter but together for an
+      // unknown one, `attemptsLeft` would tell in two requests whether the account exists.
+      const s = buildServices(world(), { runtime: lockRows(5) });
+      const real = victimAccount();
+      await createUser(world(), { account: real });
+      const unknown = victimAccount();
+      const fullWidth = (text: string) =>
+        [...text].map((ch) => String.fromCodePoint((ch.codePointAt(0) ?? 0) + 0xfee0)).join('');
+      const answers = async (account: string) => {
+        const seen: Array<[number, unknown]> = [];
+        for (const spelling of [account, fullWidth(account), account.toUpperCase(), fullWidth(account)]) {
+          try {
+            await s.auth.login(input(spelling, 'Wrong#Guess1'));
+            seen.push([0, undefined]);
+          } catch (error) {
+            if (!(error instanceof BusinessError)) throw error;
+            seen.push([error.code, error.args?.attemptsLeft]);
+          }
+        }
+        return seen;
+      };
+      const forUnknown = await answers(unknown);
+      expect(forUnknown).toEqual([
+        [40001, 4],
+        [40001, 3],
+        [40001, 2],
+        [40001, 1],
+      ]);
+      expect(await answers(real)).toEqual(forUnknown);
+    });
+
     it('counts the self-service password change on the login counter (one check for every door)', async () => {
       const s = buildServices(world(), { runtime: lockRows(3) });
       const user = await createUser(world());
