@@ -163,9 +163,14 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       const count = Math.max(...(await Promise.all(keys.map((key) => increment(key, lockMinutes)))));
       if (count > maxFailCount) {
         // Every attempt of this window is failed or in flight: give the slots back and refuse unchecked.
-        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever).
+        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever),
+        // and never below zero: a counter left at -1 would be one more guess in the next window.
+        const ttlMs = lockMinutes * MS_PER_MINUTE;
         await Promise.all(
-          keys.map((key) => cache.increment(key, { by: -1, ttlMs: lockMinutes * MS_PER_MINUTE })),
+          keys.map(async (key) => {
+            const left = await cache.increment(key, { by: -1, ttlMs });
+            if (left < 0) await cache.increment(key, { by: -left, ttlMs });
+          }),
         );
         throw locked(lockMinutes);
       }
