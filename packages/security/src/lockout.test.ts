@@ -62,9 +62,13 @@ describe('login lock', () => {
     expect((await lock.check('admin2')).locked).toBe(false);
   });
 
-  it('normalises accounts with NFKC, trim and lower case', () => {
+  it('normalises accounts without marks, with NFKC, trim and lower case', () => {
     expect(normalizeAccount(' Ａｄｍｉｎ\u3000')).toBe('admin');
     expect(normalizeAccount('ﬁnance')).toBe('finance');
+    // Accents and the Turkish dotted capital fold like accent-insensitive collations.
+    expect(normalizeAccount('v\u00edctim')).toBe('victim');
+    expect(normalizeAccount('v\u0130ctim')).toBe('victim');
+    expect(normalizeAccount('Ve\u0301ro')).toBe('vero');
   });
 
   it('does not put the account name into the cache key', () => {

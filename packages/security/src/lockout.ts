@@ -87,12 +87,15 @@ export interface LoginLock {
 }
 
 /**
- * The form of an account name that identifies its counter: NFKC (so full-width and other compatibility
- * variants fold onto their plain letters), trimmed, lower-cased. Database collations commonly treat these
- * variants as one row, so they must not get separate counters, or an attacker would multiply the attempts.
+ * The form of an account name that identifies its counter: accents and other combining marks removed (so
+ * `víctim` and the Turkish `vİctim` fold onto `victim`, as accent-insensitive collations do), NFKC (so
+ * full-width and other compatibility variants fold onto their plain letters), trimmed, lower-cased. Database
+ * collations commonly treat these variants as one row, so they must not get separate counters: an attacker
+ * would multiply the attempts, or tell a real account (whose resolving spellings share its counter) from an
+ * unknown one.
  */
 export function normalizeAccount(account: string): string {
-  return account.normalize('NFKC').trim().toLowerCase();
+  return account.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').trim().toLowerCase();
 }
 
 const MS_PER_MINUTE = 60_000;
