@@ -62,9 +62,13 @@ describe('login lock', () => {
     expect((await lock.check('admin2')).locked).toBe(false);
   });
 
-  it('normalises accounts with NFKC, trim and lower case', () => {
+  it('normalises accounts without marks, with NFKC, trim and lower case', () => {
     expect(normalizeAccount(' Ａｄｍｉｎ\u3000')).toBe('admin');
     expect(normalizeAccount('ﬁnance')).toBe('finance');
+    // Accents and the Turkish dotted capital fold like accent-insensitive collations.
+    expect(normalizeAccount('v\u00edctim')).toBe('victim');
+    expect(normalizeAccount('v\u0130ctim')).toBe('victim');
+    expect(normalizeAccount('Ve\u0301ro')).toBe('vero');
   });
 
   it('does not put the account name into the cache key', () => {
@@ -151,5 +155,31 @@ describe('login lock reservations', () => {
     ]);
     expect(keys.size).toBe(4);
     expect(password.lockKey({ account: 'Alice ' })).toBe(password.lockKey('alice'));
+  });
+
+  it('gives no extra attempts when a success clears the counter while a refused reservation gives its slot back', async () => {
+    // Attack: burst past the limit while the owner signs in; the refused extra's give-back lands after the
+    // success cleared the counter and left it at -1, one more guess in the next window.
+    const { cache, settings } = setup({ maxFailCount: 2, lockMinutes: 10 });
+    const inFlight: Array<{ succeeded(): Promise<void> }> = [];
+    let raced = false;
+    const racing = Object.create(cache) as typeof cache;
+    racing.increment = async (key, options) => {
+      const count = await cache.increment(key, options);
+      if (count > settings.maxFailCount && !raced) {
+        raced = true;
+        await inFlight[0]?.succeeded();
+      }
+      return count;
+    };
+    const lock = createLoginLock({ cache: racing, settings: async () => settings });
+    inFlight.push(await lock.begin({ userId: 7 }));
+    // Two more at once: both pass the locked check, the second one's increment goes past the limit.
+    const pair = await Promise.allSettled([lock.begin({ userId: 7 }), lock.begin({ userId: 7 })]);
+    expect(raced).toBe(true);
+    expect(pair.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await cache.getCounter(lock.lockKey({ userId: 7 }))).toBeGreaterThanOrEqual(0);
+    const burst = await Promise.allSettled(Array.from({ length: 5 }, () => lock.begin({ userId: 7 })));
+    expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
   });
 });

@@ -13,8 +13,13 @@ import type { Cache } from '@svc/data/cache';
 import { BusinessError, ErrorCode, sha256Hex } from '@svc/kernel';
 import { LOGIN_LOCK_KEY_PREFIX } from './constants.js';
 
-/** Whose counter: a resolved user, or the submitted text of an account that does not resolve. */
-export type LockSubject = { userId: number } | { account: string };
+/**
+ * Whose counter: a resolved user, or the submitted text of an account that does not resolve. A user resolved
+ * from submitted text also counts on that text's counter: the canonical form may fold spellings the database
+ * does not resolve (full-width letters), and an unknown account counts those on one text counter, so a real
+ * one must too, or `attemptsLeft` would tell the two apart.
+ */
+export type LockSubject = { userId: number; account?: string } | { account: string };
 
 /** The lock settings in effect (`sys.security.loginLock.*`, falling back to `Service:Security:LoginLock`). */
 export interface LoginLockSettings {
@@ -82,12 +87,15 @@ export interface LoginLock {
 }
 
 /**
- * The form of an account name that identifies its counter: NFKC (so full-width and other compatibility
- * variants fold onto their plain letters), trimmed, lower-cased. Database collations commonly treat these
- * variants as one row, so they must not get separate counters, or an attacker would multiply the attempts.
+ * The form of an account name that identifies its counter: accents and other combining marks removed (so
+ * `víctim` and the Turkish `vİctim` fold onto `victim`, as accent-insensitive collations do), NFKC (so
+ * full-width and other compatibility variants fold onto their plain letters), trimmed, lower-cased. Database
+ * collations commonly treat these variants as one row, so they must not get separate counters: an attacker
+ * would multiply the attempts, or tell a real account (whose resolving spellings share its counter) from an
+ * unknown one.
  */
 export function normalizeAccount(account: string): string {
-  return account.normalize('NFKC').trim().toLowerCase();
+  return account.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').trim().toLowerCase();
 }
 
 const MS_PER_MINUTE = 60_000;
@@ -108,6 +116,13 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
     return `${prefix}a:${sha256Hex(normalizeAccount(subject.account))}`;
   };
   const locked = (lockMinutes: number) => new BusinessError(ErrorCode.AccountLocked, { lockMinutes });
+  /** Every counter an attempt of this subject counts on. */
+  const keysOf = (subject: LockSubject): string[] =>
+    'userId' in subject && subject.account !== undefined
+      ? [lockKey({ userId: subject.userId }), lockKey(subject.account)]
+      : [lockKey(subject)];
+  const highest = async (keys: string[]) =>
+    Math.max(...(await Promise.all(keys.map((key) => cache.getCounter(key)))));
 
   async function increment(key: string, lockMinutes: number): Promise<number> {
     // One atomic increment that also refreshes the expiry: concurrent attempts each see a distinct count.
@@ -125,7 +140,10 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
     async check(subject) {
       const { maxFailCount, lockMinutes } = await settings();
       if (maxFailCount <= 0) return { locked: false, lockMinutes };
-      const failures = await cache.getCounter(lockKey(subject));
+      const failures =
+        typeof subject === 'string'
+          ? await cache.getCounter(lockKey(subject))
+          : await highest(keysOf(subject));
       return { locked: failures >= maxFailCount, lockMinutes };
     },
 
@@ -136,7 +154,7 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
 
     async begin(subject) {
       const { maxFailCount, lockMinutes } = await settings();
-      const key = lockKey(subject);
+      const keys = keysOf(subject);
       if (maxFailCount <= 0) {
         return {
           failed: () => ({ locked: false, attemptsLeft: null, lockMinutes }),
@@ -144,12 +162,19 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
         };
       }
       // A locked subject does not slide its own expiry by being tried again.
-      if ((await cache.getCounter(key)) >= maxFailCount) throw locked(lockMinutes);
-      const count = await increment(key, lockMinutes);
+      if ((await highest(keys)) >= maxFailCount) throw locked(lockMinutes);
+      const count = Math.max(...(await Promise.all(keys.map((key) => increment(key, lockMinutes)))));
       if (count > maxFailCount) {
-        // Every attempt of this window is failed or in flight: give the slot back and refuse unchecked.
-        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever).
-        await cache.increment(key, { by: -1, ttlMs: lockMinutes * MS_PER_MINUTE });
+        // Every attempt of this window is failed or in flight: give the slots back and refuse unchecked.
+        // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever),
+        // and never below zero: a counter left at -1 would be one more guess in the next window.
+        const ttlMs = lockMinutes * MS_PER_MINUTE;
+        await Promise.all(
+          keys.map(async (key) => {
+            const left = await cache.increment(key, { by: -1, ttlMs });
+            if (left < 0) await cache.increment(key, { by: -left, ttlMs });
+          }),
+        );
         throw locked(lockMinutes);
       }
       return {
@@ -159,7 +184,7 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
           return result;
         },
         async succeeded() {
-          await cache.delete(key);
+          await Promise.all(keys.map((key) => cache.delete(key)));
         },
       };
     },
@@ -167,11 +192,14 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
     async recordFailure(subject) {
       const { maxFailCount, lockMinutes } = await settings();
       if (maxFailCount <= 0) return { locked: false, attemptsLeft: null, lockMinutes };
-      return failure(await increment(lockKey(subject), lockMinutes), maxFailCount, lockMinutes);
+      const keys = typeof subject === 'string' ? [lockKey(subject)] : keysOf(subject);
+      const counts = await Promise.all(keys.map((key) => increment(key, lockMinutes)));
+      return failure(Math.max(...counts), maxFailCount, lockMinutes);
     },
 
     async reset(subject) {
-      await cache.delete(lockKey(subject));
+      const keys = typeof subject === 'string' ? [lockKey(subject)] : keysOf(subject);
+      await Promise.all(keys.map((key) => cache.delete(key)));
     },
   };
   return lock;

@@ -214,6 +214,16 @@ export function defineDoorsContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         (await post(t, '/api/v1/auth/login', { account: name, password: TEST_USER_PASSWORD })).body.code,
       ).toBe(40004);
       expect((await recover(recoveryCodes[0] as string)).body.code).toBe(40004);
+      // Every refused second-factor code, at login, recovery and re-authentication, is a login-log row with
+      // the account and trace id (a stolen token guessing re-auth codes leaves a trace).
+      const rows = (await t.server.database.repos.loginLogs.page({ current: 1, size: 200 })).items;
+      const refused = rows.filter((r) => r.account === name && !r.success);
+      expect(refused.every((r) => typeof r.traceId === 'string' && r.traceId.length > 0)).toBe(true);
+      const codes = refused.map((r) => r.resultCode);
+      expect(codes.filter((c) => c === 40022)).toHaveLength(1);
+      expect(codes.filter((c) => c === 40019)).toHaveLength(1);
+      // login/totp twice, re-auth, password login, recovery.
+      expect(codes.filter((c) => c === 40004)).toHaveLength(5);
       await maxFail(5);
     });
 

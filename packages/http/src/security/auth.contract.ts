@@ -178,11 +178,9 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect((await loginRaw(t, account, 'bad-1')).body.code).toBe(40001);
       expect((await loginRaw(t, 'SUPERADMIN ', 'bad-2')).body.code).toBe(40001);
       expect((await loginRaw(t, ' superAdmin', 'bad-3')).body.code).toBe(40004);
-      // The counter is the account the lookup resolves: a full-width spelling is the locked account where the
-      // dialect's collation folds it, else an unknown account that never logs in.
-      const fullWidth = 'ｓｕｐｅｒＡｄｍｉｎ';
-      const resolves = (await t.server.database.repos.users.findByAccount(fullWidth)) !== undefined;
-      expect((await loginRaw(t, fullWidth, TEST_ADMIN_PASSWORD)).body.code).toBe(resolves ? 40004 : 40001);
+      // A full-width spelling meets the lock whether or not the dialect's collation resolves it to the account:
+      // the submitted text's counter is locked too, as it would be for an unknown account (no existence oracle).
+      expect((await loginRaw(t, 'ｓｕｐｅｒＡｄｍｉｎ', TEST_ADMIN_PASSWORD)).body.code).toBe(40004);
       const locked = await loginRaw(t, ADMIN, TEST_ADMIN_PASSWORD);
       expect(locked.body.code).toBe(40004);
       expect(locked.body.args).toMatchObject({ lockMinutes: 10 });

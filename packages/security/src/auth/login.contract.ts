@@ -107,14 +107,15 @@ export function loginContract(fixture: AuthFixture): void {
         args: { lockMinutes: 7 },
       });
       expect(await world().repos.sessions.listLive(user.id)).toEqual([]);
-      await s.lock.reset({ userId: user.id });
+      await s.lock.reset({ userId: user.id, account: user.account });
       await codeOf(s.auth.login(input(user.account, 'Wrong#4')));
-      // A resolved account counts on its user id, not on the submitted text.
+      // A resolved account counts on its user id, and on the submitted text as an unknown one would.
       expect(await world().cache.getCounter(s.lock.lockKey({ userId: user.id }))).toBe(1);
-      expect(await world().cache.getCounter(s.lock.lockKey(user.account))).toBe(0);
+      expect(await world().cache.getCounter(s.lock.lockKey(user.account))).toBe(1);
       expect((await s.auth.login(input(user.account, PASSWORD))).userId).toBe(user.id);
-      // A successful login clears the counter.
+      // A successful login clears both counters.
       expect(await world().cache.getCounter(s.lock.lockKey({ userId: user.id }))).toBe(0);
+      expect(await world().cache.getCounter(s.lock.lockKey(user.account))).toBe(0);
     });
 
     it('shares one counter between the case and surrounding-space variants the lookup resolves', async () => {

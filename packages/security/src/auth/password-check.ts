@@ -83,7 +83,8 @@ export function createPasswordCheck(deps: PasswordCheckDeps): PasswordCheck {
     }
     // A signed-in caller whose row is gone has nothing to check against.
     if (!found && 'userId' in who) throw new BusinessError(ErrorCode.UserNotFound);
-    const subject: LockSubject = found ? { userId: found.id } : who;
+    // A user resolved from submitted text counts on that text too (see LockSubject).
+    const subject: LockSubject = found ? { ...who, userId: found.id } : who;
     await lock.assertOpen(subject);
     if (found) await secondFactorLock.assertOpen({ userId: found.id });
     await attempt.beforeHash?.();

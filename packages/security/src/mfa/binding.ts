@@ -9,7 +9,13 @@
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
 import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
-import { type CaptchaFields, type MfaDeps, type SharedChecks, seedContext } from './common.js';
+import {
+  type CaptchaFields,
+  type MfaDeps,
+  recordingRefusal,
+  type SharedChecks,
+  seedContext,
+} from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
 import type { TotpEngine } from './totp.js';
@@ -130,15 +136,18 @@ export function createTotpBinding(
         record: true,
         client: options.client,
       });
-      const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
-      const used =
-        user.totpSecret !== null &&
-        (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
-      if (!used) {
-        attempt.failed();
-        throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
-      }
-      await attempt.succeeded();
+      const who = { account, userId: user.id, client: options.client };
+      await recordingRefusal(deps.passwords.log, who, async () => {
+        const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
+        const used =
+          user.totpSecret !== null &&
+          (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
+        if (!used) {
+          attempt.failed();
+          throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+        }
+        await attempt.succeeded();
+      });
       await repos.totp.clear(user.id, { userId: null, at: deps.now() });
       await deps.sessions.revokeUserSessions(user.id, 'mfa-recovery');
     },

@@ -10,9 +10,10 @@ import type {
   UserRepository,
 } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
-import { BusinessError, ErrorCode, type Logger } from '@svc/kernel';
+import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
 import type { SessionAuthService } from '../auth/auth-service.js';
 import type { PasswordCheck } from '../auth/password-check.js';
+import type { ClientInfo } from '../auth/principal.js';
 import type { SessionManager } from '../auth/session-manager.js';
 import type { CaptchaService } from './captcha/service.js';
 import type { SecretProtector } from './protector.js';
@@ -74,4 +75,24 @@ export function createSharedChecks(deps: MfaDeps, captcha: Pick<CaptchaService, 
       return deps.protector.open(user.totpSecret, seedContext(user.id));
     },
   };
+}
+
+/**
+ * Runs a second-factor check of a door outside the login (recovery, re-authentication) and writes a login-log
+ * row of its refusal, as the login does for its own steps: a wrong code there is a guess like any other.
+ * @example
+ * await recordingRefusal(passwords.log, { account: user.account, userId: user.id, client }, () => checkCode());
+ */
+export async function recordingRefusal<T>(
+  log: PasswordCheck['log'],
+  who: { account: string; userId: number; client?: ClientInfo | undefined },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
+    await log({ account: who.account, resultCode, userId: who.userId, client: who.client });
+    throw error;
+  }
 }

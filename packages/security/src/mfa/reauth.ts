@@ -8,7 +8,7 @@
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
-import type { MfaDeps, SharedChecks } from './common.js';
+import { type MfaDeps, recordingRefusal, type SharedChecks } from './common.js';
 import { MFA_KEYS } from './constants.js';
 import type { TotpEngine } from './totp.js';
 
@@ -49,14 +49,20 @@ export function createReauthService(
       } else {
         if (!(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
         if (!user.totpSecret) throw new BusinessError(ErrorCode.TotpNotBound);
-        // A wrong code counts on the account's second-factor counter, as at login.
-        const attempt = await passwords.secondFactorLock.begin({ userId: user.id });
-        const ok = await totp.accept(user.id, checks.openSeed(user), input.totpCode ?? '', store.nowMs());
-        if (!ok) {
-          attempt.failed();
-          throw new BusinessError(ErrorCode.TotpWrong);
-        }
-        await attempt.succeeded();
+        // A wrong code counts on the account's second-factor counter and is a login-log row, as at login.
+        await recordingRefusal(
+          passwords.log,
+          { account: user.account, userId: user.id, client },
+          async () => {
+            const attempt = await passwords.secondFactorLock.begin({ userId: user.id });
+            const ok = await totp.accept(user.id, checks.openSeed(user), input.totpCode ?? '', store.nowMs());
+            if (!ok) {
+              attempt.failed();
+              throw new BusinessError(ErrorCode.TotpWrong);
+            }
+            await attempt.succeeded();
+          },
+        );
       }
       const record = await store.put(windowKey(principal), {}, settings.totp.reauthWindowMinutes * 60_000);
       return { expiresAt: new Date(record.expiresAt) };
