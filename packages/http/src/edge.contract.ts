@@ -177,6 +177,44 @@ export function defineEdgeContract(dbType: DbType): void {
         }
       });
 
+      it('on the path the router matched, whatever form the request target took (dot segments, absolute form, %-escapes)', async () => {
+        const { request } = await import('node:http');
+        const port = Number(new URL(base).port);
+        const send = (path: string) =>
+          new Promise<{ status: number; headers: Headers; body: string }>((done, fail) => {
+            const req = request(
+              { host: '127.0.0.1', port, path, method: 'GET', headers: bearer(admin) },
+              (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (chunk: string) => {
+                  body += chunk;
+                });
+                res.on('end', () => {
+                  const headers = new Headers();
+                  for (const [name, value] of Object.entries(res.headers))
+                    if (typeof value === 'string') headers.set(name, value);
+                  done({ status: res.statusCode ?? 0, headers, body });
+                });
+              },
+            );
+            req.on('error', fail);
+            req.end();
+          });
+        for (const target of [
+          '/x/../api/v1/ping',
+          '/./api/v1/ping',
+          `${base}/api/v1/ping`,
+          '/%61pi/v1/ping',
+        ]) {
+          const res = await send(target);
+          // The %-escaped form only matters if the router decodes it to the API; the others must reach ping.
+          if (target.startsWith('/%61') && res.status === 404) continue;
+          expect(res.status, target).toBe(200);
+          expectSecure(res.headers, target);
+        }
+      });
+
       it('leaves paths outside /api/ alone (probes and the web root serve their own headers)', async () => {
         const res = await fetch(`${base}/health`);
         expect(res.headers.get('x-frame-options')).toBeNull();

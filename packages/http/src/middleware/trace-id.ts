@@ -58,8 +58,10 @@ export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv>
     // would turn node-server's light response into a full Web `Headers` object (perf-notes.md).
     if (outgoing) {
       outgoing.setHeader(TRACE_HEADER, id);
-      // The raw request URL: no Web `Request` materialised for the decision.
-      if (wantsApiSecureHeaders(env.incoming?.url ?? c.req.path))
+      // The path the router matches (dot segments resolved, absolute-form targets reduced to their path), not
+      // the raw target: `/x/../api/v1/…` or `GET http://host/api/v1/…` reach the API too. `c.req.path` reads
+      // the light request's URL string; no Web `Request` or `Headers` is materialised for the decision.
+      if (wantsApiSecureHeaders(c.req.path))
         for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
       if (!observation) return next();
       observeNodeResponse(outgoing, observation);
