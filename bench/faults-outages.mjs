@@ -17,64 +17,23 @@
 //   import { outageScenarios } from './faults-outages.mjs';  …  const SCENARIOS = { …, ...outageScenarios };
 //
 // Needs a built tree (`npx tsc -b apps/host`), PostgreSQL server binaries and redis-server.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PASSWORD, requireBuiltHost, startHost as startBenchHost } from './host.mjs';
 
-const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
 const TESTING = new URL('../packages/data/dist/testing/index.js', import.meta.url);
-const PASSWORD = 'Bench-Admin-Pass-1';
 
 /** Defaults of the scenarios; the command line overrides them when this file is run directly. */
 const settings = { outageMs: 5_000, inflight: 16, timeoutSeconds: 2 };
 
-const children = new Set();
-const roots = [];
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
 function startHost(pgUrl, redisUrl) {
-  const root = mkdtempSync(join(tmpdir(), 'svc-bench-faults-'));
-  roots.push(root);
-  const child = spawn(process.execPath, [HOST_MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ASPNETCORE_ENVIRONMENT: 'Production',
-      ASPNETCORE_CONTENTROOT: root,
-      ASPNETCORE_URLS: 'http://127.0.0.1:0',
-      Service__Database__DbType: 'PostgreSQL',
-      Service__Database__ConnectionString: pgUrl,
-      Service__Database__EnableCodeFirstInProduction: 'true',
-      Service__Database__AcquireTimeoutSeconds: String(settings.timeoutSeconds),
-      Service__Database__CommandTimeoutSeconds: String(settings.timeoutSeconds),
-      Service__Cache__Provider: 'Redis',
-      Service__Cache__Redis__Configuration: redisUrl,
-      Service__Jwt__SecretKey: 'b'.repeat(64),
-      Service__Seed__AdminPassword: PASSWORD,
-      Service__Security__Password__Pbkdf2Iterations: '100000',
-      Service__Security__RateLimit__Enabled: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not start in 60 s')), 60_000);
-    const onLine = (line) => {
-      const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    createInterface({ input: child.stdout }).on('line', onLine);
-    createInterface({ input: child.stderr }).on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`host exited (${code})`)));
+  return startBenchHost({
+    Service__Database__DbType: 'PostgreSQL',
+    Service__Database__ConnectionString: pgUrl,
+    Service__Database__AcquireTimeoutSeconds: String(settings.timeoutSeconds),
+    Service__Database__CommandTimeoutSeconds: String(settings.timeoutSeconds),
+    Service__Cache__Provider: 'Redis',
+    Service__Cache__Redis__Configuration: redisUrl,
   });
 }
 
@@ -136,8 +95,7 @@ function summary(answers, from, to) {
 
 /** Starts the private servers and two hosts, runs `body`, and tears everything down. */
 async function withCluster(body) {
-  if (!existsSync(HOST_MAIN))
-    throw new Error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host`');
+  requireBuiltHost();
   const testing = await import(TESTING);
   const [pgSetup, redisSetup] = await Promise.all([
     testing.startPrivatePostgres(),
@@ -160,7 +118,6 @@ async function withCluster(body) {
     } finally {
       for (const host of hosts) {
         host.child.kill('SIGTERM');
-        children.delete(host.child);
       }
     }
   } finally {

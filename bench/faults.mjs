@@ -13,19 +13,13 @@
 //   node bench/faults.mjs [--scenarios uploads,oplog-table,sigterm,db-stop,redis-stop] [--outage 2] [--uploads 10] [--upload-mb 45]
 //
 // Needs a built tree (`npx tsc -b apps/host`). Timings here are measurements, not assertions.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { outageScenarios } from './faults-outages.mjs';
+import { PASSWORD, requireBuiltHost, startHost, stopHost } from './host.mjs';
 
-const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
-const PASSWORD = 'Bench-Admin-Pass-1';
 const MIB = 1024 * 1024;
 
 const { values: args } = parseArgs({
@@ -36,61 +30,7 @@ const { values: args } = parseArgs({
     'upload-mb': { type: 'string', default: '45' },
   },
 });
-if (!existsSync(HOST_MAIN)) {
-  console.error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host` first.');
-  process.exit(1);
-}
-
-const children = new Set();
-const roots = [];
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-/** Starts the built host; `env` adds or overrides settings. */
-function startHost(env = {}, contentRoot = undefined) {
-  const root = contentRoot ?? mkdtempSync(join(tmpdir(), 'svc-bench-faults-'));
-  if (!contentRoot) roots.push(root);
-  const child = spawn(process.execPath, [HOST_MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ASPNETCORE_ENVIRONMENT: 'Production',
-      ASPNETCORE_CONTENTROOT: root,
-      ASPNETCORE_URLS: 'http://127.0.0.1:0',
-      Service__Database__EnableCodeFirstInProduction: 'true',
-      Service__Jwt__SecretKey: 'b'.repeat(64),
-      Service__Seed__AdminPassword: PASSWORD,
-      Service__Security__Password__Pbkdf2Iterations: '100000',
-      Service__Security__RateLimit__Enabled: 'false',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const lines = [];
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not start in 60 s')), 60_000);
-    const onLine = (line) => {
-      lines.push(line);
-      const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], root, lines, exited });
-      }
-    };
-    createInterface({ input: child.stdout }).on('line', onLine);
-    createInterface({ input: child.stderr }).on('line', onLine);
-    exited.then((code) => reject(new Error(`host exited (${code}):\n${lines.join('\n')}`)));
-  });
-}
-
-async function stopHost(host) {
-  host.child.kill('SIGTERM');
-  await host.exited;
-  children.delete(host.child);
-}
+requireBuiltHost();
 
 async function token(url) {
   const res = await fetch(`${url}/api/v1/auth/login`, {
@@ -295,7 +235,6 @@ async function scenarioSigterm() {
     await host.exited;
     const exitMs = performance.now() - sentAt;
     await load.stop();
-    children.delete(host.child);
     // Every write the server processed has its op-log row (drained or spilled at shutdown; the spill is not
     // replayed here, so it is counted from the log line). Processed but not answered = cut.
     const [row] = await side.db.$client.unsafe(

@@ -12,17 +12,14 @@
 //   node bench/oplog.mjs [--duration 10] [--connections 50] [--rows 20000] [--dialects Sqlite,PostgreSQL,MySql]
 //
 // Needs a built tree (`npx tsc -b apps/host`).
-import { fork, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PASSWORD, requireBuiltHost, startHost as startBenchHost, track } from './host.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
-const PASSWORD = 'Bench-Admin-Pass-1';
 const GOAL = 0.9;
 
 const { values: args } = parseArgs({
@@ -36,56 +33,16 @@ const { values: args } = parseArgs({
 const seconds = Number(args.duration);
 const connections = Number(args.connections);
 const rows = Number(args.rows);
-if (!existsSync(HOST_MAIN)) {
-  console.error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host` first.');
-  process.exit(1);
-}
-
-const children = new Set();
-const roots = [];
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+requireBuiltHost();
 
 function startHost(opLogEnabled) {
-  const root = mkdtempSync(join(tmpdir(), 'svc-bench-oplog-'));
-  roots.push(root);
-  const child = spawn(process.execPath, [HOST_MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ASPNETCORE_ENVIRONMENT: 'Production',
-      ASPNETCORE_CONTENTROOT: root,
-      ASPNETCORE_URLS: 'http://127.0.0.1:0',
-      Service__Database__EnableCodeFirstInProduction: 'true',
-      Service__Jwt__SecretKey: 'b'.repeat(64),
-      Service__Seed__AdminPassword: PASSWORD,
-      Service__Security__Password__Pbkdf2Iterations: '100000',
-      Service__Security__RateLimit__Enabled: 'false',
-      Service__Logging__OpLog__Enabled: String(opLogEnabled),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not start in 30 s')), 30_000);
-    const onLine = (line) => {
-      const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    createInterface({ input: child.stdout }).on('line', onLine);
-    createInterface({ input: child.stderr }).on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`host exited (${code})`)));
-  });
+  return startBenchHost({ Service__Logging__OpLog__Enabled: String(opLogEnabled) });
 }
 
 function load(options) {
   return new Promise((resolve, reject) => {
     const child = fork(join(HERE, 'load.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    children.add(child);
+    track(child);
     child.on('message', (m) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
     child.send(options);
   });

@@ -1,0 +1,89 @@
+// The built reference host in its own process, for the benchmark scripts: Production on a throw-away content
+// root, PBKDF2 at the floor and rate limiting off (the scripts measure other things), listening on a free
+// loopback port. Every host started here is killed and every content root removed when the script exits.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
+export const PASSWORD = 'Bench-Admin-Pass-1';
+
+const children = new Set();
+const roots = [];
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** Stops with a clear message when the host has not been built. */
+export function requireBuiltHost() {
+  if (!existsSync(HOST_MAIN)) {
+    console.error('apps/host/dist/main.js is missing: run `npx tsc -b apps/host` first.');
+    process.exit(1);
+  }
+}
+
+/**
+ * Starts the built host; `env` adds or overrides settings, `contentRoot` reuses a root (a restart).
+ * Resolves with `{ child, url, root, lines, exited }` once it listens.
+ */
+export function startHost(env = {}, contentRoot = undefined) {
+  const root = contentRoot ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  if (!contentRoot) roots.push(root);
+  const child = spawn(process.execPath, [HOST_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ASPNETCORE_ENVIRONMENT: 'Production',
+      ASPNETCORE_CONTENTROOT: root,
+      ASPNETCORE_URLS: 'http://127.0.0.1:0',
+      Service__Database__EnableCodeFirstInProduction: 'true',
+      Service__Jwt__SecretKey: 'b'.repeat(64),
+      Service__Seed__AdminPassword: PASSWORD,
+      Service__Security__Password__Pbkdf2Iterations: '100000',
+      Service__Security__RateLimit__Enabled: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const lines = [];
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  exited.then(() => children.delete(child));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('host did not start in 60 s')), 60_000);
+    const onLine = (line) => {
+      lines.push(line);
+      const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], root, lines, exited });
+      }
+    };
+    createInterface({ input: child.stdout }).on('line', onLine);
+    createInterface({ input: child.stderr }).on('line', onLine);
+    exited.then((code) => reject(new Error(`host exited (${code}):\n${lines.join('\n')}`)));
+  });
+}
+
+/** SIGTERM (graceful) and wait for the exit. */
+export async function stopHost(host) {
+  host.child.kill('SIGTERM');
+  await host.exited;
+}
+
+/** Tracks another child process for the kill at exit (load generators). */
+export function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** A content root removed at exit, for scripts that make their own. */
+export function tempRoot(prefix) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  roots.push(root);
+  return root;
+}
