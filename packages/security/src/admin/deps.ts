@@ -12,7 +12,17 @@ import type { RuntimeSettings } from '../runtime-config.js';
 export interface AdminDeps {
   repos: Pick<
     Repositories,
-    'users' | 'roles' | 'menus' | 'orgs' | 'positions' | 'onlineSessions' | 'passwordHistory'
+    | 'users'
+    | 'roles'
+    | 'menus'
+    | 'orgs'
+    | 'positions'
+    | 'onlineSessions'
+    | 'passwordHistory'
+    | 'modules'
+    | 'trash'
+    | 'dicts'
+    | 'files'
   >;
   /** Revokes sessions of disabled or deleted users and forced logouts. */
   sessions: Pick<SessionManager, 'revokeSession' | 'revokeUserSessions'>;
