@@ -5,6 +5,7 @@
  */
 import { type AdminServices, createAdminServices } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
+import { registerKernelRecycleTypes } from './recycle-types.js';
 
 const built = new WeakMap<object, AdminServices>();
 
@@ -13,7 +14,7 @@ const built = new WeakMap<object, AdminServices>();
  * @example adminServicesFor(deps).recycleBin.register(orderRecycleType);
  */
 export function adminServicesFor(
-  deps: Pick<HttpDeps, 'core' | 'config' | 'security' | 'now'>,
+  deps: Pick<HttpDeps, 'core' | 'config' | 'security' | 'now' | 'logger'>,
 ): AdminServices {
   let services = built.get(deps.core);
   if (!services) {
@@ -27,6 +28,7 @@ export function adminServicesFor(
       pbkdf2Iterations: config.service.Security.Password.Pbkdf2Iterations,
       now,
     });
+    registerKernelRecycleTypes(services.recycleBin, deps);
     built.set(core, services);
   }
   return services;

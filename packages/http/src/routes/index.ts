@@ -18,6 +18,7 @@ import * as personalPassword from './personal/password.js';
 import * as personalPhoneCode from './personal/phone-code.js';
 import * as personalPhoneDelete from './personal/phone-delete.js';
 import * as personalPhonePut from './personal/phone-put.js';
+import { registerPortalRoutes } from './portal/index.js';
 
 /** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
 export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string): boolean {
@@ -41,4 +42,5 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   registerMfaRoutes(area('Mfa'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
+  if (isModuleEnabled(deps, 'Module')) registerPortalRoutes(area('Module'), deps);
 }

@@ -13,6 +13,7 @@ import { createOrgAdminService, type OrgAdminService } from './orgs.js';
 import { createPersonalService, type PersonalService } from './personal.js';
 import { createPositionAdminService, type PositionAdminService } from './positions.js';
 import {
+  adminRecycleEntries,
   createRecycleBinRegistry,
   type RecycleBinRegistry,
   roleRecycleType,
@@ -52,6 +53,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
   const recycleBin = createRecycleBinRegistry();
   recycleBin.register(userRecycleType(resolved));
   recycleBin.register(roleRecycleType(resolved));
+  for (const type of adminRecycleEntries(resolved)) recycleBin.register(type);
   return {
     actorOf: createAdminActorFactory({ permissions: resolved.permissions, scopes }),
     scopes,

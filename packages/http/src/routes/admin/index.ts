@@ -8,6 +8,7 @@ import type { AdminRouteDeps } from '../../admin/route-deps.js';
 import { adminServicesFor } from '../../admin/services.js';
 import type { HttpDeps } from '../../deps.js';
 import type { RegisterContext } from '../../openapi/register.js';
+import { portalServicesFor } from '../../portal/services.js';
 import * as menuCreate from './menus/create.js';
 import * as menuDelete from './menus/delete.js';
 import * as menuRoutes from './menus/routes.js';
@@ -58,6 +59,7 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
   const admin: AdminRouteDeps = {
     admin: adminServicesFor(deps),
     maxPageSize: deps.config.service.Api.MaxPageSize,
+    portal: portalServicesFor(deps).portal,
   };
   for (const route of [
     userPage,
