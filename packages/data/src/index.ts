@@ -52,6 +52,7 @@ export {
 export type { QueryObserver } from './query-observer.js';
 export * from './repositories/configs.js';
 export type { RepositoryContext } from './repositories/context.js';
+export * from './repositories/dashboard.js';
 export * from './repositories/data-scope.js';
 export * from './repositories/dicts.js';
 export * from './repositories/exception-logs.js';

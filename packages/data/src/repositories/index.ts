@@ -4,6 +4,7 @@
 
 import { type ConfigRepository, createConfigRepository } from './configs.js';
 import type { RepositoryContext } from './context.js';
+import { createDashboardRepository, type DashboardRepository } from './dashboard.js';
 import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
@@ -40,6 +41,7 @@ export interface Repositories {
   positions: PositionRepository;
   onlineSessions: OnlineSessionRepository;
   modules: ModuleRepository;
+  dashboard: DashboardRepository;
   /** Soft-deleted rows of any soft-deletable table (the recycle bin). */
   trash: TrashRepository;
 }
@@ -67,6 +69,7 @@ export function createRepositories(database: RepositoryContext): Repositories {
     positions: createPositionRepository(database),
     onlineSessions: createOnlineSessionRepository(database),
     modules: createModuleRepository(database),
+    dashboard: createDashboardRepository(database),
     trash: createTrashRepository(database),
   };
 }

@@ -23,6 +23,7 @@ export interface AdminDeps {
     | 'trash'
     | 'dicts'
     | 'files'
+    | 'dashboard'
   >;
   /** Revokes sessions of disabled or deleted users and forced logouts. */
   sessions: Pick<SessionManager, 'revokeSession' | 'revokeUserSessions'>;

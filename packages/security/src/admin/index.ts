@@ -5,6 +5,7 @@
  */
 import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS } from '@svc/kernel';
 import { type AdminActorFactory, createAdminActorFactory } from './actor.js';
+import { createDashboardService, type DashboardService } from './dashboard.js';
 import { createDataScopeResolver, type DataScopeResolver } from './data-scope.js';
 import type { AdminDeps, ResolvedAdminDeps } from './deps.js';
 import { createMenuAdminService, type MenuAdminService } from './menus.js';
@@ -32,6 +33,8 @@ export interface AdminServices {
   positions: PositionAdminService;
   onlineSessions: OnlineSessionService;
   personal: PersonalService;
+  /** The dashboard summary within the caller's data scope. */
+  dashboard: DashboardService;
   /** Register consumer types here (`recycleBin.register({ type: 'order', … })`). */
   recycleBin: RecycleBinRegistry;
 }
@@ -64,12 +67,14 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     positions: createPositionAdminService(resolved),
     onlineSessions: createOnlineSessionService(resolved),
     personal: createPersonalService(resolved),
+    dashboard: createDashboardService(resolved),
     recycleBin,
   };
 }
 
 export * from './account-name.js';
 export * from './actor.js';
+export * from './dashboard.js';
 export * from './data-scope.js';
 export type { AdminDeps } from './deps.js';
 export * from './menus.js';
