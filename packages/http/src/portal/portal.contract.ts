@@ -6,8 +6,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
-import { bearer, login } from '../testing/auth.js';
+import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
+import { bearer, json, login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
 
 const MODULE_CODES = [
@@ -218,10 +218,10 @@ export function definePortalScaleOutContract(dbType: DbType): void {
       const roleId = (await a.ok('POST', '/api/v1/sys/role', { json: { name: 'so', code: 'so' } })).id;
       await a.ok('PUT', `/api/v1/sys/role/${roleId}/menus`, { json: { menuIds: [100] } });
       await a.user('so-user', { roleIds: [roleId] });
-      const token = (await login(b, 'so-user', 'Initial#Pass2345')).accessToken;
-      const onB = async () => {
+      const token = (await login(b, 'so-user', USER_PASSWORD)).accessToken;
+      const onB = async (): Promise<Any> => {
         const res = await b.request('/api/v1/personal/modules', { headers: bearer(token) });
-        return (await res.json()).data;
+        return (await json(res)).data;
       };
       expect((await onB()).modules.map((m: Any) => m.title)).toEqual(['System']);
       // An edit behind the service's back (a migration script, a SQL console) is not seen until a rebuild...
