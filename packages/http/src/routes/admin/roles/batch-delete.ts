@@ -21,7 +21,7 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const deleted = await deps.admin.roles.removeMany(actorOf(c, deps), c.req.valid('json').ids);
     return c.json(ok({ deleted }), 200);
   });
