@@ -3,7 +3,7 @@
  * `adminServicesFor(deps)`; so does a consumer's `configure(ctx, deps)` (e.g. to register its own recycle-bin
  * types). The memo is keyed by the deps' core services, so every server has its own and nothing is global.
  */
-import { type AdminServices, createAdminServices } from '@svc/security';
+import { type AdminServices, createAdminServices, PORTAL_GENERATION_KEY } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
 import { registerKernelRecycleTypes } from './recycle-types.js';
 
@@ -27,6 +27,7 @@ export function adminServicesFor(
       defaultInitialPassword: config.service.Security.DefaultInitialPassword,
       pbkdf2Iterations: config.service.Security.Password.Pbkdf2Iterations,
       now,
+      menusChanged: () => core.cache.increment(PORTAL_GENERATION_KEY),
     });
     registerKernelRecycleTypes(services.recycleBin, deps);
     built.set(core, services);

@@ -162,9 +162,19 @@ export function definePortalContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(
         (await h.ok('GET', '/api/v1/personal/modules', { token })).modules.map((m: Any) => m.code),
       ).toEqual(['system']);
-      // The super admin reaches every enabled module; the module routes need their codes.
+      // The super admin reaches every enabled module and sees a new menu in the sidebar at once.
       const all = await h.ok('GET', '/api/v1/personal/modules');
       expect(all.modules.map((m: Any) => m.code)).toEqual(expect.arrayContaining(['system', 'business']));
+      const adminSidebar = async () =>
+        (await h.ok('GET', `/api/v1/personal/menu?moduleId=${ids.business}`)).map((n: Any) => n.id);
+      expect(await adminSidebar()).toEqual([bizCatalog]);
+      const fresh = (
+        await h.ok('POST', '/api/v1/sys/menu', {
+          json: { type: 'catalog', title: 'Fresh', moduleId: ids.business },
+        })
+      ).id;
+      expect(await adminSidebar()).toEqual([bizCatalog, fresh]);
+      // The module routes need their codes.
       expect((await h.call('GET', '/api/v1/sys/module/list', { token })).status).toBe(403);
       expect((await h.call('GET', '/api/v1/personal/modules', { token: '' })).status).toBe(401);
     });

@@ -44,10 +44,20 @@ export interface AdminDeps {
   pbkdf2Iterations?: number;
   /** Clock of audit columns and session lists. @default () => new Date() */
   now?: () => Date;
+  /**
+   * Called after a menu is created, so cached portal answers that list every menu (the super admin's) are
+   * retired; updates and deletes already bump the permission generations the portal entries record.
+   * @default no-op
+   */
+  menusChanged?: () => Promise<unknown>;
 }
 
 /** The deps with defaults applied (internal). */
-export type ResolvedAdminDeps = Omit<AdminDeps, 'defaultInitialPassword' | 'pbkdf2Iterations' | 'now'> & {
+export type ResolvedAdminDeps = Omit<
+  AdminDeps,
+  'defaultInitialPassword' | 'pbkdf2Iterations' | 'now' | 'menusChanged'
+> & {
+  menusChanged: () => Promise<unknown>;
   defaultInitialPassword: string | null;
   pbkdf2Iterations: number;
   now: () => Date;

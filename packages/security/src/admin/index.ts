@@ -51,6 +51,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     defaultInitialPassword: deps.defaultInitialPassword ?? null,
     pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
     now: deps.now ?? (() => new Date()),
+    menusChanged: deps.menusChanged ?? (async () => {}),
   };
   const scopes = createDataScopeResolver({ repos: resolved.repos });
   const recycleBin = createRecycleBinRegistry();

@@ -121,6 +121,7 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
         createTime: at,
         createUserId: actor.userId,
       });
+      await deps.menusChanged();
       return { id };
     },
 
