@@ -59,6 +59,9 @@ export function registerKernelRecycleTypes(
       afterPurge: (_a, r) => ops().files.remove(r.storageKey),
     }),
   );
+  // Portal modules join the bin only while the portal (module `Module`) is switched on.
+  const portalOff = deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === 'module');
+  if (portalOff) return;
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'module',

@@ -20,9 +20,6 @@ import { createFileStore, type FileStore } from './file-store.js';
 import { type ServerSnapshot, sampleServer } from './monitor.js';
 import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
 
-/** Counter of the portal generation (declared with the portal service, re-exported for consumers). */
-export { PORTAL_GENERATION_KEY };
-
 const MIB = 1024 * 1024;
 
 export interface CacheActions {
