@@ -84,6 +84,7 @@ export {
   SEED_ROLES,
   SYSTEM_MODULE_CODE,
 } from './seed/defaults.js';
+export { ensureSystemModule } from './seed/ensure-modules.js';
 export {
   defaultSeedMenus,
   type FlatSeedMenu,
