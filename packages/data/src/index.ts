@@ -52,6 +52,7 @@ export {
 export type { QueryObserver } from './query-observer.js';
 export * from './repositories/configs.js';
 export type { RepositoryContext } from './repositories/context.js';
+export * from './repositories/dashboard.js';
 export * from './repositories/data-scope.js';
 export * from './repositories/dicts.js';
 export * from './repositories/exception-logs.js';
@@ -61,6 +62,7 @@ export * from './repositories/high-sensitivity.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
 export * from './repositories/login-logs.js';
 export * from './repositories/menus.js';
+export * from './repositories/modules.js';
 export * from './repositories/online-sessions.js';
 export * from './repositories/op-logs.js';
 export * from './repositories/orgs.js';
@@ -72,9 +74,17 @@ export * from './repositories/refresh-tokens.js';
 export * from './repositories/roles.js';
 export * from './repositories/sessions.js';
 export * from './repositories/totp.js';
+export * from './repositories/trash.js';
 export * from './repositories/users.js';
 export * from './rows.js';
-export { ROOT_ORG, SEED_DICTIONARIES, SEED_ROLES } from './seed/defaults.js';
+export {
+  ROOT_ORG,
+  SEED_DICTIONARIES,
+  SEED_MODULES,
+  SEED_ROLES,
+  SYSTEM_MODULE_CODE,
+} from './seed/defaults.js';
+export { ensureSystemModule } from './seed/ensure-modules.js';
 export {
   defaultSeedMenus,
   type FlatSeedMenu,

@@ -34,6 +34,7 @@ interface Expected {
   sysLoginLog: rows.SysLoginLogRow;
   sysExceptionLog: rows.SysExceptionLogRow;
   sysFile: rows.SysFileRow;
+  sysModule: rows.SysModuleRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

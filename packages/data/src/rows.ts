@@ -67,6 +67,8 @@ export interface SysUserRow extends AuditFields, SoftDeleteField {
   isSuperAdmin: boolean;
   lastLoginTime: Date | null;
   lastLoginIp: string | null;
+  /** Portal module the user lands in. */
+  defaultModuleId: number | null;
   remark: string | null;
   /** Generated: the lower-cased account while live, null once deleted (unique among live rows). */
   accountLive: string | null;
@@ -117,6 +119,8 @@ export interface SysMenuRow extends AuditFields, SoftDeleteField {
   sort: number;
   enabled: boolean;
   hidden: boolean;
+  /** Portal module of a top-level menu. */
+  moduleId: number | null;
   remark: string | null;
 }
 
@@ -280,4 +284,20 @@ export interface SysFileRow extends AuditFields, SoftDeleteField {
   contentType: string;
   ext: string;
   sha256: string;
+}
+
+/** `sys_module`: a portal module (app) grouping top-level menus. */
+export interface SysModuleRow extends AuditFields, SoftDeleteField {
+  id: number;
+  code: string;
+  title: string;
+  icon: string | null;
+  defaultRoute: string | null;
+  /** UI filter only (`sys`, `biz`). */
+  apiPrefix: string | null;
+  sort: number;
+  enabled: boolean;
+  remark: string | null;
+  /** Generated: the lower-cased code while live, null once deleted (unique among live rows). */
+  codeLive: string | null;
 }

@@ -31,7 +31,7 @@ export {
   envelopeOf,
   envelopeResponses,
 } from './openapi/schemas.js';
-export { type OpsServices, opsServicesFor, PORTAL_GENERATION_KEY } from './ops/services.js';
+export { type OpsServices, opsServicesFor } from './ops/services.js';
 export { isModuleEnabled } from './routes/index.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

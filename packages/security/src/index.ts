@@ -31,6 +31,7 @@ export * from './csrf.js';
 export * from './lockout.js';
 export * from './mfa/index.js';
 export * from './password-policy.js';
+export * from './portal/index.js';
 export * from './rate-limit.js';
 export * from './refresh-tokens.js';
 export * from './runtime-config.js';

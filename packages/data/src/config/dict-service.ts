@@ -59,6 +59,15 @@ export interface DictService {
   updateType(id: number, patch: DictTypePatch, actorId: number | null): Promise<void>;
   /** Deletes the type and its items. @throws BusinessError 43001 */
   deleteType(id: number, actorId: number | null): Promise<void>;
+  /** One live type. @throws BusinessError 43001 */
+  getType(id: number): Promise<SysDictTypeRow>;
+  /**
+   * Deletes several types with their items, all or nothing: any unknown id refuses the whole batch (43001
+   * naming the ids). Answers how many were deleted.
+   */
+  deleteTypes(ids: readonly number[], actorId: number | null): Promise<number>;
+  /** Deletes several items, all or nothing (43003 naming the unknown ids). */
+  deleteItems(ids: readonly number[], actorId: number | null): Promise<number>;
   pageItems(query: DictItemPageQuery): Promise<Page<SysDictItemRow>>;
   /** @throws BusinessError 43001 for an unknown type */
   createItem(input: DictItemInput, actorId: number | null): Promise<number>;
@@ -176,6 +185,28 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
       const type = await mustGetType(id);
       await repo.deleteType(id, audit(actorId));
       await invalidate(type.code);
+    },
+
+    getType: (id) => mustGetType(id),
+
+    async deleteTypes(ids, actorId) {
+      const unique = [...new Set(ids)];
+      const types = await repo.getTypes(unique);
+      const missing = unique.filter((id) => !types.some((t) => t.id === id));
+      if (missing.length > 0) throw new BusinessError(ErrorCode.DictTypeNotFound, { ids: missing });
+      const deleted = await repo.deleteTypes(unique, audit(actorId));
+      for (const type of types) await invalidate(type.code);
+      return deleted;
+    },
+
+    async deleteItems(ids, actorId) {
+      const unique = [...new Set(ids)];
+      const items = await repo.getItems(unique);
+      const missing = unique.filter((id) => !items.some((i) => i.id === id));
+      if (missing.length > 0) throw new BusinessError(ErrorCode.DictItemNotFound, { ids: missing });
+      const deleted = await repo.deleteItems(unique, audit(actorId));
+      for (const code of new Set(items.map((i) => i.typeCode))) await invalidate(code);
+      return deleted;
     },
 
     pageItems: (query) => repo.pageItems(query),

@@ -3,7 +3,7 @@
  * type deletes its items in the same transaction. A type's code is its identity for readers
  * (`GET /sys/dict/items/{typeCode}`), so it never changes after insert and items carry it beside the type id.
  */
-import { and, asc, eq, type InferInsertModel } from 'drizzle-orm';
+import { and, asc, eq, type InferInsertModel, inArray } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
@@ -54,6 +54,14 @@ export interface DictRepository {
   updateType(id: number, patch: DictTypePatch, audit?: DictAudit): Promise<boolean>;
   /** Soft-deletes the type and its items; false when there is no such live type. */
   deleteType(id: number, audit?: DictAudit): Promise<boolean>;
+  /** Soft-deletes the live types among `ids` and their items in one transaction; answers the types deleted. */
+  deleteTypes(ids: readonly number[], audit?: DictAudit): Promise<number>;
+  /** Live types among `ids`. */
+  getTypes(ids: readonly number[]): Promise<SysDictTypeRow[]>;
+  /** Live items among `ids`. */
+  getItems(ids: readonly number[]): Promise<SysDictItemRow[]>;
+  /** Soft-deletes the live items among `ids`; answers how many. */
+  deleteItems(ids: readonly number[], audit?: DictAudit): Promise<number>;
   /** Items of live types, ordered by type code, sort, id unless sorted otherwise. */
   pageItems(query: DictItemPageQuery): Promise<Page<SysDictItemRow>>;
   getItem(id: number): Promise<SysDictItemRow | undefined>;
@@ -123,6 +131,50 @@ export function createDictRepository({ db, adapter, tables }: RepositoryContext)
           .where(and(eq(it.typeId, id), eq(it.isDelete, false)));
         return true;
       });
+    },
+
+    deleteTypes(ids, audit) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return Promise.resolve(0);
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx
+          .update(ty)
+          .set({ isDelete: true, ...stamp(audit) })
+          .where(and(inArray(ty.id, unique), eq(ty.isDelete, false)));
+        await tx
+          .update(it)
+          .set({ isDelete: true, ...stamp(audit) })
+          .where(and(inArray(it.typeId, unique), eq(it.isDelete, false)));
+        return adapter.affectedRows(result);
+      });
+    },
+
+    async getTypes(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      return await db
+        .select()
+        .from(ty)
+        .where(and(inArray(ty.id, unique), eq(ty.isDelete, false)));
+    },
+
+    async getItems(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      return await db
+        .select()
+        .from(it)
+        .where(and(inArray(it.id, unique), eq(it.isDelete, false)));
+    },
+
+    async deleteItems(ids, audit) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return 0;
+      const result = await db
+        .update(it)
+        .set({ isDelete: true, ...stamp(audit) })
+        .where(and(inArray(it.id, unique), eq(it.isDelete, false)));
+      return adapter.affectedRows(result);
     },
 
     pageItems(query) {

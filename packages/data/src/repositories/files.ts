@@ -4,7 +4,7 @@
  * reads given a scope see only files whose `create_user_id` is a user inside it (their organisation, or the
  * caller themselves under Self); files of an unbound API key are seen by an All scope only.
  */
-import { and, desc, eq, type InferInsertModel, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, type InferInsertModel, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysFileRow } from '../rows.js';
 import type { Tables } from '../tables.js';
@@ -25,6 +25,10 @@ export interface FileRepository {
   getById(id: number, scope?: DataScopeFilter): Promise<SysFileRow | undefined>;
   /** Newest first unless sorted otherwise; with a scope, only files uploaded by users inside it. */
   page(query: FilePageQuery, scope?: DataScopeFilter): Promise<Page<SysFileRow>>;
+  /** Live files among `ids`; with a scope, only those uploaded by users inside it. */
+  findLive(ids: readonly number[], scope?: DataScopeFilter): Promise<SysFileRow[]>;
+  /** Soft-deletes the live files among `ids` in one statement; answers how many. */
+  softDeleteMany(ids: readonly number[], audit?: { userId?: number | null; now?: Date }): Promise<number>;
   /** Soft-deletes a live file; false when there is none. */
   softDelete(id: number, audit?: { userId?: number | null; now?: Date }): Promise<boolean>;
 }
@@ -63,6 +67,25 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
         { db, adapter },
         { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
       );
+    },
+
+    async findLive(ids, scope) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      return await db
+        .select()
+        .from(t)
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false), uploadedWithin(scope)));
+    },
+
+    async softDeleteMany(ids, audit) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return 0;
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: audit?.now ?? new Date(), updateUserId: audit?.userId ?? null })
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+      return adapter.affectedRows(result);
     },
 
     async softDelete(id, audit) {

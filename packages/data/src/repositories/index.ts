@@ -4,11 +4,13 @@
 
 import { type ConfigRepository, createConfigRepository } from './configs.js';
 import type { RepositoryContext } from './context.js';
+import { createDashboardRepository, type DashboardRepository } from './dashboard.js';
 import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
+import { createModuleRepository, type ModuleRepository } from './modules.js';
 import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';
 import { createOpLogRepository, type OpLogRepository } from './op-logs.js';
 import { createOrgRepository, type OrgRepository } from './orgs.js';
@@ -18,6 +20,7 @@ import { createPositionRepository, type PositionRepository } from './positions.j
 import { createRefreshTokenRepository, type RefreshTokenRepository } from './refresh-tokens.js';
 import { createRoleRepository, type RoleRepository } from './roles.js';
 import { createSessionRepository, type SessionRepository } from './sessions.js';
+import { createTrashRepository, type TrashRepository } from './trash.js';
 import { createUserRepository, type UserRepository } from './users.js';
 
 export interface Repositories {
@@ -37,6 +40,10 @@ export interface Repositories {
   orgs: OrgRepository;
   positions: PositionRepository;
   onlineSessions: OnlineSessionRepository;
+  modules: ModuleRepository;
+  dashboard: DashboardRepository;
+  /** Soft-deleted rows of any soft-deletable table (the recycle bin). */
+  trash: TrashRepository;
 }
 
 /**
@@ -61,5 +68,8 @@ export function createRepositories(database: RepositoryContext): Repositories {
     orgs: createOrgRepository(database),
     positions: createPositionRepository(database),
     onlineSessions: createOnlineSessionRepository(database),
+    modules: createModuleRepository(database),
+    dashboard: createDashboardRepository(database),
+    trash: createTrashRepository(database),
   };
 }

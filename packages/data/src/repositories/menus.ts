@@ -25,6 +25,7 @@ export interface MenuPatch {
   sort?: number;
   enabled?: boolean;
   hidden?: boolean;
+  moduleId?: number | null;
   remark?: string | null;
 }
 

@@ -46,6 +46,14 @@ export interface OrgRepository {
   /** `(id, parentId)` of every live organisation. */
   links(): Promise<OrgLink[]>;
   insert(org: NewOrg): Promise<number>;
+  /**
+   * Inserts a tree in one transaction, parents first: each node's `parent` is the index of an earlier node,
+   * or null for the root, which gets `rootParentId`. Answers the new ids in input order.
+   */
+  insertTree(
+    rootParentId: number,
+    nodes: readonly { parent: number | null; org: Omit<NewOrg, 'parentId'> }[],
+  ): Promise<number[]>;
   update(id: number, patch: OrgPatch, stamp: AuditStamp): Promise<boolean>;
   softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
   hasChildren(id: number): Promise<boolean>;
@@ -93,6 +101,18 @@ export function createOrgRepository(ctx: RepositoryContext): OrgRepository {
 
     insert(org) {
       return adapter.insertReturningId(db, t, org);
+    },
+
+    insertTree(rootParentId, nodes) {
+      return adapter.transaction(db, async (tx) => {
+        const ids: number[] = [];
+        for (const node of nodes) {
+          const parentId = node.parent === null ? rootParentId : ids[node.parent];
+          if (parentId === undefined) throw new Error('insertTree: a parent must come before its children');
+          ids.push(await adapter.insertReturningId(tx, t, { ...node.org, parentId }));
+        }
+        return ids;
+      });
     },
 
     update(id, patch, stamp) {

@@ -48,6 +48,8 @@ export interface RoleRepository {
   insert(role: NewRole): Promise<number>;
   update(id: number, patch: RolePatch, stamp: AuditStamp): Promise<boolean>;
   softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
+  /** Soft-deletes the live roles among `ids` in one statement; answers how many. */
+  softDeleteMany(ids: readonly number[], stamp: AuditStamp): Promise<number>;
   menuIdsOf(roleId: number): Promise<number[]>;
   /** Replaces the role's menu grants. */
   setMenus(roleId: number, menuIds: readonly number[]): Promise<void>;
@@ -140,6 +142,16 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
           .set({ ...patch, updateTime: stamp.at, updateUserId: stamp.userId })
           .where(and(eq(t.id, id), eq(t.isDelete, false))),
       );
+    },
+
+    async softDeleteMany(ids, stamp) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return 0;
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+      return adapter.affectedRows(result);
     },
 
     softDelete(id, stamp) {

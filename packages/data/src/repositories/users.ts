@@ -72,6 +72,8 @@ export interface UserPatch {
   forceTotp?: boolean;
   enabled?: boolean;
   remark?: string | null;
+  /** Portal module the user lands in. */
+  defaultModuleId?: number | null;
 }
 
 /** Who wrote and when (audit columns). */

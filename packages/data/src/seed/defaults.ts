@@ -57,3 +57,20 @@ export const SEED_DICTIONARIES = [
     ],
   },
 ] as const;
+
+/** Seed portal modules: the built-in, protected `system` (every seeded top-level menu belongs to it) and a
+ * deletable demo `business`. */
+export const SEED_MODULES = [
+  {
+    code: 'system',
+    title: 'System',
+    icon: 'setting',
+    apiPrefix: 'sys',
+    defaultRoute: '/system/user',
+    sort: 1,
+  },
+  { code: 'business', title: 'Business', icon: 'appstore', apiPrefix: 'biz', defaultRoute: null, sort: 2 },
+] as const;
+
+/** Code of the built-in portal module (cannot be deleted, 42013). */
+export const SYSTEM_MODULE_CODE = 'system';

@@ -74,6 +74,7 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
       ]),
       menu(200, 'Roles', '/system/role', 'team', [
         ...crudButtons(201, '/sys/role'),
+        button(209, 'Batch delete', api('POST', '/sys/role/batch-delete')),
         button(206, 'Menus', api('GET', '/sys/role/{id}/menus'), api('PUT', '/sys/role/{id}/menus')),
         button(
           207,
@@ -90,11 +91,15 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(304, 'Delete', api('DELETE', '/sys/menu/{id}')),
         button(305, 'Routes', api('GET', '/menu/routes')),
       ]),
-      menu(400, 'Organisations', '/system/org', 'apartment', crudButtons(401, '/sys/org', '/sys/org/list')),
+      menu(400, 'Organisations', '/system/org', 'apartment', [
+        ...crudButtons(401, '/sys/org', '/sys/org/list'),
+        button(406, 'Copy', api('POST', '/sys/org/{id}/copy')),
+      ]),
       menu(500, 'Positions', '/system/position', 'idcard', crudButtons(501, '/sys/position')),
       menu(600, 'Configuration', '/system/config', 'control', [
         ...crudButtons(601, '/sys/config'),
         button(606, 'Batch edit', api('PUT', '/sys/config/batch')),
+        button(607, 'Value by key', api('GET', '/sys/config/value/{key}')),
       ]),
       menu(700, 'Dictionaries', '/system/dict', 'book', [
         button(701, 'Type list', api('GET', '/sys/dict/type/page')),
@@ -105,11 +110,15 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(706, 'Item add', api('POST', '/sys/dict/item')),
         button(707, 'Item edit', api('PUT', '/sys/dict/item/{id}')),
         button(708, 'Item delete', api('DELETE', '/sys/dict/item/{id}')),
+        button(709, 'Type detail', api('GET', '/sys/dict/type/{id}')),
+        button(710, 'Type batch delete', api('POST', '/sys/dict/type/batch-delete')),
+        button(711, 'Item batch delete', api('POST', '/sys/dict/item/batch-delete')),
       ]),
       menu(1100, 'Files', '/system/file', 'file', [
         button(1101, 'List', api('GET', '/sys/file/page')),
         button(1102, 'Upload', api('POST', '/sys/file/upload')),
         button(1103, 'Delete', api('DELETE', '/sys/file/{id}')),
+        button(1104, 'Batch delete', api('POST', '/sys/file/batch-delete')),
       ]),
       menu(1200, 'Online sessions', '/system/session', 'link', [
         button(1201, 'List', api('GET', '/sys/session/online')),
@@ -125,6 +134,13 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(1402, 'Restore', api('POST', '/sys/recycle/{type}/{id}/restore')),
         button(1403, 'Purge', api('DELETE', '/sys/recycle/{type}/{id}')),
       ]),
+      menu(
+        1500,
+        'Modules',
+        '/system/module',
+        'appstore',
+        crudButtons(1501, '/sys/module', '/sys/module/list'),
+      ),
     ],
   },
   {

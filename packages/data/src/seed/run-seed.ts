@@ -14,7 +14,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import type { QueryDb } from '../dialect.js';
 import type { ConfigValueType } from '../rows.js';
-import { ROOT_ORG, SEED_DICTIONARIES, SEED_ROLES } from './defaults.js';
+import { ROOT_ORG, SEED_DICTIONARIES, SEED_MODULES, SEED_ROLES, SYSTEM_MODULE_CODE } from './defaults.js';
 import { defaultSeedMenus, flattenSeedMenus, type SeedMenu } from './menus.js';
 
 /** One runtime `sys.*` config row, with the value in effect at first start. */
@@ -100,7 +100,25 @@ async function seedInto(database: Database, tx: QueryDb, input: SeedInput): Prom
     await adapter.insertReturningId(tx, t.sysRole, { ...role, sort, ...audit });
   }
 
-  const menus = flattenSeedMenus(input.menus ?? defaultSeedMenus);
+  // Portal modules before the menus: seeded top-level menus belong to `system`.
+  const moduleIds = new Map(
+    (
+      await tx
+        .select({ id: t.sysModule.id, code: t.sysModule.code })
+        .from(t.sysModule)
+        .where(eq(t.sysModule.isDelete, false))
+    ).map((m) => [m.code.toLowerCase(), m.id] as const),
+  );
+  for (const mod of SEED_MODULES) {
+    if (moduleIds.has(mod.code)) continue;
+    moduleIds.set(mod.code, await adapter.insertReturningId(tx, t.sysModule, { ...mod, ...audit }));
+  }
+  const systemModuleId = moduleIds.get(SYSTEM_MODULE_CODE) ?? null;
+
+  const menus = flattenSeedMenus(input.menus ?? defaultSeedMenus).map((m) => ({
+    ...m,
+    moduleId: m.parentId === 0 ? systemModuleId : null,
+  }));
   const menuIds = menus.map((m) => m.id);
   const present = new Set(
     (await tx.select({ id: t.sysMenu.id }).from(t.sysMenu).where(inArray(t.sysMenu.id, menuIds))).map(

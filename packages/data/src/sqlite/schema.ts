@@ -43,6 +43,8 @@ export const sysUser = table(
     isSuperAdmin: flag('is_super_admin').notNull().default(false),
     lastLoginTime: instant('last_login_time'),
     lastLoginIp: str('last_login_ip', 64),
+    /** The portal module the user lands in (`sys_module.id`); null = the first reachable one. */
+    defaultModuleId: int64('default_module_id'),
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
@@ -124,6 +126,8 @@ export const sysMenu = table(
     sort: int32('sort').notNull().default(0),
     enabled: flag('enabled').notNull().default(true),
     hidden: flag('hidden').notNull().default(false),
+    /** Portal module of a top-level menu (`sys_module.id`); children follow their top-level ancestor. */
+    moduleId: int64('module_id'),
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
@@ -355,4 +359,27 @@ export const sysFile = table(
     ...softDeleteColumn,
   },
   (t) => [index('sys_file_storage_key_idx').on(t.storageKey)],
+);
+
+/** Portal modules (apps): each groups top-level menus; `system` is built in and protected. */
+export const sysModule = table(
+  'sys_module',
+  {
+    ...idColumn,
+    code: str('code', 64).notNull(),
+    title: str('title', 64).notNull(),
+    icon: str('icon', 64),
+    defaultRoute: str('default_route', 200),
+    apiPrefix: str('api_prefix', 64),
+    sort: int32('sort').notNull().default(0),
+    enabled: flag('enabled').notNull().default(true),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+    /** The code folded to lower case while the row is live, NULL once deleted: unique among live rows. */
+    codeLive: str('code_live', 64).generatedAlwaysAs(sql`case when is_delete = 0 then lower(code) end`, {
+      mode: 'virtual',
+    }),
+  },
+  (t) => [uniqueIndex('sys_module_code_live_uq').on(t.codeLive)],
 );

@@ -2,7 +2,7 @@
  * What every administration route handler receives: the administration services and the page-size ceiling,
  * plus the one-liner that turns the guard-set principal into an actor.
  */
-import type { AdminActor, AdminServices } from '@svc/security';
+import type { AdminActor, AdminServices, PortalService } from '@svc/security';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { requirePrincipal } from '../security/principal.js';
@@ -11,6 +11,8 @@ export interface AdminRouteDeps {
   admin: AdminServices;
   /** `Service:Api:MaxPageSize`. */
   maxPageSize: number;
+  /** The caller's portal (the personal menu is cached under the portal generation). */
+  portal: PortalService;
 }
 
 /** The caller of this request as an administration actor. */

@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { idPath, pageSchema } from '../openapi/query.js';
 
-const dateTime = z.string().openapi({ format: 'date-time' });
+export const dateTime = z.string().openapi({ format: 'date-time' });
 
 /** `{id}` in a path: a positive integer (anything else answers 48000 naming `id`). */
 export const IdParamSchema = z.object({ id: idPath });
@@ -82,6 +82,7 @@ const menuFields = {
   sort: z.number().int(),
   enabled: z.boolean(),
   hidden: z.boolean(),
+  moduleId: z.number().int().nullable().openapi({ description: 'Portal module of a top-level menu.' }),
   remark: z.string().nullable(),
 };
 
@@ -98,6 +99,7 @@ export interface MenuNodeShape {
   sort: number;
   enabled: boolean;
   hidden: boolean;
+  moduleId: number | null;
   remark: string | null;
   children: MenuNodeShape[];
 }

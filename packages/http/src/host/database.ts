@@ -8,6 +8,7 @@ import {
   createRepositories,
   type Database,
   defaultSeedMenus,
+  ensureSystemModule,
   findMissingTables,
   migrateDatabase,
   openDatabase,
@@ -80,6 +81,8 @@ export async function prepareDatabase(
     }
     const repos = createRepositories(database);
     await seedIfEmpty(config, database, repos, log, seed);
+    if (await ensureSystemModule(database, seed.now()))
+      log.info('Portal upgrade: created the built-in "system" module and gave it the top-level menus.');
     return { database, repos, ping: () => database.ping(), close: () => database.close() };
   } catch (error) {
     await database.close().catch(() => {});

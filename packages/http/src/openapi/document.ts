@@ -97,6 +97,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Log: 'Operation, login and exception logs.',
   Monitor: 'Server and process figures.',
   File: 'Uploads, downloads and signed view links.',
+  Modules:
+    'Portal modules (apps) that group top-level menus; the caller sees those reachable through grants.',
+  Dashboard: "Summary figures and the 7-day login trend within the caller's data scope.",
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

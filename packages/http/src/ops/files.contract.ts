@@ -128,7 +128,7 @@ export function defineFilesContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(missing.args.errors[0].path).toBe('file');
     });
 
-    it('pages files with fresh links and deletes them (bytes removed, 44004 afterwards)', async () => {
+    it('pages files with fresh links and deletes them (44004 afterwards; bytes kept until purged from the bin)', async () => {
       const res = await upload(form('gone.pdf', '%PDF-1.4'));
       const page = await json(await t.request('/api/v1/sys/file/page?name=gone', { headers: admin }));
       expect(page.data.items).toHaveLength(1);
@@ -138,12 +138,19 @@ export function defineFilesContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         (await json(await t.request(`/api/v1/sys/file/${res.data.id}`, { method: 'DELETE', headers: admin })))
           .code,
       ).toBe(0);
-      expect(walk(join(t.contentRoot, 'storage/upload')).length).toBe(before - 1);
+      // Deleted, not gone: the recycle bin can give it back until it is purged.
+      expect(walk(join(t.contentRoot, 'storage/upload')).length).toBe(before);
       expect(
         (await json(await t.request(`/api/v1/sys/file/${res.data.id}`, { method: 'DELETE', headers: admin })))
           .code,
       ).toBe(44004);
       expect((await json(await t.request(page.data.items[0].viewUrl))).code).toBe(44004);
+      const purged = await t.request(`/api/v1/sys/recycle/file/${res.data.id}`, {
+        method: 'DELETE',
+        headers: admin,
+      });
+      expect((await json(purged)).code).toBe(0);
+      expect(walk(join(t.contentRoot, 'storage/upload')).length).toBe(before - 1);
     });
   });
 }

@@ -14,14 +14,11 @@ import {
 } from '@svc/data';
 import { resolveContentPath } from '@svc/kernel';
 import { createOpLogWriter, type OpLogWriter } from '@svc/logging';
-import { PERMISSION_KEY_PREFIX } from '@svc/security';
+import { PERMISSION_KEY_PREFIX, PORTAL_GENERATION_KEY } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
 import { createFileStore, type FileStore } from './file-store.js';
 import { type ServerSnapshot, sampleServer } from './monitor.js';
 import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
-
-/** Counter of the portal-menu generation: portal entries are keyed by it, so a bump retires them all. */
-export const PORTAL_GENERATION_KEY = 'portal:gen';
 
 const MIB = 1024 * 1024;
 

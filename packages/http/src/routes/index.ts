@@ -2,6 +2,8 @@
  * Registers every built-in route whose module is enabled (`Service:Api:DisabledModules`): a removed module's
  * routes answer 404 and leave the contract.
  */
+
+import { adminServicesFor } from '../admin/services.js';
 import type { HttpDeps } from '../deps.js';
 import type { RegisterContext } from '../openapi/register.js';
 import { registerAdminRoutes } from './admin/index.js';
@@ -9,6 +11,7 @@ import * as login from './auth/login.js';
 import * as logout from './auth/logout.js';
 import * as ping from './auth/ping.js';
 import * as refresh from './auth/refresh.js';
+import * as dashboardSummary from './dashboard/summary.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
@@ -18,6 +21,7 @@ import * as personalPassword from './personal/password.js';
 import * as personalPhoneCode from './personal/phone-code.js';
 import * as personalPhoneDelete from './personal/phone-delete.js';
 import * as personalPhonePut from './personal/phone-put.js';
+import { registerPortalRoutes } from './portal/index.js';
 
 /** True when the module is not listed in `Service:Api:DisabledModules` (case-insensitive). */
 export function isModuleEnabled(deps: Pick<HttpDeps, 'config'>, module: string): boolean {
@@ -41,4 +45,7 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   registerMfaRoutes(area('Mfa'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
+  if (isModuleEnabled(deps, 'Module')) registerPortalRoutes(area('Module'), deps);
+  if (isModuleEnabled(deps, 'Dashboard'))
+    dashboardSummary.register(area('Dashboard'), { admin: adminServicesFor(deps) });
 }

@@ -22,6 +22,8 @@ export const API_MODULES = [
   'RecycleBin',
   'Job',
   'Notice',
+  'Module',
+  'Dashboard',
 ] as const;
 
 const MAX_MINUTES = 60 * 24 * 366;

@@ -12,7 +12,18 @@ import type { RuntimeSettings } from '../runtime-config.js';
 export interface AdminDeps {
   repos: Pick<
     Repositories,
-    'users' | 'roles' | 'menus' | 'orgs' | 'positions' | 'onlineSessions' | 'passwordHistory'
+    | 'users'
+    | 'roles'
+    | 'menus'
+    | 'orgs'
+    | 'positions'
+    | 'onlineSessions'
+    | 'passwordHistory'
+    | 'modules'
+    | 'trash'
+    | 'dicts'
+    | 'files'
+    | 'dashboard'
   >;
   /** Revokes sessions of disabled or deleted users and forced logouts. */
   sessions: Pick<SessionManager, 'revokeSession' | 'revokeUserSessions'>;
@@ -33,10 +44,20 @@ export interface AdminDeps {
   pbkdf2Iterations?: number;
   /** Clock of audit columns and session lists. @default () => new Date() */
   now?: () => Date;
+  /**
+   * Called after a menu is created, so cached portal answers that list every menu (the super admin's) are
+   * retired; updates and deletes already bump the permission generations the portal entries record.
+   * @default no-op
+   */
+  menusChanged?: () => Promise<unknown>;
 }
 
 /** The deps with defaults applied (internal). */
-export type ResolvedAdminDeps = Omit<AdminDeps, 'defaultInitialPassword' | 'pbkdf2Iterations' | 'now'> & {
+export type ResolvedAdminDeps = Omit<
+  AdminDeps,
+  'defaultInitialPassword' | 'pbkdf2Iterations' | 'now' | 'menusChanged'
+> & {
+  menusChanged: () => Promise<unknown>;
   defaultInitialPassword: string | null;
   pbkdf2Iterations: number;
   now: () => Date;

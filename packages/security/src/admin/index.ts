@@ -5,6 +5,7 @@
  */
 import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS } from '@svc/kernel';
 import { type AdminActorFactory, createAdminActorFactory } from './actor.js';
+import { createDashboardService, type DashboardService } from './dashboard.js';
 import { createDataScopeResolver, type DataScopeResolver } from './data-scope.js';
 import type { AdminDeps, ResolvedAdminDeps } from './deps.js';
 import { createMenuAdminService, type MenuAdminService } from './menus.js';
@@ -13,6 +14,7 @@ import { createOrgAdminService, type OrgAdminService } from './orgs.js';
 import { createPersonalService, type PersonalService } from './personal.js';
 import { createPositionAdminService, type PositionAdminService } from './positions.js';
 import {
+  adminRecycleEntries,
   createRecycleBinRegistry,
   type RecycleBinRegistry,
   roleRecycleType,
@@ -31,6 +33,8 @@ export interface AdminServices {
   positions: PositionAdminService;
   onlineSessions: OnlineSessionService;
   personal: PersonalService;
+  /** The dashboard summary within the caller's data scope. */
+  dashboard: DashboardService;
   /** Register consumer types here (`recycleBin.register({ type: 'order', … })`). */
   recycleBin: RecycleBinRegistry;
 }
@@ -47,11 +51,13 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     defaultInitialPassword: deps.defaultInitialPassword ?? null,
     pbkdf2Iterations: effectiveIterations(deps.pbkdf2Iterations ?? PBKDF2_DEFAULT_ITERATIONS),
     now: deps.now ?? (() => new Date()),
+    menusChanged: deps.menusChanged ?? (async () => {}),
   };
   const scopes = createDataScopeResolver({ repos: resolved.repos });
   const recycleBin = createRecycleBinRegistry();
   recycleBin.register(userRecycleType(resolved));
   recycleBin.register(roleRecycleType(resolved));
+  for (const type of adminRecycleEntries(resolved)) recycleBin.register(type);
   return {
     actorOf: createAdminActorFactory({ permissions: resolved.permissions, scopes }),
     scopes,
@@ -62,12 +68,14 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     positions: createPositionAdminService(resolved),
     onlineSessions: createOnlineSessionService(resolved),
     personal: createPersonalService(resolved),
+    dashboard: createDashboardService(resolved),
     recycleBin,
   };
 }
 
 export * from './account-name.js';
 export * from './actor.js';
+export * from './dashboard.js';
 export * from './data-scope.js';
 export type { AdminDeps } from './deps.js';
 export * from './menus.js';

@@ -27,6 +27,8 @@ export interface MenuItem {
   sort: number;
   enabled: boolean;
   hidden: boolean;
+  /** Portal module of a top-level menu (children follow their top-level ancestor). */
+  moduleId: number | null;
   remark: string | null;
 }
 
@@ -43,6 +45,7 @@ export interface MenuFields {
   sort?: number | undefined;
   enabled?: boolean | undefined;
   hidden?: boolean | undefined;
+  moduleId?: number | null | undefined;
   remark?: string | null | undefined;
 }
 
@@ -71,6 +74,7 @@ export function toMenuItem(row: SysMenuRow): MenuItem {
     sort: row.sort,
     enabled: row.enabled,
     hidden: row.hidden,
+    moduleId: row.moduleId,
     remark: row.remark,
   };
 }
@@ -87,6 +91,11 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
     if (!parent || parent.type === 'button') throw fail(ErrorCode.MenuInvalidParent);
   }
 
+  async function checkModule(moduleId: number | null | undefined): Promise<void> {
+    if (moduleId === undefined || moduleId === null) return;
+    if (!(await repos.modules.findById(moduleId))) throw fail(ErrorCode.ModuleNotFound);
+  }
+
   function clean(input: MenuFields): Record<string, unknown> {
     const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     if (input.permission !== undefined) patch.permission = normalizePermissionText(input.permission);
@@ -101,6 +110,7 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
     async create(actor, input) {
       const parentId = input.parentId ?? 0;
       await checkParent(parentId);
+      await checkModule(input.moduleId);
       const at = now();
       // A new menu is granted to nobody, so its codes need no escalation check until a role is given it.
       const id = await repos.menus.insert({
@@ -111,6 +121,7 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
         createTime: at,
         createUserId: actor.userId,
       });
+      await deps.menusChanged();
       return { id };
     },
 
@@ -122,6 +133,7 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
         if (wouldCreateCycle(await repos.menus.listAll(), id, input.parentId))
           throw fail(ErrorCode.MenuInvalidParent);
       }
+      if (input.moduleId !== row.moduleId) await checkModule(input.moduleId);
       const patch = clean(input);
       const before = row.enabled ? new Set(splitPermissionCodes(row.permission)) : new Set<string>();
       const enabled = input.enabled ?? row.enabled;

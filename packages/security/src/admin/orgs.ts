@@ -45,7 +45,16 @@ export interface OrgAdminService {
   create(actor: AdminActor, input: CreateOrgInput): Promise<{ id: number }>;
   update(actor: AdminActor, id: number, input: OrgFields): Promise<void>;
   remove(actor: AdminActor, id: number): Promise<void>;
+  /**
+   * Clones the organisation and its live subtree as a sibling (same parent), in one transaction. The copy's
+   * root is called `name` (default "<name> (copy)"); every copied code gets a `-copy` suffix, numbered when
+   * taken, so codes stay distinct among live organisations. Users are not copied. Answers the new root id.
+   */
+  copy(actor: AdminActor, id: number, name?: string): Promise<{ id: number }>;
 }
+
+/** Longest organisation code (`sys_org.code`). */
+const CODE_MAX = 64;
 
 export function toOrgItem(row: SysOrgRow): OrgItem {
   return {
@@ -110,6 +119,53 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
           throw fail(ErrorCode.OrgInvalidParent);
       }
       await repos.orgs.update(id, defined(input), stamp(actor));
+    },
+
+    async copy(actor, id, name) {
+      const source = await repos.orgs.findById(id);
+      if (!source) throw fail(ErrorCode.OrgNotFound);
+      // As create: the copy goes under a live parent (the source's), 42008 otherwise.
+      await checkParent(source.parentId);
+      const live = await repos.orgs.list({});
+      const taken = new Set(live.map((o) => o.code.toLowerCase()));
+      const freeCode = (code: string) => {
+        for (let n = 1; ; n++) {
+          const suffix = n === 1 ? '-copy' : `-copy${n}`;
+          const candidate = `${code.slice(0, CODE_MAX - suffix.length)}${suffix}`;
+          if (!taken.has(candidate.toLowerCase())) {
+            taken.add(candidate.toLowerCase());
+            return candidate;
+          }
+        }
+      };
+      // Depth-first from the source: parents always precede their children.
+      const childrenOf = new Map<number, SysOrgRow[]>();
+      for (const o of live) childrenOf.set(o.parentId, [...(childrenOf.get(o.parentId) ?? []), o]);
+      const at = now();
+      const nodes: { parent: number | null; org: Parameters<typeof repos.orgs.insert>[0] }[] = [];
+      const visit = (row: SysOrgRow, parent: number | null, depth: number) => {
+        if (depth > 64) return; // a corrupted cycle: copy what is sane
+        const index = nodes.length;
+        nodes.push({
+          parent,
+          org: {
+            parentId: 0,
+            name: parent === null ? (name ?? `${row.name} (copy)`.slice(0, CODE_MAX)) : row.name,
+            code: freeCode(row.code),
+            sort: row.sort,
+            enabled: row.enabled,
+            leader: row.leader,
+            phone: row.phone,
+            remark: row.remark,
+            createTime: at,
+            createUserId: actor.userId,
+          },
+        });
+        for (const child of childrenOf.get(row.id) ?? []) visit(child, index, depth + 1);
+      };
+      visit(source, null, 0);
+      const ids = await repos.orgs.insertTree(source.parentId, nodes);
+      return { id: ids[0] as number };
     },
 
     async remove(actor, id) {

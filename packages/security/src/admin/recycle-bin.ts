@@ -1,9 +1,20 @@
 /**
  * The recycle bin: a registry of soft-deletable types. Each type pages its soft-deleted rows, restores one
- * (a unique key now taken by a live row → 42021) and purges one for good. Users and roles are built in;
- * consumers register their own types at start-up. Unknown type → 42022; a row that is not in the bin → 42020.
+ * (a unique key now taken by a live row → 42021) and purges one for good. Users and roles are hand-written
+ * types; every other soft-deletable table is one `SoftDeleteBinEntry` (table key, display, hooks) over the
+ * generic trash repository — organisations, positions and menus here, dictionaries, files and modules in the
+ * HTTP layer, jobs and notices wherever they are built. Unknown type → 42022; not in the bin → 42020.
  */
-import { isInDataScope, type Page, type PageQuery, uniqueOr } from '@svc/data';
+import {
+  isInDataScope,
+  type Page,
+  type PageQuery,
+  type Repositories,
+  type SoftDeleteKey,
+  splitPermissionCodes,
+  type TrashRow,
+  uniqueOr,
+} from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
@@ -152,4 +163,122 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       await deps.permissions.invalidateAll();
     },
   };
+}
+
+/**
+ * One soft-deletable table in the bin, as data: which table, how a row is shown, and the hooks of its rules.
+ * `softDeleteRecycleType` turns it into a {@link RecycleBinType}; adding a type (jobs, notices, a consumer's
+ * table) is one entry.
+ * @example recycleBin.register(softDeleteRecycleType(deps, { type: 'position', title: 'Positions', table: 'sysPosition', describe: (r) => ({ title: r.name, subtitle: r.code }) }));
+ */
+export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
+  type: string;
+  title: string;
+  /** Table key in `Tables` (`sysPosition`). */
+  table: K;
+  describe(row: TrashRow<K>): { title: string; subtitle: string | null };
+  /** Rows are visible only to callers whose data scope holds their creator (the files rule of contract §10). */
+  scopedByCreator?: boolean;
+  /** The row's live-unique key, named in 42021 when a live row holds it now (the database enforces it). */
+  uniqueKey?(row: TrashRow<K>): { field: string; value: string };
+  /** Throws when the row may not come back (a deleted parent, an escalation); runs before the restore. */
+  checkRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
+  /** Runs after the restore (a job comes back paused, caches are invalidated). */
+  afterRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
+  /** Runs after the purge (stored bytes removed, links dropped). */
+  afterPurge?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
+}
+
+/** What {@link softDeleteRecycleType} needs: the trash repository and the clock of the audit stamp. */
+export interface ResolvedRecycleDeps {
+  repos: Pick<Repositories, 'trash'>;
+  now: () => Date;
+}
+
+/** Builds a bin type from an entry over the generic trash repository. */
+export function softDeleteRecycleType<K extends SoftDeleteKey>(
+  deps: ResolvedRecycleDeps,
+  entry: SoftDeleteBinEntry<K>,
+): RecycleBinType {
+  const { trash } = deps.repos;
+  const scopeOf = async (actor: AdminActor) => (entry.scopedByCreator ? await actor.scope() : undefined);
+  async function deleted(actor: AdminActor, id: number): Promise<TrashRow<K>> {
+    const row = await trash.findDeleted(entry.table, id, await scopeOf(actor));
+    if (!row) throw notInBin();
+    return row;
+  }
+  const audit = (row: TrashRow<K>) =>
+    row as unknown as { id: number; updateTime: Date | null; updateUserId: number | null };
+  return {
+    type: entry.type,
+    title: entry.title,
+    async page(actor, query) {
+      const page = await trash.page(entry.table, query, await scopeOf(actor));
+      return {
+        ...page,
+        items: page.items.map((row) => ({
+          id: audit(row).id,
+          ...entry.describe(row),
+          deleteTime: audit(row).updateTime,
+          deleteUserId: audit(row).updateUserId,
+        })),
+      };
+    },
+    async restore(actor, id) {
+      const row = await deleted(actor, id);
+      await entry.checkRestore?.(actor, row);
+      const conflict = () => new BusinessError(ErrorCode.RecycleUniqueConflict, entry.uniqueKey?.(row) ?? {});
+      const stamp = { userId: actor.userId, at: deps.now() };
+      if (!(await uniqueOr(() => trash.restore(entry.table, id, stamp), conflict))) throw notInBin();
+      await entry.afterRestore?.(actor, row);
+    },
+    async purge(actor, id) {
+      const row = await deleted(actor, id);
+      if (!(await trash.purge(entry.table, id))) throw notInBin();
+      await entry.afterPurge?.(actor, row);
+    },
+  };
+}
+
+/** Kernel entries the administration services own: organisations, positions and menus. */
+export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
+  const { repos, permissions } = deps;
+  return [
+    softDeleteRecycleType(deps, {
+      type: 'org',
+      title: 'Organisations',
+      table: 'sysOrg',
+      describe: (r) => ({ title: r.name, subtitle: r.code }),
+      // A child comes back only under a live parent: restore the parent first (42008).
+      async checkRestore(_actor, row) {
+        if (row.parentId !== 0 && !(await repos.orgs.findById(row.parentId)))
+          throw new BusinessError(ErrorCode.OrgInvalidParent, { parentId: row.parentId });
+      },
+      afterRestore: async () => void (await permissions.invalidateAll()),
+    }),
+    softDeleteRecycleType(deps, {
+      type: 'position',
+      title: 'Positions',
+      table: 'sysPosition',
+      describe: (r) => ({ title: r.name, subtitle: r.code }),
+    }),
+    softDeleteRecycleType(deps, {
+      type: 'menu',
+      title: 'Menus',
+      table: 'sysMenu',
+      describe: (r) => ({ title: r.title, subtitle: r.permission ?? r.path }),
+      async checkRestore(actor, row) {
+        // Under a live parent (42030) and in a live module (42011); its codes come back under every grant it
+        // still has, so the restorer must hold them (41001).
+        if (row.parentId !== 0) {
+          const parent = await repos.menus.findById(row.parentId);
+          if (!parent || parent.type === 'button') throw new BusinessError(ErrorCode.MenuInvalidParent);
+        }
+        if (row.moduleId !== null && !(await repos.modules.findById(row.moduleId)))
+          throw new BusinessError(ErrorCode.ModuleNotFound);
+        if (row.enabled) await assertCanGrant(actor, splitPermissionCodes(row.permission));
+      },
+      afterRestore: async () => void (await permissions.invalidateAll()),
+    }),
+  ];
 }

@@ -59,6 +59,8 @@ export interface RoleAdminService {
   create(actor: AdminActor, input: CreateRoleInput): Promise<{ id: number }>;
   update(actor: AdminActor, id: number, input: RoleFields): Promise<void>;
   remove(actor: AdminActor, id: number): Promise<void>;
+  /** Deletes several roles, all or nothing: any unknown id refuses the batch (42002 naming the ids). */
+  removeMany(actor: AdminActor, ids: readonly number[]): Promise<number>;
   menus(actor: AdminActor, id: number): Promise<number[]>;
   setMenus(actor: AdminActor, id: number, menuIds: readonly number[]): Promise<void>;
   dataScope(actor: AdminActor, id: number): Promise<RoleDataScope>;
@@ -150,6 +152,16 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       await role(id);
       await repos.roles.softDelete(id, stamp(actor));
       await permissions.invalidateAll();
+    },
+
+    async removeMany(actor, ids) {
+      const unique = [...new Set(ids)];
+      const rows = await repos.roles.findByIds(unique);
+      const missing = unique.filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length > 0) throw fail(ErrorCode.RoleNotFound, { ids: missing });
+      const deleted = await repos.roles.softDeleteMany(unique, stamp(actor));
+      await permissions.invalidateAll();
+      return deleted;
     },
 
     async menus(_actor, id) {

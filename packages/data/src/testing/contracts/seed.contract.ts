@@ -8,6 +8,7 @@ import { asc, count, type Table } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../database.js';
 import { migrateDatabase } from '../../migrate.js';
+import { ensureSystemModule } from '../../seed/ensure-modules.js';
 import { defaultSeedMenus, flattenSeedMenus, seedPermissionCodes } from '../../seed/menus.js';
 import { runSeed, type SeedInput } from '../../seed/run-seed.js';
 import type { Tables } from '../../tables.js';
@@ -143,6 +144,46 @@ export function seedContract(fixture: DialectFixture): void {
         created: false,
       });
       expect(await snapshot(t.database)).toEqual(before);
+    });
+
+    it('seeds the portal modules and gives system every seeded top-level menu', async () => {
+      const { db, tables } = t.database;
+      const modules = await db.select().from(tables.sysModule).orderBy(asc(tables.sysModule.sort));
+      expect(modules.map((m) => [m.code, m.apiPrefix])).toEqual([
+        ['system', 'sys'],
+        ['business', 'biz'],
+      ]);
+      const menus = await db.select().from(tables.sysMenu);
+      const top = menus.filter((m) => m.parentId === 0);
+      expect(top.length).toBeGreaterThan(0);
+      for (const m of top) expect(m.moduleId).toBe(modules[0]?.id);
+      for (const m of menus.filter((x) => x.parentId !== 0)) expect(m.moduleId).toBeNull();
+      // Nothing to upgrade on a database seeded with modules.
+      expect(await ensureSystemModule(t.database)).toBe(false);
+    });
+
+    it('gives a database seeded before portal modules the system module at start, once', async () => {
+      const other = await openTestDatabase(fixture.dbType);
+      try {
+        const { database } = other;
+        const { adapter, db, tables } = database;
+        const top = await adapter.insertReturningId(db, tables.sysMenu, { type: 'catalog', title: 'Old' });
+        const child = await adapter.insertReturningId(db, tables.sysMenu, {
+          parentId: top,
+          type: 'menu',
+          title: 'Old child',
+        });
+        const results = await Promise.all([ensureSystemModule(database), ensureSystemModule(database)]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await ensureSystemModule(database)).toBe(false);
+        const modules = await db.select().from(tables.sysModule);
+        expect(modules.map((m) => m.code)).toEqual(['system']);
+        const rows = await db.select().from(tables.sysMenu);
+        expect(rows.find((m) => m.id === top)?.moduleId).toBe(modules[0]?.id);
+        expect(rows.find((m) => m.id === child)?.moduleId).toBeNull();
+      } finally {
+        await other.cleanup();
+      }
     });
 
     it('generates menu ids after the seeded ones', async () => {

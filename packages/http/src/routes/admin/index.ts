@@ -8,11 +8,13 @@ import type { AdminRouteDeps } from '../../admin/route-deps.js';
 import { adminServicesFor } from '../../admin/services.js';
 import type { HttpDeps } from '../../deps.js';
 import type { RegisterContext } from '../../openapi/register.js';
+import { portalServicesFor } from '../../portal/services.js';
 import * as menuCreate from './menus/create.js';
 import * as menuDelete from './menus/delete.js';
 import * as menuRoutes from './menus/routes.js';
 import * as menuTree from './menus/tree.js';
 import * as menuUpdate from './menus/update.js';
+import * as orgCopy from './orgs/copy.js';
 import * as orgCreate from './orgs/create.js';
 import * as orgDelete from './orgs/delete.js';
 import * as orgDetail from './orgs/detail.js';
@@ -32,6 +34,7 @@ import * as positionUpdate from './positions/update.js';
 import * as recyclePage from './recycle/page.js';
 import * as recyclePurge from './recycle/purge.js';
 import * as recycleRestore from './recycle/restore.js';
+import * as roleBatchDelete from './roles/batch-delete.js';
 import * as roleCreate from './roles/create.js';
 import * as dataScopeGet from './roles/datascope-get.js';
 import * as dataScopePut from './roles/datascope-put.js';
@@ -58,6 +61,7 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
   const admin: AdminRouteDeps = {
     admin: adminServicesFor(deps),
     maxPageSize: deps.config.service.Api.MaxPageSize,
+    portal: portalServicesFor(deps).portal,
   };
   for (const route of [
     userPage,
@@ -69,6 +73,7 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
     userResetPassword,
     userEnabled,
     rolePage,
+    roleBatchDelete,
     roleCreate,
     roleDetail,
     roleUpdate,
@@ -88,6 +93,7 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
     orgDetail,
     orgUpdate,
     orgDelete,
+    orgCopy,
     positionPage,
     positionCreate,
     positionDetail,

@@ -18,15 +18,20 @@ import * as configPage from './config/page.js';
 import * as passwordPolicy from './config/password-policy.js';
 import * as site from './config/site.js';
 import * as configUpdate from './config/update.js';
+import * as configValue from './config/value.js';
+import * as itemBatchDelete from './dict/item-batch-delete.js';
 import * as itemCreate from './dict/item-create.js';
 import * as itemDelete from './dict/item-delete.js';
 import * as itemPage from './dict/item-page.js';
 import * as itemUpdate from './dict/item-update.js';
 import * as dictItems from './dict/items.js';
+import * as typeBatchDelete from './dict/type-batch-delete.js';
 import * as typeCreate from './dict/type-create.js';
 import * as typeDelete from './dict/type-delete.js';
+import * as typeDetail from './dict/type-detail.js';
 import * as typePage from './dict/type-page.js';
 import * as typeUpdate from './dict/type-update.js';
+import * as fileBatchDelete from './file/batch-delete.js';
 import * as fileDelete from './file/delete.js';
 import * as fileDownload from './file/download.js';
 import * as filePage from './file/page.js';
@@ -49,6 +54,7 @@ const MODULES: Record<string, RouteModule[]> = {
     site,
     passwordPolicy,
     configBatch,
+    configValue,
     configDetail,
     configCreate,
     configUpdate,
@@ -56,10 +62,13 @@ const MODULES: Record<string, RouteModule[]> = {
   ],
   Dict: [
     typePage,
+    typeBatchDelete,
+    typeDetail,
     typeCreate,
     typeUpdate,
     typeDelete,
     itemPage,
+    itemBatchDelete,
     itemCreate,
     itemUpdate,
     itemDelete,
@@ -68,7 +77,7 @@ const MODULES: Record<string, RouteModule[]> = {
   Cache: [flushAuth, flushDict, flushConfig, rebuildPortal],
   Log: [opPage, opClear, loginPage, loginClear, exceptionPage, exceptionClear],
   Monitor: [monitorServer],
-  Upload: [fileUpload, filePage, fileDownload, fileView, fileDelete],
+  Upload: [fileUpload, filePage, fileBatchDelete, fileDownload, fileView, fileDelete],
 };
 
 /** `Service:Api:DisabledModules` match, case-insensitive (as `isModuleEnabled` of the route index). */

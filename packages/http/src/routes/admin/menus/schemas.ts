@@ -24,6 +24,14 @@ const menuFields = {
   sort: sortSchema.optional(),
   enabled: z.boolean().optional(),
   hidden: z.boolean().optional(),
+  moduleId: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Portal module (`sys_module.id`) of a top-level menu; 42011 when unknown.' }),
   remark: optText(500),
 };
 

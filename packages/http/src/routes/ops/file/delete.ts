@@ -1,6 +1,6 @@
 /**
- * `DELETE /api/v1/sys/file/{id}`: soft-deletes the row and removes the bytes (44004 when absent or uploaded
- * outside the caller's data scope).
+ * `DELETE /api/v1/sys/file/{id}`: soft-deletes the row (44004 when absent or uploaded outside the caller's data
+ * scope). The bytes stay, so a restore from the recycle bin gives the file back; a purge there removes them.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
@@ -25,7 +25,6 @@ export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
     if (!row || !(await d.http.core.repos.files.softDelete(id, { userId: actorOf(c), now: d.http.now() }))) {
       throw new BusinessError(ErrorCode.FileNotFound, { id });
     }
-    await d.ops.files.remove(row.storageKey);
     return c.json(ok(null), 200);
   });
 }

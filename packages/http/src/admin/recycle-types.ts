@@ -1,0 +1,76 @@
+/**
+ * Recycle-bin entries of the kernel types whose rules live above the administration services: dictionary
+ * types and items (the dictionary cache is invalidated), files (scoped by uploader, bytes removed at purge)
+ * and portal modules (the portal generation is bumped). Each is one entry of the table-driven registry.
+ */
+
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import {
+  PORTAL_GENERATION_KEY,
+  type RecycleBinRegistry,
+  type ResolvedRecycleDeps,
+  softDeleteRecycleType,
+} from '@svc/security';
+import type { HttpDeps } from '../deps.js';
+import { opsServicesFor } from '../ops/services.js';
+
+export function registerKernelRecycleTypes(
+  registry: RecycleBinRegistry,
+  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'logger'>,
+): void {
+  const { core } = deps;
+  const { repos } = core;
+  const bin: ResolvedRecycleDeps = { repos, now: deps.now };
+  // Built lazily: the operations services are created on first use, after the administration services.
+  const ops = () => opsServicesFor(deps);
+  const dictChanged = async (typeCode: string) => void (await (await ops().dicts).invalidate(typeCode));
+  registry.register(
+    softDeleteRecycleType(bin, {
+      type: 'dict-type',
+      title: 'Dictionary types',
+      table: 'sysDictType',
+      describe: (r) => ({ title: r.name, subtitle: r.code }),
+      uniqueKey: (r) => ({ field: 'code', value: r.code }),
+      afterRestore: (_a, r) => dictChanged(r.code),
+    }),
+  );
+  registry.register(
+    softDeleteRecycleType(bin, {
+      type: 'dict-item',
+      title: 'Dictionary items',
+      table: 'sysDictItem',
+      describe: (r) => ({ title: r.label, subtitle: `${r.typeCode}: ${r.value}` }),
+      // An item comes back only into a live type: restore the type first (43001).
+      async checkRestore(_a, r) {
+        if (!(await repos.dicts.getType(r.typeId)))
+          throw new BusinessError(ErrorCode.DictTypeNotFound, { typeId: r.typeId });
+      },
+      afterRestore: (_a, r) => dictChanged(r.typeCode),
+    }),
+  );
+  registry.register(
+    softDeleteRecycleType(bin, {
+      type: 'file',
+      title: 'Files',
+      table: 'sysFile',
+      scopedByCreator: true,
+      describe: (r) => ({ title: r.originalName, subtitle: r.contentType }),
+      // Deleting keeps the bytes so that a restore gives the file back; purging removes them.
+      afterPurge: (_a, r) => ops().files.remove(r.storageKey),
+    }),
+  );
+  // Portal modules join the bin only while the portal (module `Module`) is switched on.
+  const portalOff = deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === 'module');
+  if (portalOff) return;
+  registry.register(
+    softDeleteRecycleType(bin, {
+      type: 'module',
+      title: 'Portal modules',
+      table: 'sysModule',
+      describe: (r) => ({ title: r.title, subtitle: r.code }),
+      uniqueKey: (r) => ({ field: 'code', value: r.code }),
+      afterRestore: async () => void (await core.cache.increment(PORTAL_GENERATION_KEY)),
+      afterPurge: async () => void (await core.cache.increment(PORTAL_GENERATION_KEY)),
+    }),
+  );
+}

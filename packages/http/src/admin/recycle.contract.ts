@@ -1,0 +1,158 @@
+/**
+ * The recycle bin over every soft-deletable kernel type (organisations, positions, menus, dictionary types and
+ * items, files; users, roles and modules have their own suites): page, restore, purge, live-row uniqueness at
+ * restore (42021), parents (a child of a deleted parent is refused until the parent is back: 42008, 42030,
+ * 43001), escalation through a restored menu (41001), files in the uploader's data scope (42020 outside it),
+ * and config rows, which are deleted for good and so are no bin type (42022).
+ */
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json } from '../testing/auth.js';
+import { type AdminHarness, startAdminServer } from './harness.contract.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field.
+type Any = any;
+
+const BIN_CODES = [
+  'GET:/api/v1/sys/recycle/{type}/page',
+  'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+  'DELETE:/api/v1/sys/recycle/{type}/{id}',
+];
+
+export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`recycle bin of every kernel type on ${dbType} with ${cache}`, () => {
+    let h: AdminHarness;
+    beforeAll(async () => {
+      h = await startAdminServer(dbType, cache);
+    });
+    afterAll(() => h?.close());
+
+    const binIds = async (type: string, token?: string) =>
+      (
+        await h.ok('GET', `/api/v1/sys/recycle/${type}/page?size=100`, token ? { token } : undefined)
+      ).items.map((i: Any) => i.id);
+    const restore = (type: string, id: number, token?: string) =>
+      h.call('POST', `/api/v1/sys/recycle/${type}/${id}/restore`, token ? { token } : {});
+
+    it('organisations: a child comes back only under a live parent (42008); purge removes for good', async () => {
+      const parent = await h.org('rb-parent');
+      const child = await h.org('rb-child', parent);
+      await h.ok('DELETE', `/api/v1/sys/org/${child}`);
+      await h.ok('DELETE', `/api/v1/sys/org/${parent}`);
+      const page = await h.ok('GET', '/api/v1/sys/recycle/org/page');
+      expect(page.items.find((i: Any) => i.id === child)).toMatchObject({
+        title: 'rb-child',
+        subtitle: 'rb-child',
+      });
+      expect((await restore('org', child)).body.code).toBe(42008);
+      await h.ok('POST', `/api/v1/sys/recycle/org/${parent}/restore`);
+      await h.ok('POST', `/api/v1/sys/recycle/org/${child}/restore`);
+      expect(await h.ok('GET', `/api/v1/sys/org/${child}`)).toMatchObject({ parentId: parent });
+      expect((await restore('org', child)).body.code).toBe(42020);
+      await h.ok('DELETE', `/api/v1/sys/org/${child}`);
+      await h.ok('DELETE', `/api/v1/sys/recycle/org/${child}`);
+      expect(await binIds('org')).not.toContain(child);
+      expect((await restore('org', child)).body.code).toBe(42020);
+      // A live row is not in the bin.
+      expect((await h.call('DELETE', `/api/v1/sys/recycle/org/${parent}`)).body.code).toBe(42020);
+    });
+
+    it('positions: page, restore, purge', async () => {
+      const id = (await h.ok('POST', '/api/v1/sys/position', { json: { name: 'RB', code: 'rb' } })).id;
+      await h.ok('DELETE', `/api/v1/sys/position/${id}`);
+      expect(await binIds('position')).toContain(id);
+      await h.ok('POST', `/api/v1/sys/recycle/position/${id}/restore`);
+      expect((await h.ok('GET', `/api/v1/sys/position/${id}`)).code).toBe('rb');
+      await h.ok('DELETE', `/api/v1/sys/position/${id}`);
+      await h.ok('DELETE', `/api/v1/sys/recycle/position/${id}`);
+      expect(await binIds('position')).not.toContain(id);
+    });
+
+    it('menus: parents first (42030); restoring granted codes needs them (41001)', async () => {
+      const catalog = (await h.ok('POST', '/api/v1/sys/menu', { json: { type: 'catalog', title: 'RB cat' } }))
+        .id;
+      const button = (
+        await h.ok('POST', '/api/v1/sys/menu', {
+          json: {
+            parentId: catalog,
+            type: 'button',
+            title: 'RB btn',
+            permission: 'GET:/api/v1/sys/user/page',
+          },
+        })
+      ).id;
+      await h.ok('DELETE', `/api/v1/sys/menu/${button}`);
+      await h.ok('DELETE', `/api/v1/sys/menu/${catalog}`);
+      expect((await restore('menu', button)).body.code).toBe(42030);
+      await h.ok('POST', `/api/v1/sys/recycle/menu/${catalog}/restore`);
+      // An administrator who may use the bin but does not hold the button's code cannot bring it back.
+      const binRole = await h.role('rb_bin', BIN_CODES, { scopeType: 1 });
+      await h.user('rb-binner', { roleIds: [binRole] });
+      const binner = await h.loginAs('rb-binner');
+      expect((await restore('menu', button, binner)).body.code).toBe(41001);
+      await h.ok('POST', `/api/v1/sys/recycle/menu/${button}/restore`);
+      const tree = await h.ok('GET', '/api/v1/sys/menu/tree');
+      const node = tree.find((n: Any) => n.id === catalog);
+      expect(node.children.map((n: Any) => n.id)).toEqual([button]);
+    });
+
+    it('dictionaries: a type clashes with a live code (42021); an item needs its type back (43001)', async () => {
+      const old = (await h.ok('POST', '/api/v1/sys/dict/type', { json: { code: 'rb_dict', name: 'Old' } }))
+        .id;
+      const item = (
+        await h.ok('POST', '/api/v1/sys/dict/item', { json: { typeId: old, label: 'A', value: 'a' } })
+      ).id;
+      await h.ok('DELETE', `/api/v1/sys/dict/type/${old}`);
+      expect(await binIds('dict-item')).toContain(item);
+      expect((await restore('dict-item', item)).body.code).toBe(43001);
+      const usurper = (
+        await h.ok('POST', '/api/v1/sys/dict/type', { json: { code: 'rb_dict', name: 'New' } })
+      ).id;
+      expect((await restore('dict-type', old)).body).toMatchObject({
+        code: 42021,
+        args: { field: 'code', value: 'rb_dict' },
+      });
+      await h.ok('DELETE', `/api/v1/sys/dict/type/${usurper}`);
+      await h.ok('POST', `/api/v1/sys/recycle/dict-type/${old}/restore`);
+      // The type is back without its items; the item follows on its own and the cached options see it.
+      expect(await h.ok('GET', '/api/v1/sys/dict/items/rb_dict')).toEqual([]);
+      await h.ok('POST', `/api/v1/sys/recycle/dict-item/${item}/restore`);
+      expect((await h.ok('GET', '/api/v1/sys/dict/items/rb_dict')).map((o: Any) => o.value)).toEqual(['a']);
+    });
+
+    it('files: only those of uploaders inside the scope (42020 otherwise); a restored file downloads again', async () => {
+      const codes = [...BIN_CODES, 'POST:/api/v1/sys/file/upload', 'DELETE:/api/v1/sys/file/{id}'];
+      const orgA = await h.org('rb-files');
+      const own = await h.role('rb_files_own', codes, { scopeType: 2 });
+      await h.user('rb-alice', { orgId: orgA, roleIds: [own] });
+      const alice = await h.loginAs('rb-alice');
+      const upload = async (token: string, name: string) => {
+        const data = new FormData();
+        data.append('file', new File(['hello'], name, { type: 'text/plain' }));
+        const res = await h.t.request('/api/v1/sys/file/upload', {
+          method: 'POST',
+          headers: bearer(token),
+          body: data,
+        });
+        return (await json(res)).data.id as number;
+      };
+      const mine = await upload(alice, 'mine.txt');
+      const admins = await upload(h.admin, 'admins.txt');
+      await h.ok('DELETE', `/api/v1/sys/file/${mine}`, { token: alice });
+      await h.ok('DELETE', `/api/v1/sys/file/${admins}`);
+      expect(await binIds('file', alice)).toEqual([mine]);
+      expect(await binIds('file')).toEqual(expect.arrayContaining([mine, admins]));
+      expect((await restore('file', admins, alice)).body.code).toBe(42020);
+      expect((await h.call('DELETE', `/api/v1/sys/recycle/file/${admins}`, { token: alice })).body.code).toBe(
+        42020,
+      );
+      await h.ok('POST', `/api/v1/sys/recycle/file/${mine}/restore`, { token: alice });
+      const res = await h.t.request(`/api/v1/sys/file/${mine}/download`, { headers: bearer(h.admin) });
+      expect(await res.text()).toBe('hello');
+    });
+
+    it('config rows are deleted for good, so they are no bin type (42022)', async () => {
+      expect((await h.call('GET', '/api/v1/sys/recycle/config/page')).body.code).toBe(42022);
+    });
+  });
+}

@@ -1,0 +1,3 @@
+import { defineDashboardContract } from './dashboard/dashboard.contract.js';
+
+defineDashboardContract('MySql', 'Memory');

@@ -1,0 +1,3 @@
+import { definePortalContract } from './portal/portal.contract.js';
+
+definePortalContract('MySql', 'Memory');

@@ -1,0 +1,4 @@
+import { definePortalContract, definePortalScaleOutContract } from './portal/portal.contract.js';
+
+definePortalContract('Sqlite', 'Memory');
+definePortalScaleOutContract('Sqlite');
