@@ -61,6 +61,7 @@ export * from './repositories/high-sensitivity.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
 export * from './repositories/login-logs.js';
 export * from './repositories/menus.js';
+export * from './repositories/notices.js';
 export * from './repositories/online-sessions.js';
 export * from './repositories/op-logs.js';
 export * from './repositories/orgs.js';

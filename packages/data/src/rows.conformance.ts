@@ -34,6 +34,9 @@ interface Expected {
   sysLoginLog: rows.SysLoginLogRow;
   sysExceptionLog: rows.SysExceptionLogRow;
   sysFile: rows.SysFileRow;
+  sysNotice: rows.SysNoticeRow;
+  sysNoticeReceiver: rows.SysNoticeReceiverRow;
+  sysNoticeRead: rows.SysNoticeReadRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

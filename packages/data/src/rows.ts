@@ -281,3 +281,27 @@ export interface SysFileRow extends AuditFields, SoftDeleteField {
   ext: string;
   sha256: string;
 }
+
+/** `sys_notice` */
+export interface SysNoticeRow extends AuditFields, SoftDeleteField {
+  id: number;
+  title: string;
+  content: string | null;
+  type: number;
+  receiverType: number;
+  actionsJson: string | null;
+  publishTime: Date;
+}
+
+/** `sys_notice_receiver`: a user a Role/User notice was published to. */
+export interface SysNoticeReceiverRow {
+  noticeId: number;
+  receiverId: number;
+}
+
+/** `sys_notice_read` */
+export interface SysNoticeReadRow {
+  noticeId: number;
+  userId: number;
+  readTime: Date;
+}

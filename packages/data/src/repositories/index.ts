@@ -9,6 +9,7 @@ import { createExceptionLogRepository, type ExceptionLogRepository } from './exc
 import { createFileRepository, type FileRepository } from './files.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
+import { createNoticeRepository, type NoticeRepository } from './notices.js';
 import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';
 import { createOpLogRepository, type OpLogRepository } from './op-logs.js';
 import { createOrgRepository, type OrgRepository } from './orgs.js';
@@ -37,6 +38,7 @@ export interface Repositories {
   orgs: OrgRepository;
   positions: PositionRepository;
   onlineSessions: OnlineSessionRepository;
+  notices: NoticeRepository;
 }
 
 /**
@@ -61,5 +63,6 @@ export function createRepositories(database: RepositoryContext): Repositories {
     orgs: createOrgRepository(database),
     positions: createPositionRepository(database),
     onlineSessions: createOnlineSessionRepository(database),
+    notices: createNoticeRepository(database),
   };
 }

@@ -125,6 +125,11 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(1402, 'Restore', api('POST', '/sys/recycle/{type}/{id}/restore')),
         button(1403, 'Purge', api('DELETE', '/sys/recycle/{type}/{id}')),
       ]),
+      menu(1600, 'Notices', '/system/notice', 'notification', [
+        button(1601, 'List', api('GET', '/sys/notice/page')),
+        button(1602, 'Publish', api('POST', '/sys/notice')),
+        button(1603, 'Delete', api('DELETE', '/sys/notice/{id}')),
+      ]),
     ],
   },
   {

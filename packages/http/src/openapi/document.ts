@@ -97,6 +97,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Log: 'Operation, login and exception logs.',
   Monitor: 'Server and process figures.',
   File: 'Uploads, downloads and signed view links.',
+  Notice: 'Notices and announcements: publish, list, delete; my inbox, unread count and read state.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

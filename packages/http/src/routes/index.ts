@@ -13,6 +13,7 @@ import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
 import { registerMfaRoutes } from './mfa/index.js';
+import { registerNoticeRoutes } from './notice/index.js';
 import { registerOpsRoutes } from './ops/index.js';
 import * as personalPassword from './personal/password.js';
 import * as personalPhoneCode from './personal/phone-code.js';
@@ -41,4 +42,5 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   registerMfaRoutes(area('Mfa'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
+  if (isModuleEnabled(deps, 'Notice')) registerNoticeRoutes(area('Notice'), deps);
 }
