@@ -6,9 +6,13 @@
 // and the 100k/10k ratio: near 1 means the cost does not grow with the number of users.
 //
 //   node bench/notices.mjs [--dialects Sqlite,PostgreSQL] [--requests 200] [--small 10000] [--large 100000]
+//                          [--keep /tmp/notices.db]   (SQLite: keep the database file for EXPLAIN QUERY PLAN)
 //
 // Needs the built packages (`npx tsc -b packages/http`) and, for PostgreSQL, the database the tests use
 // (SVC_TEST_PG_URL or its default). Not part of CI.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '200' },
     small: { type: 'string', default: '10000' },
     large: { type: 'string', default: '100000' },
+    keep: { type: 'string' },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -45,16 +50,23 @@ async function insertBatches(db, table, rows) {
 
 /** Users [from, to) with their role link (every 10th) and read rows (every 10th, the first notices). */
 async function seedUsers(database, from, to, hash, roleId, notices) {
-  const { db, adapter, tables } = database;
+  const { db, tables } = database;
   const at = new Date();
   const ids = [];
   for (let start = from; start < to; start += BATCH) {
     const rows = [];
     for (let i = start; i < Math.min(to, start + BATCH); i++)
-      rows.push({ account: `bench${String(i).padStart(7, '0')}`, realName: `Bench ${i}`, password: hash, createTime: at });
+      rows.push({
+        account: `bench${String(i).padStart(7, '0')}`,
+        realName: `Bench ${i}`,
+        password: hash,
+        createTime: at,
+      });
     await db.insert(tables.sysUser).values(rows);
   }
-  const created = await db.select({ id: tables.sysUser.id, account: tables.sysUser.account }).from(tables.sysUser);
+  const created = await db
+    .select({ id: tables.sysUser.id, account: tables.sysUser.account })
+    .from(tables.sysUser);
   for (const row of created) {
     const n = Number(row.account.slice(5));
     if (row.account.startsWith('bench') && n >= from && n < to) ids.push([n, row.id]);
@@ -66,13 +78,13 @@ async function seedUsers(database, from, to, hash, roleId, notices) {
     if (n % 10 === 0) {
       links.push({ userId: id, roleId });
       for (const notice of notices.role) receivers.push({ noticeId: notice, receiverId: id });
-      for (const notice of notices.all.slice(0, READS_PER_READER)) reads.push({ noticeId: notice, userId: id, readTime: at });
+      for (const notice of notices.all.slice(0, READS_PER_READER))
+        reads.push({ noticeId: notice, userId: id, readTime: at });
     }
   }
   await insertBatches(db, tables.sysUserRole, links);
   await insertBatches(db, tables.sysNoticeReceiver, receivers);
   await insertBatches(db, tables.sysNoticeRead, reads);
-  void adapter;
   return ids;
 }
 
@@ -119,20 +131,37 @@ async function time(t, token, path) {
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  return { mean: samples.reduce((a, b) => a + b, 0) / samples.length, median: samples[samples.length >> 1], value };
+  return {
+    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+    median: samples[samples.length >> 1],
+    value,
+  };
 }
 
 async function analyze({ adapter, db }) {
   const { sql } = await import('../packages/data/node_modules/drizzle-orm/index.js');
-  const statement = { Sqlite: 'analyze', PostgreSQL: 'vacuum analyze', MySql: 'analyze table sys_notice_receiver, sys_notice_read, sys_notice' }[adapter.dbType];
+  const statement = {
+    Sqlite: 'analyze',
+    PostgreSQL: 'vacuum analyze',
+    MySql: 'analyze table sys_notice_receiver, sys_notice_read, sys_notice',
+  }[adapter.dbType];
   if (!statement) return;
   if (typeof db.execute === 'function') await db.execute(sql.raw(statement));
   else db.run(sql.raw(statement));
 }
 
 async function runDialect(dbType) {
+  // `--keep <file>` (SQLite): build the database in that file and leave it there (for EXPLAIN QUERY PLAN).
+  const reuse =
+    dbType === 'Sqlite' && args.keep
+      ? {
+          database: { dbType, connectionString: `Data Source=${args.keep}`, drop: async () => {} },
+          contentRoot: mkdtempSync(join(tmpdir(), 'svc-bench-notices-')),
+        }
+      : undefined;
   const t = await testing.startTestServer({
     dbType,
+    ...(reuse ? { reuse } : {}),
     cache: 'Memory',
     env: { Service__Security__RateLimit__Enabled: 'false', Logging__LogLevel__Default: 'Warning' },
   });
@@ -166,7 +195,9 @@ async function runDialect(dbType) {
       }
       seeded = size;
       await analyze(database);
-      console.log(`  ${dbType}: ${size} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `  ${dbType}: ${size} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
       for (const [name, path] of Object.entries(QUERIES)) {
         results[name] ??= {};
         results[name][size] = await time(t, token, path);
