@@ -231,17 +231,18 @@ describe('realtime hub on Sqlite with Memory', () => {
   it('the upgrade needs an Upgrade header (426) and the route is not in the API contract', async () => {
     const res = await fetch(`${base}/hub/realtime`);
     expect(res.status).toBe(426);
-    expect((await res.json()).code).toBe(48000);
+    expect((await json(res)).code).toBe(48000);
     const doc = (await (await t.request('/openapi/v1.json')).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).not.toContain('/hub/realtime');
   });
 });
 
 describe('realtime hub switched off', () => {
-  for (const env of [
+  const variants: Record<string, string>[] = [
     { Service__Realtime__Enabled: 'false' },
     { Service__Realtime__Enabled: 'true', Service__Api__DisabledModules__0: 'Realtime' },
-  ]) {
+  ];
+  for (const env of variants) {
     it(`refuses the upgrade with 404 (${JSON.stringify(env)})`, async () => {
       const t = await startTestServer({ env });
       const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
