@@ -257,3 +257,26 @@ describe('realtime hub switched off', () => {
     });
   }
 });
+
+describe('realtime hub and access-token expiry', () => {
+  it('closes a socket with 4401 at the first heartbeat after its token expired', async () => {
+    let offsetMs = 0;
+    const t = await startTestServer({
+      now: () => new Date(Date.now() + offsetMs),
+      env: { Service__Realtime__Enabled: 'true', Service__Realtime__HeartbeatSeconds: '1' },
+    });
+    const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const client = await connectHub(running.url, { token });
+      client.ws.send(JSON.stringify({ type: 'ping' }));
+      expect((await client.next()).type).toBe('pong');
+      // The service clock moves past the token's expiry; the socket is told to reconnect with a fresh token.
+      offsetMs = (decodeJwt(token).exp as number) * 1000 - Date.now() + 60_000;
+      expect((await client.closed).code).toBe(HubCloseCode.TokenExpired);
+    } finally {
+      await running.shutdown();
+      await t.close();
+    }
+  });
+});
