@@ -280,3 +280,22 @@ describe('realtime hub and access-token expiry', () => {
     }
   });
 });
+
+describe('realtime hub instance bound', () => {
+  it('refuses the upgrade with 503 once the instance holds MaxConnections sockets', async () => {
+    const t = await startTestServer({
+      env: { Service__Realtime__Enabled: 'true', Service__Realtime__MaxConnections: '2' },
+    });
+    const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const open = [await connectHub(running.url, { token }), await connectHub(running.url, { token })];
+      expect(await refusal(running.url, { token })).toBe(503);
+      for (const c of open) c.close();
+      await Promise.all(open.map((c) => c.closed));
+    } finally {
+      await running.shutdown();
+      await t.close();
+    }
+  });
+});
