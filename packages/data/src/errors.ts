@@ -116,7 +116,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * Whether `error` (or a cause it wraps, as drizzle's query errors do) is a unique-constraint violation: SQLite
- * `SQLITE_CONSTRAINT_UNIQUE`, PostgreSQL `23505`, MySQL/MariaDB `ER_DUP_ENTRY` (1062), SQL Server 2627/2601.
+ * `SQLITE_CONSTRAINT_UNIQUE` (or `_PRIMARYKEY`), PostgreSQL `23505`, MySQL/MariaDB `ER_DUP_ENTRY` (1062), SQL Server 2627/2601.
  */
 export function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
@@ -124,6 +124,7 @@ export function isUniqueViolation(error: unknown): boolean {
     const e = current as { code?: unknown; errno?: unknown; number?: unknown; cause?: unknown };
     if (
       e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+      e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
       e.code === '23505' ||
       e.code === 'ER_DUP_ENTRY' ||
       e.errno === 1062 ||

@@ -63,6 +63,7 @@ export { createRepositories, type Repositories } from './repositories/index.js';
 export * from './repositories/login-logs.js';
 export * from './repositories/menus.js';
 export * from './repositories/modules.js';
+export * from './repositories/notices.js';
 export * from './repositories/online-sessions.js';
 export * from './repositories/op-logs.js';
 export * from './repositories/orgs.js';

@@ -35,6 +35,9 @@ interface Expected {
   sysExceptionLog: rows.SysExceptionLogRow;
   sysFile: rows.SysFileRow;
   sysModule: rows.SysModuleRow;
+  sysNotice: rows.SysNoticeRow;
+  sysNoticeReceiver: rows.SysNoticeReceiverRow;
+  sysNoticeRead: rows.SysNoticeReadRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

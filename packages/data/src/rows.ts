@@ -300,4 +300,26 @@ export interface SysModuleRow extends AuditFields, SoftDeleteField {
   remark: string | null;
   /** Generated: the lower-cased code while live, null once deleted (unique among live rows). */
   codeLive: string | null;
+/** `sys_notice` */
+export interface SysNoticeRow extends AuditFields, SoftDeleteField {
+  id: number;
+  title: string;
+  content: string | null;
+  type: number;
+  receiverType: number;
+  actionsJson: string | null;
+  publishTime: Date;
+}
+
+/** `sys_notice_receiver`: a user a Role/User notice was published to. */
+export interface SysNoticeReceiverRow {
+  noticeId: number;
+  receiverId: number;
+}
+
+/** `sys_notice_read` */
+export interface SysNoticeReadRow {
+  noticeId: number;
+  userId: number;
+  readTime: Date;
 }

@@ -16,6 +16,7 @@ import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { opLog } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
+import type { RealtimeHub } from './realtime/hub.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { registerBuiltInRoutes } from './routes/index.js';
 import { UploadPath } from './routes/ops/file/upload.js';
@@ -31,6 +32,8 @@ export interface CreateAppOptions {
   webRoot?: string | undefined;
   /** The SQL console log: when its request summary is on, each API request gets its statement scope. */
   sqlLog?: SqlLog | undefined;
+  /** The realtime hub, when on: its `/hub/realtime` route is mounted before the frontend fallback. */
+  hub?: RealtimeHub | undefined;
 }
 
 export interface SvcApp {
@@ -83,6 +86,7 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   options.configure?.(ctx, deps);
   // On the main listener only when no separate metrics port is configured.
   if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);
+  options.hub?.mount(app);
   registerDocs(app, deps);
   if (options.webRoot) mountWebRoot(app, options.webRoot);
   return { app, routes };

@@ -15,6 +15,15 @@ export { seedPasswordBanner } from './host/banner.js';
 export { type CreateServerOptions, createServer, type SvcServer } from './host/create-server.js';
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { StartupError } from './host/startup-error.js';
+export {
+  deleteNotice,
+  isSameOriginPath,
+  type NoticeAction,
+  type NoticeDeps,
+  noticeDepsOf,
+  type PublishNoticeInput,
+  publishNotice,
+} from './notices/service.js';
 export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export {
@@ -32,6 +41,15 @@ export {
   envelopeResponses,
 } from './openapi/schemas.js';
 export { type OpsServices, opsServicesFor } from './ops/services.js';
+export {
+  type ForceLogoutEvent,
+  type NoticeChangedEvent,
+  REALTIME_CHANNEL,
+  type RealtimeBus,
+  type RealtimeEvent,
+  realtimeBusFor,
+} from './realtime/bus.js';
+export { HUB_PATH, HubCloseCode, isRealtimeEnabled, type RealtimeHub } from './realtime/hub.js';
 export { isModuleEnabled } from './routes/index.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

@@ -382,4 +382,48 @@ export const sysModule = table(
     }),
   },
   (t) => [uniqueIndex('sys_module_code_live_uq').on(t.codeLive)],
+/** Notices (module `Notice`): `type` 1 Notice, 2 Announcement, 3 Message; `receiverType` 0 All, 1 Role, 2 User. */
+export const sysNotice = table(
+  'sys_notice',
+  {
+    ...idColumn,
+    title: str('title', 128).notNull(),
+    content: str('content', 2000),
+    type: int16('type').notNull(),
+    receiverType: int16('receiver_type').notNull(),
+    actionsJson: longText('actions_json'),
+    publishTime: instant('publish_time').notNull(),
+    ...auditColumns,
+    ...softDeleteColumn,
+  },
+  // Live "all" notices are counted per user without per-user rows: (is_delete, receiver_type, id).
+  (t) => [index('sys_notice_live_kind_idx').on(t.isDelete, t.receiverType, t.id)],
+);
+
+/** Who a Role/User notice reaches: user ids resolved at publish time (a role's members then). */
+export const sysNoticeReceiver = table(
+  'sys_notice_receiver',
+  {
+    noticeId: int64('notice_id').notNull(),
+    receiverId: int64('receiver_id').notNull(),
+  },
+  // The primary key serves the delete fan-out (by notice); the index serves one user's inbox and unread count.
+  (t) => [
+    primaryKey({ columns: [t.noticeId, t.receiverId] }),
+    index('sys_notice_receiver_receiver_idx').on(t.receiverId, t.noticeId),
+  ],
+);
+
+/** Read state, one row per user and notice read (also for "all" notices). */
+export const sysNoticeRead = table(
+  'sys_notice_read',
+  {
+    noticeId: int64('notice_id').notNull(),
+    userId: int64('user_id').notNull(),
+    readTime: instant('read_time').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.noticeId, t.userId] }),
+    index('sys_notice_read_user_idx').on(t.userId, t.noticeId),
+  ],
 );

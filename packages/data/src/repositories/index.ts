@@ -11,6 +11,7 @@ import { createFileRepository, type FileRepository } from './files.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
 import { createModuleRepository, type ModuleRepository } from './modules.js';
+import { createNoticeRepository, type NoticeRepository } from './notices.js';
 import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';
 import { createOpLogRepository, type OpLogRepository } from './op-logs.js';
 import { createOrgRepository, type OrgRepository } from './orgs.js';
@@ -44,6 +45,7 @@ export interface Repositories {
   dashboard: DashboardRepository;
   /** Soft-deleted rows of any soft-deletable table (the recycle bin). */
   trash: TrashRepository;
+  notices: NoticeRepository;
 }
 
 /**
@@ -71,5 +73,6 @@ export function createRepositories(database: RepositoryContext): Repositories {
     modules: createModuleRepository(database),
     dashboard: createDashboardRepository(database),
     trash: createTrashRepository(database),
+    notices: createNoticeRepository(database),
   };
 }

@@ -141,6 +141,11 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         'appstore',
         crudButtons(1501, '/sys/module', '/sys/module/list'),
       ),
+      menu(1600, 'Notices', '/system/notice', 'notification', [
+        button(1601, 'List', api('GET', '/sys/notice/page')),
+        button(1602, 'Publish', api('POST', '/sys/notice')),
+        button(1603, 'Delete', api('DELETE', '/sys/notice/{id}')),
+      ]),
     ],
   },
   {

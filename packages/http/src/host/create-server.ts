@@ -37,6 +37,7 @@ import { createServiceMetrics, type ServiceMetrics } from '../observability/metr
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { opsServicesFor } from '../ops/services.js';
+import { createRealtimeHub, isRealtimeEnabled, type RealtimeHub } from '../realtime/hub.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -85,6 +86,8 @@ export interface SvcServer extends SvcApp {
   logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
   /** Prometheus metrics when `Service:Metrics:Enabled`; `listen` serves them on their own port if configured. */
   metrics: ServiceMetrics | undefined;
+  /** The WebSocket hub (`Service:Realtime:Enabled`); `listen` attaches it to the Node server. */
+  realtime: RealtimeHub | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -316,7 +319,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     },
     now,
   };
+  const hub = isRealtimeEnabled(deps) ? createRealtimeHub(deps, resilientCache) : undefined;
   const built = createApp(deps, {
+    hub,
     ...(options.configure ? { configure: options.configure } : {}),
     sqlLog,
     webRoot: service.Web.Enabled
@@ -325,6 +330,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   });
 
   routeTable = built.routes;
+  await hub?.start();
   if (metrics) {
     registerServerGauges(metrics, {
       database: database.database,
@@ -348,9 +354,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     jwtKey,
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
+    realtime: hub,
     async close() {
       if (closed) return;
       closed = true;
+      await hub?.close();
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
       await Promise.all([

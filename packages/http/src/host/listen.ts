@@ -118,6 +118,8 @@ function listenMain(
           stopping ??= (async () => {
             logger.info('Shutting down: no new connections, finishing in-flight requests.');
             draining = true;
+            // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
+            const hubClosed = server.realtime?.close();
             for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
             const closed = new Promise<void>((done) => http.close(() => done()));
             if ('closeIdleConnections' in http) http.closeIdleConnections();
@@ -125,6 +127,7 @@ function listenMain(
               if ('closeAllConnections' in http) http.closeAllConnections();
             }, drainMs);
             await closed;
+            await hubClosed;
             clearTimeout(timer);
             await closeMetrics?.();
             await server.close();
@@ -134,6 +137,7 @@ function listenMain(
         },
       });
     });
+    server.realtime?.inject(http as Server);
     watchResponses(http as Server, open, () => draining);
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {

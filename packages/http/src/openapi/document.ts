@@ -100,6 +100,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Modules:
     'Portal modules (apps) that group top-level menus; the caller sees those reachable through grants.',
   Dashboard: "Summary figures and the 7-day login trend within the caller's data scope.",
+  Notice: 'Notices and announcements: publish, list, delete; my inbox, unread count and read state.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

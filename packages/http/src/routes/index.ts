@@ -16,6 +16,7 @@ import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
 import { registerMfaRoutes } from './mfa/index.js';
+import { registerNoticeRoutes } from './notice/index.js';
 import { registerOpsRoutes } from './ops/index.js';
 import * as personalPassword from './personal/password.js';
 import * as personalPhoneCode from './personal/phone-code.js';
@@ -48,4 +49,5 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   if (isModuleEnabled(deps, 'Module')) registerPortalRoutes(area('Module'), deps);
   if (isModuleEnabled(deps, 'Dashboard'))
     dashboardSummary.register(area('Dashboard'), { admin: adminServicesFor(deps) });
+  if (isModuleEnabled(deps, 'Notice')) registerNoticeRoutes(area('Notice'), deps);
 }

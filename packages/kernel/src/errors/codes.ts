@@ -14,6 +14,7 @@ const perm = (name: string, code: number) => k('permission', name, code);
 const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
+const notice = (name: string, code: number) => k('notice', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -79,6 +80,13 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   FileExtNotAllowed: file('FileExtNotAllowed', 44003),
   FileNotFound: file('FileNotFound', 44004),
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
+  NoticeNotFound: notice('NoticeNotFound', 45001),
+  /** A Role or User notice without receiver ids. */
+  NoticeReceiverRequired: notice('NoticeReceiverRequired', 45002),
+  /** A receiver id that is not a live role or user (`args.ids`). */
+  NoticeReceiverNotFound: notice('NoticeReceiverNotFound', 45003),
+  /** An action whose URL is not same-origin or whose fields are invalid (`args.index`). */
+  NoticeActionInvalid: notice('NoticeActionInvalid', 45004),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),

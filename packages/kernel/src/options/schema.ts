@@ -243,6 +243,21 @@ export const serviceSchema = section({
   Shutdown: section({
     DrainSeconds: int(5, 'Time to finish in-flight work at shutdown.', { min: 0, max: 300 }),
   }),
+  Realtime: section({
+    Enabled: bool(null, 'Serve the WebSocket hub at /hub/realtime (default: on in Development only).'),
+    MaxConnectionsPerUser: int(10, 'Open hub connections one user may hold on one instance (more: 429).', {
+      min: 1,
+      max: 1000,
+    }),
+    MaxConnections: int(10000, 'Open hub connections one instance accepts (more: 503).', {
+      min: 1,
+      max: 1_000_000,
+    }),
+    HeartbeatSeconds: int(30, 'Ping interval; a socket that missed the previous pong is dropped.', {
+      min: 1,
+      max: 3600,
+    }),
+  }),
   Metrics: section({
     Enabled: bool(false, 'Serve Prometheus metrics at /metrics (anonymous: never expose it publicly).'),
     Port: int(0, 'Own port for /metrics (0 = on the main listener).', { min: 0, max: 65535 }),

@@ -31,8 +31,22 @@ export type RevokeReason =
   | SessionExpiry
   | (string & {});
 
+/** Told after sessions ended on purpose or by expiry (the realtime hub sends `force-logout` and closes sockets). */
+export interface SessionsEndedEvent {
+  sessionIds: string[];
+  /** The owner when the path knows it (every user-wide revocation does; a single revocation may not). */
+  userId?: number | undefined;
+  reason: RevokeReason;
+}
+
 /** Revocation and liveness of sessions, for the auth flows and for admin features. */
 export interface SessionManager {
+  /**
+   * Calls `listener` after every revocation that ended at least one session (the one hook for logout, forced
+   * logout, disable, delete, password change or reset, MFA clear and recovery, limits, expiry). A throwing
+   * listener is ignored. Answers a function that removes it.
+   */
+  onSessionsEnded(listener: (event: SessionsEndedEvent) => void): () => void;
   /** Revokes one session; true when this call revoked it (false: absent or already revoked). */
   revokeSession(sessionId: string, reason: RevokeReason): Promise<boolean>;
   /**
@@ -63,21 +77,42 @@ export interface SessionManager {
  */
 export function createSessionManager(deps: SessionDeps): SessionManager {
   const { sessions, policy, now } = deps;
+  const listeners = new Set<(event: SessionsEndedEvent) => void>();
+
+  function ended(event: SessionsEndedEvent): void {
+    if (event.sessionIds.length === 0) return;
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not undo or fail the revocation.
+      }
+    }
+  }
 
   async function revokeSession(sessionId: string, reason: RevokeReason): Promise<boolean> {
     const changed = await sessions.revoke(sessionId, reason, now());
     // Tokens and the cache copy are handled even when the row was already revoked: a revocation written by
     // another path (or by hand) may not have completed these steps.
     await afterRevocation(deps, [sessionId]);
+    if (changed) ended({ sessionIds: [sessionId], reason });
     return changed;
   }
 
   return {
+    onSessionsEnded(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
     revokeSession,
 
     async revokeUserSessions(userId, reason, options) {
       const ids = await sessions.revokeAllOfUser(userId, reason, now(), options);
       await afterRevocation(deps, ids);
+      ended({ sessionIds: ids, userId, reason });
       return ids.length;
     },
 
@@ -87,6 +122,7 @@ export function createSessionManager(deps: SessionDeps): SessionManager {
       const reason: RevokeReason = policy.mode === 'Single' ? 'single-session' : 'max-concurrent';
       const ids = await sessions.trimToNewest(userId, keep, reason, now());
       await afterRevocation(deps, ids);
+      ended({ sessionIds: ids, userId, reason });
       return ids.length;
     },
 

@@ -1,0 +1,273 @@
+/**
+ * `sys_notice`, `sys_notice_receiver` and `sys_notice_read` (module `Notice`). Receivers of a Role or User notice
+ * are user ids resolved at publish time (a role's members then), so a user who joins the role later does not get
+ * it; an "All" notice has no receiver rows and reaches every user. Notices are soft-deleted; receiver and read rows
+ * stay (a restored notice comes back as it was) and every read joins live notices only, so a deleted notice
+ * vanishes from every inbox at once.
+ *
+ * Unread count, per user: live "All" notices + live notices the user receives − the user's reads of live notices.
+ * Each term is an index range (`sys_notice_live_kind_idx`, `sys_notice_receiver_receiver_idx`,
+ * `sys_notice_read_user_idx`) whose size depends on the notices, never on the number of users. A read row is
+ * written only for a notice the user can see (`isVisibleTo`), which keeps the subtraction exact.
+ */
+import { and, count, desc, eq, type InferInsertModel, inArray, type SQL, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../errors.js';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { SysNoticeRow } from '../rows.js';
+import type { Tables } from '../tables.js';
+import type { RepositoryContext } from './context.js';
+import { containsIgnoreCase, restrictSort } from './filters.js';
+
+/** Receiver kinds of a notice. */
+export const NoticeReceiverType = { All: 0, Role: 1, User: 2 } as const;
+
+/** Values for a new notice. */
+export type NewNotice = Omit<InferInsertModel<Tables['sysNotice']>, 'id'>;
+
+/** Filters of the administration page. */
+export interface NoticePageQuery extends PageQuery {
+  /** Title contains (case-insensitive). */
+  title?: string | undefined;
+  type?: number | undefined;
+}
+
+/** Filters of one user's inbox. */
+export interface MyNoticeQuery extends PageQuery {
+  onlyUnread?: boolean | undefined;
+}
+
+/** A notice as one user sees it. */
+export interface MyNotice extends SysNoticeRow {
+  isRead: boolean;
+}
+
+/** Rows per multi-row insert: well under every dialect's parameter limit (SQL Server: 2100). */
+const CHUNK = 500;
+
+export interface NoticeRepository {
+  /** Inserts the notice and its receivers (user ids, duplicates ignored) in one transaction. */
+  create(row: NewNotice, receiverUserIds: readonly number[]): Promise<number>;
+  /** Live notices, newest first unless sorted otherwise. */
+  page(query: NoticePageQuery): Promise<Page<SysNoticeRow>>;
+  /** A live notice. */
+  get(id: number): Promise<SysNoticeRow | undefined>;
+  /** The receiver user ids of a notice (empty for an All notice). */
+  receiverIds(noticeId: number): Promise<number[]>;
+  /** Soft-deletes a live notice; false when there is none. */
+  softDelete(id: number, audit: { userId: number | null; at: Date }): Promise<boolean>;
+  /** The given ids that are live roles. */
+  liveRoleIds(ids: readonly number[]): Promise<number[]>;
+  /** The given ids that are live users. */
+  liveUserIds(ids: readonly number[]): Promise<number[]>;
+  /** Live users holding any of the roles, now. */
+  roleMemberIds(roleIds: readonly number[]): Promise<number[]>;
+  /** Whether the notice is live and reaches the user. */
+  isVisibleTo(noticeId: number, userId: number): Promise<boolean>;
+  /** The user's inbox, newest first, with read state. */
+  mine(userId: number, query: MyNoticeQuery): Promise<Page<MyNotice>>;
+  /** Live notices reaching the user that the user has not read. */
+  unreadCount(userId: number): Promise<number>;
+  /** Marks one notice read (idempotent). The caller checks visibility first. */
+  markRead(noticeId: number, userId: number, at: Date): Promise<void>;
+  /** Marks every unread notice reaching the user read; answers how many were marked. */
+  markAllRead(userId: number, at: Date): Promise<number>;
+}
+
+export function createNoticeRepository({ db, adapter, tables }: RepositoryContext): NoticeRepository {
+  const n = tables.sysNotice;
+  const r = tables.sysNoticeReceiver;
+  const d = tables.sysNoticeRead;
+  const u = tables.sysUser;
+  const ro = tables.sysRole;
+  const ur = tables.sysUserRole;
+
+  const live = eq(n.isDelete, false);
+  /** Live notices reaching the user: All, or a receiver row of theirs. */
+  const reaching = (userId: number): SQL =>
+    and(
+      live,
+      sql`(${eq(n.receiverType, NoticeReceiverType.All)} or ${n.id} in (select ${r.noticeId} from ${r} where ${eq(r.receiverId, userId)}))`,
+    ) as SQL;
+  const readBy = (userId: number): SQL =>
+    sql`${n.id} in (select ${d.noticeId} from ${d} where ${eq(d.userId, userId)})`;
+  const unique = (ids: readonly number[]) => [...new Set(ids)];
+
+  async function insertReads(rows: { noticeId: number; userId: number; readTime: Date }[]): Promise<number> {
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      try {
+        await db.insert(d).values(chunk);
+        inserted += chunk.length;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // A concurrent read of the same notice won the race: insert the rest one by one.
+        for (const row of chunk) {
+          try {
+            await db.insert(d).values(row);
+            inserted++;
+          } catch (inner) {
+            if (!isUniqueViolation(inner)) throw inner;
+          }
+        }
+      }
+    }
+    return inserted;
+  }
+
+  return {
+    create(row, receiverUserIds) {
+      const ids = unique(receiverUserIds);
+      return adapter.transaction(db, async (tx) => {
+        const id = await adapter.insertReturningId(tx, n, row as InferInsertModel<typeof n>);
+        for (let i = 0; i < ids.length; i += CHUNK)
+          await tx
+            .insert(r)
+            .values(ids.slice(i, i + CHUNK).map((receiverId) => ({ noticeId: id, receiverId })));
+        return id;
+      });
+    },
+
+    page(query) {
+      const safe = restrictSort(query, [n.id, n.title, n.type, n.publishTime, n.createTime]);
+      const where = and(
+        live,
+        containsIgnoreCase(n.title, query.title),
+        query.type !== undefined ? eq(n.type, query.type) : undefined,
+      );
+      return paginate({ db, adapter }, { table: n, query: safe, where, defaultOrder: [desc(n.id)] });
+    },
+
+    async get(id) {
+      const [row] = await db
+        .select()
+        .from(n)
+        .where(and(eq(n.id, id), live));
+      return row;
+    },
+
+    async receiverIds(noticeId) {
+      const rows = await db.select({ id: r.receiverId }).from(r).where(eq(r.noticeId, noticeId));
+      return rows.map((x) => x.id);
+    },
+
+    async softDelete(id, audit) {
+      const result = await db
+        .update(n)
+        .set({ isDelete: true, updateTime: audit.at, updateUserId: audit.userId })
+        .where(and(eq(n.id, id), live));
+      return adapter.affectedRows(result) > 0;
+    },
+
+    async liveRoleIds(ids) {
+      const out: number[] = [];
+      const all = unique(ids);
+      for (let i = 0; i < all.length; i += CHUNK) {
+        const rows = await db
+          .select({ id: ro.id })
+          .from(ro)
+          .where(and(inArray(ro.id, all.slice(i, i + CHUNK)), eq(ro.isDelete, false)));
+        out.push(...rows.map((x) => x.id));
+      }
+      return out;
+    },
+
+    async liveUserIds(ids) {
+      const out: number[] = [];
+      const all = unique(ids);
+      for (let i = 0; i < all.length; i += CHUNK) {
+        const rows = await db
+          .select({ id: u.id })
+          .from(u)
+          .where(and(inArray(u.id, all.slice(i, i + CHUNK)), eq(u.isDelete, false)));
+        out.push(...rows.map((x) => x.id));
+      }
+      return out;
+    },
+
+    async roleMemberIds(roleIds) {
+      if (roleIds.length === 0) return [];
+      const rows = await db
+        .select({ id: ur.userId })
+        .from(ur)
+        .where(
+          and(
+            inArray(ur.roleId, unique(roleIds)),
+            sql`${ur.userId} in (select ${u.id} from ${u} where ${eq(u.isDelete, false)})`,
+          ),
+        );
+      return unique(rows.map((x) => x.id));
+    },
+
+    async isVisibleTo(noticeId, userId) {
+      const [row] = await db
+        .select({ id: n.id })
+        .from(n)
+        .where(and(eq(n.id, noticeId), reaching(userId)));
+      return row !== undefined;
+    },
+
+    async mine(userId, query) {
+      const where = and(reaching(userId), query.onlyUnread ? sql`not (${readBy(userId)})` : undefined);
+      const page = await paginate(
+        { db, adapter },
+        {
+          table: n,
+          query: { ...query, sortField: undefined },
+          where,
+          defaultOrder: [desc(n.publishTime), desc(n.id)],
+        },
+      );
+      const ids = page.items.map((x) => x.id);
+      const read =
+        ids.length === 0
+          ? new Set<number>()
+          : new Set(
+              (
+                await db
+                  .select({ id: d.noticeId })
+                  .from(d)
+                  .where(and(eq(d.userId, userId), inArray(d.noticeId, ids)))
+              ).map((x) => x.id),
+            );
+      return { ...page, items: page.items.map((x) => ({ ...x, isRead: read.has(x.id) })) };
+    },
+
+    async unreadCount(userId) {
+      const liveNotice = (column: typeof r.noticeId | typeof d.noticeId) =>
+        sql`${column} in (select ${n.id} from ${n} where ${live})`;
+      const [all, received, read] = await Promise.all([
+        db
+          .select({ c: count() })
+          .from(n)
+          .where(and(live, eq(n.receiverType, NoticeReceiverType.All))),
+        db
+          .select({ c: count() })
+          .from(r)
+          .where(and(eq(r.receiverId, userId), liveNotice(r.noticeId))),
+        db
+          .select({ c: count() })
+          .from(d)
+          .where(and(eq(d.userId, userId), liveNotice(d.noticeId))),
+      ]);
+      const total = Number(all[0]?.c ?? 0) + Number(received[0]?.c ?? 0) - Number(read[0]?.c ?? 0);
+      return Math.max(0, total);
+    },
+
+    async markRead(noticeId, userId, at) {
+      const [existing] = await db
+        .select({ id: d.noticeId })
+        .from(d)
+        .where(and(eq(d.noticeId, noticeId), eq(d.userId, userId)));
+      if (!existing) await insertReads([{ noticeId, userId, readTime: at }]);
+    },
+
+    async markAllRead(userId, at) {
+      const unread = await db
+        .select({ id: n.id })
+        .from(n)
+        .where(and(reaching(userId), sql`not (${readBy(userId)})`));
+      return insertReads(unread.map((x) => ({ noticeId: x.id, userId, readTime: at })));
+    },
+  };
+}

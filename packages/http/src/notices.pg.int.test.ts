@@ -1,0 +1,3 @@
+import { defineNoticesContract } from './notices/notices.contract.js';
+
+defineNoticesContract('PostgreSQL', 'Redis');

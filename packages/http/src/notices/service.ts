@@ -1,0 +1,224 @@
+/**
+ * Notices (module `Notice`): publish to all users, to roles or to users, with same-origin actions; receivers are
+ * resolved at publish time; each change tells the receivers through the realtime bus (`notice-changed`).
+ * `publishNotice` is the server-side entry (no HTTP): scheduled-job alerts call it with the deps of their server.
+ */
+import {
+  type MyNotice,
+  type MyNoticeQuery,
+  type NoticePageQuery,
+  NoticeReceiverType,
+  type Page,
+  type Repositories,
+  type SysNoticeRow,
+} from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import { BusinessError, ErrorCode, type Logger } from '@svc/kernel';
+import { type RealtimeBus, realtimeBusFor } from '../realtime/bus.js';
+
+/** Notice kinds: 1 Notice, 2 Announcement, 3 Message. */
+export type NoticeType = 1 | 2 | 3;
+/** Receiver kinds: 0 All, 1 Role, 2 User. */
+export type NoticeReceiverKind = 0 | 1 | 2;
+
+/** A button shown with a notice. */
+export interface NoticeAction {
+  label: string;
+  method: 'GET' | 'POST';
+  /** Same-origin path: exactly one leading `/` (see {@link isSameOriginPath}). */
+  url: string;
+  style?: string | undefined;
+  confirm?: string | undefined;
+  comment?: string | undefined;
+}
+
+export interface PublishNoticeInput {
+  title: string;
+  content?: string | null | undefined;
+  type: NoticeType;
+  receiverType: NoticeReceiverKind;
+  /** Role ids (Role) or user ids (User); ignored for All. */
+  receiverIds?: readonly number[] | undefined;
+  actions?: readonly NoticeAction[] | undefined;
+}
+
+/** A notice as its reader sees it. */
+export interface MyNoticeView {
+  id: number;
+  title: string;
+  content: string | null;
+  type: number;
+  publishTime: string;
+  isRead: boolean;
+  actions: NoticeAction[];
+}
+
+/** What the notice service needs (a server's deps provide it: `noticeDepsOf`). */
+export interface NoticeDeps {
+  repos: Pick<Repositories, 'notices'>;
+  bus: RealtimeBus;
+  now: () => Date;
+}
+
+/** Longest action URL accepted. */
+const MAX_URL = 1000;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Whether `url` is a path on this origin: it starts with exactly one `/`, has no `//` and no backslash anywhere
+ * (browsers read `/\evil` as `//evil`), no control characters and no scheme (`/x:` is still a path, but a colon
+ * before the first slash cannot occur since the first character is the slash).
+ */
+export function isSameOriginPath(url: string): boolean {
+  if (url.length === 0 || url.length > MAX_URL) return false;
+  if (!url.startsWith('/')) return false;
+  if (url.includes('//') || url.includes('\\')) return false;
+  if (CONTROL.test(url)) return false;
+  // Whitespace would be trimmed or percent-encoded differently by clients; refuse it outright.
+  if (/\s/.test(url)) return false;
+  return true;
+}
+
+function checkActions(actions: readonly NoticeAction[] | undefined): void {
+  actions?.forEach((action, index) => {
+    const fine =
+      typeof action.label === 'string' &&
+      action.label.trim().length > 0 &&
+      (action.method === 'GET' || action.method === 'POST') &&
+      typeof action.url === 'string' &&
+      isSameOriginPath(action.url);
+    if (!fine) throw new BusinessError(ErrorCode.NoticeActionInvalid, { index });
+  });
+}
+
+/** The receiver user ids of a Role or User notice, now (45002 without ids, 45003 for unknown ids). */
+async function resolveReceivers(deps: NoticeDeps, input: PublishNoticeInput): Promise<number[]> {
+  if (input.receiverType === NoticeReceiverType.All) return [];
+  const ids = [...new Set(input.receiverIds ?? [])];
+  if (ids.length === 0) throw new BusinessError(ErrorCode.NoticeReceiverRequired);
+  const repo = deps.repos.notices;
+  const known = new Set(
+    input.receiverType === NoticeReceiverType.Role
+      ? await repo.liveRoleIds(ids)
+      : await repo.liveUserIds(ids),
+  );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw new BusinessError(ErrorCode.NoticeReceiverNotFound, { ids: missing });
+  return input.receiverType === NoticeReceiverType.Role ? repo.roleMemberIds(ids) : ids;
+}
+
+/**
+ * Publishes a notice and tells its receivers; answers its id. Throws 45002–45004 for bad receivers or actions.
+ * @example await publishNotice(noticeDepsOf(deps), { title: 'Job X panicked', type: 1, receiverType: 1, receiverIds: [1] }, null);
+ */
+export async function publishNotice(
+  deps: NoticeDeps,
+  input: PublishNoticeInput,
+  actorId: number | null,
+): Promise<number> {
+  checkActions(input.actions);
+  const receivers = await resolveReceivers(deps, input);
+  const at = deps.now();
+  const id = await deps.repos.notices.create(
+    {
+      title: input.title,
+      content: input.content ?? null,
+      type: input.type,
+      receiverType: input.receiverType,
+      actionsJson: input.actions && input.actions.length > 0 ? JSON.stringify(input.actions) : null,
+      publishTime: at,
+      createTime: at,
+      createUserId: actorId,
+    },
+    receivers,
+  );
+  await deps.bus.publish({
+    kind: 'notice-changed',
+    noticeId: id,
+    action: 'published',
+    all: input.receiverType === NoticeReceiverType.All,
+    userIds: receivers,
+  });
+  return id;
+}
+
+/** Deletes a notice (soft); it vanishes from every inbox and its receivers are told. 45001 when absent. */
+export async function deleteNotice(deps: NoticeDeps, id: number, actorId: number | null): Promise<void> {
+  const repo = deps.repos.notices;
+  const row = await repo.get(id);
+  if (!row || !(await repo.softDelete(id, { userId: actorId, at: deps.now() })))
+    throw new BusinessError(ErrorCode.NoticeNotFound);
+  const all = row.receiverType === NoticeReceiverType.All;
+  await deps.bus.publish({
+    kind: 'notice-changed',
+    noticeId: id,
+    action: 'deleted',
+    all,
+    userIds: all ? [] : await repo.receiverIds(id),
+  });
+}
+
+export function pageNotices(deps: NoticeDeps, query: NoticePageQuery): Promise<Page<SysNoticeRow>> {
+  return deps.repos.notices.page(query);
+}
+
+function actionsOf(json: string | null): NoticeAction[] {
+  if (!json) return [];
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    return Array.isArray(parsed) ? (parsed as NoticeAction[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function view(row: MyNotice): MyNoticeView {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    type: row.type,
+    publishTime: row.publishTime.toISOString(),
+    isRead: row.isRead,
+    actions: actionsOf(row.actionsJson),
+  };
+}
+
+/** The caller's inbox, newest first. */
+export async function myNotices(
+  deps: NoticeDeps,
+  userId: number,
+  query: MyNoticeQuery,
+): Promise<Page<MyNoticeView>> {
+  const page = await deps.repos.notices.mine(userId, query);
+  return { ...page, items: page.items.map(view) };
+}
+
+export function unreadCount(deps: NoticeDeps, userId: number): Promise<number> {
+  return deps.repos.notices.unreadCount(userId);
+}
+
+/** Marks one notice read; 45001 when it is deleted, absent or not addressed to the caller. */
+export async function readNotice(deps: NoticeDeps, userId: number, noticeId: number): Promise<void> {
+  if (!(await deps.repos.notices.isVisibleTo(noticeId, userId)))
+    throw new BusinessError(ErrorCode.NoticeNotFound);
+  await deps.repos.notices.markRead(noticeId, userId, deps.now());
+}
+
+/** Marks every notice of the caller read; answers how many changed. */
+export function readAllNotices(deps: NoticeDeps, userId: number): Promise<number> {
+  return deps.repos.notices.markAllRead(userId, deps.now());
+}
+
+/**
+ * The notice deps of a server, from its core services (the job helper's panic alerts use this).
+ * @example await publishNotice(noticeDepsOf(deps), input, null);
+ */
+export function noticeDepsOf(deps: {
+  core: { repos: Pick<Repositories, 'notices'>; cache: Cache };
+  logger: Logger;
+  now: () => Date;
+}): NoticeDeps {
+  return { repos: deps.core.repos, bus: realtimeBusFor(deps.core.cache, deps.logger), now: deps.now };
+}

@@ -1,0 +1,301 @@
+/**
+ * The realtime hub on one instance (SQLite, in-process cache) with real WebSocket clients: authentication before
+ * the upgrade (header or `?access_token=` on the hub only; expired, forged and revoked tokens refused), receivers
+ * of `notice-changed` only, `force-logout` and close for every way a session ends, `resync` on `?resume=1`,
+ * heartbeat dropping a client that stops answering pings, the per-user bound, masking and the switches.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ListeningServer, listen } from './host/listen.js';
+import { connectHub, type HubClient, refusal } from './realtime/client.contract.js';
+import { HubCloseCode } from './realtime/hub.js';
+import { bearer, decodeJwt, json, login, signJwt } from './testing/auth.js';
+import {
+  grantPermissions,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  TEST_USER_PASSWORD,
+  type TestServer,
+} from './testing/index.js';
+
+describe('realtime hub on Sqlite with Memory', () => {
+  let t: TestServer;
+  let running: ListeningServer;
+  let admin: Record<string, string>;
+  let base: string;
+  const users: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      env: {
+        Service__Security__RateLimit__Enabled: 'false',
+        Service__Realtime__Enabled: 'true',
+        Service__Realtime__MaxConnectionsPerUser: '3',
+        Service__Realtime__HeartbeatSeconds: '1',
+      },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    base = running.url;
+    admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    for (const name of ['rt_ann', 'rt_ben', 'rt_cid', 'rt_dee', 'rt_eve'])
+      users[name] = await grantPermissions(t, { account: name, permissions: [] });
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  const tokenOf = async (account: string) => (await login(t, account, TEST_USER_PASSWORD)).accessToken;
+  const publish = async (body: Record<string, unknown>): Promise<number> => {
+    const res = await json(
+      await t.request('/api/v1/sys/notice', { json: { type: 1, ...body }, headers: admin }),
+    );
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    return res.data.id;
+  };
+
+  it('accepts the token from the header or from ?access_token= and answers ping', async () => {
+    const token = await tokenOf('rt_ann');
+    for (const inQuery of [false, true]) {
+      const client = await connectHub(base, { token, inQuery });
+      client.ws.send(JSON.stringify({ type: 'ping' }));
+      expect(await client.next()).toEqual({ type: 'pong', data: null });
+      client.close();
+      await client.closed;
+    }
+  });
+
+  it('refuses no token, forged, expired and revoked tokens before the upgrade (401)', async () => {
+    expect(await refusal(base)).toBe(401);
+    expect(await refusal(base, { token: 'not-a-jwt', inQuery: true })).toBe(401);
+    const good = await tokenOf('rt_ann');
+    const claims = decodeJwt(good);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signJwt(
+      { alg: 'HS256', typ: 'JWT' },
+      { ...claims, iat: now - 7200, exp: now - 600 },
+      t.server.jwtKey.key,
+    );
+    expect(await refusal(base, { token: expired })).toBe(401);
+    expect(await refusal(base, { token: expired, inQuery: true })).toBe(401);
+    const forged = signJwt({ alg: 'HS256', typ: 'JWT' }, claims, Buffer.alloc(64, 7));
+    expect(await refusal(base, { token: forged })).toBe(401);
+    // A logged-out session's token still verifies as a JWT but its session is gone.
+    const revoked = await tokenOf('rt_ann');
+    expect(
+      (await json(await t.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(revoked) }))).code,
+    ).toBe(0);
+    expect(await refusal(base, { token: revoked })).toBe(401);
+    expect(await refusal(base, { token: revoked, inQuery: true })).toBe(401);
+  });
+
+  it('never accepts ?access_token= outside the hub, and never logs it', async () => {
+    const token = await tokenOf('rt_ben');
+    for (const path of [
+      '/api/v1/sys/notice/unread-count',
+      '/api/v1/personal/profile',
+      '/api/v1/sys/notice/mine',
+    ]) {
+      const res = await t.request(`${path}?access_token=${token}`);
+      expect(res.status, path).toBe(401);
+    }
+    // Over the real listener too (the upgrade handling must not leak the query token into other routes).
+    const res = await fetch(`${base}/api/v1/sys/notice/unread-count?access_token=${token}`);
+    expect(res.status).toBe(401);
+    const client = await connectHub(base, { token, inQuery: true });
+    client.close();
+    await client.closed;
+    expect(t.logs.join('\n')).not.toContain(token);
+    // An operation-log row of a request carrying the name masks it (masking by name: `access_token`).
+    await t.request(`/api/v1/sys/notice/read-all?access_token=${token}`, { method: 'PUT', headers: admin });
+    await t.server.logWriters.opLog.drain(5000);
+    const rows = await t.server.database.repos.opLogs.page({ size: 50 });
+    const text = JSON.stringify(rows.items);
+    expect(text).toContain('read-all');
+    expect(text).not.toContain(token);
+  });
+
+  it('sends notice-changed to receivers only (a later message arrives first for the others)', async () => {
+    const ann = await connectHub(base, { token: await tokenOf('rt_ann') });
+    const ben = await connectHub(base, { token: await tokenOf('rt_ben') });
+    const toAnn = await publish({ title: 'for ann', receiverType: 2, receiverIds: [users.rt_ann] });
+    expect(await ann.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: toAnn, action: 'published' },
+    });
+    const everyone = await publish({ title: 'for all', receiverType: 0 });
+    // Ben's first message is the All notice: the one for Ann never reached him.
+    expect(await ben.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: everyone, action: 'published' },
+    });
+    expect(await ann.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: everyone, action: 'published' },
+    });
+    expect(
+      (await json(await t.request(`/api/v1/sys/notice/${toAnn}`, { method: 'DELETE', headers: admin }))).code,
+    ).toBe(0);
+    expect(await ann.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: toAnn, action: 'deleted' },
+    });
+    ann.close();
+    ben.close();
+  });
+
+  it('sends force-logout and closes the socket for logout, forced logout, disable and password change', async () => {
+    const expectKicked = async (client: HubClient) => {
+      const message = await client.next();
+      expect(message.type).toBe('force-logout');
+      expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
+    };
+    // Logout of the socket's own session.
+    let token = await tokenOf('rt_cid');
+    let client = await connectHub(base, { token });
+    await t.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(token) });
+    await expectKicked(client);
+
+    // Forced logout by an administrator; another session of the same user stays connected.
+    token = await tokenOf('rt_cid');
+    const other = await connectHub(base, { token: await tokenOf('rt_cid') });
+    client = await connectHub(base, { token });
+    const sid = decodeJwt(token).sid as string;
+    expect(
+      (await json(await t.request(`/api/v1/sys/session/${sid}`, { method: 'DELETE', headers: admin }))).code,
+    ).toBe(0);
+    await expectKicked(client);
+    other.ws.send(JSON.stringify({ type: 'ping' }));
+    expect((await other.next()).type).toBe('pong');
+
+    // Disabling the user ends every session of theirs.
+    const res = await t.request(`/api/v1/sys/user/${users.rt_cid}/enabled`, {
+      method: 'PUT',
+      json: { enabled: false },
+      headers: admin,
+    });
+    expect((await json(res)).code).toBe(0);
+    await expectKicked(other);
+
+    // Password change (own): other sessions end.
+    const keep = await tokenOf('rt_dee');
+    client = await connectHub(base, { token: await tokenOf('rt_dee') });
+    const change = await t.request('/api/v1/personal/password', {
+      method: 'PUT',
+      json: { oldPassword: TEST_USER_PASSWORD, newPassword: 'Changed#Pass9876' },
+      headers: bearer(keep),
+    });
+    expect((await json(change)).code).toBe(0);
+    await expectKicked(client);
+  });
+
+  it('tells a client connecting with ?resume=1 to resync, and only that one', async () => {
+    const token = await tokenOf('rt_eve');
+    const resumed = await connectHub(base, { token, query: 'resume=1' });
+    expect(await resumed.next()).toEqual({ type: 'resync', data: null });
+    const fresh = await connectHub(base, { token });
+    fresh.ws.send(JSON.stringify({ type: 'ping' }));
+    expect(await fresh.next()).toEqual({ type: 'pong', data: null });
+    resumed.close();
+    fresh.close();
+    await Promise.all([resumed.closed, fresh.closed]);
+  });
+
+  it('bounds connections per user (429 beyond the limit, a slot frees on close)', async () => {
+    const token = await tokenOf('rt_eve');
+    const open: HubClient[] = [];
+    for (let i = 0; i < 3; i++) open.push(await connectHub(base, { token }));
+    expect(await refusal(base, { token })).toBe(429);
+    // Another user is not affected.
+    const ben = await connectHub(base, { token: await tokenOf('rt_ben') });
+    ben.close();
+    const first = open.shift() as HubClient;
+    first.close();
+    await first.closed;
+    // The server has seen the close once a new connection of that user is accepted: poll the condition.
+    const deadline = Date.now() + 10_000;
+    let again: HubClient | undefined;
+    while (!again && Date.now() < deadline) {
+      again = await connectHub(base, { token }).catch(() => undefined);
+      if (!again) await new Promise((r) => setImmediate(r));
+    }
+    expect(again).toBeDefined();
+    for (const c of [...open, again as HubClient]) c.close();
+  });
+
+  it('drops a client that stops answering pings', async () => {
+    const dead = await connectHub(base, { token: await tokenOf('rt_ben'), autoPong: false });
+    const { code } = await dead.closed;
+    expect(code).toBe(1006); // terminated, no close frame
+  });
+
+  it('the upgrade needs an Upgrade header (426) and the route is not in the API contract', async () => {
+    const res = await fetch(`${base}/hub/realtime`);
+    expect(res.status).toBe(426);
+    expect((await json(res)).code).toBe(48000);
+    const doc = (await (await t.request('/openapi/v1.json')).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).not.toContain('/hub/realtime');
+  });
+});
+
+describe('realtime hub switched off', () => {
+  const variants: Record<string, string>[] = [
+    { Service__Realtime__Enabled: 'false' },
+    { Service__Realtime__Enabled: 'true', Service__Api__DisabledModules__0: 'Realtime' },
+  ];
+  for (const env of variants) {
+    it(`refuses the upgrade with 404 (${JSON.stringify(env)})`, async () => {
+      const t = await startTestServer({ env });
+      const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+      try {
+        expect(t.server.realtime).toBeUndefined();
+        const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+        expect(await refusal(running.url, { token })).toBe(404);
+      } finally {
+        await running.shutdown();
+        await t.close();
+      }
+    });
+  }
+});
+
+describe('realtime hub and access-token expiry', () => {
+  it('closes a socket with 4401 at the first heartbeat after its token expired', async () => {
+    let offsetMs = 0;
+    const t = await startTestServer({
+      now: () => new Date(Date.now() + offsetMs),
+      env: { Service__Realtime__Enabled: 'true', Service__Realtime__HeartbeatSeconds: '1' },
+    });
+    const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const client = await connectHub(running.url, { token });
+      client.ws.send(JSON.stringify({ type: 'ping' }));
+      expect((await client.next()).type).toBe('pong');
+      // The service clock moves past the token's expiry; the socket is told to reconnect with a fresh token.
+      offsetMs = (decodeJwt(token).exp as number) * 1000 - Date.now() + 60_000;
+      expect((await client.closed).code).toBe(HubCloseCode.TokenExpired);
+    } finally {
+      await running.shutdown();
+      await t.close();
+    }
+  });
+});
+
+describe('realtime hub instance bound', () => {
+  it('refuses the upgrade with 503 once the instance holds MaxConnections sockets', async () => {
+    const t = await startTestServer({
+      env: { Service__Realtime__Enabled: 'true', Service__Realtime__MaxConnections: '2' },
+    });
+    const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const open = [await connectHub(running.url, { token }), await connectHub(running.url, { token })];
+      expect(await refusal(running.url, { token })).toBe(503);
+      for (const c of open) c.close();
+      await Promise.all(open.map((c) => c.closed));
+    } finally {
+      await running.shutdown();
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,39 @@
+/** `GET /api/v1/sys/notice/page`: live notices, newest first; filters `title` (contains) and `type`. */
+import { createRoute } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { pageNotices } from '../../notices/service.js';
+import {
+  assertPageSize,
+  intParam,
+  mapPage,
+  pageQuerySchema,
+  pageSchema,
+  textParam,
+} from '../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { type NoticeRouteDeps, NoticeSchema, noticeDto } from './schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/notice/page',
+  tags: ['Notice'],
+  summary: 'List notices',
+  request: {
+    query: pageQuerySchema({
+      title: textParam.optional(),
+      type: intParam
+        .optional()
+        .openapi({ type: 'integer', description: '1 Notice, 2 Announcement, 3 Message.' }),
+    }),
+  },
+  responses: envelopeResponses(pageSchema(NoticeSchema)),
+});
+
+export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
+    const query = c.req.valid('query');
+    assertPageSize(query, d.maxPageSize);
+    return c.json(ok(mapPage(await pageNotices(d.notices, query), noticeDto)), 200);
+  });
+}
