@@ -300,6 +300,8 @@ export interface SysModuleRow extends AuditFields, SoftDeleteField {
   remark: string | null;
   /** Generated: the lower-cased code while live, null once deleted (unique among live rows). */
   codeLive: string | null;
+}
+
 /** `sys_notice` */
 export interface SysNoticeRow extends AuditFields, SoftDeleteField {
   id: number;

@@ -382,6 +382,8 @@ export const sysModule = table(
     }),
   },
   (t) => [uniqueIndex('sys_module_code_live_uq').on(t.code).where(sql`is_delete = 0`)],
+);
+
 /** Notices (module `Notice`): `type` 1 Notice, 2 Announcement, 3 Message; `receiverType` 0 All, 1 Role, 2 User. */
 export const sysNotice = table(
   'sys_notice',

@@ -375,6 +375,8 @@ export const sysModule = table(
     codeLive: str('code_live', 64).generatedAlwaysAs(sql`case when is_delete then null else lower(code) end`),
   },
   (t) => [uniqueIndex('sys_module_code_live_uq').on(t.codeLive)],
+);
+
 /** Notices (module `Notice`): `type` 1 Notice, 2 Announcement, 3 Message; `receiverType` 0 All, 1 Role, 2 User. */
 export const sysNotice = table(
   'sys_notice',
