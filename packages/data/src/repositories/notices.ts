@@ -55,6 +55,8 @@ export interface NoticeRepository {
   receiverIds(noticeId: number): Promise<number[]>;
   /** Soft-deletes a live notice; false when there is none. */
   softDelete(id: number, audit: { userId: number | null; at: Date }): Promise<boolean>;
+  /** Removes the receiver and read rows of a notice (after it is purged from the recycle bin). */
+  removeRelations(noticeId: number): Promise<void>;
   /** The given ids that are live roles. */
   liveRoleIds(ids: readonly number[]): Promise<number[]>;
   /** The given ids that are live users. */
@@ -157,6 +159,13 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
         .set({ isDelete: true, updateTime: audit.at, updateUserId: audit.userId })
         .where(and(eq(n.id, id), live));
       return adapter.affectedRows(result) > 0;
+    },
+
+    async removeRelations(noticeId) {
+      await adapter.transaction(db, async (tx) => {
+        await tx.delete(r).where(eq(r.noticeId, noticeId));
+        await tx.delete(d).where(eq(d.noticeId, noticeId));
+      });
     },
 
     async liveRoleIds(ids) {

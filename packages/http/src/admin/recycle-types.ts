@@ -4,6 +4,7 @@
  * and portal modules (the portal generation is bumped). Each is one entry of the table-driven registry.
  */
 
+import { NoticeReceiverType } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import {
   PORTAL_GENERATION_KEY,
@@ -12,6 +13,7 @@ import {
   softDeleteRecycleType,
 } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
+import { noticeDepsOf } from '../notices/service.js';
 import { opsServicesFor } from '../ops/services.js';
 
 export function registerKernelRecycleTypes(
@@ -59,9 +61,32 @@ export function registerKernelRecycleTypes(
       afterPurge: (_a, r) => ops().files.remove(r.storageKey),
     }),
   );
+  // Notices join the bin while module `Notice` is on: a restore puts the notice back into the inboxes it was
+  // published to (receivers are told), a purge removes its receiver and read rows with it.
+  const off = (name: string) => deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === name);
+  if (!off('notice'))
+    registry.register(
+      softDeleteRecycleType(bin, {
+        type: 'notice',
+        title: 'Notices',
+        table: 'sysNotice',
+        describe: (r) => ({ title: r.title, subtitle: r.content }),
+        async afterRestore(_a, r) {
+          const notices = noticeDepsOf(deps);
+          const all = r.receiverType === NoticeReceiverType.All;
+          await notices.bus.publish({
+            kind: 'notice-changed',
+            noticeId: r.id,
+            action: 'restored',
+            all,
+            userIds: all ? [] : await repos.notices.receiverIds(r.id),
+          });
+        },
+        afterPurge: (_a, r) => repos.notices.removeRelations(r.id),
+      }),
+    );
   // Portal modules join the bin only while the portal (module `Module`) is switched on.
-  const portalOff = deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === 'module');
-  if (portalOff) return;
+  if (off('module')) return;
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'module',

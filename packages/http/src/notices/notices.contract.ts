@@ -154,6 +154,31 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect((page.data.items as { id: number }[]).map((i) => i.id)).not.toContain(everyone);
     });
 
+    it('the recycle bin restores a deleted notice to the inboxes it reached; a purge removes its rows', async () => {
+      const bin = (path: string, method = 'POST') =>
+        t.request(`/api/v1/sys/recycle/notice/${path}`, { method, headers: admin }).then(json);
+      const id = await published({ title: 'Binned', receiverType: 2, receiverIds: [alice.id] });
+      expect((await read(alice, id)).code).toBe(0);
+      expect((await remove(id)).code).toBe(0);
+      const page = await json(
+        await t.request('/api/v1/sys/recycle/notice/page?size=100', { headers: admin }),
+      );
+      expect(page.data.items.find((i: { id: number }) => i.id === id)).toMatchObject({ title: 'Binned' });
+      expect((await bin(`${id}/restore`)).code).toBe(0);
+      // Back for its receiver only, with the read state it had.
+      expect((await mine(alice)).items.find((i) => i.id === id)).toMatchObject({ isRead: true });
+      expect(await ids(bob)).not.toContain(id);
+      expect((await remove(id)).code).toBe(0);
+      expect((await bin(`${id}`, 'DELETE')).code).toBe(0);
+      expect((await bin(`${id}/restore`)).code).toBe(42020);
+      const { db, tables } = t.server.database.database;
+      const left = [
+        ...(await db.select().from(tables.sysNoticeReceiver)),
+        ...(await db.select().from(tables.sysNoticeRead)),
+      ].filter((row) => row.noticeId === id);
+      expect(left).toEqual([]);
+    });
+
     it('refuses missing and unknown receivers (45002, 45003)', async () => {
       expect((await publish({ title: 'x', receiverType: 1 })).code).toBe(45002);
       expect((await publish({ title: 'x', receiverType: 2, receiverIds: [] })).code).toBe(45002);

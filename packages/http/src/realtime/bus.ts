@@ -13,7 +13,7 @@ export const REALTIME_CHANNEL = 'realtime';
 export interface NoticeChangedEvent {
   kind: 'notice-changed';
   noticeId: number;
-  action: 'published' | 'deleted';
+  action: 'published' | 'deleted' | 'restored';
   /** True for an All notice (every connected user). */
   all: boolean;
   /** The receivers of a Role or User notice. */
