@@ -349,5 +349,5 @@ export const sysFile = table(
     ...auditColumns,
     ...softDeleteColumn,
   },
-  (t) => [index('sys_file_storage_key_idx').on(t.storageKey)],
+  (t) => [index('sys_file_storage_key_idx').on(t.storageKey), index('sys_file_sha256_idx').on(t.sha256)],
 );

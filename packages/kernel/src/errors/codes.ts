@@ -14,6 +14,7 @@ const perm = (name: string, code: number) => k('permission', name, code);
 const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
+const excel = (name: string, code: number) => k('excel', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -73,7 +74,30 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   FileTooLarge: file('FileTooLarge', 44002),
   FileExtNotAllowed: file('FileExtNotAllowed', 44003),
   FileNotFound: file('FileNotFound', 44004),
+  /** A chunked upload's complete misses a chunk; `args.index` names the first missing one. */
+  ChunkMissing: file('ChunkMissing', 44005),
+  /** The assembled chunks do not hash to the declared `fileHash`. */
+  ChunkHashMismatch: file('ChunkHashMismatch', 44006),
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
+  ExcelProviderMissing: excel('ExcelProviderMissing', 46001),
+  ImportFileEmpty: excel('ImportFileEmpty', 46002),
+  /** More data rows than `Service:Import:MaxRows`; `args {rows, max}`. */
+  ImportRowLimitExceeded: excel('ImportRowLimitExceeded', 46003),
+  /** A required column has no header in the sheet (after mapping); `args.columns`. */
+  ImportColumnMissing: excel('ImportColumnMissing', 46004),
+  ImportCellRequired: excel('ImportCellRequired', 46005),
+  ImportCellDictInvalid: excel('ImportCellDictInvalid', 46006),
+  ImportCellRefNotFound: excel('ImportCellRefNotFound', 46007),
+  ImportCellFormatInvalid: excel('ImportCellFormatInvalid', 46008),
+  ImportDuplicateInFile: excel('ImportDuplicateInFile', 46009),
+  ImportDuplicateInDb: excel('ImportDuplicateInDb', 46010),
+  ImportOrgOutOfScope: excel('ImportOrgOutOfScope', 46011),
+  /** More rows match than `Service:Import:ExportMaxRows`; `args {rows, max}`. */
+  ExportRowLimitExceeded: excel('ExportRowLimitExceeded', 46012),
+  /** `columns` names a column the export does not have; `args.columns`. */
+  ExportColumnInvalid: excel('ExportColumnInvalid', 46013),
+  /** An import commit would create users while `Service:Security:DefaultInitialPassword` is unset (contract §10). */
+  ImportInitialPasswordUnset: excel('ImportInitialPasswordUnset', 46014),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),
