@@ -96,7 +96,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Cache: 'Cache actions: flush authentication, dictionaries and configuration.',
   Log: 'Operation, login and exception logs.',
   Monitor: 'Server and process figures.',
-  File: 'Uploads, downloads and signed view links.',
+  File: 'Uploads (single and chunked with resume and instant upload), downloads and signed view links.',
+  Import:
+    'Excel user import (template, preview, validate, error report, commit) and the user and operation-log exports.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

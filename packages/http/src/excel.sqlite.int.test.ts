@@ -1,0 +1,3 @@
+import { defineImportContract } from './excel/import.contract.js';
+
+defineImportContract('Sqlite', 'Memory');
