@@ -231,6 +231,9 @@ export function createChunkUploads(options: {
       };
       await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { flag: 'wx' }).catch(() => {});
       await rm(join(dir, 'done.json'), { force: true });
+      // The retention period counts from the last activity on the service clock.
+      const at = options.now();
+      await utimes(dir, at, at).catch(() => {});
       return { uploaded: false, uploadId, receivedIndexes: await received(dir) };
     },
 
