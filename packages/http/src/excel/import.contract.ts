@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 import { opsServicesFor } from '../ops/services.js';
-import { bearer, login } from '../testing/auth.js';
+import { bearer, json, login } from '../testing/auth.js';
 import { USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
@@ -54,7 +54,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         headers: bearer(token ?? h.admin),
         body: form,
       });
-      return res.json();
+      return json(res);
     };
     const codesOf = (r: { errors: { columnKey: string; code: number }[] }) =>
       r.errors.map((e) => `${e.columnKey}:${e.code}`).sort();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
-import { bearer } from '../testing/auth.js';
+import { bearer, json } from '../testing/auth.js';
 import { opsServicesFor } from './services.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -55,7 +55,7 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         headers: bearer(token ?? h.admin),
         body: form,
       });
-      return res.json();
+      return json(res);
     }
 
     it('resumes, names a missing index, and completes with a verified hash', async () => {
