@@ -22,7 +22,10 @@ export const route = createRoute({
           schema: z
             .object({
               uploadId: z.string().max(64),
-              fileHash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'SHA-256 in hex'),
+              fileHash: z
+                .string()
+                .regex(/^[0-9a-fA-F]{64}$/, 'SHA-256 in hex')
+                .openapi({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
               fileName: z.string().trim().min(1).max(255),
               chunkCount: z.number().int().min(1).max(10_000),
               contentType: z.string().max(128).optional(),

@@ -11,7 +11,10 @@ import { UploadResultSchema } from './upload.js';
 
 export const ChunkInitSchema = z
   .object({
-    fileHash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'SHA-256 in hex'),
+    fileHash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'SHA-256 in hex')
+      .openapi({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
     fileName: z.string().trim().min(1).max(255),
     totalSize: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     chunkCount: z.number().int().min(1).max(10_000),
