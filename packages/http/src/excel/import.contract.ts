@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 import { opsServicesFor } from '../ops/services.js';
 import { bearer, json, login } from '../testing/auth.js';
+import { startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
 import { USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
@@ -294,5 +295,73 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const page = await h.ok('GET', '/api/v1/sys/log/op/page?size=50');
       expect(page.items.some((r: { path: string }) => r.path === '/api/v1/sys/log/op/export')).toBe(true);
     }, 300_000);
+
+    it('gives the import routes their own body limit, and only them', async () => {
+      // 8 MiB here: a 2 MiB validate body passes the 1 MiB JSON limit of other routes, 9 MiB does not.
+      const cells = { account: 'x'.repeat(60), realName: 'y'.repeat(60), remark: 'z'.repeat(400) };
+      const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ index: i + 1, cells }));
+      const mid = await h.call('POST', '/api/v1/sys/user/import/validate', { json: { rows: rows(4000) } });
+      expect(mid.status).toBe(200);
+      expect(mid.body.code).toBe(0);
+      const big = await h.call('POST', '/api/v1/sys/user/import/validate', { json: { rows: rows(17_000) } });
+      expect(big.status).toBe(413);
+      expect(big.body).toMatchObject({ code: 48002, args: { maxBytes: 8 * 1024 * 1024 } });
+      const other = await h.call('POST', '/api/v1/sys/role', {
+        json: { name: 'r', code: 'r', remark: 'x'.repeat(2_000_000) },
+      });
+      expect(other.status).toBe(413);
+    }, 120_000);
+  });
+
+  describe(`Excel import switched off or unconfigured on ${dbType}`, () => {
+    it('refuses a commit that creates users without a default initial password (46014)', async () => {
+      const t = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Security__RateLimit__Enabled: 'false' },
+      });
+      try {
+        const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+        const res = await json(
+          await t.request('/api/v1/sys/user/import/commit', {
+            method: 'POST',
+            headers: bearer(token),
+            json: {
+              rows: [{ index: 1, cells: { account: 'np', realName: 'N', orgCode: 'root' } }],
+              strategy: 0,
+            },
+          }),
+        );
+        expect(res.code).toBe(46014);
+        const page = await json(
+          await t.request('/api/v1/sys/user/page?account=np', { headers: bearer(token) }),
+        );
+        expect(page.data.total).toBe(0);
+      } finally {
+        await t.close();
+      }
+    }, 120_000);
+
+    it('removes every import and export route when the Import module is disabled', async () => {
+      const t = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Api__DisabledModules__0: 'Import', Service__Security__RateLimit__Enabled: 'false' },
+      });
+      try {
+        const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+        for (const path of ['/api/v1/sys/user/import/template', '/api/v1/sys/log/op/export'])
+          expect((await t.request(path, { headers: bearer(token) })).status).toBe(404);
+        // `/sys/user/export` is then an `{id}` that is not a number.
+        const exp = await json(await t.request('/api/v1/sys/user/export', { headers: bearer(token) }));
+        expect(exp.code).not.toBe(0);
+        const doc = await json(await t.request('/openapi/v1.json'));
+        expect(Object.keys(doc.paths).filter((p) => p.includes('/import/') || p.endsWith('/export'))).toEqual(
+          [],
+        );
+      } finally {
+        await t.close();
+      }
+    }, 120_000);
   });
 }
