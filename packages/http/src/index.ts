@@ -31,7 +31,8 @@ export {
   envelopeOf,
   envelopeResponses,
 } from './openapi/schemas.js';
-export { type OpsServices, opsServicesFor, PORTAL_GENERATION_KEY } from './ops/services.js';
+export type { ChunkUploads, Reclaimer } from './ops/chunks.js';
+export { type OpsServices, opsServicesFor, PORTAL_GENERATION_KEY, uploadReclaimer } from './ops/services.js';
 export { isModuleEnabled } from './routes/index.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

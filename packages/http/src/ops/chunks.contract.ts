@@ -11,7 +11,7 @@ import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
 import { bearer, json } from '../testing/auth.js';
-import { opsServicesFor } from './services.js';
+import { uploadReclaimer } from './services.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const CODES = [
@@ -155,7 +155,8 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       await send(started.body.data.uploadId, '0', new Uint8Array([7]));
       const file = (await h.ok('GET', '/api/v1/sys/file/page?name=copy.zip')).items[0];
       await h.ok('DELETE', `/api/v1/sys/file/${file.id}`);
-      const chunks = opsServicesFor(h.t.server.deps).chunks;
+      const chunks = uploadReclaimer(h.t.server.deps);
+      expect(chunks.name).toBe('upload');
       const root = join(h.t.contentRoot, 'storage/upload/.chunks');
       const before = readdirSync(root).length;
       expect(before).toBeGreaterThan(0);

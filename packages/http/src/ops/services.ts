@@ -16,7 +16,7 @@ import { resolveContentPath } from '@svc/kernel';
 import { createOpLogWriter, type OpLogWriter } from '@svc/logging';
 import { PERMISSION_KEY_PREFIX } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
-import { type ChunkUploads, createChunkUploads } from './chunks.js';
+import { type ChunkUploads, createChunkUploads, type Reclaimer } from './chunks.js';
 import { createFileStore, type FileStore } from './file-store.js';
 import { type ServerSnapshot, sampleServer } from './monitor.js';
 import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
@@ -166,4 +166,14 @@ export function opsServicesFor(deps: OpsDeps): OpsServices {
     built.set(deps.core, services);
   }
   return services;
+}
+
+/**
+ * The clean-up of abandoned chunk uploads and of files deleted longer ago than `Upload:ChunkRetentionHours`, as
+ * a reclaimer the scheduled clean-up job runs: `reclaim(now)` answers how many folders and files went.
+ * @example reclaimers.push(uploadReclaimer(deps));
+ */
+export function uploadReclaimer(deps: OpsDeps): Reclaimer {
+  const chunks = opsServicesFor(deps).chunks;
+  return { name: 'upload', reclaim: (now) => chunks.reclaim(now) };
 }
