@@ -226,6 +226,11 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       });
       expect(admin.body.data.failed).toBe(1);
       expect(admin.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42007);
+      // Nobody overwrites their own account through an import.
+      const self = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        json: { rows: [{ index: 1, cells: cells('superAdmin', 'Me') }], strategy: 1 },
+      });
+      expect(self.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42029);
     });
 
     it('answers an error report with an errors column', async () => {
@@ -294,6 +299,13 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       await opsServicesFor(h.t.server.deps).opLog.drain(5000);
       const page = await h.ok('GET', '/api/v1/sys/log/op/page?size=50');
       expect(page.items.some((r: { path: string }) => r.path === '/api/v1/sys/log/op/export')).toBe(true);
+      // A commit is logged with its size, not with its rows of personal data.
+      const commits = page.items.filter((r: { path: string }) => r.path === '/api/v1/sys/user/import/commit');
+      expect(commits.length).toBeGreaterThan(0);
+      for (const row of commits) {
+        expect(row.paramJson).toMatch(/"rows":\d+/);
+        expect(row.paramJson).not.toContain('cells');
+      }
     }, 300_000);
 
     it('gives the import routes their own body limit, and only them', async () => {

@@ -220,7 +220,9 @@ export function createUserImportService(
     // Existing users an overwrite may not touch (the rules of admin update).
     const untouchable = new Map<number, CellError>();
     for (const user of existing.values()) {
-      if (user.isSuperAdmin && !actor.isSuperAdmin)
+      // Nobody edits their own account through an import (admin update's self rules stay with admin update).
+      if (user.id === actor.userId) untouchable.set(user.id, err('account', ErrorCode.CannotOperateSelf));
+      else if (user.isSuperAdmin && !actor.isSuperAdmin)
         untouchable.set(user.id, err('account', ErrorCode.SuperAdminProtected));
       else if (!isInDataScope(scope, { orgId: user.orgId, ownerId: user.id }))
         untouchable.set(user.id, err('account', ErrorCode.ImportOrgOutOfScope));
@@ -314,10 +316,14 @@ export function createUserImportService(
     });
   }
 
+  function assertRowCount(count: number): void {
+    if (count === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+    if (count > options.MaxRows)
+      throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: count, max: options.MaxRows });
+  }
+
   async function validate(actor: AdminActor, rows: readonly Pick<ImportRow, 'index' | 'cells'>[]) {
-    if (rows.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
-    if (rows.length > options.MaxRows)
-      throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: rows.length, max: options.MaxRows });
+    assertRowCount(rows.length);
     return check(rows, await lookups(actor, rows));
   }
 
@@ -407,8 +413,9 @@ export function createUserImportService(
     },
 
     async commit(actor, rows, strategy) {
-      const checked = await validate(actor, rows);
+      assertRowCount(rows.length);
       const l = await lookups(actor, rows);
+      const checked = check(rows, l);
       const failures: ImportCommitResult['failures'] = [];
       const creates: { user: NewUser; roleIds: number[] }[] = [];
       const updates: { id: number; patch: UserPatch; roleIds?: number[] }[] = [];
@@ -422,7 +429,8 @@ export function createUserImportService(
         }
         if (existing && strategy === ImportStrategy.Skip) {
           // A skipped row is not written, so what would refuse its overwrite does not matter; its own cells do.
-          const own = blocking.filter((e) => !l.untouchable.has(existing.id) || e.columnKey !== 'account');
+          const refusal = l.untouchable.get(existing.id);
+          const own = blocking.filter((e) => e !== refusal);
           if (own.length > 0) failures.push({ index: row.index, errors: own });
           else skipped += 1;
           continue;
