@@ -270,7 +270,8 @@ export function createChunkUploads(options: {
     },
 
     complete(input, userId) {
-      const key = input.uploadId;
+      // Keyed by caller too: another caller naming this id must not be handed the running result.
+      const key = `${userId ?? 'key'}:${input.uploadId}`;
       const running = inFlight.get(key);
       if (running) return running;
       const work = complete(input, userId).finally(() => inFlight.delete(key));
