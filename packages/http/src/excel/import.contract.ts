@@ -226,6 +226,25 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       });
       expect(admin.body.data.failed).toBe(1);
       expect(admin.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42007);
+      // Nor a user who holds codes the caller lacks (the rank rule of admin update), nor grant such a role.
+      const strong = await h.role('imp-strong', ['GET:/api/v1/sys/role/page']);
+      await h.user('imp-strong-user', { orgId: orgA, roleIds: [strong] });
+      const rank = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        token: scopedToken,
+        json: {
+          rows: [
+            { index: 1, cells: cells('imp-strong-user', 'Taken') },
+            { index: 2, cells: { ...cells('imp-escalate', 'E'), roleCodes: 'imp-strong' } },
+          ],
+          strategy: 1,
+        },
+      });
+      expect(rank.body.data).toMatchObject({ inserted: 0, updated: 0, failed: 2 });
+      expect(
+        rank.body.data.failures.map((f: { errors: { columnKey: string; code: number }[] }) =>
+          f.errors.map((e) => `${e.columnKey}:${e.code}`),
+        ),
+      ).toEqual([['account:46010', 'account:41001'], ['roleCodes:41001']]);
       // Nobody overwrites their own account through an import.
       const self = await h.call('POST', '/api/v1/sys/user/import/commit', {
         json: { rows: [{ index: 1, cells: cells('superAdmin', 'Me') }], strategy: 1 },
