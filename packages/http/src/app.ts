@@ -18,7 +18,9 @@ import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import { registerDocs } from './routes/docs/openapi.js';
+import { IMPORT_BODY_PATHS } from './routes/excel/index.js';
 import { registerBuiltInRoutes } from './routes/index.js';
+import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode } from './security/demo-mode.js';
 import { createRouteGuards } from './security/guards.js';
@@ -58,7 +60,14 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
     jsonBodyLimit({
       maxBytes: deps.config.service.Api.MaxBodyBytes,
       errors: deps.errors,
-      uploads: { paths: [UploadPath], maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024 },
+      uploads: {
+        paths: [UploadPath, ChunkPath],
+        maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024,
+      },
+      imports: {
+        paths: IMPORT_BODY_PATHS,
+        maxBytes: deps.config.service.Import.MaxFileSizeMb * 1024 * 1024,
+      },
     }),
   );
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no middleware at all.

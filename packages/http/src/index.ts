@@ -40,7 +40,8 @@ export {
   envelopeOf,
   envelopeResponses,
 } from './openapi/schemas.js';
-export { type OpsServices, opsServicesFor } from './ops/services.js';
+export type { ChunkUploads, Reclaimer } from './ops/chunks.js';
+export { type OpsServices, opsServicesFor, uploadReclaimer } from './ops/services.js';
 export {
   type ForceLogoutEvent,
   type NoticeChangedEvent,

@@ -358,7 +358,7 @@ export const sysFile = table(
     ...auditColumns,
     ...softDeleteColumn,
   },
-  (t) => [index('sys_file_storage_key_idx').on(t.storageKey)],
+  (t) => [index('sys_file_storage_key_idx').on(t.storageKey), index('sys_file_sha256_idx').on(t.sha256)],
 );
 
 /** Portal modules (apps): each groups top-level menus; `system` is built in and protected. */

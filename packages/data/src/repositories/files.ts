@@ -4,7 +4,7 @@
  * reads given a scope see only files whose `create_user_id` is a user inside it (their organisation, or the
  * caller themselves under Self); files of an unbound API key are seen by an All scope only.
  */
-import { and, desc, eq, type InferInsertModel, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type InferInsertModel, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysFileRow } from '../rows.js';
 import type { Tables } from '../tables.js';
@@ -31,6 +31,12 @@ export interface FileRepository {
   softDeleteMany(ids: readonly number[], audit?: { userId?: number | null; now?: Date }): Promise<number>;
   /** Soft-deletes a live file; false when there is none. */
   softDelete(id: number, audit?: { userId?: number | null; now?: Date }): Promise<boolean>;
+  /** The newest live file with this SHA-256 (hex) uploaded by a user inside `scope` (instant upload). */
+  findByHash(sha256: string, scope?: DataScopeFilter): Promise<SysFileRow | undefined>;
+  /** Up to `limit` files soft-deleted before `cutoff` (their delete time), oldest first. */
+  deletedBefore(cutoff: Date, limit: number): Promise<SysFileRow[]>;
+  /** Hard-deletes soft-deleted rows; returns how many went. */
+  purgeDeleted(ids: readonly number[]): Promise<number>;
 }
 
 export function createFileRepository({ db, adapter, tables }: RepositoryContext): FileRepository {
@@ -45,6 +51,31 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
   }
 
   return {
+    async findByHash(sha256, scope) {
+      const query = db
+        .select()
+        .from(t)
+        .where(and(eq(t.sha256, sha256), eq(t.isDelete, false), uploadedWithin(scope)))
+        .orderBy(desc(t.id));
+      const [row] = await adapter.page(query, 0, 1);
+      return row;
+    },
+
+    deletedBefore(cutoff, limit) {
+      const query = db
+        .select()
+        .from(t)
+        .where(and(eq(t.isDelete, true), lt(t.updateTime, cutoff)))
+        .orderBy(asc(t.updateTime), asc(t.id));
+      return adapter.page(query, 0, limit);
+    },
+
+    async purgeDeleted(ids) {
+      if (ids.length === 0) return 0;
+      const result = await db.delete(t).where(and(inArray(t.id, [...ids]), eq(t.isDelete, true)));
+      return adapter.affectedRows(result);
+    },
+
     insert(row) {
       return adapter.insertReturningId(db, t, row);
     },

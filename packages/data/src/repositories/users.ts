@@ -131,7 +131,32 @@ export interface UserRepository {
   restore(id: number, stamp: AuditStamp): Promise<boolean>;
   /** Hard-deletes a soft-deleted user with its role links, password history and recovery codes. */
   purge(id: number): Promise<boolean>;
+  /**
+   * Live users whose account equals one of `accounts` ignoring case (import: duplicates in the database and
+   * overwrite targets). Looked up in slices, so 10,000 names are fine.
+   */
+  findLiveByAccounts(accounts: readonly string[]): Promise<SysUserRow[]>;
+  /**
+   * Writes an import in ONE transaction: the created users (with their role links and first password-history
+   * row) and the updated ones (profile and, when given, role links). Nothing is written when any statement fails.
+   */
+  importBatch(batch: ImportBatch): Promise<{ createdIds: number[]; updated: number }>;
 }
+
+/** What one import commit writes (see {@link UserRepository.importBatch}). */
+export interface ImportBatch {
+  creates: readonly { user: NewUser; roleIds: readonly number[] }[];
+  updates: readonly { id: number; patch: UserPatch; roleIds?: readonly number[] | undefined }[];
+  stamp: AuditStamp;
+  /**
+   * Statement timeout for this transaction only (an import's own, longer one). PostgreSQL: `SET LOCAL`, which
+   * ends with the transaction. The other dialects keep the connection's setting.
+   */
+  statementTimeoutMs?: number | undefined;
+}
+
+/** Accounts per `IN` list of {@link UserRepository.findLiveByAccounts} (well under every dialect's limit). */
+const ACCOUNTS_PER_LOOKUP = 500;
 
 /** Columns a user page may be sorted by (never the hash, the TOTP secret or other secrets). */
 function userSortColumns(t: Tables['sysUser']) {
@@ -357,6 +382,49 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
         .set({ isDelete: false, updateTime: stamp.at, updateUserId: stamp.userId })
         .where(and(eq(t.id, id), eq(t.isDelete, true)));
       return adapter.affectedRows(result) > 0;
+    },
+
+    async findLiveByAccounts(accounts) {
+      const lowered = [...new Set(accounts.map((a) => a.trim().toLowerCase()))];
+      const found: SysUserRow[] = [];
+      for (let i = 0; i < lowered.length; i += ACCOUNTS_PER_LOOKUP) {
+        const slice = lowered.slice(i, i + ACCOUNTS_PER_LOOKUP);
+        found.push(
+          ...(await db
+            .select()
+            .from(t)
+            .where(and(inArray(sql`lower(${t.account})`, slice), eq(t.isDelete, false)))),
+        );
+      }
+      return found;
+    },
+
+    importBatch(batch) {
+      const ph = tables.sysPasswordHistory;
+      return adapter.transaction(db, async (tx) => {
+        if (batch.statementTimeoutMs !== undefined && adapter.dbType === 'PostgreSQL')
+          await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(
+            sql.raw(`SET LOCAL statement_timeout = ${Math.trunc(batch.statementTimeoutMs)}`),
+          );
+        const createdIds: number[] = [];
+        for (const { user, roleIds } of batch.creates) {
+          const id = await adapter.insertReturningId(tx, t, user);
+          if (roleIds.length > 0) await replaceRoles(tx, id, roleIds);
+          await tx.insert(ph).values({ userId: id, passwordHash: user.password, createTime: batch.stamp.at });
+          createdIds.push(id);
+        }
+        let updated = 0;
+        for (const { id, patch, roleIds } of batch.updates) {
+          const result = await tx
+            .update(t)
+            .set({ ...patch, updateTime: batch.stamp.at, updateUserId: batch.stamp.userId })
+            .where(and(eq(t.id, id), eq(t.isDelete, false)));
+          if (adapter.affectedRows(result) === 0) continue;
+          if (roleIds) await replaceRoles(tx, id, roleIds);
+          updated += 1;
+        }
+        return { createdIds, updated };
+      });
     },
 
     purge(id) {

@@ -71,6 +71,16 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(107, 'Reset password', api('PUT', '/sys/user/{id}/password')),
         button(108, 'Enable / disable', api('PUT', '/sys/user/{id}/enabled')),
         button(109, 'Clear MFA', api('POST', '/sys/mfa/clear')),
+        button(
+          110,
+          'Import',
+          api('GET', '/sys/user/import/template'),
+          api('POST', '/sys/user/import/preview'),
+          api('POST', '/sys/user/import/validate'),
+          api('POST', '/sys/user/import/error-report'),
+          api('POST', '/sys/user/import/commit'),
+        ),
+        button(111, 'Export', api('GET', '/sys/user/export')),
       ]),
       menu(200, 'Roles', '/system/role', 'team', [
         ...crudButtons(201, '/sys/role'),
@@ -119,6 +129,13 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(1102, 'Upload', api('POST', '/sys/file/upload')),
         button(1103, 'Delete', api('DELETE', '/sys/file/{id}')),
         button(1104, 'Batch delete', api('POST', '/sys/file/batch-delete')),
+        button(
+          1105,
+          'Chunked upload',
+          api('POST', '/sys/file/chunk/init'),
+          api('POST', '/sys/file/chunk'),
+          api('POST', '/sys/file/chunk/complete'),
+        ),
       ]),
       menu(1200, 'Online sessions', '/system/session', 'link', [
         button(1201, 'List', api('GET', '/sys/session/online')),
@@ -158,6 +175,7 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
       menu(800, 'Operation log', '/monitor/log/op', 'profile', [
         button(801, 'List', api('GET', '/sys/log/op/page')),
         button(802, 'Clear', api('DELETE', '/sys/log/op')),
+        button(803, 'Export', api('GET', '/sys/log/op/export')),
       ]),
       menu(810, 'Login log', '/monitor/log/login', 'login', [
         button(811, 'List', api('GET', '/sys/log/login/page')),

@@ -80,6 +80,11 @@ export async function startAdminServer(
     const init: RequestInit & { json?: unknown } = { method, headers };
     if (o.json !== undefined) init.json = o.json;
     const res = await t.request(path, init);
+    // A workbook or other download is not JSON: its body is answered as null (the status still counts).
+    if (!(res.headers.get('content-type') ?? 'application/json').includes('json')) {
+      await res.arrayBuffer();
+      return { status: res.status, body: null };
+    }
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };

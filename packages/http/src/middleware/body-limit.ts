@@ -76,16 +76,23 @@ export function jsonBodyLimit(options: {
   errors: ErrorCodeRegistry;
   /** Upload routes and their limit. @default none */
   uploads?: UploadLimit;
+  /**
+   * Import routes (`Service:Import:MaxFileSizeMb`): their JSON (10,000 rows) or multipart bodies may reach this
+   * limit instead of `maxBytes`; above it they answer 413 with 48002 like any other body. @default none
+   */
+  imports?: { paths: readonly string[]; maxBytes: number };
 }): MiddlewareHandler<AppEnv> {
   const uploadPaths = new Set(options.uploads?.paths ?? []);
   const maxFileBytes = options.uploads?.maxFileBytes ?? 0;
   const maxUploadBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
+  const importPaths = new Set(options.imports?.paths ?? []);
+  const maxImportBytes = options.imports?.maxBytes ?? options.maxBytes;
 
-  function refuse(c: Context, upload: boolean): Response {
+  function refuse(c: Context, upload: boolean, max: number): Response {
     closeAfterAnswer(c);
     return upload
       ? failure(c, options.errors, ErrorCode.FileTooLarge, { maxBytes: maxFileBytes })
-      : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: options.maxBytes });
+      : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: max });
   }
 
   /** Decodes and checks a JSON body once; the route's parser then reads the checked text. */
@@ -106,12 +113,12 @@ export function jsonBodyLimit(options: {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     const upload = uploadPaths.has(c.req.path);
-    const max = upload ? maxUploadBytes : options.maxBytes;
+    const max = upload ? maxUploadBytes : importPaths.has(c.req.path) ? maxImportBytes : options.maxBytes;
     const declared = readHeader(c, 'content-length');
     if (declared !== undefined) {
       if (Number(declared) > max) {
         await discardBody(c);
-        return refuse(c, upload);
+        return refuse(c, upload, max);
       }
       // The framing bounds a body with a length: nothing to count.
       return upload ? next() : checkedJson(c, next);
@@ -151,6 +158,6 @@ export function jsonBodyLimit(options: {
     } catch (error) {
       if (!exceeded) throw error;
     }
-    if (exceeded) c.res = refuse(c, false);
+    if (exceeded) c.res = refuse(c, false, max);
   };
 }

@@ -96,11 +96,13 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Cache: 'Cache actions: flush authentication, dictionaries and configuration.',
   Log: 'Operation, login and exception logs.',
   Monitor: 'Server and process figures.',
-  File: 'Uploads, downloads and signed view links.',
   Modules:
     'Portal modules (apps) that group top-level menus; the caller sees those reachable through grants.',
   Dashboard: "Summary figures and the 7-day login trend within the caller's data scope.",
   Notice: 'Notices and announcements: publish, list, delete; my inbox, unread count and read state.',
+  File: 'Uploads (single and chunked with resume and instant upload), downloads and signed view links.',
+  Import:
+    'Excel user import (template, preview, validate, error report, commit) and the user and operation-log exports.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

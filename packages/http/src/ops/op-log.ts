@@ -88,6 +88,9 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
 /** Context variables of this middleware (kept in the context's variable map: no per-request object shape). */
 const ORIGINAL_JSON = 'svc.opLog.json';
 const ENVELOPE_CODE = 'svc.opLog.code';
+
+/** Reads logged as if they were writes: the exports, which take data out of the system. */
+export const LOGGED_READS: Set<string> = new Set();
 const GIVEN_BODY = 'svc.opLog.body';
 
 /**
@@ -133,7 +136,7 @@ function envelopeCode(c: Context<AppEnv>): number | undefined {
 export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
   let titles: Map<string, string> | undefined;
   return async function opLogMiddleware(c, next) {
-    if (!WRITES.has(c.req.method)) return next();
+    if (!WRITES.has(c.req.method) && !(c.req.method === 'GET' && LOGGED_READS.has(c.req.path))) return next();
     const started = performance.now();
     captureEnvelopeCode(c);
     await next();

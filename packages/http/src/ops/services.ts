@@ -16,6 +16,7 @@ import { resolveContentPath } from '@svc/kernel';
 import { createOpLogWriter, type OpLogWriter } from '@svc/logging';
 import { PERMISSION_KEY_PREFIX, PORTAL_GENERATION_KEY } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
+import { type ChunkUploads, createChunkUploads, type Reclaimer } from './chunks.js';
 import { createFileStore, type FileStore } from './file-store.js';
 import { type ServerSnapshot, sampleServer } from './monitor.js';
 import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
@@ -38,6 +39,8 @@ export interface OpsServices {
   dicts: Promise<DictService>;
   site: Promise<SiteInfoService>;
   files: FileStore;
+  /** Chunked uploads, and the reclaimer of abandoned chunks and deleted files. */
+  chunks: ChunkUploads;
   links: FileLinkSigner;
   cache: CacheActions;
   monitor(): Promise<ServerSnapshot>;
@@ -95,15 +98,25 @@ function build(deps: OpsDeps): OpsServices {
   dicts.catch(() => {});
   site.catch(() => {});
   const contentRoot = config.environment.contentRoot;
+  const uploadRoot = resolveContentPath(contentRoot, service.Upload.RootPath);
+  const files = createFileStore({
+    root: uploadRoot,
+    maxBytes: service.Upload.MaxSizeMb * MIB,
+    allowedExtensions: service.Upload.AllowedExtensions,
+    now,
+  });
   return {
     opLog,
     configs,
     dicts,
     site,
-    files: createFileStore({
-      root: resolveContentPath(contentRoot, service.Upload.RootPath),
-      maxBytes: service.Upload.MaxSizeMb * MIB,
+    files,
+    chunks: createChunkUploads({
+      root: uploadRoot,
+      files,
+      repo: core.repos.files,
       allowedExtensions: service.Upload.AllowedExtensions,
+      retentionHours: service.Upload.ChunkRetentionHours,
       now,
     }),
     links: createFileLinkSigner({
@@ -150,4 +163,14 @@ export function opsServicesFor(deps: OpsDeps): OpsServices {
     built.set(deps.core, services);
   }
   return services;
+}
+
+/**
+ * The clean-up of abandoned chunk uploads and of files deleted longer ago than `Upload:ChunkRetentionHours`, as
+ * a reclaimer the scheduled clean-up job runs: `reclaim(now)` answers how many folders and files went.
+ * @example reclaimers.push(uploadReclaimer(deps));
+ */
+export function uploadReclaimer(deps: OpsDeps): Reclaimer {
+  const chunks = opsServicesFor(deps).chunks;
+  return { name: 'upload', reclaim: (now) => chunks.reclaim(now) };
 }

@@ -12,6 +12,7 @@ import * as logout from './auth/logout.js';
 import * as ping from './auth/ping.js';
 import * as refresh from './auth/refresh.js';
 import * as dashboardSummary from './dashboard/summary.js';
+import { registerExcelRoutes } from './excel/index.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
@@ -44,6 +45,8 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
     route.register(area('Personal'), phoneDeps);
   if (isModuleEnabled(deps, 'Meta')) errorCodes.register(area('Meta'), deps);
   registerMfaRoutes(area('Mfa'), deps);
+  // Before the admin routes: `GET /sys/user/export` must not be taken for `GET /sys/user/{id}`.
+  if (isModuleEnabled(deps, 'Import')) registerExcelRoutes(area('Import'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
   if (isModuleEnabled(deps, 'Module')) registerPortalRoutes(area('Module'), deps);

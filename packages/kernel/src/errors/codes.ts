@@ -15,6 +15,7 @@ const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
 const notice = (name: string, code: number) => k('notice', name, code);
+const excel = (name: string, code: number) => k('excel', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -79,6 +80,10 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   FileTooLarge: file('FileTooLarge', 44002),
   FileExtNotAllowed: file('FileExtNotAllowed', 44003),
   FileNotFound: file('FileNotFound', 44004),
+  /** A chunked upload's complete misses a chunk; `args.index` names the first missing one. */
+  ChunkMissing: file('ChunkMissing', 44005),
+  /** The assembled chunks do not hash to the declared `fileHash`. */
+  ChunkHashMismatch: file('ChunkHashMismatch', 44006),
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
   NoticeNotFound: notice('NoticeNotFound', 45001),
   /** A Role or User notice without receiver ids. */
@@ -87,6 +92,25 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   NoticeReceiverNotFound: notice('NoticeReceiverNotFound', 45003),
   /** An action whose URL is not same-origin or whose fields are invalid (`args.index`). */
   NoticeActionInvalid: notice('NoticeActionInvalid', 45004),
+  ExcelProviderMissing: excel('ExcelProviderMissing', 46001),
+  ImportFileEmpty: excel('ImportFileEmpty', 46002),
+  /** More data rows than `Service:Import:MaxRows`; `args {rows, max}`. */
+  ImportRowLimitExceeded: excel('ImportRowLimitExceeded', 46003),
+  /** A required column has no header in the sheet (after mapping); `args.columns`. */
+  ImportColumnMissing: excel('ImportColumnMissing', 46004),
+  ImportCellRequired: excel('ImportCellRequired', 46005),
+  ImportCellDictInvalid: excel('ImportCellDictInvalid', 46006),
+  ImportCellRefNotFound: excel('ImportCellRefNotFound', 46007),
+  ImportCellFormatInvalid: excel('ImportCellFormatInvalid', 46008),
+  ImportDuplicateInFile: excel('ImportDuplicateInFile', 46009),
+  ImportDuplicateInDb: excel('ImportDuplicateInDb', 46010),
+  ImportOrgOutOfScope: excel('ImportOrgOutOfScope', 46011),
+  /** More rows match than `Service:Import:ExportMaxRows`; `args {rows, max}`. */
+  ExportRowLimitExceeded: excel('ExportRowLimitExceeded', 46012),
+  /** `columns` names a column the export does not have; `args.columns`. */
+  ExportColumnInvalid: excel('ExportColumnInvalid', 46013),
+  /** An import commit would create users while `Service:Security:DefaultInitialPassword` is unset (contract §10). */
+  ImportInitialPasswordUnset: excel('ImportInitialPasswordUnset', 46014),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),

@@ -24,6 +24,7 @@ export const API_MODULES = [
   'Notice',
   'Module',
   'Dashboard',
+  'Import',
 ] as const;
 
 const MAX_MINUTES = 60 * 24 * 366;
@@ -206,6 +207,28 @@ export const serviceSchema = section({
         'pptx',
       ],
       'File extensions (without dot, any case) an upload may have; anything else answers 44003.',
+    ),
+    ChunkRetentionHours: int(
+      24,
+      'Chunks of an upload not completed within this time, and files deleted longer ago, are reclaimed.',
+      { min: 1, max: 24 * 366 },
+    ),
+  }),
+  Import: section({
+    MaxFileSizeMb: int(
+      32,
+      'Body limit of the import routes (the .xlsx upload and the JSON rows of validate, error report and commit).',
+      { min: 1, max: 1024 },
+    ),
+    MaxRows: int(10_000, 'Most data rows one import may carry (46003 beyond).', { min: 1, max: 1_000_000 }),
+    ExportMaxRows: int(100_000, 'Most rows one export may write (46012 beyond).', {
+      min: 1,
+      max: 10_000_000,
+    }),
+    CommandTimeoutSeconds: int(
+      120,
+      'Statement timeout inside an import commit (the other routes keep `Service:Database:CommandTimeoutSeconds`).',
+      { min: 1, max: 3600 },
     ),
   }),
   Web: section({

@@ -51,7 +51,9 @@ export function createLoginFlow(deps: ResolvedAuthDeps): LoginFlow {
       mustChangePassword = true;
       await repos.users.setMustChangePassword(user.id, true);
     }
-    if (passwords.hasher.needsRehash(user.password)) {
+    // A first login rehashes too: an initial password may be one hash shared by a whole import (contract §10),
+    // and from here on the account has a salt of its own.
+    if (passwords.hasher.needsRehash(user.password) || user.lastLoginTime === null) {
       const rehashed = await passwords.hasher.hash(input.password);
       await repos.users.replacePasswordHash(user.id, user.password, rehashed);
     }

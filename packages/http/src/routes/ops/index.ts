@@ -32,6 +32,9 @@ import * as typeDetail from './dict/type-detail.js';
 import * as typePage from './dict/type-page.js';
 import * as typeUpdate from './dict/type-update.js';
 import * as fileBatchDelete from './file/batch-delete.js';
+import * as chunkUpload from './file/chunk.js';
+import * as chunkComplete from './file/chunk-complete.js';
+import * as chunkInit from './file/chunk-init.js';
 import * as fileDelete from './file/delete.js';
 import * as fileDownload from './file/download.js';
 import * as filePage from './file/page.js';
@@ -77,7 +80,17 @@ const MODULES: Record<string, RouteModule[]> = {
   Cache: [flushAuth, flushDict, flushConfig, rebuildPortal],
   Log: [opPage, opClear, loginPage, loginClear, exceptionPage, exceptionClear],
   Monitor: [monitorServer],
-  Upload: [fileUpload, filePage, fileBatchDelete, fileDownload, fileView, fileDelete],
+  Upload: [
+    fileUpload,
+    chunkInit,
+    chunkUpload,
+    chunkComplete,
+    filePage,
+    fileBatchDelete,
+    fileDownload,
+    fileView,
+    fileDelete,
+  ],
 };
 
 /** `Service:Api:DisabledModules` match, case-insensitive (as `isModuleEnabled` of the route index). */

@@ -1,0 +1,1 @@
+CREATE INDEX "sys_file_sha256_idx" ON "sys_file" ("sha256");

@@ -1,0 +1,5 @@
+import { defineImportContract } from './excel/import.contract.js';
+import { defineChunksContract } from './ops/chunks.contract.js';
+
+defineImportContract('PostgreSQL', 'Memory');
+defineChunksContract('PostgreSQL', 'Memory');

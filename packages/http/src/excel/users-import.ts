@@ -1,0 +1,505 @@
+/**
+ * User import (modules.md "Small routes"; contract §10 "Imported accounts' passwords"): the columns, the
+ * template, reading a sheet into rows, checking rows and committing them.
+ *
+ * Every row is checked against the same rules as admin create, in bulk (a handful of queries per request, not
+ * per row, so 10,000 rows fit one request): required cells 46005, dictionary values 46006 (value or label of the
+ * enabled items), references 46007 (organisation, position and role codes), formats 46008 (account name rules of
+ * create, e-mail, phone, lengths), duplicates in the file 46009 (the later row), accounts that exist 46010, an
+ * organisation outside the caller's data scope 46011, roles granting codes the caller lacks 41001. An overwrite
+ * of an existing user also needs what admin update needs: not the super admin (42007), the user's current
+ * organisation inside the scope (46011) and the rank rule (41001).
+ *
+ * Commit writes nothing unless every row passes: one transaction, so a failure leaves nothing half-written. The
+ * strategy decides only what an existing account means: 0 Skip (counted as skipped), 1 Overwrite (updated),
+ * 2 Error (a failure, 46010). Created accounts share the configured initial password hashed ONCE per commit
+ * (46014 when unset) and must change it; their first login rehashes it with a salt of their own.
+ */
+import { Readable } from 'node:stream';
+import { isInDataScope, type NewUser, type SysUserRow, type UserPatch } from '@svc/data';
+import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
+import { type AdminActor, codesOfPermissionTexts, normalizeAccountName } from '@svc/security';
+import ExcelJS from 'exceljs';
+import type { HttpDeps } from '../deps.js';
+import { cellText, neutralise } from './cells.js';
+
+/** One import column: its key (the row's cell key), header, and what it must hold. */
+export interface ImportColumn {
+  key: string;
+  header: string;
+  required: boolean;
+  /** A dictionary type code: the cell is one of its enabled items (value or label). */
+  dict?: string;
+  /** Most characters. */
+  max: number;
+}
+
+export const USER_IMPORT_COLUMNS: readonly ImportColumn[] = [
+  { key: 'account', header: 'Account', required: true, max: 64 },
+  { key: 'realName', header: 'Real name', required: true, max: 64 },
+  { key: 'nickName', header: 'Nick name', required: false, max: 64 },
+  { key: 'orgCode', header: 'Organisation code', required: true, max: 64 },
+  { key: 'positionCode', header: 'Position code', required: false, max: 64 },
+  { key: 'roleCodes', header: 'Role codes', required: false, max: 1000 },
+  { key: 'phone', header: 'Phone', required: false, max: 32 },
+  { key: 'email', header: 'Email', required: false, max: 128 },
+  { key: 'gender', header: 'Gender', required: false, dict: 'gender', max: 128 },
+  { key: 'enabled', header: 'Status', required: false, dict: 'common_status', max: 128 },
+  { key: 'remark', header: 'Remark', required: false, max: 500 },
+];
+
+const COLUMN_KEYS = new Set(USER_IMPORT_COLUMNS.map((c) => c.key));
+
+export interface CellError {
+  columnKey: string;
+  code: number;
+  args?: Record<string, unknown>;
+}
+
+/** A row of an import: its sheet index (1 = first data row), its cells by column key, and its errors. */
+export interface ImportRow {
+  index: number;
+  cells: Record<string, string>;
+  errors: CellError[];
+}
+
+export interface ImportPreview {
+  headers: string[];
+  mapping: Record<string, string>;
+  columns: ImportColumn[];
+  rows: ImportRow[];
+  total: number;
+  errorRows: number;
+  columnErrors: CellError[];
+}
+
+export const ImportStrategy = { Skip: 0, Overwrite: 1, Error: 2 } as const;
+export type ImportStrategyValue = (typeof ImportStrategy)[keyof typeof ImportStrategy];
+
+export interface ImportCommitResult {
+  total: number;
+  inserted: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  failures: { index: number; errors: CellError[] }[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9][0-9 -]{3,30}$/;
+
+const err = (columnKey: string, member: ErrorCodeMember, args?: Record<string, unknown>): CellError =>
+  args ? { columnKey, code: member.code, args } : { columnKey, code: member.code };
+
+/** The key a header maps to: an explicit mapping first, else the column's header or key (any case). */
+function defaultKeyOf(header: string): string | undefined {
+  const h = header.trim().toLowerCase();
+  return USER_IMPORT_COLUMNS.find((c) => c.header.toLowerCase() === h || c.key.toLowerCase() === h)?.key;
+}
+
+/**
+ * Reads the first worksheet of an .xlsx with exceljs' streaming reader: the header row, then at most
+ * `maxRows` data rows (46003 beyond, 46002 when there is no data row). Blank rows are skipped.
+ */
+export async function readSheet(
+  bytes: Uint8Array,
+  maxRows: number,
+): Promise<{ headers: string[]; data: string[][] }> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  let headers: string[] | undefined;
+  const data: string[][] = [];
+  try {
+    for await (const sheet of reader) {
+      for await (const row of sheet) {
+        const values = (row.values as unknown[]).slice(1).map(cellText);
+        if (values.every((v) => v === '')) continue;
+        if (!headers) {
+          headers = values;
+          continue;
+        }
+        if (data.length >= maxRows)
+          throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { max: maxRows });
+        data.push(values);
+      }
+      break; // the first sheet only
+    }
+  } catch (error) {
+    if (error instanceof BusinessError) throw error;
+    throw new BusinessError(ErrorCode.ParamInvalid, {
+      errors: [{ path: 'file', message: 'not a readable .xlsx workbook' }],
+    });
+  }
+  if (!headers || data.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+  return { headers, data };
+}
+
+/** What the checks need, loaded once per request. */
+interface Lookups {
+  orgs: Map<string, number>;
+  positions: Map<string, number>;
+  roles: Map<string, number>;
+  /** Dictionary type code -> (lower-case value or label -> value). */
+  dicts: Map<string, Map<string, string>>;
+  /** Live users by lower-case account. */
+  existing: Map<string, SysUserRow>;
+  /** Role ids that grant codes the caller lacks. */
+  ungrantable: Set<number>;
+  /** Existing users the caller may not overwrite, with the reason. */
+  untouchable: Map<number, CellError>;
+  scope: Awaited<ReturnType<AdminActor['scope']>>;
+}
+
+export interface UserImportService {
+  template(): Promise<Buffer>;
+  preview(actor: AdminActor, bytes: Uint8Array, mapping?: Record<string, string>): Promise<ImportPreview>;
+  validate(actor: AdminActor, rows: readonly Pick<ImportRow, 'index' | 'cells'>[]): Promise<ImportRow[]>;
+  errorReport(rows: readonly ImportRow[]): Promise<Buffer>;
+  commit(
+    actor: AdminActor,
+    rows: readonly Pick<ImportRow, 'index' | 'cells'>[],
+    strategy: ImportStrategyValue,
+  ): Promise<ImportCommitResult>;
+}
+
+const lower = (s: string) => s.trim().toLowerCase();
+const splitCodes = (s: string) =>
+  s
+    .split(/[,;，；]/)
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+
+export function createUserImportService(
+  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'errors'>,
+): UserImportService {
+  const { repos } = deps.core;
+  const options = deps.config.service.Import;
+  const BIG = { current: 1, size: 100_000 };
+
+  async function dictItems(): Promise<Map<string, Map<string, string>>> {
+    const dicts = new Map<string, Map<string, string>>();
+    for (const column of USER_IMPORT_COLUMNS) {
+      if (!column.dict || dicts.has(column.dict)) continue;
+      const items = new Map<string, string>();
+      for (const item of await repos.dicts.enabledItems(column.dict)) {
+        items.set(lower(item.value), item.value);
+        items.set(lower(item.label), item.value);
+      }
+      dicts.set(column.dict, items);
+    }
+    return dicts;
+  }
+
+  async function lookups(actor: AdminActor, rows: readonly Pick<ImportRow, 'cells'>[]): Promise<Lookups> {
+    const orgs = new Map((await repos.orgs.list()).map((o) => [lower(o.code), o.id]));
+    const positions = new Map((await repos.positions.page(BIG)).items.map((p) => [lower(p.code), p.id]));
+    const roleRows = (await repos.roles.page(BIG)).items;
+    const roles = new Map(roleRows.map((r) => [lower(r.code), r.id]));
+    const accounts = rows.map((r) => r.cells.account ?? '').filter((a) => a.trim() !== '');
+    const existing = new Map(
+      (await repos.users.findLiveByAccounts(accounts)).map((u) => [lower(u.account), u]),
+    );
+    const scope = await actor.scope();
+    // Roles named in the file that grant codes the caller lacks (checked once per role, not per row).
+    const ungrantable = new Set<number>();
+    if (!actor.isSuperAdmin) {
+      const held = await actor.codes();
+      const named = new Set(rows.flatMap((r) => splitCodes(r.cells.roleCodes ?? '')).map(lower));
+      for (const code of named) {
+        const id = roles.get(code);
+        if (id === undefined) continue;
+        const codes = codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id]));
+        if (codes.some((c) => !held.has(c))) ungrantable.add(id);
+      }
+    }
+    // Existing users an overwrite may not touch (the rules of admin update).
+    const untouchable = new Map<number, CellError>();
+    for (const user of existing.values()) {
+      // Nobody edits their own account through an import (admin update's self rules stay with admin update).
+      if (user.id === actor.userId) untouchable.set(user.id, err('account', ErrorCode.CannotOperateSelf));
+      else if (user.isSuperAdmin && !actor.isSuperAdmin)
+        untouchable.set(user.id, err('account', ErrorCode.SuperAdminProtected));
+      else if (!isInDataScope(scope, { orgId: user.orgId, ownerId: user.id }))
+        untouchable.set(user.id, err('account', ErrorCode.ImportOrgOutOfScope));
+    }
+    if (!actor.isSuperAdmin) {
+      const held = await actor.codes();
+      const targets = [...existing.values()].filter((u) => !untouchable.has(u.id) && u.id !== actor.userId);
+      const roleIdsByUser = await repos.users.roleIdsOf(targets.map((u) => u.id));
+      const codesByRole = new Map<number, string[]>();
+      for (const target of targets) {
+        for (const roleId of roleIdsByUser.get(target.id) ?? []) {
+          let codes = codesByRole.get(roleId);
+          if (!codes) {
+            codes = await potentialCodesOfRole(roleId);
+            codesByRole.set(roleId, codes);
+          }
+          if (codes.some((c) => !held.has(c))) {
+            untouchable.set(target.id, err('account', ErrorCode.NoPermission, { reason: 'rank' }));
+            break;
+          }
+        }
+      }
+    }
+    return { orgs, positions, roles, dicts: await dictItems(), existing, ungrantable, untouchable, scope };
+  }
+
+  function potentialCodesOfRole(roleId: number): Promise<string[]> {
+    return repos.roles.permissionsOfRoles([roleId]).then(codesOfPermissionTexts);
+  }
+
+  /** Checks every row (errors replace what the row carried); duplicates in the file name the later row. */
+  function check(rows: readonly Pick<ImportRow, 'index' | 'cells'>[], l: Lookups): ImportRow[] {
+    const seen = new Map<string, number>();
+    return rows.map((row) => {
+      const cells: Record<string, string> = {};
+      for (const [key, value] of Object.entries(row.cells ?? {}))
+        if (COLUMN_KEYS.has(key)) cells[key] = typeof value === 'string' ? value.trim() : String(value ?? '');
+      const errors: CellError[] = [];
+      for (const column of USER_IMPORT_COLUMNS) {
+        const value = cells[column.key] ?? '';
+        if (value === '') {
+          if (column.required) errors.push(err(column.key, ErrorCode.ImportCellRequired));
+          continue;
+        }
+        if (value.length > column.max) {
+          errors.push(err(column.key, ErrorCode.ImportCellFormatInvalid, { max: column.max }));
+          continue;
+        }
+        if (column.dict && !l.dicts.get(column.dict)?.has(lower(value)))
+          errors.push(err(column.key, ErrorCode.ImportCellDictInvalid, { dict: column.dict, value }));
+      }
+      const account = cells.account ?? '';
+      if (account !== '') {
+        try {
+          normalizeAccountName(account);
+        } catch {
+          errors.push(err('account', ErrorCode.ImportCellFormatInvalid));
+        }
+        const key = lower(account.normalize('NFKC'));
+        const first = seen.get(key);
+        if (first !== undefined)
+          errors.push(err('account', ErrorCode.ImportDuplicateInFile, { firstIndex: first }));
+        else seen.set(key, row.index);
+        const existing = l.existing.get(key);
+        if (existing) {
+          errors.push(err('account', ErrorCode.ImportDuplicateInDb, { id: existing.id }));
+          const refused = l.untouchable.get(existing.id);
+          if (refused) errors.push(refused);
+        }
+      }
+      if (cells.email && !EMAIL.test(cells.email))
+        errors.push(err('email', ErrorCode.ImportCellFormatInvalid));
+      if (cells.phone && !PHONE.test(cells.phone))
+        errors.push(err('phone', ErrorCode.ImportCellFormatInvalid));
+      if (cells.orgCode) {
+        const orgId = l.orgs.get(lower(cells.orgCode));
+        if (orgId === undefined) errors.push(err('orgCode', ErrorCode.ImportCellRefNotFound));
+        else if (!isInDataScope(l.scope, { orgId, ownerId: null }))
+          errors.push(err('orgCode', ErrorCode.ImportOrgOutOfScope));
+      }
+      if (cells.positionCode && !l.positions.has(lower(cells.positionCode)))
+        errors.push(err('positionCode', ErrorCode.ImportCellRefNotFound));
+      if (cells.roleCodes) {
+        for (const code of splitCodes(cells.roleCodes)) {
+          const id = l.roles.get(lower(code));
+          if (id === undefined) errors.push(err('roleCodes', ErrorCode.ImportCellRefNotFound, { code }));
+          else if (l.ungrantable.has(id)) errors.push(err('roleCodes', ErrorCode.NoPermission, { code }));
+        }
+      }
+      return { index: row.index, cells, errors };
+    });
+  }
+
+  function assertRowCount(count: number): void {
+    if (count === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+    if (count > options.MaxRows)
+      throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: count, max: options.MaxRows });
+  }
+
+  async function validate(actor: AdminActor, rows: readonly Pick<ImportRow, 'index' | 'cells'>[]) {
+    assertRowCount(rows.length);
+    return check(rows, await lookups(actor, rows));
+  }
+
+  return {
+    async template() {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Users');
+      sheet.columns = USER_IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: 20 }));
+      const dicts = await dictItems();
+      // A hidden sheet holds each dictionary's labels; the column's cells offer them as a drop-down.
+      const lists = workbook.addWorksheet('Lists', { state: 'veryHidden' });
+      let listColumn = 0;
+      for (const [i, column] of USER_IMPORT_COLUMNS.entries()) {
+        if (!column.dict) continue;
+        listColumn += 1;
+        const labels = [...new Set((await repos.dicts.enabledItems(column.dict)).map((item) => item.label))];
+        if (labels.length === 0 || !dicts.has(column.dict)) continue;
+        labels.forEach((label, row) => {
+          lists.getCell(row + 1, listColumn).value = label;
+        });
+        const letter = lists.getColumn(listColumn).letter;
+        const target = sheet.getColumn(i + 1).letter;
+        for (let row = 2; row <= 1001; row += 1) {
+          sheet.getCell(`${target}${row}`).dataValidation = {
+            type: 'list',
+            allowBlank: true,
+            formulae: [`Lists!$${letter}$1:$${letter}$${labels.length}`],
+            showErrorMessage: true,
+          };
+        }
+      }
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    },
+
+    async preview(actor, bytes, mapping) {
+      const { headers, data } = await readSheet(bytes, options.MaxRows);
+      const used: Record<string, string> = {};
+      for (const header of headers) {
+        if (header === '') continue;
+        const explicit = mapping?.[header];
+        const key = explicit !== undefined ? explicit : defaultKeyOf(header);
+        if (key && COLUMN_KEYS.has(key)) used[header] = key;
+      }
+      const mapped = new Set(Object.values(used));
+      const missing = USER_IMPORT_COLUMNS.filter((c) => c.required && !mapped.has(c.key)).map((c) => c.key);
+      const columnErrors = missing.map((key) => err(key, ErrorCode.ImportColumnMissing));
+      const rows = data.map((values, i) => {
+        const cells: Record<string, string> = {};
+        headers.forEach((header, col) => {
+          const key = used[header];
+          if (key) cells[key] = values[col] ?? '';
+        });
+        return { index: i + 1, cells };
+      });
+      const checked = check(rows, await lookups(actor, rows));
+      return {
+        headers,
+        mapping: used,
+        columns: [...USER_IMPORT_COLUMNS],
+        rows: checked,
+        total: checked.length,
+        errorRows: checked.filter((r) => r.errors.length > 0).length,
+        columnErrors,
+      };
+    },
+
+    validate,
+
+    async errorReport(rows) {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Errors');
+      sheet.columns = [
+        { header: 'Row', key: '__index', width: 8 },
+        ...USER_IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: 20 })),
+        { header: 'Errors', key: '__errors', width: 60 },
+      ];
+      for (const row of rows) {
+        const values: Record<string, unknown> = { __index: row.index };
+        for (const column of USER_IMPORT_COLUMNS)
+          values[column.key] = neutralise(String(row.cells?.[column.key] ?? ''));
+        values.__errors = (row.errors ?? [])
+          .map((e) => `${e.columnKey}: ${e.code} ${deps.errors.msgKeyOf(e.code)}`.trim())
+          .join('; ');
+        sheet.addRow(values);
+      }
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    },
+
+    async commit(actor, rows, strategy) {
+      assertRowCount(rows.length);
+      const l = await lookups(actor, rows);
+      const checked = check(rows, l);
+      const failures: ImportCommitResult['failures'] = [];
+      const creates: { user: NewUser; roleIds: number[] }[] = [];
+      const updates: { id: number; patch: UserPatch; roleIds?: number[] }[] = [];
+      let skipped = 0;
+      for (const row of checked) {
+        const existing = l.existing.get(lower((row.cells.account ?? '').normalize('NFKC')));
+        const blocking = row.errors.filter((e) => e.code !== ErrorCode.ImportDuplicateInDb.code);
+        if (existing && strategy === ImportStrategy.Error) {
+          failures.push({ index: row.index, errors: row.errors });
+          continue;
+        }
+        if (existing && strategy === ImportStrategy.Skip) {
+          // A skipped row is not written, so what would refuse its overwrite does not matter; its own cells do.
+          const refusal = l.untouchable.get(existing.id);
+          const own = blocking.filter((e) => e !== refusal);
+          if (own.length > 0) failures.push({ index: row.index, errors: own });
+          else skipped += 1;
+          continue;
+        }
+        if (blocking.length > 0) {
+          failures.push({ index: row.index, errors: row.errors });
+          continue;
+        }
+        const c = row.cells;
+        const fields = {
+          realName: c.realName as string,
+          nickName: c.nickName || null,
+          orgId: l.orgs.get(lower(c.orgCode ?? '')) ?? null,
+          positionId: c.positionCode ? (l.positions.get(lower(c.positionCode)) ?? null) : null,
+          phone: c.phone || null,
+          email: c.email || null,
+          gender: c.gender ? Number(l.dicts.get('gender')?.get(lower(c.gender)) ?? 0) : 0,
+          enabled: c.enabled ? l.dicts.get('common_status')?.get(lower(c.enabled)) !== '0' : true,
+          remark: c.remark || null,
+        };
+        const roleIds = c.roleCodes
+          ? [...new Set(splitCodes(c.roleCodes).map((code) => l.roles.get(lower(code)) as number))]
+          : undefined;
+        if (existing) updates.push({ id: existing.id, patch: fields, ...(roleIds ? { roleIds } : {}) });
+        else
+          creates.push({
+            user: {
+              ...fields,
+              account: normalizeAccountName(c.account as string),
+              password: '',
+              createUserId: actor.userId,
+            } as NewUser,
+            roleIds: roleIds ?? [],
+          });
+      }
+      const total = checked.length;
+      if (failures.length > 0)
+        return { total, inserted: 0, updated: 0, skipped, failed: failures.length, failures };
+      let hash = '';
+      const at = deps.now();
+      if (creates.length > 0) {
+        const initial = deps.config.service.Security.DefaultInitialPassword;
+        if (initial === null || initial === '') throw new BusinessError(ErrorCode.ImportInitialPasswordUnset);
+        // Once per commit (contract §10): each account gets its own salt at its first login.
+        hash = await hashPassword(initial, deps.config.service.Security.Password.Pbkdf2Iterations);
+      }
+      for (const create of creates) {
+        Object.assign(create.user, {
+          password: hash,
+          lastPasswordChangeTime: at,
+          mustChangePassword: true,
+          createTime: at,
+        });
+      }
+      const result = await repos.users.importBatch({
+        creates,
+        updates,
+        stamp: { userId: actor.userId, at },
+        statementTimeoutMs: options.CommandTimeoutSeconds * 1000,
+      });
+      for (const update of updates) if (update.roleIds) await deps.core.permissions.invalidateUser(update.id);
+      return {
+        total,
+        inserted: result.createdIds.length,
+        updated: result.updated,
+        skipped,
+        failed: 0,
+        failures: [],
+      };
+    },
+  };
+}

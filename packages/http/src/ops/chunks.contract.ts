@@ -1,0 +1,173 @@
+/**
+ * Chunked upload over HTTP: resume (received indexes), missing index (44005), hash mismatch (44006), limits at
+ * init (44002, 44003), path traversal in uploadId/index refused, concurrent completes answering one row,
+ * instant upload only from files inside the caller's scope, and the reclaimer of abandoned chunks and deleted
+ * files.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
+import { bearer, json } from '../testing/auth.js';
+import { uploadReclaimer } from './services.js';
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const CODES = [
+  'POST:/api/v1/sys/file/chunk/init',
+  'POST:/api/v1/sys/file/chunk',
+  'POST:/api/v1/sys/file/chunk/complete',
+];
+
+export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`chunked upload on ${dbType} with ${cache}`, () => {
+    let h: AdminHarness;
+    let clock = new Date('2026-05-01T10:00:00Z').getTime();
+    let otherToken: string;
+    const content = new Uint8Array(3000).map((_, i) => (i * 7) % 251);
+    const parts = [content.subarray(0, 1000), content.subarray(1000, 2000), content.subarray(2000)];
+    const hash = sha(content);
+
+    beforeAll(async () => {
+      h = await startAdminServer(dbType, cache, {
+        now: () => new Date(clock),
+        env: { Service__Upload__MaxSizeMb: '1', Service__Upload__RootPath: './storage/upload' },
+      });
+      const orgB = await h.org('chunk-b');
+      const role = await h.role('chunk-own-org', CODES, { scopeType: 2 });
+      await h.user('chunk-other', { orgId: orgB, roleIds: [role] });
+      otherToken = await h.loginAs('chunk-other');
+    }, 120_000);
+    afterAll(() => h?.close());
+
+    const init = (body: Record<string, unknown>, token?: string) =>
+      h.call('POST', '/api/v1/sys/file/chunk/init', { json: body, ...(token ? { token } : {}) });
+    const complete = (body: Record<string, unknown>, token?: string) =>
+      h.call('POST', '/api/v1/sys/file/chunk/complete', { json: body, ...(token ? { token } : {}) });
+    async function send(uploadId: string, index: string, bytes: Uint8Array, token?: string) {
+      const form = new FormData();
+      form.append('uploadId', uploadId);
+      form.append('index', index);
+      form.append('chunk', new File([bytes], 'chunk.bin'));
+      const res = await h.t.request('/api/v1/sys/file/chunk', {
+        method: 'POST',
+        headers: bearer(token ?? h.admin),
+        body: form,
+      });
+      return json(res);
+    }
+
+    it('resumes, names a missing index, and completes with a verified hash', async () => {
+      const start = { fileHash: hash, fileName: 'data.zip', totalSize: 3000, chunkCount: 3 };
+      const first = await init(start);
+      expect(first.body.data).toMatchObject({ uploaded: false, receivedIndexes: [] });
+      const uploadId = first.body.data.uploadId as string;
+      expect((await send(uploadId, '2', parts[2] as Uint8Array)).code).toBe(0);
+      // An interrupted client starts again: the same upload, chunk 2 already there.
+      const again = await init(start);
+      expect(again.body.data).toMatchObject({ uploadId, receivedIndexes: [2] });
+      expect((await send(uploadId, '0', parts[0] as Uint8Array)).code).toBe(0);
+      const missing = await complete({ uploadId, fileHash: hash, fileName: 'data.zip', chunkCount: 3 });
+      expect(missing.body).toMatchObject({ code: 44005, args: { index: 1 } });
+      expect((await send(uploadId, '1', parts[1] as Uint8Array)).code).toBe(0);
+      // Two completes at once answer the same file.
+      const [a, b] = await Promise.all([
+        complete({ uploadId, fileHash: hash, fileName: 'data.zip', chunkCount: 3 }),
+        complete({ uploadId, fileHash: hash, fileName: 'data.zip', chunkCount: 3 }),
+      ]);
+      expect(a.body.code).toBe(0);
+      expect(b.body.data.id).toBe(a.body.data.id);
+      const dl = await h.t.request(`/api/v1/sys/file/${a.body.data.id}/download`, {
+        headers: bearer(h.admin),
+      });
+      expect(Buffer.from(await dl.arrayBuffer()).equals(Buffer.from(content))).toBe(true);
+      const page = await h.ok('GET', '/api/v1/sys/file/page?name=data.zip');
+      expect(page.total).toBe(1);
+    });
+
+    it('answers a known hash at once inside the scope, never from a file outside it', async () => {
+      const instant = await init({ fileHash: hash, fileName: 'copy.zip', totalSize: 3000, chunkCount: 3 });
+      expect(instant.body.data).toMatchObject({
+        uploaded: true,
+        file: { originalName: 'copy.zip', sizeBytes: 3000 },
+      });
+      // The other user's scope (their own org) does not hold the admin's file: a normal upload.
+      const other = await init(
+        { fileHash: hash, fileName: 'mine.zip', totalSize: 3000, chunkCount: 3 },
+        otherToken,
+      );
+      expect(other.body.data).toMatchObject({ uploaded: false, receivedIndexes: [] });
+      // Another user's upload id is unknown to this caller.
+      expect((await send(other.body.data.uploadId, '0', parts[0] as Uint8Array)).code).toBe(44004);
+    });
+
+    it('refuses a hash mismatch (44006) and drops the chunks', async () => {
+      const bytes = new Uint8Array([1, 2, 3, 4]);
+      const wrong = sha(new Uint8Array([9, 9, 9, 9]));
+      const started = await init({ fileHash: wrong, fileName: 'w.txt', totalSize: 4, chunkCount: 2 });
+      const uploadId = started.body.data.uploadId as string;
+      await send(uploadId, '0', bytes.subarray(0, 2));
+      await send(uploadId, '1', bytes.subarray(2));
+      const res = await complete({ uploadId, fileHash: wrong, fileName: 'w.txt', chunkCount: 2 });
+      expect(res.body.code).toBe(44006);
+      expect((await h.ok('GET', '/api/v1/sys/file/page?name=w.txt')).total).toBe(0);
+    });
+
+    it('checks limits at init and refuses path tricks in uploadId and index', async () => {
+      expect(
+        (await init({ fileHash: hash, fileName: 'a.html', totalSize: 10, chunkCount: 1 })).body.code,
+      ).toBe(44003);
+      expect(
+        (await init({ fileHash: hash, fileName: 'a.zip', totalSize: 2 * 1024 * 1024, chunkCount: 2 })).body
+          .code,
+      ).toBe(44002);
+      expect(
+        (await init({ fileHash: 'zz', fileName: 'a.zip', totalSize: 10, chunkCount: 1 })).body.code,
+      ).toBe(48000);
+      const started = await init({
+        fileHash: sha(new Uint8Array([5])),
+        fileName: 'p.txt',
+        totalSize: 1,
+        chunkCount: 1,
+      });
+      const uploadId = started.body.data.uploadId as string;
+      expect((await send('../../../etc', '0', new Uint8Array([5]))).code).toBe(48000);
+      expect((await send(uploadId, '../0', new Uint8Array([5]))).code).toBe(48000);
+      expect((await send(uploadId, '1', new Uint8Array([5]))).code).toBe(48000);
+      expect((await send(uploadId, '0', new Uint8Array([5, 6]))).code).toBe(44002);
+      const traversal = await complete({
+        uploadId: '../x',
+        fileHash: hash,
+        fileName: 'a.zip',
+        chunkCount: 1,
+      });
+      expect(traversal.body.code).toBe(48000);
+    });
+
+    it('reclaims abandoned chunks and deleted files after the retention period', async () => {
+      const started = await init({
+        fileHash: sha(new Uint8Array([7, 7])),
+        fileName: 'r.txt',
+        totalSize: 2,
+        chunkCount: 2,
+      });
+      await send(started.body.data.uploadId, '0', new Uint8Array([7]));
+      const file = (await h.ok('GET', '/api/v1/sys/file/page?name=copy.zip')).items[0];
+      await h.ok('DELETE', `/api/v1/sys/file/${file.id}`);
+      const chunks = uploadReclaimer(h.t.server.deps);
+      expect(chunks.name).toBe('upload');
+      const root = join(h.t.contentRoot, 'storage/upload/.chunks');
+      const before = readdirSync(root).length;
+      expect(before).toBeGreaterThan(0);
+      // Within the retention period nothing goes.
+      expect(await chunks.reclaim(new Date(clock))).toBe(0);
+      clock += 25 * 3_600_000;
+      const reclaimed = await chunks.reclaim(new Date(clock));
+      expect(reclaimed).toBeGreaterThanOrEqual(2);
+      expect(existsSync(join(root, started.body.data.uploadId))).toBe(false);
+      const purged = await h.t.server.deps.core.repos.files.deletedBefore(new Date(clock), 10);
+      expect(purged).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,303 @@
+/**
+ * Chunked, resumable upload (modules.md "Chunked upload", module `Upload`). Chunks are streamed to disk under
+ * `{upload root}/.chunks/<uploadId>/<index>.part`; `complete` streams them in order through the file store (so
+ * the extension, size and emptiness checks of single uploads apply again) while hashing, and keeps the file only
+ * when the SHA-256 equals the declared one (44006); a missing index answers 44005 naming it.
+ *
+ * - The upload id is derived from the caller, hash, size and chunk count: an `init` after an interruption finds
+ *   the same folder and answers the indexes already received (resume). It is 32 hex characters; anything else
+ *   (a path, `..`) is refused before it reaches the file system, and so is a non-numeric index.
+ * - Instant upload: a live file with the same hash inside the caller's data scope is copied to a new file row of
+ *   the caller (its own name); a file outside the scope is never used, the caller uploads normally, so knowing a
+ *   hash never leaks a file. A copy, not a shared storage key, because deleting a file removes its bytes.
+ * - Concurrent completes of one upload: one assembles (an atomic `mkdir` lock), the others wait for its result
+ *   (`done.json`) and answer the same row.
+ * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, and files deleted longer ago than that
+ *   (rows purged, bytes removed), go in `reclaim(now)`, which the scheduled clean-up runs.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { DataScopeFilter, FileRepository, SysFileRow } from '@svc/data';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import { extensionOf, type FileStore, type StoredUpload } from './file-store.js';
+
+export const UPLOAD_ID = /^[0-9a-f]{32}$/;
+export const MAX_CHUNKS = 10_000;
+
+export interface ChunkInit {
+  fileHash: string;
+  fileName: string;
+  totalSize: number;
+  chunkCount: number;
+}
+
+interface ChunkMeta extends ChunkInit {
+  userId: number | null;
+  createdAt: string;
+}
+
+export interface ChunkUploads {
+  init(
+    input: ChunkInit,
+    caller: { userId: number | null; scope: DataScopeFilter },
+  ): Promise<{ uploaded: boolean; file?: SysFileRow; uploadId: string; receivedIndexes: number[] }>;
+  /** Stores one chunk (streamed); the index must be below the chunk count. */
+  writeChunk(
+    uploadId: string,
+    index: string,
+    userId: number | null,
+    body: AsyncIterable<Uint8Array>,
+  ): Promise<void>;
+  complete(input: ChunkInit & { uploadId: string }, userId: number | null): Promise<SysFileRow>;
+  /** Removes abandoned uploads and files deleted before `now - retention`; answers how many went. */
+  reclaim(now: Date): Promise<number>;
+}
+
+/** The clean-up the jobs module runs with the other reclaimers. */
+export interface Reclaimer {
+  name: string;
+  reclaim(now: Date): Promise<number>;
+}
+
+const invalid = (path: string, message: string) =>
+  new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path, message }] });
+
+export function createChunkUploads(options: {
+  root: string;
+  files: FileStore;
+  repo: FileRepository;
+  allowedExtensions: readonly string[];
+  retentionHours: number;
+  now: () => Date;
+}): ChunkUploads {
+  const base = resolve(options.root, '.chunks');
+  const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
+  const inFlight = new Map<string, Promise<SysFileRow>>();
+
+  function dirOf(uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId)) throw invalid('uploadId', 'not an upload id');
+    return join(base, uploadId);
+  }
+
+  async function metaOf(uploadId: string, userId: number | null): Promise<ChunkMeta> {
+    let meta: ChunkMeta;
+    try {
+      meta = JSON.parse(await readFile(join(dirOf(uploadId), 'meta.json'), 'utf8')) as ChunkMeta;
+    } catch (error) {
+      if (error instanceof BusinessError) throw error;
+      throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+    }
+    // Another caller's upload is answered as an unknown one.
+    if (meta.userId !== userId) throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+    return meta;
+  }
+
+  async function received(dir: string): Promise<number[]> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    return names
+      .map((n) => /^(\d+)\.part$/.exec(n)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  function checkInit(input: ChunkInit): void {
+    const ext = extensionOf(input.fileName);
+    if (!ext || !allowed.has(ext))
+      throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+    if (input.totalSize <= 0) throw new BusinessError(ErrorCode.FileEmpty);
+    if (input.totalSize > options.files.maxBytes)
+      throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.files.maxBytes });
+    if (input.chunkCount > input.totalSize) throw invalid('chunkCount', 'more chunks than bytes');
+  }
+
+  /** Streams a stored file's bytes into a new file of the caller (instant upload). */
+  async function copyOf(source: SysFileRow, fileName: string, userId: number | null): Promise<SysFileRow> {
+    const opened = await options.files.open(source.storageKey);
+    if (!opened) throw new BusinessError(ErrorCode.FileNotFound);
+    const sink = await options.files.begin(fileName);
+    try {
+      for await (const chunk of opened.body as unknown as AsyncIterable<Uint8Array>) await sink.write(chunk);
+    } catch (error) {
+      await sink.abort();
+      throw error;
+    }
+    const stored = await sink.finish();
+    return insert(stored, userId);
+  }
+
+  async function insert(stored: StoredUpload, userId: number | null): Promise<SysFileRow> {
+    try {
+      const at = options.now();
+      const id = await options.repo.insert({ ...stored, createTime: at, createUserId: userId });
+      return (await options.repo.getById(id)) as SysFileRow;
+    } catch (error) {
+      await options.files.remove(stored.storageKey);
+      throw error;
+    }
+  }
+
+  async function assemble(dir: string, meta: ChunkMeta, input: ChunkInit, userId: number | null) {
+    const have = new Set(await received(dir));
+    for (let i = 0; i < meta.chunkCount; i += 1)
+      if (!have.has(i)) throw new BusinessError(ErrorCode.ChunkMissing, { index: i });
+    const sink = await options.files.begin(input.fileName);
+    try {
+      for (let i = 0; i < meta.chunkCount; i += 1)
+        for await (const chunk of createReadStream(join(dir, `${i}.part`))) await sink.write(chunk as Buffer);
+    } catch (error) {
+      await sink.abort();
+      throw error;
+    }
+    const stored = await sink.finish();
+    if (stored.sha256 !== input.fileHash.toLowerCase() || stored.sizeBytes !== meta.totalSize) {
+      await options.files.remove(stored.storageKey);
+      // The chunks do not make the file: they are dropped, the client starts again.
+      await rm(dir, { recursive: true, force: true });
+      throw new BusinessError(ErrorCode.ChunkHashMismatch, {
+        expected: input.fileHash,
+        actual: stored.sha256,
+      });
+    }
+    const row = await insert(stored, userId);
+    await writeFile(join(dir, 'done.json'), JSON.stringify({ id: row.id }));
+    for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
+    return row;
+  }
+
+  async function waitForDone(dir: string): Promise<SysFileRow> {
+    // Another instance is assembling this upload: its result appears as done.json (bounded wait).
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
+      if (done) {
+        const row = await options.repo.getById((JSON.parse(done) as { id: number }).id);
+        if (row) return row;
+      }
+      if (!(await stat(join(dir, 'complete.lock')).catch(() => undefined))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
+  }
+
+  async function complete(
+    input: ChunkInit & { uploadId: string },
+    userId: number | null,
+  ): Promise<SysFileRow> {
+    const dir = dirOf(input.uploadId);
+    const meta = await metaOf(input.uploadId, userId);
+    if (meta.fileHash !== input.fileHash.toLowerCase() || meta.chunkCount !== input.chunkCount)
+      throw invalid('fileHash', 'does not match the upload');
+    checkInit({ ...input, totalSize: meta.totalSize });
+    const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
+    if (done) {
+      const row = await options.repo.getById((JSON.parse(done) as { id: number }).id);
+      if (row) return row;
+    }
+    try {
+      await mkdir(join(dir, 'complete.lock'));
+    } catch {
+      return waitForDone(dir);
+    }
+    try {
+      return await assemble(dir, meta, input, userId);
+    } finally {
+      await rm(join(dir, 'complete.lock'), { recursive: true, force: true });
+    }
+  }
+
+  return {
+    async init(input, caller) {
+      checkInit(input);
+      const fileHash = input.fileHash.toLowerCase();
+      const known = await options.repo.findByHash(fileHash, caller.scope);
+      if (known && known.sizeBytes === input.totalSize) {
+        const file = await copyOf(known, input.fileName, caller.userId);
+        return { uploaded: true, file, uploadId: '', receivedIndexes: [] };
+      }
+      const uploadId = createHash('sha256')
+        .update(`${caller.userId ?? 'key'}:${fileHash}:${input.totalSize}:${input.chunkCount}`)
+        .digest('hex')
+        .slice(0, 32);
+      const dir = dirOf(uploadId);
+      await mkdir(dir, { recursive: true });
+      const meta: ChunkMeta = {
+        ...input,
+        fileHash,
+        userId: caller.userId,
+        createdAt: options.now().toISOString(),
+      };
+      await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { flag: 'wx' }).catch(() => {});
+      await rm(join(dir, 'done.json'), { force: true });
+      // The retention period counts from the last activity on the service clock.
+      const at = options.now();
+      await utimes(dir, at, at).catch(() => {});
+      return { uploaded: false, uploadId, receivedIndexes: await received(dir) };
+    },
+
+    async writeChunk(uploadId, rawIndex, userId, body) {
+      if (!/^\d{1,5}$/.test(rawIndex)) throw invalid('index', 'not a chunk index');
+      const index = Number(rawIndex);
+      const dir = dirOf(uploadId);
+      const meta = await metaOf(uploadId, userId);
+      if (index >= meta.chunkCount) throw invalid('index', `must be below ${meta.chunkCount}`);
+      const partial = join(dir, `${index}.${process.pid}.${Date.now()}.tmp`);
+      const out = createWriteStream(partial, { flags: 'wx' });
+      let size = 0;
+      try {
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (size > meta.totalSize)
+            throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: meta.totalSize });
+          if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+        }
+        await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+      } catch (error) {
+        out.destroy();
+        await rm(partial, { force: true });
+        throw error;
+      }
+      if (size === 0) {
+        await rm(partial, { force: true });
+        throw new BusinessError(ErrorCode.FileEmpty);
+      }
+      // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
+      await rename(partial, join(dir, `${index}.part`));
+      const at = options.now();
+      await utimes(dir, at, at).catch(() => {});
+    },
+
+    complete(input, userId) {
+      // Keyed by caller too: another caller naming this id must not be handed the running result.
+      const key = `${userId ?? 'key'}:${input.uploadId}`;
+      const running = inFlight.get(key);
+      if (running) return running;
+      const work = complete(input, userId).finally(() => inFlight.delete(key));
+      inFlight.set(key, work);
+      return work;
+    },
+
+    async reclaim(now) {
+      const cutoff = new Date(now.getTime() - options.retentionHours * 3_600_000);
+      let count = 0;
+      for (const name of await readdir(base).catch(() => [] as string[])) {
+        if (!UPLOAD_ID.test(name)) continue;
+        const info = await stat(join(base, name)).catch(() => undefined);
+        if (info && info.mtime < cutoff) {
+          await rm(join(base, name), { recursive: true, force: true });
+          count += 1;
+        }
+      }
+      for (;;) {
+        const rows = await options.repo.deletedBefore(cutoff, 500);
+        if (rows.length === 0) break;
+        for (const row of rows) await options.files.remove(row.storageKey);
+        count += await options.repo.purgeDeleted(rows.map((r) => r.id));
+        if (rows.length < 500) break;
+      }
+      return count;
+    },
+  };
+}
