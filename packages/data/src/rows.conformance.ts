@@ -34,6 +34,8 @@ interface Expected {
   sysLoginLog: rows.SysLoginLogRow;
   sysExceptionLog: rows.SysExceptionLogRow;
   sysFile: rows.SysFileRow;
+  sysJob: rows.SysJobRow;
+  sysJobLog: rows.SysJobLogRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

@@ -7,6 +7,7 @@ import type { RepositoryContext } from './context.js';
 import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
+import { createJobLogRepository, createJobRepository, type JobLogRepository, type JobRepository } from './jobs.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
 import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';
@@ -37,6 +38,8 @@ export interface Repositories {
   orgs: OrgRepository;
   positions: PositionRepository;
   onlineSessions: OnlineSessionRepository;
+  jobs: JobRepository;
+  jobLogs: JobLogRepository;
 }
 
 /**
@@ -61,5 +64,7 @@ export function createRepositories(database: RepositoryContext): Repositories {
     orgs: createOrgRepository(database),
     positions: createPositionRepository(database),
     onlineSessions: createOnlineSessionRepository(database),
+    jobs: createJobRepository(database),
+    jobLogs: createJobLogRepository(database),
   };
 }
