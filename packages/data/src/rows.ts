@@ -285,17 +285,26 @@ export interface SysFileRow extends AuditFields, SoftDeleteField {
 /** Job handler kind: 1 compiled (registered in code), 2 HTTP, 3 SQL. */
 export type JobHandlerKind = 1 | 2 | 3;
 /** Named job handler kinds. */
-export const JobHandlerKind = { Compiled: 1, Http: 2, Sql: 3 } as const satisfies Record<string, JobHandlerKind>;
+export const JobHandlerKind = { Compiled: 1, Http: 2, Sql: 3 } as const satisfies Record<
+  string,
+  JobHandlerKind
+>;
 
 /** Job trigger kind: 1 cron with seconds, 2 fixed interval (≥ 5 s), 3 one-shot. */
 export type JobTriggerKind = 1 | 2 | 3;
 /** Named job trigger kinds. */
-export const JobTriggerKind = { Cron: 1, Interval: 2, OneShot: 3 } as const satisfies Record<string, JobTriggerKind>;
+export const JobTriggerKind = { Cron: 1, Interval: 2, OneShot: 3 } as const satisfies Record<
+  string,
+  JobTriggerKind
+>;
 
 /** Job status: 1 Ready, 2 Paused, 3 Completed, 4 Panic. */
 export type JobStatus = 1 | 2 | 3 | 4;
 /** Named job statuses. */
-export const JobStatus = { Ready: 1, Paused: 2, Completed: 3, Panic: 4 } as const satisfies Record<string, JobStatus>;
+export const JobStatus = { Ready: 1, Paused: 2, Completed: 3, Panic: 4 } as const satisfies Record<
+  string,
+  JobStatus
+>;
 
 /** What a fire found too late does: write a `misfire-skip` row, or run once now (`catch-up`). */
 export type JobMisfireStrategy = 'skip' | 'fire-once';

@@ -407,7 +407,10 @@ export const sysJob = table(
       mode: 'persisted',
     }),
   },
-  (t) => [index('sys_job_code_idx').on(t.code), uniqueIndex('sys_job_code_live_uq').on(t.code).where(sql`is_delete = 0`)],
+  (t) => [
+    index('sys_job_code_idx').on(t.code),
+    uniqueIndex('sys_job_code_live_uq').on(t.code).where(sql`is_delete = 0`),
+  ],
 );
 
 /**

@@ -7,7 +7,12 @@ import type { RepositoryContext } from './context.js';
 import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
-import { createJobLogRepository, createJobRepository, type JobLogRepository, type JobRepository } from './jobs.js';
+import {
+  createJobLogRepository,
+  createJobRepository,
+  type JobLogRepository,
+  type JobRepository,
+} from './jobs.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
 import { createOnlineSessionRepository, type OnlineSessionRepository } from './online-sessions.js';

@@ -54,7 +54,9 @@ export interface NewJob {
 }
 
 /** Changeable fields of a job (not its code nor its system flag). */
-export type JobPatch = Partial<Omit<NewJob, 'code' | 'isSystem' | 'createUserId' | 'createTime'>>;
+export type JobPatch = Partial<Omit<NewJob, 'code' | 'isSystem' | 'createUserId' | 'createTime'>> & {
+  consecutiveErrors?: number;
+};
 
 export interface JobPageQuery extends PageQuery {
   name?: string | undefined;
@@ -99,6 +101,8 @@ export interface JobRepository {
   statusCounts(): Promise<Record<JobStatus, number>>;
   /** Ready jobs with a next fire time, soonest first. */
   upcoming(limit: number): Promise<SysJobRow[]>;
+  /** Runs the statement of a SQL job (only when the service allows SQL jobs); answers the affected rows. */
+  executeSql(statement: string): Promise<number>;
 }
 
 /** One run-log row to write when an attempt starts (or is skipped). */
@@ -165,14 +169,24 @@ export interface JobLogRepository {
   nodesSince(since: Date, limit?: number): Promise<{ nodeName: string; lastSeen: Date }[]>;
 }
 
-const RUN_STATUSES: readonly JobRunStatus[] = ['running', 'success', 'failed', 'timeout', 'killed', 'skipped'];
+const RUN_STATUSES: readonly JobRunStatus[] = [
+  'running',
+  'success',
+  'failed',
+  'timeout',
+  'killed',
+  'skipped',
+];
 
 const clip = (text: string | null | undefined) => (text == null ? null : truncate(text, JOB_LOG_TEXT_MAX));
 
 export function createJobRepository({ db, adapter, tables }: RepositoryContext): JobRepository {
   const t = tables.sysJob;
   const live = eq(t.isDelete, false);
-  const stamp = (audit?: JobAudit) => ({ updateTime: audit?.now ?? new Date(), updateUserId: audit?.userId ?? null });
+  const stamp = (audit?: JobAudit) => ({
+    updateTime: audit?.now ?? new Date(),
+    updateUserId: audit?.userId ?? null,
+  });
   const one = async (where: SQL | undefined) => {
     const [row] = await db.select().from(t).where(where);
     return row;
@@ -225,7 +239,11 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
     async claimFire(id, scheduled, next) {
       const result = await db
         .update(t)
-        .set({ nextRunTime: next, lastRunTime: scheduled, ...(next === null ? { status: 3 as JobStatus } : {}) })
+        .set({
+          nextRunTime: next,
+          lastRunTime: scheduled,
+          ...(next === null ? { status: 3 as JobStatus } : {}),
+        })
         .where(and(eq(t.id, id), live, eq(t.status, 1), eq(t.nextRunTime, scheduled)));
       return adapter.affectedRows(result) > 0;
     },
@@ -279,6 +297,15 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
         0,
         limit,
       );
+    },
+    async executeSql(statement) {
+      const raw = db as unknown as {
+        execute?: (q: SQL) => Promise<unknown>;
+        run?: (q: SQL) => Promise<unknown>;
+      };
+      const query = sql.raw(statement);
+      const result = raw.execute ? await raw.execute(query) : await raw.run?.(query);
+      return adapter.affectedRows(result);
     },
   };
 }
@@ -364,7 +391,9 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
       return await db.select().from(t).where(running).orderBy(asc(t.id));
     },
     async clear(jobId) {
-      const result = await db.delete(t).where(and(ne(t.runStatus, 'running'), jobId ? eq(t.jobId, jobId) : undefined));
+      const result = await db
+        .delete(t)
+        .where(and(ne(t.runStatus, 'running'), jobId ? eq(t.jobId, jobId) : undefined));
       return adapter.affectedRows(result);
     },
     async deleteOlderThan(cutoff) {
@@ -399,4 +428,3 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
     },
   };
 }
-

@@ -33,10 +33,12 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { opsServicesFor } from '../ops/services.js';
+import { isModuleEnabled } from '../routes/index.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -69,6 +71,8 @@ export interface CreateServerOptions {
    * @default 1000
    */
   cacheProbeIntervalMs?: number;
+  /** Scheduled jobs: compiled handlers, the administrators' alert, reclaimers of the log clean-up job. */
+  jobs?: JobModuleOptions;
 }
 
 export interface SvcServer extends SvcApp {
@@ -85,6 +89,8 @@ export interface SvcServer extends SvcApp {
   logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
   /** Prometheus metrics when `Service:Metrics:Enabled`; `listen` serves them on their own port if configured. */
   metrics: ServiceMetrics | undefined;
+  /** The scheduled-job module (register compiled handlers with `jobs.engine.register`); undefined when `Job` is disabled. */
+  jobs: JobModule | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -316,6 +322,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     },
     now,
   };
+  const jobs = isModuleEnabled(deps, 'Job')
+    ? createJobModule({ config, repos, cache, logger, now }, options.jobs)
+    : undefined;
+  deps.jobs = jobs;
   const built = createApp(deps, {
     ...(options.configure ? { configure: options.configure } : {}),
     sqlLog,
@@ -335,6 +345,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     });
   }
 
+  if (jobs) {
+    try {
+      await jobs.start();
+    } catch (error) {
+      await jobs.stop().catch(() => {});
+      await Promise.allSettled([cache.close(), database.close()]);
+      throw asStartupError(error, 'The job engine could not start');
+    }
+  }
+
   let closed = false;
   return {
     ...built,
@@ -348,9 +368,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     jwtKey,
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
+      // Runs in flight are aborted and written before the pools close.
+      await jobs?.stop().catch(() => {});
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
       await Promise.all([

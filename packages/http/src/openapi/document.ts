@@ -97,6 +97,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Log: 'Operation, login and exception logs.',
   Monitor: 'Server and process figures.',
   File: 'Uploads, downloads and signed view links.',
+  Jobs: 'Scheduled jobs: cron, interval and one-shot triggers, runs, kill, run log and dashboard.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

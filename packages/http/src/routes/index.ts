@@ -11,6 +11,7 @@ import * as ping from './auth/ping.js';
 import * as refresh from './auth/refresh.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
+import { registerJobRoutes } from './job/index.js';
 import * as errorCodes from './meta/error-codes.js';
 import { registerMfaRoutes } from './mfa/index.js';
 import { registerOpsRoutes } from './ops/index.js';
@@ -41,4 +42,5 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   registerMfaRoutes(area('Mfa'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
+  if (isModuleEnabled(deps, 'Job')) registerJobRoutes(ctx, deps);
 }

@@ -244,7 +244,10 @@ export const serviceSchema = section({
       'Auto',
       'Scheduled-job engine: Auto = BullMQ on the cache Redis when Provider is Redis, else in-process.',
     ),
-    QueueName: str('svc-jobs', 'BullMQ queue name (under the cache key prefix); instances sharing it share jobs.'),
+    QueueName: str(
+      'svc-jobs',
+      'BullMQ queue name (under the cache key prefix); instances sharing it share jobs.',
+    ),
     NodeName: str(null, 'Name of this instance in the run log (default: host name and process id).'),
     ScanSeconds: int(5, 'How often each instance makes sure the next fire of every Ready job is queued.', {
       min: 1,
