@@ -16,6 +16,16 @@ export { type CreateServerOptions, createServer, type SvcServer } from './host/c
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { StartupError } from './host/startup-error.js';
 export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
+export type { JobModule, JobModuleOptions } from './jobs/module.js';
+export { LOG_CLEANUP_JOB } from './jobs/service.js';
+export type {
+  AlertAdministrators,
+  JobContext,
+  JobEngine,
+  JobHandler,
+  JobHandlerEntry,
+  JobReclaimer,
+} from './jobs/types.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export {
   type RegisterContext,

@@ -71,7 +71,8 @@ export interface JobAudit {
 
 /** What one finished attempt does to the job's counters. */
 export interface JobOutcome {
-  success: boolean;
+  /** null: neither (a killed run counts as a run, not as a failure). */
+  success: boolean | null;
   at: Date;
 }
 
@@ -257,13 +258,15 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
       await db
         .update(t)
         .set(
-          outcome.success
-            ? { numberOfRuns: sql`${t.numberOfRuns} + 1`, consecutiveErrors: 0 }
-            : {
-                numberOfRuns: sql`${t.numberOfRuns} + 1`,
-                numberOfErrors: sql`${t.numberOfErrors} + 1`,
-                consecutiveErrors: sql`${t.consecutiveErrors} + 1`,
-              },
+          outcome.success === null
+            ? { numberOfRuns: sql`${t.numberOfRuns} + 1` }
+            : outcome.success
+              ? { numberOfRuns: sql`${t.numberOfRuns} + 1`, consecutiveErrors: 0 }
+              : {
+                  numberOfRuns: sql`${t.numberOfRuns} + 1`,
+                  numberOfErrors: sql`${t.numberOfErrors} + 1`,
+                  consecutiveErrors: sql`${t.consecutiveErrors} + 1`,
+                },
         )
         .where(eq(t.id, id));
       return one(eq(t.id, id));

@@ -218,7 +218,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     mode: JobFireMode,
     resume?: { logId: number; retryIndex: number },
   ): Promise<void> {
-    let success = false;
+    let success: boolean | null = false;
     for (let retryIndex = resume?.retryIndex ?? 0; retryIndex <= job.retryCount; retryIndex++) {
       if (!alive()) return;
       const logId =
@@ -242,6 +242,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
         success = true;
         break;
       }
+      if (outcome === 'killed') success = null;
       if (outcome === 'killed' || outcome === 'shutdown') break;
       if (retryIndex < job.retryCount && job.retryIntervalSeconds > 0)
         await pause(job.retryIntervalSeconds * 1000);
@@ -249,7 +250,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     if (!alive()) return;
     const updated = await jobs.recordOutcome(job.id, { success, at: now() });
     if (
-      !success &&
+      success === false &&
       updated &&
       updated.failAlertThreshold > 0 &&
       updated.consecutiveErrors >= updated.failAlertThreshold &&

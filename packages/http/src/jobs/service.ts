@@ -173,9 +173,11 @@ export function createJobService(deps: JobServiceDeps): JobService {
 
     async remove(ids, actor) {
       const unique = [...new Set(ids)];
-      if (unique.length === 1) {
-        const job = await mustGet(unique[0] as number);
-        if (job.isSystem) throw conflict('a system job cannot be deleted');
+      for (const id of unique) {
+        const job = await jobs.get(id);
+        if (!job && unique.length === 1) throw notFound(id);
+        // Any system job refuses the whole batch.
+        if (job?.isSystem) throw conflict(`${job.code} is a system job and cannot be deleted`);
       }
       return (await jobs.softDelete(unique, { userId: actor, now: now() })).length;
     },

@@ -1,0 +1,3 @@
+import { defineJobsContract } from './jobs/jobs.contract.js';
+
+defineJobsContract('MySql');

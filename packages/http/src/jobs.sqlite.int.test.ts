@@ -1,0 +1,4 @@
+import { defineJobsContract, defineJobsKillSwitchContract } from './jobs/jobs.contract.js';
+
+defineJobsContract('Sqlite');
+defineJobsKillSwitchContract('Sqlite');
