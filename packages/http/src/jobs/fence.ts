@@ -82,6 +82,11 @@ export interface FencedRequest {
   resolve?: Resolve;
   /** @default 5 */
   maxRedirects?: number;
+  /**
+   * Where to connect for an address that passed the fence. @default the address itself. A test seam only: it
+   * lets a test stand a local server in for a public address, to see a redirect from it checked.
+   */
+  pin?: (checked: { address: string; family: number }) => { address: string; family: number };
 }
 
 export interface FencedResponse {
@@ -101,7 +106,14 @@ export async function fencedFetch(req: FencedRequest): Promise<FencedResponse> {
       allowPrivate: req.allowPrivate,
       ...(req.resolve ? { resolve: req.resolve } : {}),
     });
-    const res = await send(url, target, method, req.headers ?? {}, body, req.signal);
+    const res = await send(
+      url,
+      req.pin ? req.pin(target) : target,
+      method,
+      req.headers ?? {},
+      body,
+      req.signal,
+    );
     const location = res.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= (req.maxRedirects ?? 5)) throw new Error(`too many redirects (last ${url.href})`);
