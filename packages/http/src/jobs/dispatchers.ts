@@ -53,9 +53,37 @@ export interface BullMqDispatcherOptions {
   logger: Logger;
 }
 
+const READY_WAIT_MS = 3000;
+const ENQUEUE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A BullMQ queue and worker on the cache Redis. */
 export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispatcher {
-  const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  // The worker's connection waits for Redis (BullMQ needs `maxRetriesPerRequest: null` there); the queue's fails
+  // fast, so that an HTTP write or a scan never hangs while Redis is down (the next scan queues the fire).
+  const connect = (failFast: boolean) => {
+    const redis = new Redis(
+      options.redisUrl,
+      failFast ? { maxRetriesPerRequest: 1, enableOfflineQueue: false } : { maxRetriesPerRequest: null },
+    );
+    redis.on('error', (error) => options.logger.debug('Job queue Redis error', { error: String(error) }));
+    return redis;
+  };
   let queueConnection: Redis | undefined;
   let workerConnection: Redis | undefined;
   let queue: Queue | undefined;
@@ -64,9 +92,10 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
     kind: 'bullmq',
     redeliversLostFires: true,
     async start(run) {
-      queueConnection = connection();
-      workerConnection = connection();
+      queueConnection = connect(true);
+      workerConnection = connect(false);
       queue = new Queue(options.queueName, { connection: queueConnection, prefix: options.prefix });
+      queue.on('error', (error) => options.logger.debug('BullMQ queue error', { error: String(error) }));
       worker = new Worker(
         options.queueName,
         async (job) => {
@@ -82,19 +111,31 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
         },
       );
       worker.on('error', (error) => options.logger.warn('BullMQ worker error', { error: String(error) }));
-      await worker.waitUntilReady();
+      // Start-up does not wait on Redis beyond a short while: a service whose Redis is down starts degraded.
+      const ready = queueConnection;
+      await new Promise<void>((resolve) => {
+        if (ready.status === 'ready') return resolve();
+        const timer = setTimeout(resolve, READY_WAIT_MS);
+        ready.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
     async enqueue(fire) {
       if (!queue) return;
-      await queue.add('fire', fire, {
-        jobId: fire.id,
-        delay: Math.max(0, fire.scheduledTime - options.now().getTime()),
-        attempts: 1,
-        // Kept a while so that a late duplicate enqueue of the same fire still collapses (the run-log row and
-        // the claim on next_run_time guard beyond that).
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 24 * 3600 },
-      });
+      await withTimeout(
+        queue.add('fire', fire, {
+          jobId: fire.id,
+          delay: Math.max(0, fire.scheduledTime - options.now().getTime()),
+          attempts: 1,
+          // Kept a while so that a late duplicate enqueue of the same fire still collapses (the run-log row and
+          // the claim on next_run_time guard beyond that).
+          removeOnComplete: { age: 3600 },
+          removeOnFail: { age: 24 * 3600 },
+        }),
+        ENQUEUE_TIMEOUT_MS,
+      );
     },
     async stop(graceful) {
       if (graceful) await worker?.close().catch(() => {});

@@ -130,8 +130,18 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     });
   }
 
+  let scanning = false;
   async function scan(): Promise<void> {
-    if (!alive()) return;
+    if (!alive() || scanning) return;
+    scanning = true;
+    try {
+      await scanJobs();
+    } finally {
+      scanning = false;
+    }
+  }
+
+  async function scanJobs(): Promise<void> {
     for (const job of await jobs.listByStatus(1)) {
       let next = job.nextRunTime;
       if (!next) {
@@ -142,7 +152,12 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
         }
         await jobs.setNextRunTime(job.id, next);
       }
-      await enqueueNext(job, next);
+      await enqueueNext(job, next).catch((error: unknown) =>
+        logger.warn('Could not queue a fire (retried at the next scan)', {
+          jobId: job.id,
+          error: errorText(error),
+        }),
+      );
     }
   }
 
