@@ -1,3 +1,4 @@
-import { defineJobsContract } from './jobs/jobs.contract.js';
+import { defineJobsContract, defineJobsHandlerKindsContract } from './jobs/jobs.contract.js';
 
 defineJobsContract('PostgreSQL');
+defineJobsHandlerKindsContract('PostgreSQL');

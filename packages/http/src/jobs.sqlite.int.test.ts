@@ -1,4 +1,9 @@
-import { defineJobsContract, defineJobsKillSwitchContract } from './jobs/jobs.contract.js';
+import {
+  defineJobsContract,
+  defineJobsHandlerKindsContract,
+  defineJobsKillSwitchContract,
+} from './jobs/jobs.contract.js';
 
 defineJobsContract('Sqlite');
 defineJobsKillSwitchContract('Sqlite');
+defineJobsHandlerKindsContract('Sqlite');

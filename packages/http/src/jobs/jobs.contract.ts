@@ -5,6 +5,8 @@
  * pause and resume, log clear, dashboard, clean-up with reclaimers, and re-authentication on job writes.
  * Mid-run states come from a handler that waits on a promise the test resolves, never from sleeps.
  */
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
@@ -56,7 +58,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       t = await startTestServer({
         dbType,
         cache,
-        env: { Service__Jobs__MisfireThresholdSeconds: '5' },
+        env: { Service__Jobs__MisfireThresholdSeconds: '5', Service__Security__RateLimit__Enabled: 'false' },
         jobs: {
           handlers: [
             { name: 'test.gate', description: 'waits for the test', handler: gate.handler },
@@ -84,8 +86,8 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
           ],
         },
       });
-      // biome-ignore lint/style/noNonNullAssertion: the Job module is enabled by default
-      jobs = t.server.jobs!;
+      if (!t.server.jobs) throw new Error('the Job module is enabled by default');
+      jobs = t.server.jobs;
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
     });
     afterAll(() => t?.close());
@@ -491,6 +493,93 @@ export function defineJobsKillSwitchContract(dbType: DbType): void {
       ).toBe(404);
       expect(t.server.routes.routes.some((r) => r.path.startsWith('/api/v1/sys/job'))).toBe(false);
       expect(await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup')).toBeUndefined();
+    });
+  });
+}
+
+/** With `AllowPrivateHttpTargets` and `AllowSqlJobs` on: an HTTP job calls its target, a SQL job runs. */
+export function defineJobsHandlerKindsContract(dbType: DbType): void {
+  describe(`HTTP and SQL jobs when allowed on ${dbType}`, () => {
+    let t: TestServer;
+    let admin: Record<string, string>;
+    const bodies: string[] = [];
+    const target = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        bodies.push(`${req.method} ${req.url} ${req.headers['x-job'] ?? ''} ${body}`);
+        res.writeHead(req.url === '/fail' ? 500 : 200).end('pong');
+      });
+    });
+    let port = 0;
+    beforeAll(async () => {
+      await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+      port = (target.address() as AddressInfo).port;
+      t = await startTestServer({
+        dbType,
+        env: { Service__Jobs__AllowPrivateHttpTargets: 'true', Service__Jobs__AllowSqlJobs: 'true' },
+      });
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(async () => {
+      await t?.close();
+      await new Promise<void>((r) => target.close(() => r()));
+    });
+    const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      json(
+        await t.request(path, {
+          ...init,
+          headers: { ...admin, ...(init.headers as Record<string, string>) },
+        }),
+      );
+    const runAndWait = async (body: Record<string, unknown>) => {
+      const created = await call('/api/v1/sys/job', {
+        json: { name: String(body.code), triggerKind: 2, intervalSeconds: 3600, ...body },
+      });
+      expect(created.code, JSON.stringify(created)).toBe(0);
+      expect((await call(`/api/v1/sys/job/${created.data.id}/run`, { method: 'POST' })).code).toBe(0);
+      return waitFor(
+        async () => {
+          const page = await t.server.database.repos.jobLogs.page({ jobId: created.data.id });
+          return page.items.find((r) => r.runStatus !== 'running');
+        },
+        `the run of ${String(body.code)}`,
+      );
+    };
+
+    it('runs an HTTP job against its target, and fails it on an error status', async () => {
+      expect((await call('/api/v1/sys/job/handlers')).data).toMatchObject({
+        sqlAllowed: true,
+        privateHttpAllowed: true,
+      });
+      const props = {
+        url: `http://127.0.0.1:${port}/ping`,
+        method: 'POST',
+        headers: { 'x-job': 'yes' },
+        body: '{"a":1}',
+      };
+      const row = await runAndWait({ code: 'http-ok', handlerKind: 2, propsJson: JSON.stringify(props) });
+      expect(row).toMatchObject({ runStatus: 'success', messageText: 'HTTP 200: pong' });
+      expect(bodies).toContain('POST /ping yes {"a":1}');
+      const failed = await runAndWait({
+        code: 'http-fail',
+        handlerKind: 2,
+        propsJson: JSON.stringify({ url: `http://127.0.0.1:${port}/fail` }),
+      });
+      expect(failed.runStatus).toBe('failed');
+      expect(failed.errorText).toMatch(/HTTP 500/);
+    });
+
+    it('runs a SQL job', async () => {
+      const row = await runAndWait({
+        code: 'sql-ok',
+        handlerKind: 3,
+        propsJson: JSON.stringify({ sql: "update sys_job set remark = 'touched' where code = 'sql-ok'" }),
+      });
+      expect(row.runStatus, row.errorText ?? '').toBe('success');
+      expect((await t.server.database.repos.jobs.getByCode('sql-ok'))?.remark).toBe('touched');
     });
   });
 }
