@@ -15,7 +15,6 @@ export { seedPasswordBanner } from './host/banner.js';
 export { type CreateServerOptions, createServer, type SvcServer } from './host/create-server.js';
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { StartupError } from './host/startup-error.js';
-export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
 export type { JobModule, JobModuleOptions } from './jobs/module.js';
 export { LOG_CLEANUP_JOB } from './jobs/service.js';
 export type {
@@ -26,6 +25,7 @@ export type {
   JobHandlerEntry,
   JobReclaimer,
 } from './jobs/types.js';
+export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export {
   type RegisterContext,
