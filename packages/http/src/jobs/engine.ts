@@ -103,6 +103,9 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   const compiled = new Map<string, JobHandlerEntry>((deps.handlers ?? []).map((h) => [h.name, h]));
   const horizonMs = deps.horizonMs ?? 24 * 3600_000;
   const killChannel = `jobs:${options.QueueName}:kill`;
+  const heartbeatKey = (node: string) => `jobs:${options.QueueName}:node:${node}`;
+  /** A node that has not refreshed its heartbeat for this long is gone. */
+  const heartbeatTtlMs = Math.max(3 * options.ScanSeconds * 1000, 10_000);
   const ackChannel = `jobs:${options.QueueName}:kill-ack`;
   /** Runs on this node: log id → its abort controller. */
   const running = new Map<number, AbortController>();
@@ -130,14 +133,44 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     });
   }
 
-  let scanning = false;
+  /** The scan in progress: the timer skips a tick while one runs; an explicit scan waits for it, then runs. */
+  let scanning: Promise<void> | undefined;
   async function scan(): Promise<void> {
-    if (!alive() || scanning) return;
-    scanning = true;
-    try {
+    while (scanning) await scanning.catch(() => {});
+    if (!alive()) return;
+    const work = (async () => {
+      await sweepLostRuns().catch((error: unknown) =>
+        logger.warn('Could not sweep lost runs', { error: errorText(error) }),
+      );
       await scanJobs();
+    })();
+    scanning = work;
+    try {
+      await work;
     } finally {
-      scanning = false;
+      scanning = undefined;
+    }
+  }
+
+  /**
+   * Ends `running` rows whose node is gone and that nothing else will pick up: every such row with the
+   * in-process engine (a previous life of this instance), manual runs with BullMQ (scheduled fires are taken
+   * over through BullMQ instead). Without this a serial job would be skipped for ever after a crash.
+   */
+  async function sweepLostRuns(): Promise<void> {
+    const at = now();
+    await cache.set(heartbeatKey(nodeName), at.getTime(), heartbeatTtlMs);
+    for (const row of await jobLogs.running()) {
+      if (running.has(row.id) || at.getTime() - row.startTime.getTime() < heartbeatTtlMs) continue;
+      if (dispatcher.redeliversLostFires && !row.fireInstanceId.startsWith('m-')) continue;
+      if (row.nodeName !== nodeName && (await cache.has(heartbeatKey(row.nodeName)))) continue;
+      const ended = await jobLogs.finish(row.id, row.nodeName, {
+        runStatus: 'failed',
+        endTime: at,
+        elapsedMs: at.getTime() - row.startTime.getTime(),
+        errorText: `node ${row.nodeName} stopped during the run`,
+      });
+      if (ended) logger.warn('Ended a run of a stopped node', { logId: row.id, node: row.nodeName });
     }
   }
 
@@ -415,6 +448,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       await dispatcher.start((fire) => track(processFire(fire)));
       await scan().catch((error: unknown) => logger.warn('Job scan failed', { error: errorText(error) }));
       scanTimer = setInterval(() => {
+        if (scanning) return;
         scan().catch((error: unknown) => logger.warn('Job scan failed', { error: errorText(error) }));
       }, options.ScanSeconds * 1000);
       scanTimer.unref();

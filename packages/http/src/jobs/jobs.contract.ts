@@ -260,6 +260,27 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await job(id))?.consecutiveErrors).toBe(0);
     });
 
+    it('ends a run left running by a node that is gone, so a serial job is not blocked for ever', async () => {
+      const id = await createId({ code: 'orphan', handlerName: 'test.ok' });
+      const started = new Date(Date.now() - 120_000);
+      const logId = await t.server.database.repos.jobLogs.insert({
+        jobId: id,
+        jobName: 'orphan',
+        fireInstanceId: 'm-ghost-run',
+        retryIndex: 0,
+        fireMode: 'manual',
+        scheduledTime: started,
+        startTime: started,
+        runStatus: 'running',
+        nodeName: 'ghost-node',
+      });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
+      await jobs.engine.scan();
+      const row = await t.server.database.repos.jobLogs.get(logId as number);
+      expect(row).toMatchObject({ runStatus: 'failed', errorText: 'node ghost-node stopped during the run' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+    });
+
     it('writes one row per attempt: retries of a failing handler, then timeouts', async () => {
       const failing = await createId({ code: 'retry-fail', handlerName: 'test.fail', retryCount: 2 });
       await call(`/api/v1/sys/job/${failing}/run`, { method: 'POST' });
