@@ -1,13 +1,10 @@
 /** `POST /api/v1/sys/job/batch-delete`: soft-deletes several jobs; a system job among them refuses the batch (47010). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { actorOf } from '../ops/route-deps.js';
 import type { JobRouteDeps } from './schemas.js';
-
-const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')?.userId ?? null;
 
 export const route = createRoute({
   method: 'post',

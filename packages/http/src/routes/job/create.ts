@@ -1,13 +1,10 @@
 /** `POST /api/v1/sys/job`: a new job (47002 code taken, 47003/47004 trigger, 47005 handler, 47008 SQL off, 47009 HTTP target fenced). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { actorOf } from '../ops/route-deps.js';
 import { JobCreateSchema, type JobRouteDeps, jobInput } from './schemas.js';
-
-const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')?.userId ?? null;
 
 export const route = createRoute({
   method: 'post',

@@ -1,14 +1,11 @@
 /** `PUT /api/v1/sys/job/{id}/enabled?enabled=`: pause (Ready/Panic → Paused) or resume (Paused/Panic → Ready, next fire from now); 47010 otherwise. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { boolParam, idPath, querySchema } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { actorOf } from '../ops/route-deps.js';
 import type { JobRouteDeps } from './schemas.js';
-
-const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')?.userId ?? null;
 
 export const route = createRoute({
   method: 'put',

@@ -1,14 +1,11 @@
 /** `PUT /api/v1/sys/job/{id}`: changes a job (not its code); the next fire is recomputed. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { idPath } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { actorOf } from '../ops/route-deps.js';
 import { type JobRouteDeps, JobUpdateSchema, jobInput } from './schemas.js';
-
-const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')?.userId ?? null;
 
 export const route = createRoute({
   method: 'put',
