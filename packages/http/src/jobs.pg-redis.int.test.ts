@@ -17,7 +17,7 @@ const env = (node: string) => ({
   Service__Jobs__ScanSeconds: '1',
   Service__Jobs__StalledIntervalMs: '500',
   Service__Jobs__LockDurationMs: '1500',
-  Service__Jobs__MisfireThresholdSeconds: '5',
+  Service__Jobs__MisfireThresholdSeconds: '10',
 });
 
 describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
@@ -96,9 +96,10 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     const last = seconds.at(-1) as number;
     expect(seconds.every((s) => s % 1000 === 0)).toBe(true);
     expect(seconds.length).toBe((last - first) / 1000 + 1); // no gap
-    expect(
-      rows.every((r) => r.runStatus === 'success' && r.retryIndex === 0 && r.fireMode === 'schedule'),
-    ).toBe(true);
+    // Every second ran (a fire picked up later than the misfire threshold would be a `misfire-skip` row instead:
+    // allowed by the misfire rules, but it shows here, so a starved machine is visible in the failure).
+    expect(rows.filter((r) => r.runStatus !== 'success').map((r) => [r.runStatus, r.fireMode])).toEqual([]);
+    expect(rows.every((r) => r.retryIndex === 0 && r.fireMode === 'schedule')).toBe(true);
     expect(new Set(rows.map((r) => r.fireInstanceId)).size).toBe(rows.length);
     expect(rows.length).toBeGreaterThanOrEqual(15);
   }, 60_000);
@@ -111,7 +112,7 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
         handlerKind: 1,
         handlerName: 'test.gate',
         triggerKind: 3,
-        oneShotTime: oneShotIn(1500),
+        oneShotTime: oneShotIn(3000),
       },
     });
     expect(created.code).toBe(0);
@@ -144,7 +145,7 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
         handlerKind: 1,
         handlerName: 'test.gate',
         triggerKind: 3,
-        oneShotTime: oneShotIn(1500),
+        oneShotTime: oneShotIn(3000),
       },
     });
     const id = created.data.id as number;
