@@ -67,6 +67,11 @@ export interface JobEngineDeps {
   handlers?: readonly JobHandlerEntry[] | undefined;
   /** Fires further ahead than this are queued by a later scan. @default 24 h */
   horizonMs?: number;
+  /**
+   * How long a scheduled run of a stopped node is left for the dispatcher's own takeover before the sweep ends
+   * it (BullMQ: lock duration plus stalled interval). @default 60 s
+   */
+  takeoverGraceMs?: number;
 }
 
 /** Scheduled fires share one id per job and time, so duplicate enqueues from several instances collapse. */
@@ -106,6 +111,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   const heartbeatKey = (node: string) => `jobs:${options.QueueName}:node:${node}`;
   /** A node that has not refreshed its heartbeat for this long is gone. */
   const heartbeatTtlMs = Math.max(3 * options.ScanSeconds * 1000, 10_000);
+  const takeoverGraceMs = deps.takeoverGraceMs ?? 60_000;
   const ackChannel = `jobs:${options.QueueName}:kill-ack`;
   /** Runs on this node: log id → its abort controller. */
   const running = new Map<number, AbortController>();
@@ -154,15 +160,19 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
 
   /**
    * Ends `running` rows whose node is gone and that nothing else will pick up: every such row with the
-   * in-process engine (a previous life of this instance), manual runs with BullMQ (scheduled fires are taken
-   * over through BullMQ instead). Without this a serial job would be skipped for ever after a crash.
+   * in-process engine (a previous life of this instance), manual runs with BullMQ, and scheduled fires that
+   * BullMQ did not hand over within the takeover grace. Without this a serial job would be skipped for ever
+   * after a crash.
    */
   async function sweepLostRuns(): Promise<void> {
     const at = now();
     await cache.set(heartbeatKey(nodeName), at.getTime(), heartbeatTtlMs);
     for (const row of await jobLogs.running()) {
       if (running.has(row.id) || at.getTime() - row.startTime.getTime() < heartbeatTtlMs) continue;
-      if (dispatcher.redeliversLostFires && !row.fireInstanceId.startsWith('m-')) continue;
+      // A scheduled fire of a stopped node is BullMQ's to hand over; only a fire it gave up on (a second stall)
+      // is ended here, once the takeover had its time.
+      const redelivered = dispatcher.redeliversLostFires && !row.fireInstanceId.startsWith('m-');
+      if (redelivered && at.getTime() - row.startTime.getTime() < heartbeatTtlMs + takeoverGraceMs) continue;
       if (row.nodeName !== nodeName && (await cache.has(heartbeatKey(row.nodeName)))) continue;
       const ended = await jobLogs.finish(row.id, row.nodeName, {
         runStatus: 'failed',

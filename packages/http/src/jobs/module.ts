@@ -80,6 +80,7 @@ export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions =
       options.alertAdministrators ??
       (async (job, text) => logger.warn(`Job alert (no notice publisher wired): ${text}`, { jobId: job.id })),
     handlers: options.handlers,
+    takeoverGraceMs: 2 * (jobsOptions.LockDurationMs + jobsOptions.StalledIntervalMs),
   });
   engine.register(
     LOG_CLEANUP_JOB,
