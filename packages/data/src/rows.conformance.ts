@@ -38,6 +38,8 @@ interface Expected {
   sysNotice: rows.SysNoticeRow;
   sysNoticeReceiver: rows.SysNoticeReceiverRow;
   sysNoticeRead: rows.SysNoticeReadRow;
+  sysJob: rows.SysJobRow;
+  sysJobLog: rows.SysJobLogRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

@@ -325,3 +325,88 @@ export interface SysNoticeReadRow {
   userId: number;
   readTime: Date;
 }
+
+/** Job handler kind: 1 compiled (registered in code), 2 HTTP, 3 SQL. */
+export type JobHandlerKind = 1 | 2 | 3;
+/** Named job handler kinds. */
+export const JobHandlerKind = { Compiled: 1, Http: 2, Sql: 3 } as const satisfies Record<
+  string,
+  JobHandlerKind
+>;
+
+/** Job trigger kind: 1 cron with seconds, 2 fixed interval (≥ 5 s), 3 one-shot. */
+export type JobTriggerKind = 1 | 2 | 3;
+/** Named job trigger kinds. */
+export const JobTriggerKind = { Cron: 1, Interval: 2, OneShot: 3 } as const satisfies Record<
+  string,
+  JobTriggerKind
+>;
+
+/** Job status: 1 Ready, 2 Paused, 3 Completed, 4 Panic. */
+export type JobStatus = 1 | 2 | 3 | 4;
+/** Named job statuses. */
+export const JobStatus = { Ready: 1, Paused: 2, Completed: 3, Panic: 4 } as const satisfies Record<
+  string,
+  JobStatus
+>;
+
+/** What a fire found too late does: write a `misfire-skip` row, or run once now (`catch-up`). */
+export type JobMisfireStrategy = 'skip' | 'fire-once';
+/** A fire while the previous run is still running: `serial-skip` writes a `skipped` row, `parallel` runs both. */
+export type JobConcurrencyMode = 'serial-skip' | 'parallel';
+/** Why a run started. */
+export type JobFireMode = 'schedule' | 'manual' | 'catch-up' | 'misfire-skip';
+/** State of a run-log row. */
+export type JobRunStatus = 'running' | 'success' | 'failed' | 'timeout' | 'killed' | 'skipped';
+
+/** `sys_job` */
+export interface SysJobRow extends AuditFields, SoftDeleteField {
+  id: number;
+  code: string;
+  name: string;
+  handlerKind: JobHandlerKind;
+  handlerName: string;
+  propsJson: string | null;
+  triggerKind: JobTriggerKind;
+  cronExpression: string | null;
+  intervalSeconds: number | null;
+  oneShotTime: Date | null;
+  startTime: Date | null;
+  endTime: Date | null;
+  misfireStrategy: JobMisfireStrategy;
+  concurrencyMode: JobConcurrencyMode;
+  status: JobStatus;
+  nextRunTime: Date | null;
+  lastRunTime: Date | null;
+  numberOfRuns: number;
+  numberOfErrors: number;
+  consecutiveErrors: number;
+  timeoutSeconds: number;
+  retryCount: number;
+  retryIntervalSeconds: number;
+  failAlertThreshold: number;
+  alertByNotice: boolean;
+  isSystem: boolean;
+  remark: string | null;
+  /** Generated: the code while live, null once deleted (unique among live rows). */
+  codeLive: string | null;
+}
+
+/** `sys_job_log` */
+export interface SysJobLogRow {
+  id: number;
+  jobId: number;
+  jobName: string;
+  fireInstanceId: string;
+  retryIndex: number;
+  fireMode: JobFireMode;
+  scheduledTime: Date;
+  startTime: Date;
+  endTime: Date | null;
+  runStatus: JobRunStatus;
+  elapsedMs: number;
+  nodeName: string;
+  killRequested: boolean;
+  messageText: string | null;
+  errorText: string | null;
+}

@@ -7,6 +7,7 @@ import type { Cache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
 import type { MfaServices, PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
+import type { JobModule } from './jobs/module.js';
 import type { ServiceMetrics } from './observability/metrics.js';
 import type { RouteGuards } from './openapi/register.js';
 import type { HttpSecurity } from './security/deps.js';
@@ -57,4 +58,6 @@ export interface HttpDeps {
   version: string;
   /** Prometheus metrics (`Service:Metrics:Enabled`); undefined when off, and then nothing is measured. */
   metrics?: ServiceMetrics | undefined;
+  /** Scheduled jobs (module `Job`); undefined when the module is disabled, and then its routes are absent. */
+  jobs?: JobModule | undefined;
 }

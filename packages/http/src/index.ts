@@ -15,6 +15,16 @@ export { seedPasswordBanner } from './host/banner.js';
 export { type CreateServerOptions, createServer, type SvcServer } from './host/create-server.js';
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { StartupError } from './host/startup-error.js';
+export type { JobModule, JobModuleOptions } from './jobs/module.js';
+export { LOG_CLEANUP_JOB } from './jobs/service.js';
+export type {
+  AlertAdministrators,
+  JobContext,
+  JobEngine,
+  JobHandler,
+  JobHandlerEntry,
+  JobReclaimer,
+} from './jobs/types.js';
 export {
   deleteNotice,
   isSameOriginPath,

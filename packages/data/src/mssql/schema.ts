@@ -5,7 +5,19 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, primaryKey, mssqlTable as table, uniqueIndex } from 'drizzle-orm/mssql-core';
-import type { ConfigValueType, DataScope, MenuType, RefreshTokenStatus } from '../rows.js';
+import type {
+  ConfigValueType,
+  DataScope,
+  JobConcurrencyMode,
+  JobFireMode,
+  JobHandlerKind,
+  JobMisfireStrategy,
+  JobRunStatus,
+  JobStatus,
+  JobTriggerKind,
+  MenuType,
+  RefreshTokenStatus,
+} from '../rows.js';
 import {
   auditColumns,
   fixedStr,
@@ -427,5 +439,79 @@ export const sysNoticeRead = table(
   (t) => [
     primaryKey({ columns: [t.noticeId, t.userId] }),
     index('sys_notice_read_user_idx').on(t.userId, t.noticeId),
+  ],
+);
+
+/** Scheduled jobs (module `Job`); the code is immutable and unique among live rows. */
+export const sysJob = table(
+  'sys_job',
+  {
+    ...idColumn,
+    code: str('code', 64).notNull(),
+    name: str('name', 128).notNull(),
+    handlerKind: int16('handler_kind').$type<JobHandlerKind>().notNull(),
+    handlerName: str('handler_name', 128).notNull(),
+    propsJson: longText('props_json'),
+    triggerKind: int16('trigger_kind').$type<JobTriggerKind>().notNull(),
+    cronExpression: str('cron_expression', 128),
+    intervalSeconds: int32('interval_seconds'),
+    oneShotTime: instant('one_shot_time'),
+    startTime: instant('start_time'),
+    endTime: instant('end_time'),
+    misfireStrategy: str('misfire_strategy', 16).$type<JobMisfireStrategy>().notNull().default('skip'),
+    concurrencyMode: str('concurrency_mode', 16).$type<JobConcurrencyMode>().notNull().default('serial-skip'),
+    status: int16('status').$type<JobStatus>().notNull().default(1),
+    nextRunTime: instant('next_run_time'),
+    lastRunTime: instant('last_run_time'),
+    numberOfRuns: int32('number_of_runs').notNull().default(0),
+    numberOfErrors: int32('number_of_errors').notNull().default(0),
+    consecutiveErrors: int32('consecutive_errors').notNull().default(0),
+    timeoutSeconds: int32('timeout_seconds').notNull().default(0),
+    retryCount: int32('retry_count').notNull().default(0),
+    retryIntervalSeconds: int32('retry_interval_seconds').notNull().default(0),
+    failAlertThreshold: int32('fail_alert_threshold').notNull().default(0),
+    alertByNotice: flag('alert_by_notice').notNull().default(false),
+    isSystem: flag('is_system').notNull().default(false),
+    remark: str('remark', 500),
+    ...auditColumns,
+    ...softDeleteColumn,
+    /** The code while the row is live, NULL once deleted. */
+    codeLive: str('code_live', 64).generatedAlwaysAs(sql`case when is_delete = 0 then code end`, {
+      mode: 'persisted',
+    }),
+  },
+  (t) => [
+    index('sys_job_code_idx').on(t.code),
+    uniqueIndex('sys_job_code_live_uq').on(t.code).where(sql`is_delete = 0`),
+  ],
+);
+
+/**
+ * One attempt of one fire of a job. `fireInstanceId` names the fire (job and scheduled time, or a manual run)
+ * and is unique with `retryIndex`: a fire that two instances pick up writes one row, never two.
+ */
+export const sysJobLog = table(
+  'sys_job_log',
+  {
+    ...idColumn,
+    jobId: int64('job_id').notNull(),
+    jobName: str('job_name', 128).notNull(),
+    fireInstanceId: str('fire_instance_id', 96).notNull(),
+    retryIndex: int32('retry_index').notNull().default(0),
+    fireMode: str('fire_mode', 16).$type<JobFireMode>().notNull(),
+    scheduledTime: instant('scheduled_time').notNull(),
+    startTime: instant('start_time').notNull(),
+    endTime: instant('end_time'),
+    runStatus: str('run_status', 16).$type<JobRunStatus>().notNull(),
+    elapsedMs: int32('elapsed_ms').notNull().default(0),
+    nodeName: str('node_name', 128).notNull(),
+    killRequested: flag('kill_requested').notNull().default(false),
+    messageText: longText('message_text'),
+    errorText: longText('error_text'),
+  },
+  (t) => [
+    uniqueIndex('sys_job_log_fire_uq').on(t.fireInstanceId, t.retryIndex),
+    index('sys_job_log_job_id_idx').on(t.jobId, t.id),
+    index('sys_job_log_start_time_idx').on(t.startTime),
   ],
 );

@@ -8,6 +8,12 @@ import { createDashboardRepository, type DashboardRepository } from './dashboard
 import { createDictRepository, type DictRepository } from './dicts.js';
 import { createExceptionLogRepository, type ExceptionLogRepository } from './exception-logs.js';
 import { createFileRepository, type FileRepository } from './files.js';
+import {
+  createJobLogRepository,
+  createJobRepository,
+  type JobLogRepository,
+  type JobRepository,
+} from './jobs.js';
 import { createLoginLogRepository, type LoginLogRepository } from './login-logs.js';
 import { createMenuRepository, type MenuRepository } from './menus.js';
 import { createModuleRepository, type ModuleRepository } from './modules.js';
@@ -46,6 +52,8 @@ export interface Repositories {
   /** Soft-deleted rows of any soft-deletable table (the recycle bin). */
   trash: TrashRepository;
   notices: NoticeRepository;
+  jobs: JobRepository;
+  jobLogs: JobLogRepository;
 }
 
 /**
@@ -74,5 +82,7 @@ export function createRepositories(database: RepositoryContext): Repositories {
     dashboard: createDashboardRepository(database),
     trash: createTrashRepository(database),
     notices: createNoticeRepository(database),
+    jobs: createJobRepository(database),
+    jobLogs: createJobLogRepository(database),
   };
 }

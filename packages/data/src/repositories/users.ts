@@ -87,6 +87,8 @@ export interface UserRepository {
   countAll(): Promise<number>;
   /** Rows that are not soft-deleted. */
   countLive(): Promise<number>;
+  /** Ids of the live, enabled super administrators (who job alerts reach). */
+  superAdminIds(): Promise<number[]>;
   /** The user whose account equals `account` after trimming, ignoring case; the oldest if several match. */
   findByAccount(account: string, options?: FindUserOptions): Promise<SysUserRow | undefined>;
   findById(id: number, options?: FindUserOptions): Promise<SysUserRow | undefined>;
@@ -191,6 +193,13 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
   }
 
   return {
+    async superAdminIds() {
+      const rows = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.isSuperAdmin, true), eq(t.enabled, true), eq(t.isDelete, false)));
+      return rows.map((r) => r.id);
+    },
     async countAll() {
       const [row] = await db.select({ n: count() }).from(t);
       return Number(row?.n ?? 0);

@@ -33,11 +33,14 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
+import { noticeAlert } from '../notices/service.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
-import { opsServicesFor } from '../ops/services.js';
+import { opsServicesFor, uploadReclaimer } from '../ops/services.js';
 import { createRealtimeHub, isRealtimeEnabled, type RealtimeHub } from '../realtime/hub.js';
+import { isModuleEnabled } from '../routes/index.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -70,6 +73,8 @@ export interface CreateServerOptions {
    * @default 1000
    */
   cacheProbeIntervalMs?: number;
+  /** Scheduled jobs: compiled handlers, the administrators' alert, reclaimers of the log clean-up job. */
+  jobs?: JobModuleOptions;
 }
 
 export interface SvcServer extends SvcApp {
@@ -88,6 +93,8 @@ export interface SvcServer extends SvcApp {
   metrics: ServiceMetrics | undefined;
   /** The WebSocket hub (`Service:Realtime:Enabled`); `listen` attaches it to the Node server. */
   realtime: RealtimeHub | undefined;
+  /** The scheduled-job module (register compiled handlers with `jobs.engine.register`); undefined when `Job` is disabled. */
+  jobs: JobModule | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -320,6 +327,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     now,
   };
   const hub = isRealtimeEnabled(deps) ? createRealtimeHub(deps, resilientCache) : undefined;
+  const jobs = isModuleEnabled(deps, 'Job')
+    ? createJobModule({ config, repos, cache, logger, now }, jobModuleOptions(deps, options.jobs))
+    : undefined;
+  deps.jobs = jobs;
   const built = createApp(deps, {
     hub,
     ...(options.configure ? { configure: options.configure } : {}),
@@ -341,6 +352,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     });
   }
 
+  if (jobs) {
+    try {
+      await jobs.start();
+    } catch (error) {
+      await jobs.stop().catch(() => {});
+      await Promise.allSettled([cache.close(), database.close()]);
+      throw asStartupError(error, 'The job engine could not start');
+    }
+  }
+
   let closed = false;
   return {
     ...built,
@@ -355,10 +376,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
     realtime: hub,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
       await hub?.close();
+      // Runs in flight are aborted and written before the pools close.
+      await jobs?.stop().catch(() => {});
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
       await Promise.all([
@@ -383,4 +407,23 @@ function requireRedisUrl(url: string | null): string {
       'Service:Cache:Redis:Configuration is required when Service:Cache:Provider is Redis.',
     );
   return url;
+}
+
+/**
+ * The job module's options with the kernel's own wiring: a Panic alert becomes a notice to the super
+ * administrators (module `Notice`), and the log clean-up job reclaims abandoned chunks and deleted files
+ * (module `Upload`); a consumer's alert replaces the notice, its reclaimers run after the kernel's.
+ */
+function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): JobModuleOptions {
+  const alert = isModuleEnabled(deps, 'Notice') ? noticeAlert(deps) : undefined;
+  return {
+    ...given,
+    alertAdministrators:
+      given?.alertAdministrators ??
+      (alert && ((job, text) => alert(`Job ${job.name} (${job.code}) is in Panic`.slice(0, 128), text))),
+    reclaimers: [
+      ...(isModuleEnabled(deps, 'Upload') ? [uploadReclaimer(deps)] : []),
+      ...(given?.reclaimers ?? []),
+    ],
+  };
 }

@@ -212,6 +212,24 @@ export function readAllNotices(deps: NoticeDeps, userId: number): Promise<number
 }
 
 /**
+ * The administrators' alert of the scheduled jobs: a Message notice to the live, enabled super administrators
+ * (nothing when there is none), told through the realtime bus as any notice.
+ */
+export function noticeAlert(
+  deps: Parameters<typeof noticeDepsOf>[0] & { core: { repos: Pick<Repositories, 'users'> } },
+): (title: string, text: string) => Promise<void> {
+  return async (title, text) => {
+    const receiverIds = await deps.core.repos.users.superAdminIds();
+    if (receiverIds.length === 0) return;
+    await publishNotice(
+      noticeDepsOf(deps),
+      { title, content: text, type: 3, receiverType: NoticeReceiverType.User, receiverIds },
+      null,
+    );
+  };
+}
+
+/**
  * The notice deps of a server, from its core services (the job helper's panic alerts use this).
  * @example await publishNotice(noticeDepsOf(deps), input, null);
  */

@@ -103,6 +103,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   File: 'Uploads (single and chunked with resume and instant upload), downloads and signed view links.',
   Import:
     'Excel user import (template, preview, validate, error report, commit) and the user and operation-log exports.',
+  Jobs: 'Scheduled jobs: cron, interval and one-shot triggers, runs, kill, run log and dashboard.',
 };
 
 type Operation = Record<string, unknown> & { tags?: string[] };

@@ -15,6 +15,7 @@ import * as dashboardSummary from './dashboard/summary.js';
 import { registerExcelRoutes } from './excel/index.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
+import { registerJobRoutes } from './job/index.js';
 import * as errorCodes from './meta/error-codes.js';
 import { registerMfaRoutes } from './mfa/index.js';
 import { registerNoticeRoutes } from './notice/index.js';
@@ -53,4 +54,5 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   if (isModuleEnabled(deps, 'Dashboard'))
     dashboardSummary.register(area('Dashboard'), { admin: adminServicesFor(deps) });
   if (isModuleEnabled(deps, 'Notice')) registerNoticeRoutes(area('Notice'), deps);
+  if (isModuleEnabled(deps, 'Job')) registerJobRoutes(ctx, deps);
 }

@@ -16,6 +16,7 @@ const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
 const notice = (name: string, code: number) => k('notice', name, code);
 const excel = (name: string, code: number) => k('excel', name, code);
+const job = (name: string, code: number) => k('job', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -111,6 +112,17 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   ExportColumnInvalid: excel('ExportColumnInvalid', 46013),
   /** An import commit would create users while `Service:Security:DefaultInitialPassword` is unset (contract §10). */
   ImportInitialPasswordUnset: excel('ImportInitialPasswordUnset', 46014),
+  JobNotFound: job('JobNotFound', 47001),
+  JobCodeExists: job('JobCodeExists', 47002),
+  /** `args.reason`: why the cron expression was refused. */
+  JobCronInvalid: job('JobCronInvalid', 47003),
+  JobTriggerInvalid: job('JobTriggerInvalid', 47004),
+  JobHandlerNotFound: job('JobHandlerNotFound', 47005),
+  JobAlreadyRunning: job('JobAlreadyRunning', 47006),
+  JobRunNotAlive: job('JobRunNotAlive', 47007),
+  JobSqlDisabled: job('JobSqlDisabled', 47008),
+  JobHttpUrlBlocked: job('JobHttpUrlBlocked', 47009),
+  JobStatusConflict: job('JobStatusConflict', 47010),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),

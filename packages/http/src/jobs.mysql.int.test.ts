@@ -1,0 +1,4 @@
+import { defineJobsContract, defineJobsHandlerKindsContract } from './jobs/jobs.contract.js';
+
+defineJobsContract('MySql');
+defineJobsHandlerKindsContract('MySql');

@@ -1,0 +1,9 @@
+import {
+  defineJobsContract,
+  defineJobsHandlerKindsContract,
+  defineJobsKillSwitchContract,
+} from './jobs/jobs.contract.js';
+
+defineJobsContract('Sqlite');
+defineJobsKillSwitchContract('Sqlite');
+defineJobsHandlerKindsContract('Sqlite');

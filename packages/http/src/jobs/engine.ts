@@ -1,0 +1,539 @@
+/**
+ * The job engine: one core for both deliveries. A *dispatcher* delivers fires (in-process timers for a single
+ * instance; a BullMQ queue on the cache Redis for several), the core runs them with the same semantics:
+ *
+ * - claim: a scheduled fire runs only if this instance moves the job's `next_run_time` from the fire's time to
+ *   the next one (a conditional update, so of several instances delivering the same fire one claims it), and
+ *   the run-log row is unique by fire and retry index;
+ * - misfire: a fire picked up later than `MisfireThresholdSeconds` writes a `misfire-skip` row or runs once now
+ *   (`catch-up`), and the next fire is computed from now (no burst of missed fires);
+ * - serial-skip: a fire while another run of the job is running writes a `skipped` row; parallel runs both;
+ * - retries (one row per attempt, `retryIndex`), timeout (`timeout` row), kill (AbortSignal to the handler,
+ *   `killed` row), Panic after `failAlertThreshold` consecutive failed fires, with an alert if asked;
+ * - takeover: a fire delivered again while its row is `running` on another node means that node lost the
+ *   fire (BullMQ moved the stalled job back): the row moves to this node and the run starts again here.
+ *
+ * Kill requests travel on the cache's publish/subscribe: the node holding the run aborts it and acknowledges.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { JobFireMode, JobLogRepository, JobRepository, SysJobRow } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import { BusinessError, ErrorCode, type Logger } from '@svc/kernel';
+import { nextFireTime } from './trigger.js';
+import type {
+  AlertAdministrators,
+  Fire,
+  JobContext,
+  JobEngine,
+  JobHandler,
+  JobHandlerEntry,
+  JobReclaimer,
+} from './types.js';
+
+/** The `Service:Jobs` options the engine reads. */
+export interface JobEngineOptions {
+  NodeName: string | null;
+  QueueName: string;
+  ScanSeconds: number;
+  MisfireThresholdSeconds: number;
+  KillAckMs: number;
+}
+
+/** Delivers fires; `enqueue` is idempotent by fire id. */
+export interface Dispatcher {
+  readonly kind: JobEngine['kind'];
+  /** Whether a fire delivered again means its previous holder is gone (BullMQ stalled-job recovery). */
+  readonly redeliversLostFires: boolean;
+  start(process: (fire: Fire) => Promise<void>): Promise<void>;
+  enqueue(fire: Fire): Promise<void>;
+  stop(graceful: boolean): Promise<void>;
+}
+
+/** Resolves the handler of a job: compiled, HTTP or SQL (a refusal throws and fails the attempt). */
+export type HandlerResolver = (job: SysJobRow, compiled: ReadonlyMap<string, JobHandlerEntry>) => JobHandler;
+
+export interface JobEngineDeps {
+  jobs: JobRepository;
+  jobLogs: JobLogRepository;
+  cache: Cache;
+  logger: Logger;
+  now: () => Date;
+  options: JobEngineOptions;
+  dispatcher: Dispatcher;
+  resolveHandler: HandlerResolver;
+  alertAdministrators: AlertAdministrators;
+  /** Compiled handlers registered before start. */
+  handlers?: readonly JobHandlerEntry[] | undefined;
+  /** Fires further ahead than this are queued by a later scan. @default 24 h */
+  horizonMs?: number;
+  /**
+   * How long a scheduled run of a stopped node is left for the dispatcher's own takeover before the sweep ends
+   * it (BullMQ: lock duration plus stalled interval). @default 60 s
+   */
+  takeoverGraceMs?: number;
+}
+
+/** Scheduled fires share one id per job and time, so duplicate enqueues from several instances collapse. */
+export const scheduledFireId = (jobId: number, at: Date | number) =>
+  `f-${jobId}-${typeof at === 'number' ? at : at.getTime()}`;
+
+type AbortKind = 'timeout' | 'killed' | 'shutdown';
+class RunAbort extends Error {
+  constructor(readonly kind: AbortKind) {
+    super(
+      kind === 'timeout'
+        ? 'the run timed out'
+        : kind === 'killed'
+          ? 'killed on request'
+          : 'instance stopping',
+    );
+  }
+}
+
+interface KillRequest {
+  logId: number;
+  requestId: string;
+}
+
+const errorText = (error: unknown) =>
+  error instanceof Error
+    ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`
+    : String(error);
+
+export function createJobEngine(deps: JobEngineDeps): JobEngine {
+  const { jobs, jobLogs, cache, now, options, dispatcher } = deps;
+  const logger = deps.logger;
+  const nodeName = options.NodeName ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 4)}`;
+  const compiled = new Map<string, JobHandlerEntry>((deps.handlers ?? []).map((h) => [h.name, h]));
+  const horizonMs = deps.horizonMs ?? 24 * 3600_000;
+  const killChannel = `jobs:${options.QueueName}:kill`;
+  const heartbeatKey = (node: string) => `jobs:${options.QueueName}:node:${node}`;
+  /** A node that has not refreshed its heartbeat for this long is gone. */
+  const heartbeatTtlMs = Math.max(3 * options.ScanSeconds * 1000, 10_000);
+  const takeoverGraceMs = deps.takeoverGraceMs ?? 60_000;
+  const ackChannel = `jobs:${options.QueueName}:kill-ack`;
+  /** Runs on this node: log id → its abort controller. */
+  const running = new Map<number, AbortController>();
+  const settled = new Set<Promise<unknown>>();
+  const pendingAcks = new Map<string, () => void>();
+  const unsubscribe: (() => Promise<void>)[] = [];
+  let scanTimer: NodeJS.Timeout | undefined;
+  const stopping = new AbortController();
+  let state: 'new' | 'started' | 'stopped' | 'crashed' = 'new';
+  const alive = () => state === 'started';
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    settled.add(work);
+    void work.finally(() => settled.delete(work)).catch(() => {});
+    return work;
+  };
+
+  async function enqueueNext(job: Pick<SysJobRow, 'id'>, at: Date | null) {
+    if (!at || at.getTime() - now().getTime() > horizonMs) return;
+    await dispatcher.enqueue({
+      id: scheduledFireId(job.id, at),
+      jobId: job.id,
+      scheduledTime: at.getTime(),
+      mode: 'schedule',
+    });
+  }
+
+  /** The scan in progress: the timer skips a tick while one runs; an explicit scan waits for it, then runs. */
+  let scanning: Promise<void> | undefined;
+  async function scan(): Promise<void> {
+    while (scanning) await scanning.catch(() => {});
+    if (!alive()) return;
+    const work = (async () => {
+      await sweepLostRuns().catch((error: unknown) =>
+        logger.warn('Could not sweep lost runs', { error: errorText(error) }),
+      );
+      await scanJobs();
+    })();
+    scanning = work;
+    try {
+      await work;
+    } finally {
+      scanning = undefined;
+    }
+  }
+
+  /**
+   * Ends `running` rows whose node is gone and that nothing else will pick up: every such row with the
+   * in-process engine (a previous life of this instance), manual runs with BullMQ, and scheduled fires that
+   * BullMQ did not hand over within the takeover grace. Without this a serial job would be skipped for ever
+   * after a crash.
+   */
+  async function sweepLostRuns(): Promise<void> {
+    const at = now();
+    await cache.set(heartbeatKey(nodeName), at.getTime(), heartbeatTtlMs);
+    for (const row of await jobLogs.running()) {
+      if (running.has(row.id) || at.getTime() - row.startTime.getTime() < heartbeatTtlMs) continue;
+      // A scheduled fire of a stopped node is BullMQ's to hand over; only a fire it gave up on (a second stall)
+      // is ended here, once the takeover had its time.
+      const redelivered = dispatcher.redeliversLostFires && !row.fireInstanceId.startsWith('m-');
+      if (redelivered && at.getTime() - row.startTime.getTime() < heartbeatTtlMs + takeoverGraceMs) continue;
+      if (row.nodeName !== nodeName && (await cache.has(heartbeatKey(row.nodeName)))) continue;
+      const ended = await jobLogs.finish(row.id, row.nodeName, {
+        runStatus: 'failed',
+        endTime: at,
+        elapsedMs: at.getTime() - row.startTime.getTime(),
+        errorText: `node ${row.nodeName} stopped during the run`,
+      });
+      if (ended) logger.warn('Ended a run of a stopped node', { logId: row.id, node: row.nodeName });
+    }
+  }
+
+  async function scanJobs(): Promise<void> {
+    for (const job of await jobs.listByStatus(1)) {
+      let next = job.nextRunTime;
+      if (!next) {
+        next = nextFireTime(job, now());
+        if (!next) {
+          await jobs.setStatus(job.id, 3, [1]);
+          continue;
+        }
+        await jobs.setNextRunTime(job.id, next);
+      }
+      await enqueueNext(job, next).catch((error: unknown) =>
+        logger.warn('Could not queue a fire (retried at the next scan)', {
+          jobId: job.id,
+          error: errorText(error),
+        }),
+      );
+    }
+  }
+
+  async function processFire(fire: Fire): Promise<void> {
+    if (!alive()) return;
+    const job = await jobs.get(fire.jobId);
+    if (!job) return;
+    const scheduled = new Date(fire.scheduledTime);
+    if (fire.mode === 'manual') {
+      await runAttempts(job, fire, 'manual');
+      return;
+    }
+    const at = now();
+    const late = at.getTime() - scheduled.getTime() > options.MisfireThresholdSeconds * 1000;
+    const next = nextFireTime(job, late ? at : scheduled);
+    if (!(await jobs.claimFire(job.id, scheduled, next))) {
+      await takeOverIfLost(job, fire);
+      return;
+    }
+    await enqueueNext(job, next).catch((error: unknown) =>
+      logger.warn('Could not queue the next fire', { jobId: job.id, error: errorText(error) }),
+    );
+    let mode: JobFireMode = 'schedule';
+    if (late) {
+      if (job.misfireStrategy === 'skip') {
+        await writeSkipped(
+          job,
+          fire,
+          'misfire-skip',
+          `picked up ${at.getTime() - scheduled.getTime()} ms late`,
+        );
+        return;
+      }
+      mode = 'catch-up';
+    }
+    if (job.concurrencyMode === 'serial-skip' && (await jobLogs.runningCount(job.id, fire.id)) > 0) {
+      await writeSkipped(job, fire, mode, 'the previous run is still running');
+      return;
+    }
+    await runAttempts(job, fire, mode);
+  }
+
+  async function writeSkipped(job: SysJobRow, fire: Fire, mode: JobFireMode, message: string) {
+    const at = now();
+    await jobLogs.insert({
+      jobId: job.id,
+      jobName: job.name,
+      fireInstanceId: fire.id,
+      retryIndex: 0,
+      fireMode: mode,
+      scheduledTime: new Date(fire.scheduledTime),
+      startTime: at,
+      endTime: at,
+      runStatus: 'skipped',
+      nodeName,
+      messageText: message,
+    });
+  }
+
+  /** A fire delivered again whose row is running on another node: that node lost it; continue it here. */
+  async function takeOverIfLost(job: SysJobRow, fire: Fire) {
+    if (!dispatcher.redeliversLostFires) return;
+    const last = (await jobLogs.ofFire(fire.id)).at(-1);
+    if (last?.runStatus !== 'running' || last.nodeName === nodeName) return;
+    if (!(await jobLogs.takeOver(last.id, last.nodeName, nodeName, now()))) return;
+    logger.warn('Took over a run of a lost instance', { jobId: job.id, logId: last.id, from: last.nodeName });
+    await runAttempts(job, fire, last.fireMode, { logId: last.id, retryIndex: last.retryIndex });
+  }
+
+  async function runAttempts(
+    job: SysJobRow,
+    fire: Fire,
+    mode: JobFireMode,
+    resume?: { logId: number; retryIndex: number },
+  ): Promise<void> {
+    let success: boolean | null = false;
+    for (let retryIndex = resume?.retryIndex ?? 0; retryIndex <= job.retryCount; retryIndex++) {
+      if (!alive()) return;
+      const logId =
+        resume && retryIndex === resume.retryIndex
+          ? resume.logId
+          : await jobLogs.insert({
+              jobId: job.id,
+              jobName: job.name,
+              fireInstanceId: fire.id,
+              retryIndex,
+              fireMode: mode,
+              scheduledTime: new Date(fire.scheduledTime),
+              startTime: now(),
+              runStatus: 'running',
+              nodeName,
+            });
+      if (logId === undefined) return; // another instance wrote this attempt
+      const outcome = await runOne(job, fire, mode, logId, retryIndex);
+      if (outcome === 'lost') return;
+      if (outcome === 'success') {
+        success = true;
+        break;
+      }
+      if (outcome === 'killed') success = null;
+      if (outcome === 'killed' || outcome === 'shutdown') break;
+      if (retryIndex < job.retryCount && job.retryIntervalSeconds > 0)
+        await pause(job.retryIntervalSeconds * 1000);
+    }
+    if (!alive()) return;
+    const updated = await jobs.recordOutcome(job.id, { success, at: now() });
+    if (
+      success === false &&
+      updated &&
+      updated.failAlertThreshold > 0 &&
+      updated.consecutiveErrors >= updated.failAlertThreshold &&
+      (await jobs.setStatus(job.id, 4, [1, 3]))
+    ) {
+      const text = `Job ${updated.code} (${updated.name}) failed ${updated.consecutiveErrors} times in a row and was set to Panic.`;
+      logger.warn(text, { jobId: job.id });
+      if (updated.alertByNotice)
+        await deps
+          .alertAdministrators(updated, text)
+          .catch((error: unknown) =>
+            logger.warn('Could not alert the administrators', { jobId: job.id, error: errorText(error) }),
+          );
+    }
+  }
+
+  /** Waits `ms` unless the engine stops first (the retry interval: engine pacing). */
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+
+  async function runOne(
+    job: SysJobRow,
+    fire: Fire,
+    mode: JobFireMode,
+    logId: number,
+    retryIndex: number,
+  ): Promise<'success' | 'failed' | 'timeout' | 'killed' | 'shutdown' | 'lost'> {
+    const controller = new AbortController();
+    running.set(logId, controller);
+    const started = now();
+    const timer =
+      job.timeoutSeconds > 0
+        ? setTimeout(() => controller.abort(new RunAbort('timeout')), job.timeoutSeconds * 1000)
+        : undefined;
+    let status: 'success' | 'failed' | 'timeout' | 'killed' | 'shutdown';
+    let message: string | null = null;
+    let error: string | null = null;
+    try {
+      const handler = deps.resolveHandler(job, compiled);
+      const ctx: JobContext = {
+        job,
+        props: parseProps(job.propsJson),
+        signal: controller.signal,
+        fireMode: mode,
+        scheduledTime: new Date(fire.scheduledTime),
+        retryIndex,
+        logId,
+        nodeName,
+        logger: logger.child(`Service.Jobs.${job.code}`),
+      };
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      const result = await Promise.race([Promise.resolve().then(() => handler(ctx)), aborted]);
+      status = 'success';
+      message = typeof result === 'string' ? result : null;
+    } catch (caught) {
+      const reason = controller.signal.aborted ? controller.signal.reason : undefined;
+      if (reason instanceof RunAbort) {
+        status = reason.kind;
+        error = reason.kind === 'killed' ? null : reason.message;
+        message = reason.kind === 'killed' ? reason.message : null;
+      } else {
+        status = 'failed';
+        error = errorText(caught);
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      running.delete(logId);
+    }
+    if (state === 'crashed') return 'lost';
+    const end = now();
+    const written = await jobLogs.finish(logId, nodeName, {
+      runStatus: status === 'shutdown' ? 'failed' : status,
+      endTime: end,
+      elapsedMs: end.getTime() - started.getTime(),
+      messageText: message,
+      errorText: error,
+    });
+    return written ? status : 'lost';
+  }
+
+  async function kill(logId: number): Promise<void> {
+    const row = await jobLogs.get(logId);
+    if (row?.runStatus !== 'running') throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
+    await jobLogs.requestKill(logId);
+    const local = running.get(logId);
+    if (local) {
+      local.abort(new RunAbort('killed'));
+      return;
+    }
+    const requestId = randomUUID();
+    const acked = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        pendingAcks.delete(requestId);
+        resolve(false);
+      }, options.KillAckMs);
+      pendingAcks.set(requestId, () => {
+        clearTimeout(timer);
+        pendingAcks.delete(requestId);
+        resolve(true);
+      });
+    });
+    await cache.publish<KillRequest>(killChannel, { logId, requestId });
+    if (!(await acked)) throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
+  }
+
+  async function ensureSubscriptions() {
+    unsubscribe.push(
+      await cache.subscribe<KillRequest>(killChannel, async (msg) => {
+        const controller = running.get(msg.logId);
+        if (!controller || !alive()) return;
+        controller.abort(new RunAbort('killed'));
+        await cache.publish(ackChannel, { requestId: msg.requestId });
+      }),
+      await cache.subscribe<{ requestId: string }>(ackChannel, (msg) => {
+        pendingAcks.get(msg.requestId)?.();
+      }),
+    );
+  }
+
+  return {
+    get kind() {
+      return dispatcher.kind;
+    },
+    nodeName,
+    register(name, handler, opts) {
+      compiled.set(name, { name, handler, description: opts?.description });
+    },
+    handlers: () => [...compiled.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    async start() {
+      if (state !== 'new') return;
+      state = 'started';
+      await ensureSubscriptions();
+      await dispatcher.start((fire) => track(processFire(fire)));
+      await scan().catch((error: unknown) => logger.warn('Job scan failed', { error: errorText(error) }));
+      scanTimer = setInterval(() => {
+        if (scanning) return;
+        scan().catch((error: unknown) => logger.warn('Job scan failed', { error: errorText(error) }));
+      }, options.ScanSeconds * 1000);
+      scanTimer.unref();
+      logger.info('Job engine started', { engine: dispatcher.kind, node: nodeName });
+    },
+    async stop(opts) {
+      if (state !== 'started') return;
+      const graceful = opts?.graceful ?? true;
+      if (scanTimer) clearInterval(scanTimer);
+      stopping.abort();
+      if (!graceful) {
+        state = 'crashed';
+        await dispatcher.stop(false);
+      } else {
+        for (const controller of running.values()) controller.abort(new RunAbort('shutdown'));
+        // The aborted runs write their rows before the state says stopped.
+        await Promise.allSettled([...settled]);
+        state = 'stopped';
+        await dispatcher.stop(true);
+      }
+      for (const off of unsubscribe.splice(0)) await off().catch(() => {});
+    },
+    async reschedule(jobId) {
+      const job = await jobs.get(jobId);
+      if (job?.status !== 1) return;
+      await enqueueNext(job, job.nextRunTime);
+    },
+    async runNow(jobId) {
+      const job = await jobs.get(jobId);
+      if (!job) throw new BusinessError(ErrorCode.JobNotFound, { id: jobId });
+      if (job.concurrencyMode === 'serial-skip' && (await jobLogs.runningCount(job.id)) > 0)
+        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
+      const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };
+      // A manual run belongs to the instance that was asked: it starts now, here.
+      void track(processFire(fire)).catch((error: unknown) =>
+        logger.error('Manual job run failed', { jobId, error: errorText(error) }),
+      );
+      return fire.id;
+    },
+    kill,
+    scan,
+    localRuns: () => [...running.keys()],
+  };
+}
+
+function parseProps(json: string | null): unknown {
+  if (!json) return undefined;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The clean-up duty of the seeded `sys-job-log-cleanup` job. */
+export function logCleanupHandler(deps: {
+  jobLogs: JobLogRepository;
+  retentionDays: () => number;
+  reclaimers: readonly JobReclaimer[];
+  now: () => Date;
+}): JobHandler {
+  return async (ctx) => {
+    const at = deps.now();
+    const cutoff = new Date(at.getTime() - deps.retentionDays() * 86_400_000);
+    const parts = [
+      `job log: ${await deps.jobLogs.deleteOlderThan(cutoff)} rows older than ${cutoff.toISOString()}`,
+    ];
+    for (const reclaimer of deps.reclaimers) {
+      if (ctx.signal.aborted) break;
+      try {
+        parts.push(`${reclaimer.name}: ${await reclaimer.reclaim(at)}`);
+      } catch (error) {
+        parts.push(`${reclaimer.name}: failed (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    return parts.join('; ');
+  };
+}

@@ -1,0 +1,141 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkTarget, fencedFetch, isPrivateAddress } from './fence.js';
+import { cronFireTimes, nextFireTime, normaliseCron, validateTrigger } from './trigger.js';
+
+const codeOf = async (work: Promise<unknown>) => {
+  try {
+    await work;
+    return 0;
+  } catch (error) {
+    return (error as { code?: number }).code ?? -1;
+  }
+};
+
+describe('the outbound fence of HTTP jobs', () => {
+  let server: Server;
+  let port = 0;
+  const hits: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/to-metadata') {
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      } else if (req.url === '/to-localhost') {
+        res.writeHead(301, { location: `http://localhost:${port}/secret` }).end();
+      } else if (req.url === '/to-public') {
+        res.writeHead(307, { location: `http://public.example:${port}/ok` }).end();
+      } else {
+        res.writeHead(200).end(`hello ${req.url}`);
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('classifies loopback, private, link-local, CGNAT, unique-local, mapped and unspecified addresses', () => {
+    for (const ip of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.20.1.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+    ])
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ['::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1'])
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700::1111'])
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    expect(isPrivateAddress('not an ip')).toBe(true);
+  });
+
+  it('refuses a host name when any of its addresses is private (every address is checked)', async () => {
+    const resolve = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    expect(
+      await codeOf(checkTarget(new URL('http://mixed.example/'), { allowPrivate: false, resolve })),
+    ).toBe(47009);
+    expect(await codeOf(checkTarget(new URL('http://localhost/'), { allowPrivate: false }))).toBe(47009);
+    expect(await codeOf(checkTarget(new URL('ftp://93.184.216.34/'), { allowPrivate: false }))).toBe(47009);
+    expect(await codeOf(checkTarget(new URL('http://localhost/'), { allowPrivate: true }))).toBe(0);
+  });
+
+  it('refuses a redirect to a fenced target, and never calls it', async () => {
+    const resolve = async (host: string) =>
+      host === 'public.example'
+        ? [{ address: '203.0.113.7', family: 4 }]
+        : [{ address: '127.0.0.1', family: 4 }];
+    // The public address is served by the local server (test seam), so the first hop passes the fence.
+    const pin = () => ({ address: '127.0.0.1', family: 4 });
+    const base = { method: 'GET', allowPrivate: false, signal: new AbortController().signal, resolve, pin };
+    const ok = await fencedFetch({ ...base, url: `http://public.example:${port}/to-public` });
+    expect(ok).toEqual({ status: 200, body: 'hello /ok' });
+    expect(await codeOf(fencedFetch({ ...base, url: `http://public.example:${port}/to-metadata` }))).toBe(
+      47009,
+    );
+    hits.length = 0;
+    expect(await codeOf(fencedFetch({ ...base, url: `http://public.example:${port}/to-localhost` }))).toBe(
+      47009,
+    );
+    expect(hits).toEqual(['/to-localhost']);
+  });
+
+  it('calls a private target when allowed', async () => {
+    const res = await fencedFetch({
+      url: `http://127.0.0.1:${port}/x`,
+      method: 'POST',
+      body: '{}',
+      allowPrivate: true,
+      signal: new AbortController().signal,
+    });
+    expect(res).toEqual({ status: 200, body: 'hello /x' });
+  });
+});
+
+describe('job triggers', () => {
+  it('normalises six-field cron with ? and names, and refuses others with a reason', () => {
+    expect(normaliseCron('0  30 3 * *  ?')).toBe('0 30 3 * * ?');
+    expect(normaliseCron('0 0 9 ? * mon-fri')).toBe('0 0 9 ? * MON-FRI');
+    for (const bad of ['* * * * *', '0 0 0 0 0 0 0', '61 * * * * *', 'x y z a b c', ''])
+      expect(() => normaliseCron(bad), bad).toThrow(expect.objectContaining({ code: 47003 }));
+  });
+
+  it('computes cron, interval and one-shot fires within the start and end times', () => {
+    const at = new Date('2026-01-01T00:00:00.500Z');
+    expect(cronFireTimes('*/10 * * * * ?', at, 2).map((d) => d.toISOString())).toEqual([
+      '2026-01-01T00:00:10.000Z',
+      '2026-01-01T00:00:20.000Z',
+    ]);
+    const base = {
+      cronExpression: null,
+      intervalSeconds: null,
+      oneShotTime: null,
+      startTime: null,
+      endTime: null,
+    };
+    expect(nextFireTime({ ...base, triggerKind: 2, intervalSeconds: 5 }, at)?.toISOString()).toBe(
+      '2026-01-01T00:00:05.000Z',
+    );
+    const start = new Date('2026-01-02T00:00:00Z');
+    expect(
+      nextFireTime({ ...base, triggerKind: 1, cronExpression: '0 0 * * * ?', startTime: start }, at),
+    ).toEqual(start);
+    const end = new Date('2026-01-01T00:00:30Z');
+    expect(nextFireTime({ ...base, triggerKind: 2, intervalSeconds: 60, endTime: end }, at)).toBeNull();
+    const shot = new Date('2026-01-01T00:00:03Z');
+    expect(nextFireTime({ ...base, triggerKind: 3, oneShotTime: shot }, at)).toEqual(shot);
+    expect(nextFireTime({ ...base, triggerKind: 3, oneShotTime: shot }, shot)).toBeNull();
+    expect(() => validateTrigger({ ...base, triggerKind: 2, intervalSeconds: 4 })).toThrow(
+      expect.objectContaining({ code: 47004 }),
+    );
+    expect(() => validateTrigger({ ...base, triggerKind: 1, startTime: start, endTime: start })).toThrow(
+      expect.objectContaining({ code: 47004 }),
+    );
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The outbound address fence of HTTP jobs: a target whose host is, or resolves to, a private, loopback,
+ * link-local, unique-local, CGNAT, multicast or unspecified address is refused (47009) unless
+ * `Service:Jobs:AllowPrivateHttpTargets`. Every resolved address is checked, the connection goes to the address
+ * that was checked (no second lookup an attacker's DNS could answer differently), and redirects are followed by
+ * hand so that each hop passes the fence again.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
+
+/** Whether an IP address is outside the public internet. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
+  return blocked.check(address, 'ipv6');
+}
+
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const defaultResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+const refuse = (url: string, reason: string) =>
+  new BusinessError(ErrorCode.JobHttpUrlBlocked, { url, reason });
+
+/** Checks one URL; answers the address to connect to. 47009 when refused. */
+export async function checkTarget(
+  url: URL,
+  options: { allowPrivate: boolean; resolve?: Resolve },
+): Promise<{ address: string; family: number }> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(url.href, 'only http and https');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const literal = isIP(host);
+  const addresses = literal
+    ? [{ address: host, family: literal }]
+    : await (options.resolve ?? defaultResolve)(host);
+  if (addresses.length === 0) throw refuse(url.href, 'host does not resolve');
+  if (!options.allowPrivate) {
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) throw refuse(url.href, `${host} is a private, loopback or link-local address (${bad.address})`);
+  }
+  return addresses[0] as { address: string; family: number };
+}
+
+export interface FencedRequest {
+  url: string;
+  method: string;
+  headers?: Record<string, string> | undefined;
+  body?: string | undefined;
+  allowPrivate: boolean;
+  signal: AbortSignal;
+  resolve?: Resolve;
+  /** @default 5 */
+  maxRedirects?: number;
+  /**
+   * Where to connect for an address that passed the fence. @default the address itself. A test seam only: it
+   * lets a test stand a local server in for a public address, to see a redirect from it checked.
+   */
+  pin?: (checked: { address: string; family: number }) => { address: string; family: number };
+}
+
+export interface FencedResponse {
+  status: number;
+  body: string;
+}
+
+const MAX_BODY = 64 * 1024;
+
+/** Sends the request through the fence, following up to `maxRedirects` redirects (each hop checked). */
+export async function fencedFetch(req: FencedRequest): Promise<FencedResponse> {
+  let url = new URL(req.url);
+  let method = req.method.toUpperCase();
+  let body = req.body;
+  for (let hop = 0; ; hop++) {
+    const target = await checkTarget(url, {
+      allowPrivate: req.allowPrivate,
+      ...(req.resolve ? { resolve: req.resolve } : {}),
+    });
+    const res = await send(
+      url,
+      req.pin ? req.pin(target) : target,
+      method,
+      req.headers ?? {},
+      body,
+      req.signal,
+    );
+    const location = res.location;
+    if (res.status >= 300 && res.status < 400 && location) {
+      if (hop >= (req.maxRedirects ?? 5)) throw new Error(`too many redirects (last ${url.href})`);
+      url = new URL(location, url);
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      continue;
+    }
+    return { status: res.status, body: res.body };
+  }
+}
+
+function send(
+  url: URL,
+  target: { address: string; family: number },
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(
+      url,
+      {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}) },
+        signal,
+        // Connect to the checked address only: no second DNS answer can slip a private address in.
+        lookup: ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
+          opts?.all
+            ? cb(null, [{ address: target.address, family: target.family }])
+            : cb(null, target.address, target.family)) as never,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < MAX_BODY) chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_BODY),
+            location: typeof res.headers.location === 'string' ? res.headers.location : undefined,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Handler kinds: compiled (registered in code by the consumer), HTTP (props `{url, method, headers, body}`,
+ * through the outbound fence) and SQL (props `{sql}`, off unless `Service:Jobs:AllowSqlJobs`).
+ */
+import type { JobRepository, SysJobRow } from '@svc/data';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import { z } from 'zod';
+import type { HandlerResolver } from './engine.js';
+import { checkTarget, fencedFetch, type Resolve } from './fence.js';
+import type { JobHandler, JobHandlerEntry } from './types.js';
+
+export const HttpPropsSchema = z
+  .object({
+    url: z.string().url().max(2000),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+    headers: z.record(z.string(), z.string().max(4000)).optional(),
+    body: z.string().max(65_536).optional(),
+  })
+  .strict();
+
+export const SqlPropsSchema = z.object({ sql: z.string().trim().min(1).max(65_536) }).strict();
+
+export interface HandlerPolicy {
+  allowPrivateHttpTargets: () => boolean;
+  allowSqlJobs: () => boolean;
+  jobs: JobRepository;
+  /** DNS lookup (tests point a name at loopback). */
+  resolve?: Resolve | undefined;
+}
+
+const paramInvalid = (path: string, message: string) =>
+  new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path, message }] });
+
+function parseJson(text: string | null): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw paramInvalid('propsJson', 'not valid JSON');
+  }
+}
+
+/**
+ * Checks a job's handler at write time: 47005 for an unknown compiled handler, 47008 for SQL when off, 47009 for
+ * an HTTP target behind the fence, 48000 for bad props.
+ */
+export async function validateHandler(
+  job: Pick<SysJobRow, 'handlerKind' | 'handlerName' | 'propsJson'>,
+  compiled: ReadonlyMap<string, JobHandlerEntry>,
+  policy: HandlerPolicy,
+): Promise<void> {
+  if (job.handlerKind === 1) {
+    if (!compiled.has(job.handlerName))
+      throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
+    return;
+  }
+  if (job.handlerKind === 3) {
+    if (!policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    if (!SqlPropsSchema.safeParse(parseJson(job.propsJson)).success)
+      throw paramInvalid('propsJson', 'expected {"sql": "..."}');
+    return;
+  }
+  const props = HttpPropsSchema.safeParse(parseJson(job.propsJson));
+  if (!props.success) throw paramInvalid('propsJson', 'expected {"url", "method"?, "headers"?, "body"?}');
+  await checkTarget(new URL(props.data.url), {
+    allowPrivate: policy.allowPrivateHttpTargets(),
+    ...(policy.resolve ? { resolve: policy.resolve } : {}),
+  });
+}
+
+/** The handler that runs a job's attempt. */
+export function createHandlerResolver(policy: HandlerPolicy): HandlerResolver {
+  return (job, compiled) => {
+    if (job.handlerKind === 1) {
+      const entry = compiled.get(job.handlerName);
+      if (!entry) throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
+      return entry.handler;
+    }
+    if (job.handlerKind === 3) return sqlHandler(policy);
+    return httpHandler(policy);
+  };
+}
+
+function httpHandler(policy: HandlerPolicy): JobHandler {
+  return async (ctx) => {
+    const props = HttpPropsSchema.parse(ctx.props);
+    const res = await fencedFetch({
+      url: props.url,
+      method: props.method,
+      headers: props.headers,
+      body: props.body,
+      allowPrivate: policy.allowPrivateHttpTargets(),
+      signal: ctx.signal,
+      ...(policy.resolve ? { resolve: policy.resolve } : {}),
+    });
+    const summary = `HTTP ${res.status}: ${res.body.slice(0, 2000)}`;
+    if (res.status >= 400) throw new Error(summary);
+    return summary;
+  };
+}
+
+function sqlHandler(policy: HandlerPolicy): JobHandler {
+  return async (ctx) => {
+    if (!policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    const props = SqlPropsSchema.parse(ctx.props);
+    const affected = await policy.jobs.executeSql(props.sql);
+    return `statement done (${affected} rows affected)`;
+  };
+}

@@ -1,0 +1,606 @@
+/**
+ * Scheduled jobs over HTTP on one instance: the seeded clean-up job, create/update/delete with their codes,
+ * cron preview, handlers, the HTTP fence and SQL switch at write time, manual runs, kill, timeout and retries
+ * in the run log, Panic with the administrators' alert, misfire (skip and catch-up), serial-skip and parallel,
+ * pause and resume, log clear, dashboard, clean-up with reclaimers, and re-authentication on job writes.
+ * Mid-run states come from a handler that waits on a promise the test resolves, never from sleeps.
+ */
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DbType } from '@svc/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, login } from '../testing/auth.js';
+import { setRuntimeConfig, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+import type { JobModule } from './module.js';
+import type { JobContext } from './types.js';
+
+/** Polls `check` until it answers a value (generous deadline; the assertion is on the value, not on time). */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false>,
+  what: string,
+  ms = 20_000,
+) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A handler whose runs wait until the test releases (or fails) them; aborts end them as the engine says. */
+export function gateHandler() {
+  const runs = new Map<
+    number,
+    { ctx: JobContext; release: (m?: string) => void; fail: (e: Error) => void }
+  >();
+  const started: JobContext[] = [];
+  const handler = (ctx: JobContext) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      started.push(ctx);
+      runs.set(ctx.logId, { ctx, release: resolve, fail: reject });
+    });
+  return { handler, runs, started };
+}
+
+export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = 'Memory'): void {
+  describe(`scheduled jobs on ${dbType} with ${cache}`, () => {
+    let t: TestServer;
+    let jobs: JobModule;
+    let admin: Record<string, string>;
+    const gate = gateHandler();
+    const alerts: string[] = [];
+    let failures = 0;
+    let reclaimed = 0;
+
+    beforeAll(async () => {
+      t = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Jobs__MisfireThresholdSeconds: '5', Service__Security__RateLimit__Enabled: 'false' },
+        jobs: {
+          handlers: [
+            { name: 'test.gate', description: 'waits for the test', handler: gate.handler },
+            {
+              name: 'test.fail',
+              handler: async () => {
+                failures++;
+                throw new Error(`boom ${failures}`);
+              },
+            },
+            { name: 'test.hang', handler: () => new Promise(() => {}) },
+            { name: 'test.ok', handler: async () => 'fine' },
+          ],
+          alertAdministrators: async (job, text) => {
+            alerts.push(`${job.code}: ${text}`);
+          },
+          reclaimers: [
+            {
+              name: 'test-chunks',
+              reclaim: async () => {
+                reclaimed++;
+                return 7;
+              },
+            },
+          ],
+        },
+      });
+      if (!t.server.jobs) throw new Error('the Job module is enabled by default');
+      jobs = t.server.jobs;
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(() => t?.close());
+
+    const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      json(
+        await t.request(path, {
+          ...init,
+          headers: { ...admin, ...(init.headers as Record<string, string>) },
+        }),
+      );
+    const create = (body: Record<string, unknown>) =>
+      call('/api/v1/sys/job', {
+        json: {
+          name: String(body.code),
+          handlerKind: 1,
+          triggerKind: 1,
+          cronExpression: '0 0 0 1 1 ?',
+          ...body,
+        },
+      });
+    const createId = async (body: Record<string, unknown>) => {
+      const res = await create(body);
+      expect(res, JSON.stringify(res)).toMatchObject({ code: 0 });
+      return res.data.id as number;
+    };
+    const logs = async (jobId: number) =>
+      (await call(`/api/v1/sys/job/log/page?jobId=${jobId}&size=100&sortField=id&sortOrder=asc`)).data
+        .items as {
+        id: number;
+        runStatus: string;
+        retryIndex: number;
+        fireMode: string;
+        errorText: string | null;
+        messageText: string | null;
+        nodeName: string;
+        endTime: string | null;
+      }[];
+    const job = async (id: number) => t.server.database.repos.jobs.get(id);
+    const runningGate = (jobId: number) =>
+      waitFor(
+        async () => [...gate.runs.values()].find((r) => r.ctx.job.id === jobId),
+        `a gate run of job ${jobId}`,
+      );
+
+    it('seeds the log clean-up job as a system job that cannot be deleted', async () => {
+      const seeded = await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup');
+      expect(seeded).toMatchObject({
+        isSystem: true,
+        cronExpression: '0 30 3 * * ?',
+        status: 1,
+        handlerKind: 1,
+      });
+      expect(seeded?.nextRunTime?.toISOString()).toMatch(/T03:30:00\.000Z$/);
+      expect((await call(`/api/v1/sys/job/${seeded?.id}`, { method: 'DELETE' })).code).toBe(47010);
+      const other = await createId({ code: 'batch-victim', handlerName: 'test.ok' });
+      const batch = await call('/api/v1/sys/job/batch-delete', { json: { ids: [other, seeded?.id] } });
+      expect(batch.code).toBe(47010);
+      expect(await job(other)).toBeDefined();
+      expect((await call('/api/v1/sys/job/batch-delete', { json: { ids: [other] } })).data).toEqual({
+        deleted: 1,
+      });
+    });
+
+    it('validates jobs on write with the catalog codes', async () => {
+      expect((await create({ code: 'x1', handlerName: 'nope' })).code).toBe(47005);
+      const bad = await create({ code: 'x2', handlerName: 'test.ok', cronExpression: '0 0 25 * * ?' });
+      expect(bad.code).toBe(47003);
+      expect(bad.args.reason).toMatch(/hour/i);
+      expect((await create({ code: 'x3', handlerName: 'test.ok', cronExpression: '0 * * * *' })).code).toBe(
+        47003,
+      );
+      expect(
+        (await create({ code: 'x4', handlerName: 'test.ok', triggerKind: 2, intervalSeconds: 4 })).code,
+      ).toBe(47004);
+      const past = new Date(Date.now() - 60_000).toISOString();
+      expect(
+        (await create({ code: 'x5', handlerName: 'test.ok', triggerKind: 3, oneShotTime: past })).code,
+      ).toBe(47004);
+      expect((await create({ code: 'x6', handlerKind: 3, propsJson: '{"sql":"select 1"}' })).code).toBe(
+        47008,
+      );
+      expect((await create({ code: 'x7', handlerName: 'test.ok', nope: 1 })).code).toBe(48000);
+      expect((await create({ code: 'x8', handlerKind: 2, propsJson: 'not json' })).code).toBe(48000);
+      const id = await createId({ code: 'dup', handlerName: 'test.ok', cronExpression: ' 0  0 12 ? * mon ' });
+      expect((await job(id))?.cronExpression).toBe('0 0 12 ? * MON');
+      expect((await create({ code: 'dup', handlerName: 'test.ok' })).code).toBe(47002);
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      // Unique among live rows: the code is free again once deleted.
+      await createId({ code: 'dup', handlerName: 'test.ok' });
+      expect(
+        (
+          await call('/api/v1/sys/job/999999', {
+            method: 'PUT',
+            json: { name: 'n', handlerKind: 1, handlerName: 'test.ok', triggerKind: 2, intervalSeconds: 5 },
+          })
+        ).code,
+      ).toBe(47001);
+      expect((await call('/api/v1/sys/job/abc', { method: 'DELETE' })).code).toBe(48000);
+    });
+
+    it('refuses HTTP targets behind the fence: loopback, link-local, private, and names resolving to them', async () => {
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://[::1]/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.1.2.3/',
+        'http://192.168.0.1/',
+        'http://localhost/',
+        'http://[::ffff:127.0.0.1]/',
+        'file:///etc/passwd',
+      ]) {
+        const res = await create({
+          code: `http-${url.length}`,
+          handlerKind: 2,
+          propsJson: JSON.stringify({ url }),
+        });
+        expect(res.code, url).toBe(47009);
+      }
+    });
+
+    it('previews cron expressions for any signed-in user', async () => {
+      const preview = await call('/api/v1/sys/job/preview-cron', {
+        json: { cron: '*/15 * * * * ?', count: 3 },
+      });
+      expect(preview.code).toBe(0);
+      expect(preview.data.cron).toBe('*/15 * * * * ?');
+      expect(preview.data.nextFireTimes).toHaveLength(3);
+      const [a, b] = preview.data.nextFireTimes.map((s: string) => Date.parse(s));
+      expect(b - a).toBe(15_000);
+      const bad = await call('/api/v1/sys/job/preview-cron', { json: { cron: 'every day' } });
+      expect(bad.code).toBe(47003);
+      expect(typeof bad.args.reason).toBe('string');
+      expect(
+        (await t.request('/api/v1/sys/job/preview-cron', { json: { cron: '* * * * * *' } })).status,
+      ).toBe(401);
+    });
+
+    it('lists the compiled handlers and the SQL switch', async () => {
+      const res = await call('/api/v1/sys/job/handlers');
+      expect(res.data.sqlAllowed).toBe(false);
+      expect(res.data.privateHttpAllowed).toBe(false);
+      const names = res.data.handlers.map((h: { name: string }) => h.name);
+      expect(names).toEqual(expect.arrayContaining(['sys-job-log-cleanup', 'test.gate', 'test.ok']));
+    });
+
+    it('runs a job now, refuses a second serial run meanwhile, and kills the run', async () => {
+      const id = await createId({ code: 'manual-gate', handlerName: 'test.gate' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      const run = await runningGate(id);
+      expect(run.ctx.fireMode).toBe('manual');
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
+      const [row] = await logs(id);
+      expect(row).toMatchObject({ runStatus: 'running', fireMode: 'manual', nodeName: jobs.engine.nodeName });
+      const dash = await call('/api/v1/sys/job/dashboard');
+      expect(dash.data.inFlight.some((r: { logId: number }) => r.logId === row?.id)).toBe(true);
+      // Clearing the log keeps the running row.
+      await call('/api/v1/sys/job/log/clear', { json: { jobId: id } });
+      expect(await logs(id)).toHaveLength(1);
+
+      expect((await call(`/api/v1/sys/job/log/${row?.id}/kill`, { method: 'POST' })).code).toBe(0);
+      const killed = await waitFor(
+        async () => (await logs(id)).find((r) => r.runStatus === 'killed'),
+        'killed row',
+      );
+      expect(killed.endTime).not.toBeNull();
+      expect(run.ctx.signal.aborted).toBe(true);
+      expect((await call(`/api/v1/sys/job/log/${row?.id}/kill`, { method: 'POST' })).code).toBe(47007);
+      expect((await call('/api/v1/sys/job/log/999999/kill', { method: 'POST' })).code).toBe(47007);
+      expect((await job(id))?.consecutiveErrors).toBe(0);
+    });
+
+    it('ends a run left running by a node that is gone, so a serial job is not blocked for ever', async () => {
+      const id = await createId({ code: 'orphan', handlerName: 'test.ok' });
+      const started = new Date(Date.now() - 120_000);
+      const logId = await t.server.database.repos.jobLogs.insert({
+        jobId: id,
+        jobName: 'orphan',
+        fireInstanceId: 'm-ghost-run',
+        retryIndex: 0,
+        fireMode: 'manual',
+        scheduledTime: started,
+        startTime: started,
+        runStatus: 'running',
+        nodeName: 'ghost-node',
+      });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
+      await jobs.engine.scan();
+      const row = await t.server.database.repos.jobLogs.get(logId as number);
+      expect(row).toMatchObject({ runStatus: 'failed', errorText: 'node ghost-node stopped during the run' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+    });
+
+    it('writes one row per attempt: retries of a failing handler, then timeouts', async () => {
+      const failing = await createId({ code: 'retry-fail', handlerName: 'test.fail', retryCount: 2 });
+      await call(`/api/v1/sys/job/${failing}/run`, { method: 'POST' });
+      const rows = await waitFor(async () => {
+        const r = await logs(failing);
+        return r.length === 3 && r.every((x) => x.runStatus === 'failed') && r;
+      }, 'three failed attempts');
+      expect(rows.map((r) => r.retryIndex)).toEqual([0, 1, 2]);
+      expect(rows[2]?.errorText).toMatch(/boom/);
+      await waitFor(async () => (await job(failing))?.numberOfErrors === 1, 'the fire counted once');
+
+      const hanging = await createId({
+        code: 'timeout',
+        handlerName: 'test.hang',
+        timeoutSeconds: 1,
+        retryCount: 1,
+      });
+      await call(`/api/v1/sys/job/${hanging}/run`, { method: 'POST' });
+      const timed = await waitFor(async () => {
+        const r = await logs(hanging);
+        return r.length === 2 && r.every((x) => x.runStatus === 'timeout') && r;
+      }, 'two timed-out attempts');
+      expect(timed.map((r) => r.retryIndex)).toEqual([0, 1]);
+    });
+
+    it('goes to Panic after the alert threshold and alerts the administrators once', async () => {
+      const id = await createId({
+        code: 'panics',
+        handlerName: 'test.fail',
+        failAlertThreshold: 2,
+        alertByNotice: true,
+      });
+      await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' });
+      await waitFor(async () => (await job(id))?.consecutiveErrors === 1, 'first failure');
+      expect((await job(id))?.status).toBe(1);
+      await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' });
+      await waitFor(async () => (await job(id))?.status === 4, 'Panic');
+      expect(alerts.filter((a) => a.startsWith('panics:'))).toHaveLength(1);
+      // Resume forgives the failures and plans the next fire.
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' })).code).toBe(0);
+      expect(await job(id)).toMatchObject({ status: 1, consecutiveErrors: 0 });
+    });
+
+    it('pauses and resumes; a paused job is not fired', async () => {
+      const id = await createId({ code: 'pausing', handlerName: 'test.ok' });
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=false`, { method: 'PUT' })).code).toBe(0);
+      expect((await job(id))?.status).toBe(2);
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=maybe`, { method: 'PUT' })).code).toBe(48000);
+      const past = new Date(Date.now() - 1000);
+      await t.server.database.repos.jobs.setNextRunTime(id, past);
+      await jobs.engine.scan();
+      expect(await logs(id)).toHaveLength(0);
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' })).code).toBe(0);
+      const resumed = await job(id);
+      expect(resumed?.status).toBe(1);
+      expect(resumed?.nextRunTime?.getTime()).toBeGreaterThan(Date.now());
+    });
+
+    it('handles misfires per job: a skip row, or one catch-up run, and the next fire from now', async () => {
+      const skip = await createId({ code: 'misfire-skip', handlerName: 'test.ok', misfireStrategy: 'skip' });
+      const once = await createId({
+        code: 'misfire-once',
+        handlerName: 'test.ok',
+        misfireStrategy: 'fire-once',
+      });
+      const longAgo = new Date(Date.now() - 3_600_000);
+      for (const id of [skip, once]) await t.server.database.repos.jobs.setNextRunTime(id, longAgo);
+      await jobs.engine.scan();
+      const skipped = await waitFor(async () => (await logs(skip))[0], 'misfire-skip row');
+      expect(skipped).toMatchObject({ runStatus: 'skipped', fireMode: 'misfire-skip' });
+      const caught = await waitFor(
+        async () => (await logs(once)).find((r) => r.runStatus === 'success'),
+        'catch-up run',
+      );
+      expect(caught.fireMode).toBe('catch-up');
+      expect(await logs(once)).toHaveLength(1);
+      for (const id of [skip, once])
+        expect((await job(id))?.nextRunTime?.getTime()).toBeGreaterThan(Date.now());
+    });
+
+    it('skips a scheduled fire while a serial job runs, and runs both for a parallel job', async () => {
+      const serial = await createId({ code: 'serial', handlerName: 'test.gate' });
+      const parallel = await createId({
+        code: 'parallel',
+        handlerName: 'test.gate',
+        concurrencyMode: 'parallel',
+      });
+      for (const id of [serial, parallel]) {
+        await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' });
+        await runningGate(id);
+        await t.server.database.repos.jobs.setNextRunTime(id, new Date(Date.now() - 500));
+      }
+      await jobs.engine.scan();
+      const skipped = await waitFor(
+        async () => (await logs(serial)).find((r) => r.runStatus === 'skipped'),
+        'serial skipped row',
+      );
+      expect(skipped.fireMode).toBe('schedule');
+      await waitFor(
+        async () => [...gate.runs.values()].filter((r) => r.ctx.job.id === parallel).length === 2,
+        'two parallel runs',
+      );
+      for (const run of gate.runs.values()) run.release('released');
+      gate.runs.clear();
+      await waitFor(
+        async () => (await logs(parallel)).filter((r) => r.runStatus === 'success').length === 2,
+        'both done',
+      );
+      expect((await logs(serial)).map((r) => r.runStatus).sort()).toEqual(['skipped', 'success']);
+    });
+
+    it('fires on schedule: an interval job runs by itself', async () => {
+      const id = await createId({
+        code: 'interval',
+        handlerName: 'test.ok',
+        triggerKind: 2,
+        intervalSeconds: 5,
+      });
+      const first = await waitFor(
+        async () => (await logs(id)).find((r) => r.runStatus === 'success'),
+        'a fire',
+        30_000,
+      );
+      expect(first).toMatchObject({ fireMode: 'schedule', messageText: 'fine' });
+    });
+
+    it('cleans old run-log rows and runs the reclaimers in the seeded job', async () => {
+      const victim = await createId({ code: 'old-rows', handlerName: 'test.ok' });
+      const old = new Date(Date.now() - 400 * 86_400_000);
+      await t.server.database.repos.jobLogs.insert({
+        jobId: victim,
+        jobName: 'old',
+        fireInstanceId: 'f-old-1',
+        retryIndex: 0,
+        fireMode: 'schedule',
+        scheduledTime: old,
+        startTime: old,
+        endTime: old,
+        runStatus: 'success',
+        nodeName: 'gone',
+      });
+      const cleanup = await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup');
+      await call(`/api/v1/sys/job/${cleanup?.id}/run`, { method: 'POST' });
+      const row = await waitFor(
+        async () => (await logs(cleanup?.id as number)).find((r) => r.runStatus === 'success'),
+        'clean-up run',
+      );
+      expect(row.messageText).toMatch(/job log: 1 rows/);
+      expect(row.messageText).toMatch(/test-chunks: 7/);
+      expect(reclaimed).toBe(1);
+      expect(await logs(victim)).toHaveLength(0);
+    });
+
+    it('shows the dashboard and pages jobs with filters', async () => {
+      const dash = await call('/api/v1/sys/job/dashboard');
+      expect(dash.code).toBe(0);
+      expect(dash.data.trend).toHaveLength(14);
+      expect(dash.data.today.success).toBeGreaterThan(0);
+      expect(dash.data.statusCounts.ready).toBeGreaterThan(0);
+      expect(dash.data.nodes.some((n: { current: boolean }) => n.current)).toBe(true);
+      expect(dash.data.upcoming.length).toBeGreaterThan(0);
+      const page = await call('/api/v1/sys/job/page?name=misfire&handlerKind=1&status=1');
+      expect(page.data.items.map((j: { code: string }) => j.code).sort()).toEqual([
+        'misfire-once',
+        'misfire-skip',
+      ]);
+      expect((await call('/api/v1/sys/job/page?status=9')).code).toBe(48000);
+      expect((await call('/api/v1/sys/job/log/page?runStatus=weird')).code).toBe(48000);
+    });
+
+    it('needs re-authentication for job writes while second factors are on', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const as = bearer(token);
+      const writes: [string, string, unknown?][] = [
+        [
+          'POST',
+          '/api/v1/sys/job',
+          {
+            code: 'reauth',
+            name: 'r',
+            handlerKind: 1,
+            handlerName: 'test.ok',
+            triggerKind: 2,
+            intervalSeconds: 5,
+          },
+        ],
+        ['POST', '/api/v1/sys/job/1/run'],
+        ['PUT', '/api/v1/sys/job/1/enabled?enabled=false'],
+        ['DELETE', '/api/v1/sys/job/1'],
+        ['POST', '/api/v1/sys/job/batch-delete', { ids: [1] }],
+        ['POST', '/api/v1/sys/job/log/1/kill'],
+        ['POST', '/api/v1/sys/job/log/clear', {}],
+      ];
+      for (const [method, path, body] of writes) {
+        const res = await t.request(path, { method, headers: as, ...(body ? { json: body } : {}) });
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect((await json(res)).code).toBe(40024);
+      }
+      expect(await t.server.database.repos.jobs.getByCode('reauth')).toBeUndefined();
+      // Reads stay open.
+      expect((await json(await t.request('/api/v1/sys/job/page', { headers: as }))).code).toBe(0);
+      const re = await t.request('/api/v1/auth/reauth', {
+        headers: as,
+        json: { method: 'password', password: TEST_ADMIN_PASSWORD },
+      });
+      expect((await json(re)).code).toBe(0);
+      const created = await t.request('/api/v1/sys/job', { headers: as, json: writes[0]?.[2] });
+      expect((await json(created)).code).toBe(0);
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+    });
+  });
+}
+
+/** `Service:Api:DisabledModules=Job` removes the routes and never starts the engine. */
+export function defineJobsKillSwitchContract(dbType: DbType): void {
+  describe(`the Job kill-switch on ${dbType}`, () => {
+    let t: TestServer;
+    beforeAll(async () => {
+      t = await startTestServer({ dbType, env: { Service__Api__DisabledModules__0: 'Job' } });
+    });
+    afterAll(() => t?.close());
+
+    it('removes every job route and the engine', async () => {
+      const admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      expect(t.server.jobs).toBeUndefined();
+      expect((await t.request('/api/v1/sys/job/page', { headers: admin })).status).toBe(404);
+      expect(
+        (await t.request('/api/v1/sys/job/preview-cron', { headers: admin, json: { cron: '* * * * * *' } }))
+          .status,
+      ).toBe(404);
+      expect(t.server.routes.routes.some((r) => r.path.startsWith('/api/v1/sys/job'))).toBe(false);
+      expect(await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup')).toBeUndefined();
+    });
+  });
+}
+
+/** With `AllowPrivateHttpTargets` and `AllowSqlJobs` on: an HTTP job calls its target, a SQL job runs. */
+export function defineJobsHandlerKindsContract(dbType: DbType): void {
+  describe(`HTTP and SQL jobs when allowed on ${dbType}`, () => {
+    let t: TestServer;
+    let admin: Record<string, string>;
+    const bodies: string[] = [];
+    const target = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        bodies.push(`${req.method} ${req.url} ${req.headers['x-job'] ?? ''} ${body}`);
+        res.writeHead(req.url === '/fail' ? 500 : 200).end('pong');
+      });
+    });
+    let port = 0;
+    beforeAll(async () => {
+      await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+      port = (target.address() as AddressInfo).port;
+      t = await startTestServer({
+        dbType,
+        env: { Service__Jobs__AllowPrivateHttpTargets: 'true', Service__Jobs__AllowSqlJobs: 'true' },
+      });
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(async () => {
+      await t?.close();
+      await new Promise<void>((r) => target.close(() => r()));
+    });
+    const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      json(
+        await t.request(path, {
+          ...init,
+          headers: { ...admin, ...(init.headers as Record<string, string>) },
+        }),
+      );
+    const runAndWait = async (body: Record<string, unknown>) => {
+      const created = await call('/api/v1/sys/job', {
+        json: { name: String(body.code), triggerKind: 2, intervalSeconds: 3600, ...body },
+      });
+      expect(created.code, JSON.stringify(created)).toBe(0);
+      expect((await call(`/api/v1/sys/job/${created.data.id}/run`, { method: 'POST' })).code).toBe(0);
+      return waitFor(
+        async () => {
+          const page = await t.server.database.repos.jobLogs.page({ jobId: created.data.id });
+          return page.items.find((r) => r.runStatus !== 'running');
+        },
+        `the run of ${String(body.code)}`,
+      );
+    };
+
+    it('runs an HTTP job against its target, and fails it on an error status', async () => {
+      expect((await call('/api/v1/sys/job/handlers')).data).toMatchObject({
+        sqlAllowed: true,
+        privateHttpAllowed: true,
+      });
+      const props = {
+        url: `http://127.0.0.1:${port}/ping`,
+        method: 'POST',
+        headers: { 'x-job': 'yes' },
+        body: '{"a":1}',
+      };
+      const row = await runAndWait({ code: 'http-ok', handlerKind: 2, propsJson: JSON.stringify(props) });
+      expect(row).toMatchObject({ runStatus: 'success', messageText: 'HTTP 200: pong' });
+      expect(bodies).toContain('POST /ping yes {"a":1}');
+      const failed = await runAndWait({
+        code: 'http-fail',
+        handlerKind: 2,
+        propsJson: JSON.stringify({ url: `http://127.0.0.1:${port}/fail` }),
+      });
+      expect(failed.runStatus).toBe('failed');
+      expect(failed.errorText).toMatch(/HTTP 500/);
+    });
+
+    it('runs a SQL job', async () => {
+      const row = await runAndWait({
+        code: 'sql-ok',
+        handlerKind: 3,
+        propsJson: JSON.stringify({ sql: "update sys_job set remark = 'touched' where code = 'sql-ok'" }),
+      });
+      expect(row.runStatus, row.errorText ?? '').toBe('success');
+      expect((await t.server.database.repos.jobs.getByCode('sql-ok'))?.remark).toBe('touched');
+    });
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Builds the job module of one server: the engine (BullMQ on the cache Redis for several instances, in-process
+ * timers otherwise), the handler policy and the service the routes call, plus the seeded clean-up handler.
+ */
+
+import type { Repositories } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import type { Configuration, Logger } from '@svc/kernel';
+import { createBullMqDispatcher, createInProcessDispatcher } from './dispatchers.js';
+import { createJobEngine, logCleanupHandler } from './engine.js';
+import type { Resolve } from './fence.js';
+import { createHandlerResolver, type HandlerPolicy } from './handlers.js';
+import { createJobService, type JobService, LOG_CLEANUP_JOB } from './service.js';
+import type { AlertAdministrators, JobEngine, JobHandlerEntry, JobReclaimer } from './types.js';
+
+/** What a consumer (or the lead's composition) passes in for jobs. */
+export interface JobModuleOptions {
+  /** Compiled handlers, by name. */
+  handlers?: readonly JobHandlerEntry[] | undefined;
+  /** Called when a job with `alertByNotice` goes to Panic. @default logs a warning */
+  alertAdministrators?: AlertAdministrators | undefined;
+  /** Run by the seeded log clean-up job. */
+  reclaimers?: readonly JobReclaimer[] | undefined;
+  /** DNS lookup of the HTTP fence (tests). */
+  resolve?: Resolve | undefined;
+}
+
+export interface JobModule {
+  engine: JobEngine;
+  service: JobService;
+  /** Seeds the system jobs and starts the engine. */
+  start(): Promise<void>;
+  stop(options?: { graceful?: boolean }): Promise<void>;
+}
+
+export interface JobModuleDeps {
+  config: Configuration;
+  repos: Repositories;
+  cache: Cache;
+  logger: Logger;
+  now: () => Date;
+}
+
+export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions = {}): JobModule {
+  const service = deps.config.service;
+  const jobsOptions = service.Jobs;
+  const logger = deps.logger.child('Service.Jobs');
+  const redisUrl = service.Cache.Provider === 'Redis' ? service.Cache.Redis.Configuration : null;
+  const useBull = jobsOptions.Engine === 'BullMQ' || (jobsOptions.Engine === 'Auto' && redisUrl !== null);
+  if (useBull && !redisUrl)
+    throw new Error('Service:Jobs:Engine BullMQ needs Service:Cache:Redis:Configuration.');
+  const dispatcher =
+    useBull && redisUrl
+      ? createBullMqDispatcher({
+          redisUrl,
+          prefix: `${service.Cache.Redis.KeyPrefix.replace(/:+$/, '')}:bull`,
+          queueName: jobsOptions.QueueName,
+          stalledIntervalMs: jobsOptions.StalledIntervalMs,
+          lockDurationMs: jobsOptions.LockDurationMs,
+          now: deps.now,
+          logger,
+        })
+      : createInProcessDispatcher(deps.now);
+  const policy: HandlerPolicy = {
+    allowPrivateHttpTargets: () => jobsOptions.AllowPrivateHttpTargets,
+    allowSqlJobs: () => jobsOptions.AllowSqlJobs,
+    jobs: deps.repos.jobs,
+    resolve: options.resolve,
+  };
+  const engine = createJobEngine({
+    jobs: deps.repos.jobs,
+    jobLogs: deps.repos.jobLogs,
+    cache: deps.cache,
+    logger,
+    now: deps.now,
+    options: jobsOptions,
+    dispatcher,
+    resolveHandler: createHandlerResolver(policy),
+    alertAdministrators:
+      options.alertAdministrators ??
+      (async (job, text) => logger.warn(`Job alert (no notice publisher wired): ${text}`, { jobId: job.id })),
+    handlers: options.handlers,
+    takeoverGraceMs: 2 * (jobsOptions.LockDurationMs + jobsOptions.StalledIntervalMs),
+  });
+  engine.register(
+    LOG_CLEANUP_JOB,
+    logCleanupHandler({
+      jobLogs: deps.repos.jobLogs,
+      retentionDays: () => jobsOptions.LogRetentionDays,
+      reclaimers: options.reclaimers ?? [],
+      now: deps.now,
+    }),
+    { description: 'Deletes run-log rows older than Service:Jobs:LogRetentionDays and runs the reclaimers.' },
+  );
+  const jobService = createJobService({
+    jobs: deps.repos.jobs,
+    jobLogs: deps.repos.jobLogs,
+    engine,
+    policy,
+    now: deps.now,
+  });
+  return {
+    engine,
+    service: jobService,
+    async start() {
+      await jobService.ensureSystemJobs();
+      await engine.start();
+    },
+    stop: (opts) => engine.stop(opts),
+  };
+}

@@ -1,0 +1,27 @@
+/** `PUT /api/v1/sys/job/{id}`: changes a job (not its code); the next fire is recomputed. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { idPath } from '../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { actorOf } from '../ops/route-deps.js';
+import { type JobRouteDeps, JobUpdateSchema, jobInput } from './schemas.js';
+
+export const route = createRoute({
+  method: 'put',
+  path: '/api/v1/sys/job/{id}',
+  tags: ['Jobs'],
+  summary: 'Update a scheduled job',
+  request: {
+    params: z.object({ id: idPath }),
+    body: { required: true, content: { 'application/json': { schema: JobUpdateSchema } } },
+  },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
+    await d.jobs.service.update(c.req.valid('param').id, jobInput(c.req.valid('json')), actorOf(c));
+    return c.json(ok(null), 200);
+  });
+}
