@@ -45,6 +45,7 @@ for (const unit of units) {
 // server code from its sources (tests may read the kernel's catalog; they are not shipped).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
 const sources = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory()

@@ -8,7 +8,15 @@ export default defineConfig({
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index', cssFileName: 'web' },
     sourcemap: true,
     rollupOptions: {
-      external: [/^vue($|\/)/, /^naive-ui($|\/)/, 'pinia', 'vue-router', 'vue-i18n', 'openapi-fetch', 'qrcode'],
+      external: [
+        /^vue($|\/)/,
+        /^naive-ui($|\/)/,
+        'pinia',
+        'vue-router',
+        'vue-i18n',
+        'openapi-fetch',
+        'qrcode',
+      ],
     },
   },
 });

@@ -66,7 +66,9 @@ describe('client chain', () => {
       openGate = resolve;
     });
     const server = fakeServer((s) =>
-      s.auth === 'Bearer new' ? json(200, { code: 0, msgKey: 'common.success', data: s.body }) : json(401, envelope(40006, 'error.auth.tokenInvalid')),
+      s.auth === 'Bearer new'
+        ? json(200, { code: 0, msgKey: 'common.success', data: s.body })
+        : json(401, envelope(40006, 'error.auth.tokenInvalid')),
     );
     const onAuthLost = vi.fn();
     const chain = createChainFetch({
@@ -104,7 +106,12 @@ describe('client chain', () => {
       }
       return json(200, envelope(0, 'common.success'));
     });
-    const chain = createChainFetch({ getAccessToken: () => token, refresh, onAuthLost: () => {}, fetch: server.fetch });
+    const chain = createChainFetch({
+      getAccessToken: () => token,
+      refresh,
+      onAuthLost: () => {},
+      fetch: server.fetch,
+    });
     const response = await chain(new Request(url('/api/v1/sys/role/page')));
     expect(response.status).toBe(200);
     expect(refresh).not.toHaveBeenCalled();
@@ -147,7 +154,12 @@ describe('client chain', () => {
     const server = fakeServer(() => json(401, envelope(40001, 'error.auth.passwordWrong')));
     const refresh = vi.fn(async () => true);
     const onAuthLost = vi.fn();
-    const chain = createChainFetch({ getAccessToken: () => undefined, refresh, onAuthLost, fetch: server.fetch });
+    const chain = createChainFetch({
+      getAccessToken: () => undefined,
+      refresh,
+      onAuthLost,
+      fetch: server.fetch,
+    });
     const response = await chain(new Request(url('/api/v1/auth/login'), { method: 'POST', body: '{}' }));
     expect(response.status).toBe(401);
     expect(refresh).not.toHaveBeenCalled();
@@ -157,7 +169,9 @@ describe('client chain', () => {
   it('opens the re-authentication dialog on 403/40024 and replays the request once', async () => {
     let reauthed = false;
     const server = fakeServer((s) =>
-      reauthed ? json(200, { code: 0, msgKey: 'common.success', data: s.body }) : json(403, envelope(REAUTH_REQUIRED, 'error.auth.reauthRequired')),
+      reauthed
+        ? json(200, { code: 0, msgKey: 'common.success', data: s.body })
+        : json(403, envelope(REAUTH_REQUIRED, 'error.auth.reauthRequired')),
     );
     const reauthenticate = vi.fn(async () => {
       reauthed = true;
@@ -170,7 +184,9 @@ describe('client chain', () => {
       reauthenticate,
       fetch: server.fetch,
     });
-    const response = await chain(new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT', body: 'pw' }));
+    const response = await chain(
+      new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT', body: 'pw' }),
+    );
     expect(response.status).toBe(200);
     expect(reauthenticate).toHaveBeenCalledTimes(1);
     expect(server.seen.map((s) => s.body)).toEqual(['pw', 'pw']);
@@ -186,7 +202,9 @@ describe('client chain', () => {
       reauthenticate,
       fetch: server.fetch,
     });
-    const response = await chain(new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT', body: 'pw' }));
+    const response = await chain(
+      new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT', body: 'pw' }),
+    );
     expect(response.status).toBe(403);
     expect(reauthenticate).toHaveBeenCalledTimes(1);
     expect(server.seen).toHaveLength(2);
@@ -206,7 +224,9 @@ describe('client chain', () => {
       reauthenticate,
       fetch: server.fetch,
     });
-    expect((await chain(new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT' }))).status).toBe(403);
+    expect((await chain(new Request(url('/api/v1/sys/user/9/password'), { method: 'PUT' }))).status).toBe(
+      403,
+    );
     expect((await chain(new Request(url('/api/v1/sys/role/page')))).status).toBe(403);
     expect(reauthenticate).toHaveBeenCalledTimes(1);
     expect(server.seen).toHaveLength(2);

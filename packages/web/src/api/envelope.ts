@@ -54,7 +54,7 @@ export async function peekEnvelope(response: Response): Promise<Envelope | undef
  * The data of a successful envelope; anything else throws an `ApiError` carrying the code, msgKey and args,
  * so pages show the catalog message (see `messageOf`).
  */
-export function unwrap<T>(result: { data?: Envelope<T> | undefined; error?: unknown; response: Response }): T {
+export function unwrap<T = unknown>(result: { data?: unknown; error?: unknown; response: Response }): T {
   const body = (result.data ?? result.error) as unknown;
   if (isEnvelope(body)) {
     if (body.code === 0) return body.data as T;

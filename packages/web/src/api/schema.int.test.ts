@@ -17,7 +17,9 @@ describe('generated client types', () => {
   it('schema.d.ts matches the contract of the built host (run `pnpm gen:api` when this fails)', async () => {
     const expected = await renderSchema(await fetchHostDocument());
     const committed = readFileSync(SCHEMA_FILE, 'utf8');
-    expect(committed === expected, 'packages/web/src/api/schema.d.ts is stale: run `pnpm gen:api`').toBe(true);
+    expect(committed === expected, 'packages/web/src/api/schema.d.ts is stale: run `pnpm gen:api`').toBe(
+      true,
+    );
     expect(committed).toContain('"/api/v1/auth/login"');
   });
 });
