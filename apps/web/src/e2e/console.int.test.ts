@@ -23,7 +23,7 @@ const LOGIN_JS_BUDGET = 250 * 1024;
 interface AxeViolation {
   id: string;
   impact: string | null;
-  nodes: unknown[];
+  nodes: Array<{ target: unknown[]; html: string }>;
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -35,12 +35,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
     return (await axe.run(document)).violations.map((v) => ({
       id: v.id,
       impact: v.impact,
-      nodes: v.nodes.length,
+      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
     }));
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} (${v.nodes} nodes)`);
+    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
 }
 
 async function signIn(page: Page, url: string, account: string, password: string): Promise<void> {
@@ -189,5 +189,5 @@ describe('admin console in Chromium', () => {
     await user.screenshot({ path: join(SHOTS, 'user-granted.png'), fullPage: true });
     await user.goto(`${host.url}/system/role`);
     await expect.poll(() => user.locator('main').textContent()).toMatch(/does not exist/);
-  });
+  }, 120_000);
 });
