@@ -149,6 +149,23 @@ describe('admin console in Chromium', () => {
     await admin.locator('[data-testid=reset-e2e-user]').waitFor();
     await admin.screenshot({ path: join(SHOTS, 'users.png'), fullPage: true });
 
+    // The monitor pages over the existing APIs: the login log lists the admin's sign-in; sessions, cache, server.
+    await admin.goto(`${host.url}/monitor/log/login`);
+    await expect.poll(() => admin.locator('main .n-data-table').textContent()).toContain('superAdmin');
+    await admin.screenshot({ path: join(SHOTS, 'login-log.png'), fullPage: true });
+    for (const [path, shot] of [
+      ['/system/session', 'sessions'],
+      ['/monitor/cache', 'cache'],
+      ['/monitor/server', 'server'],
+      ['/personal', 'personal'],
+    ] as const) {
+      await admin.goto(`${host.url}${path}`);
+      await admin.locator('main section, main .n-card, main .n-space').first().waitFor();
+      await admin.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+    }
+    await admin.goto(`${host.url}/system/user`);
+    await admin.locator('[data-testid=reset-e2e-user]').waitFor();
+
     // Resetting the password needs re-authentication: the dialog opens, then the request is replayed.
     await admin.locator('[data-testid=reset-e2e-user]').click();
     const dialog = admin.locator('#svc-reauth-password');
