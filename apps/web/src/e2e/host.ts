@@ -45,6 +45,8 @@ export async function startHost(): Promise<Host> {
       Service__Seed__AdminPassword: ADMIN_PASSWORD,
       Service__Security__Password__Pbkdf2Iterations: '100000',
       Service__Security__RateLimit__Enabled: 'false',
+      // The TOTP capability on: high-risk writes then need re-authentication (the dialog under test).
+      Service__Security__Totp__Enabled: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
