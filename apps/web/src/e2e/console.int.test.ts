@@ -95,7 +95,7 @@ describe('admin console in Chromium', () => {
     await page.close();
   });
 
-  it('shows the catalog message for a wrong password and has no serious accessibility violation', async () => {
+  it('shows the catalog message for a wrong password, switches language, has no serious accessibility violation', async () => {
     const page = await browser.newPage();
     await page.goto(`${host.url}/login`);
     await page.locator('#svc-account').waitFor();
@@ -105,6 +105,13 @@ describe('admin console in Chromium', () => {
       .poll(() => page.locator('[role=alert]').textContent())
       .toMatch(/账号或密码错误|Wrong account or password/);
     await page.screenshot({ path: join(SHOTS, 'login.png'), fullPage: true });
+    // Switching the language re-renders the page and is remembered for the next visit.
+    await expect.poll(() => page.locator('h1').textContent()).toBe('管理控制台');
+    await page.locator('.svc-login-card .n-select').click();
+    await page.locator('.n-base-select-option', { hasText: 'English' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Admin console');
+    await page.reload();
+    await expect.poll(() => page.locator('label[for=svc-account]').textContent()).toBe('Account');
     await page.close();
   });
 
