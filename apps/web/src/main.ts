@@ -11,5 +11,3 @@ const app = createConsole({
   messages: {},
 });
 app.mount('#app');
-// The document's language follows the console's (screen readers read it).
-document.documentElement.lang = localStorage.getItem('svc.locale') || 'zh-CN';

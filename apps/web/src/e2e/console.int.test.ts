@@ -110,6 +110,7 @@ describe('admin console in Chromium', () => {
     await page.locator('.svc-login-card .n-select').click();
     await page.locator('.n-base-select-option', { hasText: 'English' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Admin console');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
     await page.reload();
     await expect.poll(() => page.locator('label[for=svc-account]').textContent()).toBe('Account');
     await page.close();
