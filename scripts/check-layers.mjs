@@ -41,6 +41,35 @@ for (const unit of units) {
   }
 }
 
+// The console (packages/web, apps/web) runs in a browser: it imports no server package at run time and no
+// server code from its sources (tests may read the kernel's catalog; they are not shipped).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const sources = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : /\.(ts|vue)$/.test(e.name) && !/\.test\.ts$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
+  );
+for (const dir of ['packages/web', 'apps/web']) {
+  const pkg = read(`${dir}/package.json`);
+  for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) {
+    if (dep.startsWith('@svc/') && dep !== '@svc/web')
+      problems.push(`${dir} depends on the server package ${dep}`);
+  }
+  for (const file of sources(`${dir}/src`)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](@svc\/[\w-]+)/g)) {
+      if (m[1] !== '@svc/web') problems.push(`${file} imports server code (${m[1]})`);
+    }
+    if (/from\s+['"](\.\.\/)+(packages|apps)\/(kernel|data|security|logging|http|server|host)\b/.test(text))
+      problems.push(`${file} reaches into a server package by path`);
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Layer check failed:\n  - ${problems.join('\n  - ')}`);
   process.exit(1);

@@ -5,6 +5,7 @@
  * prints no error for it.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,7 @@ process.on('SIGTERM', () => {
 function run(command, args, options = {}) {
   return new Promise((resolve) => {
     child = spawn(command, args, {
-      cwd: root,
+      cwd: options.cwd ?? root,
       stdio: options.stdio ?? 'inherit',
       env: options.env ?? process.env,
     });
@@ -61,6 +62,29 @@ if (buildCode !== 0) {
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(built > 0 ? `svc dev: built ${built} project(s) in ${seconds} s.` : 'svc dev: up to date.');
+
+// The console (apps/web + packages/web) the host serves at `/` in Development: rebuilt only when a source is
+// newer than the last build (a build takes a few seconds).
+const newest = (path) => {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+};
+const consoleIndex = join(root, 'apps/web/dist/index.html');
+const consoleSources = ['packages/web/src', 'apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts'];
+const consoleBuilt = existsSync(consoleIndex) ? statSync(consoleIndex).mtimeMs : 0;
+if (consoleSources.some((p) => newest(join(root, p)) > consoleBuilt)) {
+  console.log('svc dev: building the console (apps/web)…');
+  const vite = join(root, 'apps/web/node_modules/vite/bin/vite.js');
+  const consoleCode = await run(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: join(root, 'apps/web'),
+  });
+  if (stopping) process.exit(0);
+  if (consoleCode !== 0) {
+    console.error('svc dev: the console build failed (see the errors above).');
+    process.exit(consoleCode);
+  }
+}
 
 const hostCode = await run(process.execPath, ['apps/host/dist/main.js'], {
   env: { ...process.env, ASPNETCORE_ENVIRONMENT: process.env.ASPNETCORE_ENVIRONMENT ?? 'Development' },

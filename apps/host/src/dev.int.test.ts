@@ -1,7 +1,7 @@
 /**
- * The README's run command as a user types it: `pnpm dev` prints build progress before the host starts, and
- * Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the host gracefully with exit code 0
- * and no pnpm error message (the host reports `Stopped.` after its drain).
+ * The README's run command as a user types it: `pnpm dev` prints build progress before the host starts, serves
+ * the console at `/`, and Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the host
+ * gracefully with exit code 0 and no pnpm error message (the host reports `Stopped.` after its drain).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,6 +47,13 @@ describe('pnpm dev', () => {
       expect(output).toMatch(/svc dev: building the packages/);
       expect(output).toMatch(/svc dev: (up to date|built \d+ project)/);
       expect(await (await fetch(`${url}/health`)).text()).toBe('Healthy');
+      // The console is at `/` (and at any client route) beside the API (contract §10).
+      for (const path of ['/', '/system/user']) {
+        const page = await fetch(`${url}${path}`);
+        expect(page.headers.get('content-type')).toContain('text/html');
+        expect(await page.text()).toContain('<div id="app"></div>');
+      }
+      expect((await fetch(`${url}/api/v1/not-a-route`)).status).toBe(404);
 
       process.kill(-(child.pid as number), 'SIGINT');
       expect(await exit).toBe('clean');

@@ -8,10 +8,23 @@ import { registerSamples, SampleErrorCode, sampleSeedMenus } from './samples.js'
 
 /** Content root default: this app's folder, so `./data/...` lands in `apps/host/data`. */
 const HOST_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The built console shell (`apps/web`, `vite build`), served at `/` in Development (contract §10). */
+export const CONSOLE_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * Development settings of the reference host: the web root is the built console, so the README's run command
+ * ends with the console at `/` beside the API. The upload root (`./wwwroot/upload` under the content root) stays
+ * outside it. appsettings files and `Service__Web__*` variables still override both keys.
+ */
+export function hostDefaults(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const development = env.ASPNETCORE_ENVIRONMENT?.trim() === 'Development';
+  return development ? { Service: { Web: { Enabled: true, RootPath: CONSOLE_ROOT } } } : {};
+}
 
 async function main(): Promise<void> {
   const server = await createServer({
     contentRoot: HOST_ROOT,
+    defaults: hostDefaults(process.env),
     errorCodes: [SampleErrorCode],
     seedMenus: sampleSeedMenus,
     configure: (ctx, deps) => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const PUBLIC = ['kernel', 'data', 'security', 'logging', 'http', 'server'] as const;
+const PUBLIC = ['kernel', 'data', 'security', 'logging', 'http', 'server', 'web'] as const;
 
 interface Manifest {
   name: string;
@@ -62,7 +62,7 @@ describe('public packages', () => {
       expect(m.keywords?.length).toBeGreaterThan(0);
       expect(m.main).toBe(m.exports['.']?.default);
       expect(m.types).toBe(m.exports['.']?.types);
-      expect(m.scripts?.prepack).toMatch(/tsc -b/);
+      expect(m.scripts?.prepack).toMatch(/tsc -b/); // vue-tsc -b for the console
       expect(m.files).toEqual(
         expect.arrayContaining(['dist', '!dist/**/*.tsbuildinfo', '!dist/**/*.d.ts.map']),
       );
@@ -95,7 +95,7 @@ describe('public packages', () => {
       cpSync(join(ROOT, 'pnpm-workspace.yaml'), join(work, 'pnpm-workspace.yaml'));
       mkdirSync(join(work, '.changeset'));
       cpSync(join(ROOT, '.changeset', 'config.json'), join(work, '.changeset', 'config.json'));
-      for (const dir of [...PUBLIC.map((p) => `packages/${p}`), 'apps/host']) {
+      for (const dir of [...PUBLIC.map((p) => `packages/${p}`), 'apps/host', 'apps/web']) {
         mkdirSync(join(work, dir), { recursive: true });
         cpSync(join(ROOT, dir, 'package.json'), join(work, dir, 'package.json'));
       }

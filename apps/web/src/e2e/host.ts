@@ -1,0 +1,77 @@
+/**
+ * E2E fixtures: the console built by `vite build` and the built reference host serving it from its web root, on
+ * a throw-away content root (SQLite, in-process cache). Killed and removed by `stop()`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CONSOLE_DIST = join(WEB_ROOT, 'dist');
+export const HOST_MAIN = fileURLToPath(new URL('../../../host/dist/main.js', import.meta.url));
+export const ADMIN_PASSWORD = 'E2e-Admin-Pass-1';
+
+/** Builds the console (a few seconds); the test runs against exactly what the host will serve. */
+export function buildConsole(): void {
+  execFileSync(
+    process.execPath,
+    [join(WEB_ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: WEB_ROOT,
+      stdio: 'pipe',
+    },
+  );
+}
+
+export interface Host {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function startHost(): Promise<Host> {
+  if (!existsSync(HOST_MAIN))
+    throw new Error('apps/host/dist/main.js is missing: build the workspace first.');
+  const root = mkdtempSync(join(tmpdir(), 'svc-console-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [HOST_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ASPNETCORE_ENVIRONMENT: 'Development',
+      ASPNETCORE_CONTENTROOT: root,
+      ASPNETCORE_URLS: 'http://127.0.0.1:0',
+      Service__Web__Enabled: 'true',
+      Service__Web__RootPath: CONSOLE_DIST,
+      Service__Seed__AdminPassword: ADMIN_PASSWORD,
+      Service__Security__Password__Pbkdf2Iterations: '100000',
+      Service__Security__RateLimit__Enabled: 'false',
+      // The TOTP capability on: high-risk writes then need re-authentication (the dialog under test).
+      Service__Security__Totp__Enabled: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start in 60 s:\n${text}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(text);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    exited.then(() => reject(new Error(`host exited:\n${text}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `createConsole(options)`: the whole console as a Vue app. The consumer's pages replace built-in ones with the
+ * same key, its messages extend or override the built-in locales.
+ */
+import { createPinia } from 'pinia';
+import { type App, createApp } from 'vue';
+import { createI18n } from 'vue-i18n';
+import App_ from './App.vue';
+import { createApiClient } from './api/client.js';
+import { REAUTH } from './console-keys.js';
+import { CONSOLE, type ConsoleContext, type ConsoleOptions } from './context.js';
+import { vPerm } from './directives/perm.js';
+import { builtInMessages } from './locales/index.js';
+import { builtInPages } from './pages/index.js';
+import { createReauth } from './reauth.js';
+import { createConsoleRouter, toLogin } from './router/index.js';
+import { useAppStore } from './stores/app.js';
+import { useAuthStore } from './stores/auth.js';
+
+export function createConsole(options: ConsoleOptions = {}): App {
+  const app = createApp(App_);
+  const pinia = createPinia();
+  app.use(pinia);
+
+  const apiBase = options.apiBase ?? '';
+  const appStore = useAppStore(pinia);
+  appStore.version = options.version ?? '0.0.0';
+  const messages: Record<string, Record<string, string>> = {};
+  for (const [locale, base] of Object.entries(builtInMessages)) messages[locale] = { ...base };
+  for (const [locale, extra] of Object.entries(options.messages ?? {}))
+    messages[locale] = { ...messages[locale], ...extra };
+  const locale = appStore.locale || options.locale || 'zh-CN';
+  const i18n = createI18n({ legacy: false, locale, fallbackLocale: 'en-US', messages, flatJson: true });
+  app.use(i18n);
+
+  const auth = useAuthStore(pinia);
+  const reauth = createReauth();
+  let router: ReturnType<typeof createConsoleRouter> | undefined;
+  const api = createApiClient({
+    baseUrl: apiBase,
+    getAccessToken: () => auth.accessToken || undefined,
+    refresh: () => auth.refresh(apiBase),
+    onAuthLost: () => {
+      if (router) void toLogin(router);
+    },
+    reauthenticate: reauth.ask,
+  });
+  router = createConsoleRouter({ ...builtInPages, ...options.pages }, api);
+  app.use(router);
+
+  const context: ConsoleContext = {
+    api,
+    options: { ...options, apiBase, version: appStore.version },
+    reauthenticate: reauth.ask,
+  };
+  app.provide(CONSOLE, context);
+  app.provide(REAUTH, reauth);
+  app.directive('perm', vPerm);
+  return app;
+}

@@ -1,0 +1,78 @@
+/**
+ * The console router: public login, the forced password change, the layout with the home page, the personal
+ * centre and the routes built from the menu tree once the user is loaded. Unknown paths show "not found".
+ */
+import { createRouter, createWebHistory, type Router } from 'vue-router';
+import type { ApiClient } from '../api/client.js';
+import type { PageLoader } from '../context.js';
+import { useAuthStore } from '../stores/auth.js';
+import { useTabsStore } from '../stores/tabs.js';
+import { useUserStore } from '../stores/user.js';
+import { menuRoutes } from './menu-routes.js';
+
+export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>, api: ApiClient): Router {
+  const page = (key: string) => pages[key] as PageLoader;
+  const router = createRouter({
+    history: createWebHistory(),
+    routes: [
+      { path: '/login', name: 'login', component: page('login'), meta: { public: true } },
+      { path: '/change-password', name: 'change-password', component: page('change-password') },
+      {
+        path: '/',
+        name: 'root',
+        component: page('layout'),
+        children: [
+          { path: '', name: 'home', component: page('home'), meta: { title: 'app.home', i18n: true } },
+          {
+            path: 'personal',
+            name: 'personal',
+            component: page('personal'),
+            meta: { title: 'app.personal', i18n: true },
+          },
+        ],
+      },
+      { path: '/:pathMatch(.*)*', name: 'not-found', component: page('not-found'), meta: { public: true } },
+    ],
+  });
+
+  router.beforeEach(async (to) => {
+    const auth = useAuthStore();
+    const user = useUserStore();
+    if (to.name === 'login') return auth.accessToken ? { path: '/' } : true;
+    if (!auth.accessToken) return to.meta.public ? true : { name: 'login', query: { redirect: to.fullPath } };
+    if (auth.mustChangePassword) return to.name === 'change-password' ? true : { name: 'change-password' };
+    if (!user.loaded) {
+      await user.load(api);
+      // A previous user's pages go: only this user's menu tree makes routes.
+      for (const old of router.getRoutes()) {
+        if (typeof old.name === 'string' && old.name.startsWith('menu-')) router.removeRoute(old.name);
+      }
+      for (const route of menuRoutes(user.menus, pages, page('no-page'))) router.addRoute('root', route);
+      // Resolve again: the path may belong to a route that exists only now.
+      return to.fullPath;
+    }
+    return true;
+  });
+
+  router.afterEach((to) => {
+    if (to.matched[0]?.name === 'root' && typeof to.meta.title === 'string') {
+      useTabsStore().open({ path: to.path, title: to.meta.title });
+    }
+  });
+
+  return router;
+}
+
+/** The session is gone: forget the user and show the login page. */
+export async function toLogin(router: Router): Promise<void> {
+  useAuthStore().clear();
+  useUserStore().reset();
+  useTabsStore().reset();
+  const current = router.currentRoute.value;
+  if (current.name !== 'login') {
+    await router.replace({
+      name: 'login',
+      query: current.fullPath === '/' ? {} : { redirect: current.fullPath },
+    });
+  }
+}
