@@ -447,6 +447,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/user/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User import template */
+        get: operations["getSysUserImportTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a user import */
+        post: operations["postSysUserImportPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/import/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate user import rows */
+        post: operations["postSysUserImportValidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/import/error-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** User import error report */
+        post: operations["postSysUserImportErrorReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/import/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Commit a user import */
+        post: operations["postSysUserImportCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export users */
+        get: operations["getSysUserExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/log/op/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export operation logs */
+        get: operations["getSysLogOpExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/user/page": {
         parameters: {
             query?: never;
@@ -562,6 +681,23 @@ export interface paths {
         get: operations["getSysRolePage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/role/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several roles */
+        post: operations["postSysRoleBatchDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -758,6 +894,23 @@ export interface paths {
         post?: never;
         /** Delete an organisation */
         delete: operations["deleteSysOrgById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/org/{id}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy an organisation subtree */
+        post: operations["postSysOrgByIdCopy"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1075,6 +1228,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/config/value/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a config value by key */
+        get: operations["getSysConfigValueByKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/config/{id}": {
         parameters: {
             query?: never;
@@ -1128,6 +1298,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/dict/type/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several dictionary types */
+        post: operations["postSysDictTypeBatchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/dict/type/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a dictionary type */
+        get: operations["getSysDictTypeById"];
+        /** Update a dictionary type */
+        put: operations["putSysDictTypeById"];
+        post?: never;
+        /** Delete a dictionary type */
+        delete: operations["deleteSysDictTypeById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/dict/type": {
         parameters: {
             query?: never;
@@ -1145,24 +1351,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/sys/dict/type/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Update a dictionary type */
-        put: operations["putSysDictTypeById"];
-        post?: never;
-        /** Delete a dictionary type */
-        delete: operations["deleteSysDictTypeById"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/sys/dict/item/page": {
         parameters: {
             query?: never;
@@ -1174,6 +1362,23 @@ export interface paths {
         get: operations["getSysDictItemPage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/dict/item/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several dictionary items */
+        post: operations["postSysDictItemBatchDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1436,6 +1641,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/file/chunk/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start or resume a chunked upload */
+        post: operations["postSysFileChunkInit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/file/chunk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload one chunk */
+        post: operations["postSysFileChunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/file/chunk/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete a chunked upload */
+        post: operations["postSysFileChunkComplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/file/page": {
         parameters: {
             query?: never;
@@ -1447,6 +1703,23 @@ export interface paths {
         get: operations["getSysFilePage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/file/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several files */
+        post: operations["postSysFileBatchDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1499,6 +1772,434 @@ export interface paths {
         post?: never;
         /** Delete a file */
         delete: operations["deleteSysFileById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/module/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List portal modules */
+        get: operations["getSysModuleList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/module": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a portal module */
+        post: operations["postSysModule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/module/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One portal module */
+        get: operations["getSysModuleById"];
+        /** Update a portal module */
+        put: operations["putSysModuleById"];
+        post?: never;
+        /** Delete a portal module */
+        delete: operations["deleteSysModuleById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personal/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My portal modules */
+        get: operations["getPersonalModules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personal/default-module": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set my default module */
+        put: operations["putPersonalDefaultModule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dashboard summary */
+        get: operations["getDashboardSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notices */
+        get: operations["getSysNoticePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My notices */
+        get: operations["getSysNoticeMine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My unread notice count */
+        get: operations["getSysNoticeUnreadCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark all my notices read */
+        put: operations["putSysNoticeReadAll"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish a notice */
+        post: operations["postSysNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a notice read */
+        put: operations["putSysNoticeByIdRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/notice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a notice */
+        delete: operations["deleteSysNoticeById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List scheduled jobs */
+        get: operations["getSysJobPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/handlers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List job handlers */
+        get: operations["getSysJobHandlers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scheduled-job dashboard */
+        get: operations["getSysJobDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/log/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List job runs */
+        get: operations["getSysJobLogPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/log/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear the job run log */
+        post: operations["postSysJobLogClear"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/log/{id}/kill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Kill a job run */
+        post: operations["postSysJobLogByIdKill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/preview-cron": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a cron expression */
+        post: operations["postSysJobPreviewCron"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several scheduled jobs */
+        post: operations["postSysJobBatchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a scheduled job */
+        post: operations["postSysJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a scheduled job */
+        put: operations["putSysJobById"];
+        post?: never;
+        /** Delete a scheduled job */
+        delete: operations["deleteSysJobById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/{id}/enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Pause or resume a scheduled job */
+        put: operations["putSysJobByIdEnabled"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/job/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a scheduled job now */
+        post: operations["postSysJobByIdRun"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1581,6 +2282,56 @@ export interface components {
             permissionCode: string;
             remark: string | null;
             builtIn: boolean;
+        };
+        ImportPreview: {
+            headers: string[];
+            mapping: {
+                [key: string]: string;
+            };
+            columns: components["schemas"]["ImportColumn"][];
+            rows: components["schemas"]["ImportRow"][];
+            total: number;
+            errorRows: number;
+            columnErrors: components["schemas"]["ImportCellError"][];
+        };
+        ImportColumn: {
+            key: string;
+            header: string;
+            required: boolean;
+            dict?: string;
+            max: number;
+        };
+        ImportRow: {
+            index: number;
+            cells: {
+                [key: string]: string;
+            };
+            errors: components["schemas"]["ImportCellError"][];
+        };
+        ImportCellError: {
+            columnKey: string;
+            code: components["schemas"]["ErrorCode"];
+            args?: {
+                [key: string]: unknown;
+            };
+        };
+        ImportRowIn: {
+            index: number;
+            cells: {
+                [key: string]: string;
+            };
+            errors?: components["schemas"]["ImportCellError"][];
+        };
+        ImportCommitResult: {
+            total: number;
+            inserted: number;
+            updated: number;
+            skipped: number;
+            failed: number;
+            failures: {
+                index: number;
+                errors: components["schemas"]["ImportCellError"][];
+            }[];
         };
         UserItem: {
             id: number;
@@ -1692,6 +2443,8 @@ export interface components {
             sort: number;
             enabled: boolean;
             hidden: boolean;
+            /** @description Portal module of a top-level menu. */
+            moduleId: number | null;
             remark: string | null;
             children: components["schemas"]["MenuNode"][];
         };
@@ -1709,6 +2462,8 @@ export interface components {
             sort?: number;
             enabled?: boolean;
             hidden?: boolean;
+            /** @description Portal module (`sys_module.id`) of a top-level menu; 42011 when unknown. */
+            moduleId?: number | null;
             remark?: string | null;
         };
         UpdateMenu: {
@@ -1725,6 +2480,8 @@ export interface components {
             sort?: number;
             enabled?: boolean;
             hidden?: boolean;
+            /** @description Portal module (`sys_module.id`) of a top-level menu; 42011 when unknown. */
+            moduleId?: number | null;
             remark?: string | null;
         };
         OrgItem: {
@@ -1978,6 +2735,28 @@ export interface components {
             contentType: string;
             viewUrl: string;
         };
+        ChunkInitResult: {
+            uploaded: boolean;
+            file?: components["schemas"]["UploadResult"];
+            uploadId: string;
+            receivedIndexes: number[];
+        };
+        ChunkInit: {
+            /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
+            fileHash: string;
+            fileName: string;
+            totalSize: number;
+            chunkCount: number;
+            contentType?: string;
+        };
+        ChunkComplete: {
+            uploadId: string;
+            /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
+            fileHash: string;
+            fileName: string;
+            chunkCount: number;
+            contentType?: string;
+        };
         FileRow: {
             id: number;
             originalName: string;
@@ -1988,6 +2767,272 @@ export interface components {
             viewUrl: string;
             /** Format: date-time */
             createTime: string;
+        };
+        ModuleItem: {
+            id: number;
+            code: string;
+            title: string;
+            icon: string | null;
+            defaultRoute: string | null;
+            /** @description UI filter only (`sys`, `biz`). */
+            apiPrefix: string | null;
+            sort: number;
+            enabled: boolean;
+            remark: string | null;
+            /** @description The protected `system` module. */
+            builtIn: boolean;
+            /** Format: date-time */
+            createTime: string;
+            /** Format: date-time */
+            updateTime: string | null;
+        };
+        CreateModule: {
+            code: string;
+            title: string;
+            icon?: string | null;
+            defaultRoute?: string | null;
+            apiPrefix?: string | null;
+            sort?: number;
+            enabled?: boolean;
+            remark?: string | null;
+        };
+        UpdateModule: {
+            code?: string;
+            title?: string;
+            icon?: string | null;
+            defaultRoute?: string | null;
+            apiPrefix?: string | null;
+            sort?: number;
+            enabled?: boolean;
+            remark?: string | null;
+        };
+        MyModules: {
+            modules: components["schemas"]["PortalModule"][];
+            defaultModuleId: number | null;
+        };
+        PortalModule: {
+            id: number;
+            code: string;
+            title: string;
+            icon: string | null;
+            defaultRoute: string | null;
+            apiPrefix: string | null;
+            sort: number;
+        };
+        DashboardSummary: {
+            roles: number;
+            /** @description Live users inside the caller's data scope. */
+            users: number;
+            /** @description Distinct permission codes carried by live menus. */
+            perms: number;
+            /** @description Online sessions of users inside the caller's scope. */
+            onlineSessions: number;
+            /** @description `MM-dd` of the last seven UTC days, oldest first. */
+            trendDays: string[];
+            /** @description Successful logins per day. */
+            trendLogins: number[];
+            /** @description Distinct users signed in per day. */
+            trendActiveUsers: number[];
+        };
+        Notice: {
+            id: number;
+            title: string;
+            content: string | null;
+            type: number;
+            receiverType: number;
+            actions: components["schemas"]["NoticeAction"][];
+            publishTime: string;
+            createUserId: number | null;
+        };
+        NoticeAction: {
+            label: string;
+            /** @enum {string} */
+            method: "GET" | "POST";
+            /** @description Same-origin path: exactly one leading "/". */
+            url: string;
+            style?: string;
+            confirm?: string;
+            comment?: string;
+        };
+        MyNotice: {
+            id: number;
+            title: string;
+            content: string | null;
+            type: number;
+            publishTime: string;
+            isRead: boolean;
+            actions: components["schemas"]["NoticeAction"][];
+        };
+        NoticePublish: {
+            title: string;
+            content?: string | null;
+            /** @description 1 Notice, 2 Announcement, 3 Message. */
+            type: 1 | 2 | 3;
+            /** @description 0 All, 1 Role, 2 User. */
+            receiverType: 0 | 1 | 2;
+            /** @description Role ids (Role) or user ids (User); ignored for All. */
+            receiverIds?: number[];
+            actions?: components["schemas"]["NoticeAction"][];
+        };
+        JobRow: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description 1 compiled (registered in code), 2 HTTP, 3 SQL. */
+            handlerKind: 1 | 2 | 3;
+            handlerName: string;
+            propsJson: string | null;
+            /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
+            triggerKind: 1 | 2 | 3;
+            cronExpression: string | null;
+            intervalSeconds: number | null;
+            /** Format: date-time */
+            oneShotTime: string | null;
+            /** Format: date-time */
+            startTime: string | null;
+            /** Format: date-time */
+            endTime: string | null;
+            /** @enum {string} */
+            misfireStrategy: "skip" | "fire-once";
+            /** @enum {string} */
+            concurrencyMode: "serial-skip" | "parallel";
+            /** @description 1 Ready, 2 Paused, 3 Completed, 4 Panic. */
+            status: 1 | 2 | 3 | 4;
+            /** Format: date-time */
+            nextRunTime: string | null;
+            /** Format: date-time */
+            lastRunTime: string | null;
+            numberOfRuns: number;
+            numberOfErrors: number;
+            consecutiveErrors: number;
+            timeoutSeconds: number;
+            retryCount: number;
+            retryIntervalSeconds: number;
+            failAlertThreshold: number;
+            alertByNotice: boolean;
+            isSystem: boolean;
+            remark: string | null;
+            /** Format: date-time */
+            createTime: string;
+            /** Format: date-time */
+            updateTime: string | null;
+        };
+        JobDashboard: {
+            today: {
+                success: number;
+                failed: number;
+            };
+            inFlight: {
+                logId: number;
+                jobId: number;
+                jobName: string;
+                nodeName: string;
+                /** Format: date-time */
+                startTime: string;
+            }[];
+            statusCounts: {
+                ready: number;
+                paused: number;
+                completed: number;
+                panic: number;
+            };
+            trend: {
+                date: string;
+                success: number;
+                failed: number;
+            }[];
+            upcoming: {
+                jobId: number;
+                code: string;
+                name: string;
+                /** Format: date-time */
+                nextRunTime: string;
+            }[];
+            nodes: {
+                nodeName: string;
+                /** Format: date-time */
+                lastSeen: string | null;
+                current: boolean;
+            }[];
+        };
+        JobLogRow: {
+            id: number;
+            jobId: number;
+            jobName: string;
+            fireInstanceId: string;
+            retryIndex: number;
+            /** @enum {string} */
+            fireMode: "schedule" | "manual" | "catch-up" | "misfire-skip";
+            /** Format: date-time */
+            scheduledTime: string;
+            /** Format: date-time */
+            startTime: string;
+            /** Format: date-time */
+            endTime: string | null;
+            /** @enum {string} */
+            runStatus: "running" | "success" | "failed" | "timeout" | "killed" | "skipped";
+            elapsedMs: number;
+            nodeName: string;
+            killRequested: boolean;
+            messageText: string | null;
+            errorText: string | null;
+        };
+        JobCreate: {
+            code: string;
+            name: string;
+            /** @description 1 compiled (registered in code), 2 HTTP, 3 SQL. */
+            handlerKind: 1 | 2 | 3;
+            /** @default  */
+            handlerName: string;
+            propsJson?: string | null;
+            /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
+            triggerKind: 1 | 2 | 3;
+            cronExpression?: string | null;
+            intervalSeconds?: number | null;
+            /** Format: date-time */
+            oneShotTime?: string;
+            /** Format: date-time */
+            startTime?: string;
+            /** Format: date-time */
+            endTime?: string;
+            /** @enum {string} */
+            misfireStrategy?: "skip" | "fire-once";
+            /** @enum {string} */
+            concurrencyMode?: "serial-skip" | "parallel";
+            timeoutSeconds?: number;
+            retryCount?: number;
+            retryIntervalSeconds?: number;
+            failAlertThreshold?: number;
+            alertByNotice?: boolean;
+            remark?: string | null;
+        };
+        JobUpdate: {
+            name: string;
+            /** @description 1 compiled (registered in code), 2 HTTP, 3 SQL. */
+            handlerKind: 1 | 2 | 3;
+            /** @default  */
+            handlerName: string;
+            propsJson?: string | null;
+            /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
+            triggerKind: 1 | 2 | 3;
+            cronExpression?: string | null;
+            intervalSeconds?: number | null;
+            /** Format: date-time */
+            oneShotTime?: string;
+            /** Format: date-time */
+            startTime?: string;
+            /** Format: date-time */
+            endTime?: string;
+            /** @enum {string} */
+            misfireStrategy?: "skip" | "fire-once";
+            /** @enum {string} */
+            concurrencyMode?: "serial-skip" | "parallel";
+            timeoutSeconds?: number;
+            retryCount?: number;
+            retryIntervalSeconds?: number;
+            failAlertThreshold?: number;
+            alertByNotice?: boolean;
+            remark?: string | null;
         };
     };
     responses: never;
@@ -4671,6 +5716,815 @@ export interface operations {
             };
         };
     };
+    getSysUserImportTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template workbook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysUserImportPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description JSON object: sheet header -> column key. */
+                    mapping?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "headers": [
+                     *           "string"
+                     *         ],
+                     *         "mapping": {},
+                     *         "columns": [
+                     *           {
+                     *             "key": "string",
+                     *             "header": "string",
+                     *             "required": true,
+                     *             "dict": "string",
+                     *             "max": 1
+                     *           }
+                     *         ],
+                     *         "rows": [
+                     *           {
+                     *             "index": 1,
+                     *             "cells": {},
+                     *             "errors": []
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "errorRows": 1,
+                     *         "columnErrors": [
+                     *           {
+                     *             "columnKey": "string",
+                     *             "code": 0,
+                     *             "args": {}
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ImportPreview"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysUserImportValidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "index": 1,
+                 *           "cells": {},
+                 *           "errors": [
+                 *             {
+                 *               "columnKey": "string",
+                 *               "code": 0,
+                 *               "args": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: components["schemas"]["ImportRowIn"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "rows": [
+                     *           {
+                     *             "index": 1,
+                     *             "cells": {},
+                     *             "errors": []
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "errorRows": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            rows: components["schemas"]["ImportRow"][];
+                            total: number;
+                            errorRows: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysUserImportErrorReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "index": 1,
+                 *           "cells": {},
+                 *           "errors": [
+                 *             {
+                 *               "columnKey": "string",
+                 *               "code": 0,
+                 *               "args": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rows: components["schemas"]["ImportRowIn"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The workbook; failures answer the envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysUserImportCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "index": 1,
+                 *           "cells": {},
+                 *           "errors": [
+                 *             {
+                 *               "columnKey": "string",
+                 *               "code": 0,
+                 *               "args": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "strategy": 0
+                 *     }
+                 */
+                "application/json": {
+                    rows: components["schemas"]["ImportRowIn"][];
+                    /** @description An existing account: 0 Skip, 1 Overwrite, 2 Error. */
+                    strategy: 0 | 1 | 2;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "total": 1,
+                     *         "inserted": 1,
+                     *         "updated": 1,
+                     *         "skipped": 1,
+                     *         "failed": 1,
+                     *         "failures": [
+                     *           {
+                     *             "index": 1,
+                     *             "errors": []
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ImportCommitResult"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysUserExport: {
+        parameters: {
+            query?: {
+                account?: string;
+                name?: string;
+                orgId?: number;
+                roleId?: number;
+                enabled?: boolean;
+                /** @description Comma-separated column keys: id, account, realName, nickName, orgId, positionId, phone, email, gender, enabled, roleIds, remark, lastLoginTime, createTime. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workbook (streamed); failures answer the envelope (46012, 46013). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysLogOpExport: {
+        parameters: {
+            query?: {
+                success?: string;
+                /** @description Comma-separated column keys: id, title, httpMethod, path, paramJson, resultCode, success, elapsedMs, operatorId, operatorName, ip, userAgent, traceId, createTime. */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workbook (streamed); failures answer the envelope (46012, 46013). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getSysUserPage: {
         parameters: {
             query?: {
@@ -5693,6 +7547,122 @@ export interface operations {
                             total: number;
                             pages: number;
                             items: components["schemas"]["RoleItem"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysRoleBatchDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "deleted": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            deleted: number;
                         };
                         args?: {
                             [key: string]: unknown;
@@ -6901,6 +8871,7 @@ export interface operations {
                      *           "sort": 1,
                      *           "enabled": true,
                      *           "hidden": true,
+                     *           "moduleId": 1,
                      *           "remark": "string",
                      *           "children": []
                      *         }
@@ -7005,6 +8976,7 @@ export interface operations {
                  *       "sort": 1,
                  *       "enabled": true,
                  *       "hidden": true,
+                 *       "moduleId": 1,
                  *       "remark": "string"
                  *     }
                  */
@@ -7129,6 +9101,7 @@ export interface operations {
                  *       "sort": 1,
                  *       "enabled": true,
                  *       "hidden": true,
+                 *       "moduleId": 1,
                  *       "remark": "string"
                  *     }
                  */
@@ -7821,6 +9794,123 @@ export interface operations {
                         code: components["schemas"]["ErrorCode"];
                         msgKey: string;
                         data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysOrgByIdCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Name of the copy (default "<name> (copy)"). */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            id: number;
+                        };
                         args?: {
                             [key: string]: unknown;
                         };
@@ -9040,7 +11130,10 @@ export interface operations {
     };
     getPersonalMenu: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the menus of this portal module. */
+                moduleId?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9070,6 +11163,7 @@ export interface operations {
                      *           "sort": 1,
                      *           "enabled": true,
                      *           "hidden": true,
+                     *           "moduleId": 1,
                      *           "remark": "string",
                      *           "children": []
                      *         }
@@ -10277,6 +12371,113 @@ export interface operations {
             };
         };
     };
+    getSysConfigValueByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "key": "string",
+                     *         "value": "string"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            key: string;
+                            value: string;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getSysConfigById: {
         parameters: {
             query?: never;
@@ -10860,7 +13061,7 @@ export interface operations {
             };
         };
     };
-    postSysDictType: {
+    postSysDictTypeBatchDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -10871,17 +13072,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "string",
-                 *       "name": "string",
-                 *       "enabled": true,
-                 *       "remark": "string"
+                 *       "ids": [
+                 *         1
+                 *       ]
                  *     }
                  */
                 "application/json": {
-                    code: string;
-                    name: string;
-                    enabled?: boolean;
-                    remark?: string | null;
+                    ids: number[];
                 };
             };
         };
@@ -10897,7 +13094,7 @@ export interface operations {
                      *       "code": 0,
                      *       "msgKey": "string",
                      *       "data": {
-                     *         "id": 1
+                     *         "deleted": 1
                      *       },
                      *       "args": {}
                      *     }
@@ -10905,7 +13102,117 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ErrorCode"];
                         msgKey: string;
-                        data: components["schemas"]["CreatedId"];
+                        data: {
+                            deleted: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysDictTypeById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "code": "string",
+                     *         "name": "string",
+                     *         "enabled": true,
+                     *         "remark": "string",
+                     *         "createTime": "2026-01-01T08:00:00.000Z"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["DictType"];
                         args?: {
                             [key: string]: unknown;
                         };
@@ -11195,6 +13502,124 @@ export interface operations {
             };
         };
     };
+    postSysDictType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "name": "string",
+                 *       "enabled": true,
+                 *       "remark": "string"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                    name: string;
+                    enabled?: boolean;
+                    remark?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["CreatedId"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getSysDictItemPage: {
         parameters: {
             query?: {
@@ -11256,6 +13681,122 @@ export interface operations {
                             total: number;
                             pages: number;
                             items: components["schemas"]["DictItem"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysDictItemBatchDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "deleted": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            deleted: number;
                         };
                         args?: {
                             [key: string]: unknown;
@@ -13128,6 +15669,361 @@ export interface operations {
             };
         };
     };
+    postSysFileChunkInit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fileHash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 *       "fileName": "string",
+                 *       "totalSize": 1,
+                 *       "chunkCount": 1,
+                 *       "contentType": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChunkInit"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "uploaded": true,
+                     *         "file": {
+                     *           "id": 1,
+                     *           "originalName": "string",
+                     *           "sizeBytes": 1,
+                     *           "contentType": "string",
+                     *           "viewUrl": "string"
+                     *         },
+                     *         "uploadId": "string",
+                     *         "receivedIndexes": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ChunkInitResult"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysFileChunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    uploadId: string;
+                    index: number;
+                    /** Format: binary */
+                    chunk: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "index": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            index: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysFileChunkComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "uploadId": "string",
+                 *       "fileHash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 *       "fileName": "string",
+                 *       "chunkCount": 1,
+                 *       "contentType": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChunkComplete"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "originalName": "string",
+                     *         "sizeBytes": 1,
+                     *         "contentType": "string",
+                     *         "viewUrl": "string"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["UploadResult"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getSysFilePage: {
         parameters: {
             query?: {
@@ -13187,6 +16083,122 @@ export interface operations {
                             total: number;
                             pages: number;
                             items: components["schemas"]["FileRow"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysFileBatchDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "deleted": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            deleted: number;
                         };
                         args?: {
                             [key: string]: unknown;
@@ -13482,6 +16494,3267 @@ export interface operations {
                         code: components["schemas"]["ErrorCode"];
                         msgKey: string;
                         data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysModuleList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "code": "string",
+                     *           "title": "string",
+                     *           "icon": "string",
+                     *           "defaultRoute": "string",
+                     *           "apiPrefix": "string",
+                     *           "sort": 1,
+                     *           "enabled": true,
+                     *           "remark": "string",
+                     *           "builtIn": true,
+                     *           "createTime": "2026-01-01T08:00:00.000Z",
+                     *           "updateTime": "2026-01-01T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ModuleItem"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysModule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "title": "string",
+                 *       "icon": "string",
+                 *       "defaultRoute": "string",
+                 *       "apiPrefix": "string",
+                 *       "sort": 1,
+                 *       "enabled": true,
+                 *       "remark": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateModule"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            id: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysModuleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "code": "string",
+                     *         "title": "string",
+                     *         "icon": "string",
+                     *         "defaultRoute": "string",
+                     *         "apiPrefix": "string",
+                     *         "sort": 1,
+                     *         "enabled": true,
+                     *         "remark": "string",
+                     *         "builtIn": true,
+                     *         "createTime": "2026-01-01T08:00:00.000Z",
+                     *         "updateTime": "2026-01-01T08:00:00.000Z"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ModuleItem"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSysModuleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "title": "string",
+                 *       "icon": "string",
+                 *       "defaultRoute": "string",
+                 *       "apiPrefix": "string",
+                 *       "sort": 1,
+                 *       "enabled": true,
+                 *       "remark": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateModule"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSysModuleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPersonalModules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "modules": [
+                     *           {
+                     *             "id": 1,
+                     *             "code": "string",
+                     *             "title": "string",
+                     *             "icon": "string",
+                     *             "defaultRoute": "string",
+                     *             "apiPrefix": "string",
+                     *             "sort": 1
+                     *           }
+                     *         ],
+                     *         "defaultModuleId": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["MyModules"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putPersonalDefaultModule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "moduleId": 1
+                 *     }
+                 */
+                "application/json": {
+                    moduleId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDashboardSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "roles": 1,
+                     *         "users": 1,
+                     *         "perms": 1,
+                     *         "onlineSessions": 1,
+                     *         "trendDays": [
+                     *           "string"
+                     *         ],
+                     *         "trendLogins": [
+                     *           1
+                     *         ],
+                     *         "trendActiveUsers": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["DashboardSummary"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysNoticePage: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (<= 0 → 1). */
+                current?: number;
+                /** @description Page size (default 20, <= 0 → 20, above the maximum → 48001). */
+                size?: number;
+                /** @description A column of the row; others are ignored. */
+                sortField?: string;
+                /** @description `asc` or `desc`. */
+                sortOrder?: string;
+                title?: string;
+                /** @description 1 Notice, 2 Announcement, 3 Message. */
+                type?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "current": 1,
+                     *         "size": 1,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "title": "string",
+                     *             "content": "string",
+                     *             "type": 1,
+                     *             "receiverType": 1,
+                     *             "actions": [],
+                     *             "publishTime": "string",
+                     *             "createUserId": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            current: number;
+                            size: number;
+                            total: number;
+                            pages: number;
+                            items: components["schemas"]["Notice"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysNoticeMine: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (<= 0 → 1). */
+                current?: number;
+                /** @description Page size (default 20, <= 0 → 20, above the maximum → 48001). */
+                size?: number;
+                /** @description A column of the row; others are ignored. */
+                sortField?: string;
+                /** @description `asc` or `desc`. */
+                sortOrder?: string;
+                onlyUnread?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "current": 1,
+                     *         "size": 1,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "title": "string",
+                     *             "content": "string",
+                     *             "type": 1,
+                     *             "publishTime": "string",
+                     *             "isRead": true,
+                     *             "actions": []
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            current: number;
+                            size: number;
+                            total: number;
+                            pages: number;
+                            items: components["schemas"]["MyNotice"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysNoticeUnreadCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": 1,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: number;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSysNoticeReadAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "string",
+                 *       "content": "string",
+                 *       "type": 1,
+                 *       "receiverType": 0,
+                 *       "receiverIds": [
+                 *         1
+                 *       ],
+                 *       "actions": [
+                 *         {
+                 *           "label": "string",
+                 *           "method": "GET",
+                 *           "url": "string",
+                 *           "style": "string",
+                 *           "confirm": "string",
+                 *           "comment": "string"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoticePublish"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["CreatedId"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSysNoticeByIdRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSysNoticeById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysJobPage: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (<= 0 → 1). */
+                current?: number;
+                /** @description Page size (default 20, <= 0 → 20, above the maximum → 48001). */
+                size?: number;
+                /** @description A column of the row; others are ignored. */
+                sortField?: string;
+                /** @description `asc` or `desc`. */
+                sortOrder?: string;
+                name?: string;
+                status?: string;
+                handlerKind?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "current": 1,
+                     *         "size": 1,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "code": "string",
+                     *             "name": "string",
+                     *             "handlerKind": 1,
+                     *             "handlerName": "string",
+                     *             "propsJson": "string",
+                     *             "triggerKind": 1,
+                     *             "cronExpression": "string",
+                     *             "intervalSeconds": 1,
+                     *             "oneShotTime": "2026-01-01T08:00:00.000Z",
+                     *             "startTime": "2026-01-01T08:00:00.000Z",
+                     *             "endTime": "2026-01-01T08:00:00.000Z",
+                     *             "misfireStrategy": "skip",
+                     *             "concurrencyMode": "serial-skip",
+                     *             "status": 1,
+                     *             "nextRunTime": "2026-01-01T08:00:00.000Z",
+                     *             "lastRunTime": "2026-01-01T08:00:00.000Z",
+                     *             "numberOfRuns": 1,
+                     *             "numberOfErrors": 1,
+                     *             "consecutiveErrors": 1,
+                     *             "timeoutSeconds": 1,
+                     *             "retryCount": 1,
+                     *             "retryIntervalSeconds": 1,
+                     *             "failAlertThreshold": 1,
+                     *             "alertByNotice": true,
+                     *             "isSystem": true,
+                     *             "remark": "string",
+                     *             "createTime": "2026-01-01T08:00:00.000Z",
+                     *             "updateTime": "2026-01-01T08:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            current: number;
+                            size: number;
+                            total: number;
+                            pages: number;
+                            items: components["schemas"]["JobRow"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysJobHandlers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "handlers": [
+                     *           {
+                     *             "name": "string",
+                     *             "description": "string"
+                     *           }
+                     *         ],
+                     *         "sqlAllowed": true,
+                     *         "privateHttpAllowed": true
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            handlers: {
+                                name: string;
+                                description: string | null;
+                            }[];
+                            sqlAllowed: boolean;
+                            privateHttpAllowed: boolean;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysJobDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "today": {
+                     *           "success": 1,
+                     *           "failed": 1
+                     *         },
+                     *         "inFlight": [
+                     *           {
+                     *             "logId": 1,
+                     *             "jobId": 1,
+                     *             "jobName": "string",
+                     *             "nodeName": "string",
+                     *             "startTime": "2026-01-01T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "statusCounts": {
+                     *           "ready": 1,
+                     *           "paused": 1,
+                     *           "completed": 1,
+                     *           "panic": 1
+                     *         },
+                     *         "trend": [
+                     *           {
+                     *             "date": "string",
+                     *             "success": 1,
+                     *             "failed": 1
+                     *           }
+                     *         ],
+                     *         "upcoming": [
+                     *           {
+                     *             "jobId": 1,
+                     *             "code": "string",
+                     *             "name": "string",
+                     *             "nextRunTime": "2026-01-01T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nodes": [
+                     *           {
+                     *             "nodeName": "string",
+                     *             "lastSeen": "2026-01-01T08:00:00.000Z",
+                     *             "current": true
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["JobDashboard"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysJobLogPage: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (<= 0 → 1). */
+                current?: number;
+                /** @description Page size (default 20, <= 0 → 20, above the maximum → 48001). */
+                size?: number;
+                /** @description A column of the row; others are ignored. */
+                sortField?: string;
+                /** @description `asc` or `desc`. */
+                sortOrder?: string;
+                jobId?: string;
+                jobName?: string;
+                runStatus?: "running" | "success" | "failed" | "timeout" | "killed" | "skipped";
+                fireMode?: "schedule" | "manual" | "catch-up" | "misfire-skip";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "current": 1,
+                     *         "size": 1,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "jobId": 1,
+                     *             "jobName": "string",
+                     *             "fireInstanceId": "string",
+                     *             "retryIndex": 1,
+                     *             "fireMode": "schedule",
+                     *             "scheduledTime": "2026-01-01T08:00:00.000Z",
+                     *             "startTime": "2026-01-01T08:00:00.000Z",
+                     *             "endTime": "2026-01-01T08:00:00.000Z",
+                     *             "runStatus": "running",
+                     *             "elapsedMs": 1,
+                     *             "nodeName": "string",
+                     *             "killRequested": true,
+                     *             "messageText": "string",
+                     *             "errorText": "string"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            current: number;
+                            size: number;
+                            total: number;
+                            pages: number;
+                            items: components["schemas"]["JobLogRow"][];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJobLogClear: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobId": 1
+                 *     }
+                 */
+                "application/json": {
+                    jobId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "cleared": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            cleared: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJobLogByIdKill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJobPreviewCron: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cron": "string",
+                 *       "count": 1
+                 *     }
+                 */
+                "application/json": {
+                    cron: string;
+                    count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "cron": "string",
+                     *         "nextFireTimes": [
+                     *           "2026-01-01T08:00:00.000Z"
+                     *         ]
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            cron: string;
+                            nextFireTimes: string[];
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJobBatchDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "deleted": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            deleted: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "name": "string",
+                 *       "handlerKind": 1,
+                 *       "handlerName": "string",
+                 *       "propsJson": "string",
+                 *       "triggerKind": 1,
+                 *       "cronExpression": "string",
+                 *       "intervalSeconds": 1,
+                 *       "oneShotTime": "2026-01-01T08:00:00.000Z",
+                 *       "startTime": "2026-01-01T08:00:00.000Z",
+                 *       "endTime": "2026-01-01T08:00:00.000Z",
+                 *       "misfireStrategy": "skip",
+                 *       "concurrencyMode": "serial-skip",
+                 *       "timeoutSeconds": 1,
+                 *       "retryCount": 1,
+                 *       "retryIntervalSeconds": 1,
+                 *       "failAlertThreshold": 1,
+                 *       "alertByNotice": true,
+                 *       "remark": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobCreate"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            id: number;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSysJobById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "handlerKind": 1,
+                 *       "handlerName": "string",
+                 *       "propsJson": "string",
+                 *       "triggerKind": 1,
+                 *       "cronExpression": "string",
+                 *       "intervalSeconds": 1,
+                 *       "oneShotTime": "2026-01-01T08:00:00.000Z",
+                 *       "startTime": "2026-01-01T08:00:00.000Z",
+                 *       "endTime": "2026-01-01T08:00:00.000Z",
+                 *       "misfireStrategy": "skip",
+                 *       "concurrencyMode": "serial-skip",
+                 *       "timeoutSeconds": 1,
+                 *       "retryCount": 1,
+                 *       "retryIntervalSeconds": 1,
+                 *       "failAlertThreshold": 1,
+                 *       "alertByNotice": true,
+                 *       "remark": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["JobUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSysJobById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putSysJobByIdEnabled: {
+        parameters: {
+            query: {
+                enabled: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSysJobByIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "fireInstanceId": "string"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            fireInstanceId: string;
+                        };
                         args?: {
                             [key: string]: unknown;
                         };
