@@ -59,6 +59,7 @@ export * from './repositories/files.js';
 export { containsIgnoreCase, escapeLike, restrictSort } from './repositories/filters.js';
 export * from './repositories/high-sensitivity.js';
 export { createRepositories, type Repositories } from './repositories/index.js';
+export * from './repositories/user-external.js';
 export * from './repositories/login-logs.js';
 export * from './repositories/menus.js';
 export * from './repositories/online-sessions.js';

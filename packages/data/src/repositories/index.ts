@@ -18,6 +18,7 @@ import { createPositionRepository, type PositionRepository } from './positions.j
 import { createRefreshTokenRepository, type RefreshTokenRepository } from './refresh-tokens.js';
 import { createRoleRepository, type RoleRepository } from './roles.js';
 import { createSessionRepository, type SessionRepository } from './sessions.js';
+import { createUserExternalRepository, type UserExternalRepository } from './user-external.js';
 import { createUserRepository, type UserRepository } from './users.js';
 
 export interface Repositories {
@@ -37,6 +38,8 @@ export interface Repositories {
   orgs: OrgRepository;
   positions: PositionRepository;
   onlineSessions: OnlineSessionRepository;
+  /** External (OpenID) identities bound to users. */
+  userExternal: UserExternalRepository;
 }
 
 /**
@@ -61,5 +64,6 @@ export function createRepositories(database: RepositoryContext): Repositories {
     orgs: createOrgRepository(database),
     positions: createPositionRepository(database),
     onlineSessions: createOnlineSessionRepository(database),
+    userExternal: createUserExternalRepository(database),
   };
 }
