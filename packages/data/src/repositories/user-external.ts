@@ -22,7 +22,11 @@ export interface UserExternalRepository {
   unbind(userId: number, provider: string): Promise<boolean>;
 }
 
-export function createUserExternalRepository({ db, adapter, tables }: RepositoryContext): UserExternalRepository {
+export function createUserExternalRepository({
+  db,
+  adapter,
+  tables,
+}: RepositoryContext): UserExternalRepository {
   const t = tables.sysUserExternal;
 
   const repository: UserExternalRepository = {
@@ -34,8 +38,8 @@ export function createUserExternalRepository({ db, adapter, tables }: Repository
       return rows[0];
     },
 
-    listByUser(userId) {
-      return db.select().from(t).where(eq(t.userId, userId)).orderBy(asc(t.createTime), asc(t.id));
+    async listByUser(userId) {
+      return await db.select().from(t).where(eq(t.userId, userId)).orderBy(asc(t.createTime), asc(t.id));
     },
 
     async bind(row) {

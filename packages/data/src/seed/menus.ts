@@ -95,6 +95,7 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
       menu(600, 'Configuration', '/system/config', 'control', [
         ...crudButtons(601, '/sys/config'),
         button(606, 'Batch edit', api('PUT', '/sys/config/batch')),
+        button(607, 'External login providers', api('GET', '/auth/external/providers/all')),
       ]),
       menu(700, 'Dictionaries', '/system/dict', 'book', [
         button(701, 'Type list', api('GET', '/sys/dict/type/page')),

@@ -43,6 +43,7 @@ import { type OpenedDatabase, prepareDatabase } from './database.js';
 import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
 import { buildSecurity, type SecurityServices } from './security.js';
+import { validateExternalAuth } from '../external-auth/options.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
 export interface CreateServerOptions {
@@ -135,6 +136,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
       uploadRoot: resolveContentPath(environment.contentRoot, service.Upload.RootPath),
     });
+    const externalProblems = validateExternalAuth(config);
+    if (externalProblems.length > 0) throw new StartupError(externalProblems.join(' '));
     jwtKey = resolveJwtKey({
       secretKey: service.Jwt.SecretKey,
       isDevelopment: environment.isDevelopment,

@@ -12,6 +12,7 @@ import * as refresh from './auth/refresh.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import * as errorCodes from './meta/error-codes.js';
+import { registerExternalAuthRoutes } from './external/index.js';
 import { registerMfaRoutes } from './mfa/index.js';
 import { registerOpsRoutes } from './ops/index.js';
 import * as personalPassword from './personal/password.js';
@@ -39,6 +40,7 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
     route.register(area('Personal'), phoneDeps);
   if (isModuleEnabled(deps, 'Meta')) errorCodes.register(area('Meta'), deps);
   registerMfaRoutes(area('Mfa'), deps);
+  if (isModuleEnabled(deps, 'ExternalAuth')) registerExternalAuthRoutes(area('ExternalAuth'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
 }

@@ -210,7 +210,7 @@ export const serviceSchema = section({
   ExternalAuth: section({
     CallbackBaseUrl: str(
       null,
-      'Public base URL of the service (`https://admin.example.com`): the OpenID redirect URI is built from it. Required in Production when a provider is configured; without it (Development, tests) the request\'s own origin is used.',
+      "Public base URL of the service (`https://admin.example.com`): the OpenID redirect URI is built from it. Required in Production when a provider is configured; without it (Development, tests) the request's own origin is used.",
     ),
     FrontendResultPath: str(
       '/oauth/callback',
@@ -218,10 +218,16 @@ export const serviceSchema = section({
     ),
     Oidc: listOf(
       section({
-        Code: str('', 'Provider code in routes and config keys (`sys.externalauth.{code}.*`): letters, digits, `-`, `_`.'),
+        Code: str(
+          '',
+          'Provider code in routes and config keys (`sys.externalauth.{code}.*`): letters, digits, `-`, `_`.',
+        ),
         DisplayName: str('', 'Name on the login button (default: the code).'),
         Icon: str('', 'Icon name or URL for the login button.'),
-        Authority: str('', 'Issuer URL; discovery reads `{Authority}/.well-known/openid-configuration`. HTTPS in Production.'),
+        Authority: str(
+          '',
+          'Issuer URL; discovery reads `{Authority}/.well-known/openid-configuration`. HTTPS in Production.',
+        ),
         ClientId: str('', 'Client id registered at the provider.'),
         ClientSecret: str('', 'Client secret (empty: a public client); inject from the environment.'),
         Scopes: str('openid profile email', 'Requested scopes (space-separated; `openid` is always added).'),
