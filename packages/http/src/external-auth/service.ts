@@ -33,6 +33,8 @@ const KEYS = {
 } as const;
 
 interface Flow {
+  /** Service-clock deadline (ms); the cache TTL is the backstop. */
+  expiresAt: number;
   provider: string;
   nonce: string;
   verifier: string | null;
@@ -43,11 +45,13 @@ interface Flow {
 }
 
 interface Ticket {
+  expiresAt: number;
   userId: number;
   provider: string;
 }
 
 interface Pending {
+  expiresAt: number;
   provider: string;
   subject: string;
   displayName: string | null;
@@ -76,8 +80,6 @@ export interface ExternalAuthDeps {
   loginSteps: Pick<LoginSteps, 'hooks'>;
   logger: Logger;
   now: () => Date;
-  /** Tests against an in-process provider over plain HTTP. Never on in Production. @default false */
-  allowInsecureRequests?: boolean;
 }
 
 export interface ExternalAuthService {
@@ -129,7 +131,6 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
   const options = config.service.ExternalAuth;
   const list = options.Oidc;
   const discovered = new Map<string, Promise<oidc.Configuration>>();
-  const insecure = deps.allowInsecureRequests === true && !config.environment.isProduction;
 
   const find = (code: string) => list.find((p) => p.Code.toLowerCase() === code.toLowerCase());
 
@@ -141,7 +142,10 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         p.ClientId,
         p.ClientSecret ? { client_secret: p.ClientSecret } : undefined,
         p.ClientSecret ? oidc.ClientSecretPost(p.ClientSecret) : oidc.None(),
-        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+        // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
+        !config.environment.isProduction && p.Authority.startsWith('http:')
+          ? { execute: [oidc.allowInsecureRequests] }
+          : undefined,
       );
       // A failed discovery (provider down) is tried again by the next request.
       pending.catch(() => discovered.delete(p.Code));
@@ -189,6 +193,14 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
   }
 
   const token = () => randomBytes(32).toString('base64url');
+  const nowMs = () => deps.now().getTime();
+
+  /** Takes an entry once; one past its service-clock deadline counts as absent. */
+  async function takeLive<T extends { expiresAt: number }>(key: string, id: string): Promise<T | undefined> {
+    if (!id || id.length > 128) return undefined;
+    const entry = await cache.take<T>(`${key}${id}`);
+    return entry && entry.expiresAt > nowMs() ? entry : undefined;
+  }
 
   /** Links an unknown identity by account: a verified email, else preferred_username. */
   async function linkByAccount(claims: oidc.IDToken): Promise<SysUserRow | undefined> {
@@ -253,7 +265,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     const ticket = token();
     await cache.set(
       `${KEYS.ticket}${ticket}`,
-      { userId: user.id, provider: p.Code } satisfies Ticket,
+      { expiresAt: nowMs() + TICKET_TTL_MS, userId: user.id, provider: p.Code } satisfies Ticket,
       TICKET_TTL_MS,
     );
     return { ticket };
@@ -266,7 +278,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
   ): Promise<{ outcome: CallbackOutcome; pendingBinder?: string }> {
     const state = input.query.get('state') ?? '';
     // Taken first, whatever follows: a state is good for one callback only.
-    const flow = state && state.length <= 128 ? await cache.take<Flow>(`${KEYS.flow}${state}`) : undefined;
+    const flow = await takeLive<Flow>(KEYS.flow, state);
     let p: OidcProviderOptions;
     let s: ProviderSwitches;
     try {
@@ -343,6 +355,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     await cache.set(
       `${KEYS.pending}${pendingLink}`,
       {
+        expiresAt: nowMs() + PENDING_TTL_MS,
         provider: p.Code,
         subject: claims.sub,
         displayName: row.displayName,
@@ -373,6 +386,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       const verifier = p.UsePkce ? oidc.randomPKCECodeVerifier() : null;
       const uri = redirectUri(p, requestOrigin);
       const flow: Flow = {
+        expiresAt: nowMs() + FLOW_TTL_MS,
         provider: p.Code,
         nonce,
         verifier,
@@ -398,9 +412,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
 
     async callback(input) {
       try {
-        const result = await handle(input);
-        if (result.outcome.ticket === undefined && result.outcome.totpChallenge === undefined) return result;
-        return result;
+        return await handle(input);
       } catch (error) {
         const refusal =
           error instanceof Refusal
@@ -420,7 +432,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     },
 
     async exchange(ticket, client) {
-      const taken = ticket.length <= 128 ? await cache.take<Ticket>(`${KEYS.ticket}${ticket}`) : undefined;
+      const taken = await takeLive<Ticket>(KEYS.ticket, ticket);
       let user: SysUserRow | undefined;
       try {
         if (!taken) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
@@ -448,8 +460,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     },
 
     async claimPending(pendingLink, binder, userId) {
-      const key = `${KEYS.pending}${pendingLink}`;
-      const pending = pendingLink.length <= 128 ? await cache.take<Pending>(key) : undefined;
+      const pending = await takeLive<Pending>(KEYS.pending, pendingLink);
       if (!pending || !sameSecret(pending.binder, binder))
         throw new BusinessError(ErrorCode.ExternalTicketInvalid);
       const result = await repos.userExternal.bind({

@@ -19,9 +19,6 @@ export const BASE = '/api/v1/auth/external';
 export const BINDER_COOKIE = 'svc_ext_binder';
 export const PENDING_COOKIE = 'svc_ext_pending';
 
-/** Test hook: lets openid-client talk to an in-process provider over plain HTTP (never in Production). */
-export const INSECURE_FLAG = Symbol.for('svc.externalAuth.allowInsecureRequests');
-
 const services = new WeakMap<HttpDeps, ExternalAuthService>();
 
 export function externalAuthOf(deps: HttpDeps): ExternalAuthService {
@@ -36,7 +33,6 @@ export function externalAuthOf(deps: HttpDeps): ExternalAuthService {
       loginSteps: deps.core.mfa.steps,
       logger: deps.logger.child('Service.ExternalAuth'),
       now: deps.now,
-      allowInsecureRequests: (deps as unknown as Record<symbol, unknown>)[INSECURE_FLAG] === true,
     });
     services.set(deps, service);
   }
