@@ -115,6 +115,20 @@ function sameSecret(a: string, b: string | undefined): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The check openid-client reports as the cause of a refusal (walking the cause chain), without values. */
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const e = current as { code?: unknown; claim?: unknown; parameter?: unknown; cause?: unknown };
+    if (typeof e.code === 'string') parts.push(e.code);
+    if (typeof e.claim === 'string') parts.push(`claim=${e.claim}`);
+    if (typeof e.parameter === 'string') parts.push(`parameter=${e.parameter}`);
+    current = e.cause;
+  }
+  return parts.join(' ');
+}
+
 /** A refusal of the callback: the code the browser is redirected with. */
 class Refusal extends Error {
   constructor(
@@ -305,6 +319,8 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       logger.warn('External login refused by the OpenID checks.', {
         provider: p.Code,
         reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        // openid-client names the failed check here (e.g. `{ claim: 'nonce' }` or the `iss` parameter).
+        detail: describeCause(error),
       });
       throw new Refusal(ErrorCode.ExternalLoginFailed.code);
     }
