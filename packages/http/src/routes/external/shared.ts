@@ -14,6 +14,7 @@ import {
   FLOW_TTL_MS,
   PENDING_TTL_MS,
 } from '../../external-auth/service.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
 
 export const BASE = '/api/v1/auth/external';
 export const BINDER_COOKIE = 'svc_ext_binder';
@@ -87,6 +88,13 @@ export function resultLocation(deps: HttpDeps, outcome: Record<string, string>):
   return `${path}${path.includes('?') ? '&' : '?'}${query}`;
 }
 
+/** Browser navigations: a redirect, or an error envelope when the path itself is bad. */
 export const redirectResponses = {
+  200: {
+    description: 'Malformed provider code: the error envelope (48000); every other outcome is a redirect.',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
   302: { description: 'Redirect (see the description for where).' },
+  429: commonErrorResponses[429],
+  500: commonErrorResponses[500],
 } as const;
