@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
 import { totpCode } from '../mfa/rfc6238.contract.js';
 import { bindTotp } from '../mfa/totp.contract.js';
-import { bearer } from '../testing/auth.js';
+import { bearer, json } from '../testing/auth.js';
 import { setRuntimeConfig, startTestServer, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
 
 const SVC = 'http://svc.test';
@@ -225,10 +225,10 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
     it('keeps providers off by default (40029) and lists only enabled ones', async () => {
       const { result } = await externalLogin('u-new');
       expect(result.searchParams.get('error')).toBe('40029');
-      expect((await t.request('/api/v1/auth/external/providers').then((r) => r.json())).data).toEqual([]);
+      expect((await t.request('/api/v1/auth/external/providers').then(json)).data).toEqual([]);
       await setSwitch('sys.externalauth.corp.enabled', 'true');
       await setSwitch('sys.externalauth.nopkce.enabled', 'true');
-      const list = await t.request('/api/v1/auth/external/providers').then((r) => r.json());
+      const list = await t.request('/api/v1/auth/external/providers').then(json);
       expect(list.data).toContainEqual({ code: 'corp', displayName: 'Corp SSO', icon: '' });
     });
 
@@ -251,7 +251,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         headers: { ...auth, 'content-type': 'application/json' },
         json: { pendingLink: link2 },
       });
-      expect((await claim.json()).code).toBe(0);
+      expect((await json(claim)).code).toBe(0);
       // Now the identity logs in as pat.
       const { result: linked } = await externalLogin('u-pending');
       const out = await exchange(linked.searchParams.get('ticket') ?? '');
@@ -373,11 +373,11 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         method: 'POST',
         headers: auth,
       });
-      const { authorizeUrl: url } = (await start.json()).data;
+      const { authorizeUrl: url } = (await json(start)).data;
       idp.next.id = 'u-bind';
       const bound = await browser.follow(new URL(url));
       expect(bound.searchParams.get('bind')).toBe('corp');
-      const list = await t.request('/api/v1/auth/external/bindings', { headers: auth }).then((r) => r.json());
+      const list = await t.request('/api/v1/auth/external/bindings', { headers: auth }).then(json);
       expect(list.data).toEqual([expect.objectContaining({ provider: 'corp', displayName: 'Binder' })]);
 
       // The identity of another user (u-new belongs to newbie) cannot be bound to bob.
@@ -387,13 +387,13 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         method: 'POST',
         headers: auth,
       });
-      const refused = await browser.follow(new URL((await third.json()).data.authorizeUrl));
+      const refused = await browser.follow(new URL((await json(third)).data.authorizeUrl));
       expect(refused.searchParams.get('error')).toBe('40033');
 
       const del = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
-      expect((await del.json()).code).toBe(0);
+      expect((await json(del)).code).toBe(0);
       const del2 = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
-      expect((await del2.json()).code).toBe(40035);
+      expect((await json(del2)).code).toBe(40035);
       expect(await t.server.database.repos.userExternal.find('corp', 'u-bind')).toBeUndefined();
     });
 

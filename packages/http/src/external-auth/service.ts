@@ -430,13 +430,13 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       try {
         return await handle(input);
       } catch (error) {
-        const refusal =
-          error instanceof Refusal
-            ? error
-            : isBusinessError(error)
-              ? new Refusal(error.code)
-              : (logger.error('External login callback failed.', { error }),
-                new Refusal(ErrorCode.SystemError.code));
+        let refusal: Refusal;
+        if (error instanceof Refusal) refusal = error;
+        else if (isBusinessError(error)) refusal = new Refusal(error.code);
+        else {
+          logger.error('External login callback failed.', { error });
+          refusal = new Refusal(ErrorCode.SystemError.code);
+        }
         await deps.auth.securityEvents.record({
           account: refusal.account,
           userId: refusal.userId,

@@ -33,6 +33,7 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import { validateExternalAuth } from '../external-auth/options.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
@@ -43,7 +44,6 @@ import { type OpenedDatabase, prepareDatabase } from './database.js';
 import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
 import { buildSecurity, type SecurityServices } from './security.js';
-import { validateExternalAuth } from '../external-auth/options.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
 export interface CreateServerOptions {
