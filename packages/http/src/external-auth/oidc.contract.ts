@@ -95,7 +95,8 @@ async function startIdp(): Promise<{
 /** A browser: one cookie jar per host, no automatic redirects. */
 class Browser {
   private readonly jars = new Map<string, Map<string, string>>();
-  constructor(private readonly t: TestServer) {}
+  /** The service instance this browser talks to (a load balancer may switch it). */
+  constructor(public t: TestServer) {}
 
   /** Drops every cookie but the service's (a new login at the provider). */
   forgetOthers(): void {
@@ -161,6 +162,21 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       return { result: await browser.follow(authorizeUrl(provider)), browser };
     }
 
+    const env = (): Record<string, string> => ({
+      Service__Security__RateLimit__Enabled: 'false',
+      Service__ExternalAuth__CallbackBaseUrl: SVC,
+      Service__ExternalAuth__Oidc__0__Code: 'corp',
+      Service__ExternalAuth__Oidc__0__DisplayName: 'Corp SSO',
+      Service__ExternalAuth__Oidc__0__Authority: idp.issuer,
+      Service__ExternalAuth__Oidc__0__ClientId: 'svc',
+      Service__ExternalAuth__Oidc__0__ClientSecret: 'svc-test-client-secret-0123456789',
+      Service__ExternalAuth__Oidc__1__Code: 'nopkce',
+      Service__ExternalAuth__Oidc__1__Authority: idp.issuer,
+      Service__ExternalAuth__Oidc__1__ClientId: 'svc',
+      Service__ExternalAuth__Oidc__1__ClientSecret: 'svc-test-client-secret-0123456789',
+      Service__ExternalAuth__Oidc__1__UsePkce: 'false',
+    });
+
     async function setSwitch(key: string, value: string) {
       await t.server.database.repos.configs.insertIfAbsent({
         configKey: key,
@@ -185,20 +201,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         dbType,
         cache,
         now: clock.now,
-        env: {
-          Service__Security__RateLimit__Enabled: 'false',
-          Service__ExternalAuth__CallbackBaseUrl: SVC,
-          Service__ExternalAuth__Oidc__0__Code: 'corp',
-          Service__ExternalAuth__Oidc__0__DisplayName: 'Corp SSO',
-          Service__ExternalAuth__Oidc__0__Authority: idp.issuer,
-          Service__ExternalAuth__Oidc__0__ClientId: 'svc',
-          Service__ExternalAuth__Oidc__0__ClientSecret: 'svc-test-client-secret-0123456789',
-          Service__ExternalAuth__Oidc__1__Code: 'nopkce',
-          Service__ExternalAuth__Oidc__1__Authority: idp.issuer,
-          Service__ExternalAuth__Oidc__1__ClientId: 'svc',
-          Service__ExternalAuth__Oidc__1__ClientSecret: 'svc-test-client-secret-0123456789',
-          Service__ExternalAuth__Oidc__1__UsePkce: 'false',
-        },
+        env: env(),
       });
       idp.accounts.set('u-new', {
         name: 'New Person',
@@ -393,7 +396,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const del = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
       expect((await json(del)).code).toBe(0);
       const del2 = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
-      expect((await json(del2)).code).toBe(40035);
+      expect((await json(del2)).code).toBe(40034);
       expect(await t.server.database.repos.userExternal.find('corp', 'u-bind')).toBeUndefined();
     });
 
@@ -423,5 +426,34 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect((await browser.follow(callback)).searchParams.get('error')).toBe('40029');
       await setSwitch('sys.externalauth.corp.enabled', 'true');
     });
+
+    it.runIf(cache === 'Redis')(
+      'takes state and ticket across two instances sharing Redis, each once',
+      async () => {
+        const t2 = await startTestServer({
+          dbType,
+          cache,
+          now: clock.now,
+          reuse: { database: t.database, contentRoot: t.contentRoot },
+          env: { ...env(), Service__Cache__Redis__KeyPrefix: t.server.config.service.Cache.Redis.KeyPrefix },
+        });
+        try {
+          idp.next.id = 'u-new';
+          const browser = new Browser(t);
+          const callback = await browser.follow(authorizeUrl(), true);
+          browser.t = t2;
+          const result = await browser.follow(callback);
+          const ticket = result.searchParams.get('ticket') ?? '';
+          expect(ticket).not.toBe('');
+          browser.t = t;
+          expect((await browser.follow(callback)).searchParams.get('error')).toBe('40030');
+          expect((await exchange(ticket)).body.code).toBe(0);
+          const other = await t2.request('/api/v1/auth/external/exchange', { json: { ticket } });
+          expect((await json(other)).code).toBe(40032);
+        } finally {
+          await t2.stop();
+        }
+      },
+    );
   });
 }

@@ -10,7 +10,7 @@
  *   never travel in URLs. An unknown identity is linked by account (verified email or preferred_username, when
  *   `.linkByAccount`), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound)
  *   that a normal login claims.
- * - Every refusal becomes a code (40029–40035, 40005, 40018…), written to the login log.
+ * - Every refusal becomes a code (40029–40034, 40005, 40018…), written to the login log.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Repositories, SysUserRow } from '@svc/data';

@@ -50,10 +50,8 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   ExternalTicketInvalid: auth('ExternalTicketInvalid', 40032),
   /** The external identity is bound to another user. */
   ExternalIdentityBound: auth('ExternalIdentityBound', 40033),
-  /** The identity is not linked to a user and provisioning is off (pending link offered). */
-  ExternalIdentityNotLinked: auth('ExternalIdentityNotLinked', 40034),
   /** The user has no binding at this provider. */
-  ExternalBindingNotFound: auth('ExternalBindingNotFound', 40035),
+  ExternalBindingNotFound: auth('ExternalBindingNotFound', 40034),
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),

@@ -12,7 +12,7 @@ export const route = createRoute({
   path: `${BASE}/{provider}/binding`,
   tags: ['External login'],
   summary: 'Unbind an external identity',
-  description: '40035 no binding at this provider.',
+  description: '40034 no binding at this provider.',
   request: { params: ProviderParam },
   responses: envelopeResponses(z.null()),
 });
