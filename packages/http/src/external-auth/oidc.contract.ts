@@ -418,6 +418,32 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
     });
 
+    it('answers bad input with an error envelope, never a crash', async () => {
+      const bad = await t.request(`${SVC}/api/v1/auth/external/a%20b/authorize`);
+      expect((await json(bad)).code).toBe(48000);
+      expect((await post(t, '/api/v1/auth/external/exchange', {})).body.code).toBe(48000);
+      expect((await exchange('x'.repeat(129))).body.code).toBe(48000);
+      expect((await exchange('never-issued')).body.code).toBe(40032);
+      const noState = await new Browser(t).follow(
+        new URL(`${SVC}/api/v1/auth/external/corp/callback?code=x`),
+      );
+      expect(noState.searchParams.get('error')).toBe('40030');
+      const anonymous = await t.request('/api/v1/auth/external/bindings');
+      expect(anonymous.status).toBe(401);
+    });
+
+    it('lets exactly one of two racing binds of one identity win', async () => {
+      const a = await addUser(t, { account: 'race-a' });
+      const b = await addUser(t, { account: 'race-b' });
+      const repo = t.server.database.repos.userExternal;
+      const row = { provider: 'corp', subject: 'u-race', displayName: null, createTime: new Date() };
+      const results = await Promise.all([repo.bind({ ...row, userId: a }), repo.bind({ ...row, userId: b })]);
+      expect(results.sort()).toEqual(['bound', 'taken']);
+      expect(await repo.bind({ ...row, userId: (await repo.find('corp', 'u-race'))?.userId ?? 0 })).toBe(
+        'same',
+      );
+    });
+
     it('refuses a provider switched off between authorize and callback (40029)', async () => {
       idp.next.id = 'u-new';
       const browser = new Browser(t);
