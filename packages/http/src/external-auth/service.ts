@@ -273,6 +273,15 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         const args = (error.args ?? {}) as { challengeId?: string };
         return { totpChallenge: String(args.challengeId ?? ''), error: String(error.code) };
       }
+      if (isBusinessError(error) && error.code === ErrorCode.SmsCodeRequired.code) {
+        // The SMS second factor: the code is sent; `POST /auth/login/sms` completes as after a password login.
+        const args = (error.args ?? {}) as { challengeId?: string; phoneMask?: string };
+        return {
+          smsChallenge: String(args.challengeId ?? ''),
+          phoneMask: String(args.phoneMask ?? ''),
+          error: String(error.code),
+        };
+      }
       if (isBusinessError(error)) throw new Refusal(error.code, user.account, user.id);
       throw error;
     }

@@ -21,7 +21,7 @@ export const route = createRoute({
   tags: ['External login'],
   summary: 'Provider callback',
   description:
-    'Checks the state against the binder cookie (single use), exchanges the code and validates the ID token, then 302 to the frontend result path with `?ticket=` (login; `POST /exchange`), `?bind=` (identity bound), `?pendingLink=&provider=&displayName=` (identity not linked), `?totpChallenge=&error=40018` (TOTP step) or `?error=<code>`: 40029 provider off, 40030 state missing/replayed/foreign, 40031 provider error or token refused (nonce, issuer, signature), 40033 identity bound to another user, 40005 user disabled.',
+    'Checks the state against the binder cookie (single use), exchanges the code and validates the ID token, then 302 to the frontend result path with `?ticket=` (login; `POST /exchange`), `?bind=` (identity bound), `?pendingLink=&provider=&displayName=` (identity not linked), `?totpChallenge=&error=40018` (TOTP step), `?smsChallenge=&phoneMask=&error=40009` (SMS step) or `?error=<code>`: 40029 provider off, 40030 state missing/replayed/foreign, 40031 provider error or token refused (nonce, issuer, signature), 40033 identity bound to another user, 40005 user disabled.',
   request: { params: ProviderParam },
   responses: redirectResponses,
 });
