@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { DbType } from '@svc/kernel';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
+import { addUser, lastSmsCode, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
 import { totpCode } from '../mfa/rfc6238.contract.js';
 import { bindTotp } from '../mfa/totp.contract.js';
 import { bearer, json } from '../testing/auth.js';
@@ -416,6 +416,27 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(done.body.code).toBe(0);
       expect(done.body.data.account).toBe('tina');
       await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+    });
+
+    it('sends a user with a phone to the SMS step when the SMS second factor is on', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+      await setRuntimeConfig(t, 'sys.security.mfa.enabled', 'true');
+      await addUser(t, { account: 'sam', phone: '+15550001111' });
+      idp.accounts.set('u-sam', { preferred_username: 'sam' });
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      try {
+        const { result } = await externalLogin('u-sam');
+        expect(result.searchParams.get('error')).toBe('40009');
+        expect(result.searchParams.get('ticket')).toBeNull();
+        const challengeId = result.searchParams.get('smsChallenge') ?? '';
+        const code = lastSmsCode(t, 'mfa', '+15550001111');
+        const done = await post(t, '/api/v1/auth/login/sms', { challengeId, code });
+        expect(done.body.code).toBe(0);
+        expect(done.body.data.account).toBe('sam');
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.mfa.enabled', 'false');
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
     });
 
     it('answers bad input with an error envelope, never a crash', async () => {
