@@ -77,6 +77,7 @@ export * from './repositories/roles.js';
 export * from './repositories/sessions.js';
 export * from './repositories/totp.js';
 export * from './repositories/trash.js';
+export * from './repositories/user-external.js';
 export * from './repositories/users.js';
 export * from './rows.js';
 export {

@@ -29,6 +29,7 @@ interface Expected {
   sysRefreshToken: rows.SysRefreshTokenRow;
   sysPasswordHistory: rows.SysPasswordHistoryRow;
   sysTotpRecoveryCode: rows.SysTotpRecoveryCodeRow;
+  sysUserExternal: rows.SysUserExternalRow;
   sysHighSensitivityPermission: rows.SysHighSensitivityPermissionRow;
   sysOpLog: rows.SysOpLogRow;
   sysLoginLog: rows.SysLoginLogRow;

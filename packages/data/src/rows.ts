@@ -224,6 +224,18 @@ export interface SysTotpRecoveryCodeRow {
   createTime: Date;
 }
 
+/** `sys_user_external`: an identity at an external OpenID provider bound to a user (unique per provider). */
+export interface SysUserExternalRow {
+  id: number;
+  userId: number;
+  /** The provider's configured `Code`. */
+  provider: string;
+  /** The provider's `sub` claim. */
+  subject: string;
+  displayName: string | null;
+  createTime: Date;
+}
+
 /** `sys_high_sensitivity_permission`: consumer-added high-sensitivity permission codes. */
 export interface SysHighSensitivityPermissionRow extends AuditFields {
   id: number;

@@ -27,6 +27,8 @@ export const SHARED_ONLY_CACHE_PREFIXES: readonly string[] = [
   // TOTP replay guards: one instance's memory cannot stop a code replayed on another within its step.
   MFA_KEYS.totpStep,
   MFA_KEYS.totpLastStep,
+  // External login flows, tickets and pending links (the callback may land on another instance).
+  'extauth:',
 ];
 
 /** Copies of database rows: bypassed while the shared cache is down, flushed from it when it returns. */

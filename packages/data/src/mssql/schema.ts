@@ -290,6 +290,22 @@ export const sysTotpRecoveryCode = table(
   (t) => [index('sys_totp_recovery_code_user_id_idx').on(t.userId)],
 );
 
+export const sysUserExternal = table(
+  'sys_user_external',
+  {
+    ...idColumn,
+    userId: int64('user_id').notNull(),
+    provider: str('provider', 64).notNull(),
+    subject: str('subject', 255).notNull(),
+    displayName: str('display_name', 128),
+    createTime: instant('create_time').notNull(),
+  },
+  (t) => [
+    uniqueIndex('sys_user_external_provider_subject_uq').on(t.provider, t.subject),
+    index('sys_user_external_user_id_idx').on(t.userId),
+  ],
+);
+
 export const sysHighSensitivityPermission = table(
   'sys_high_sensitivity_permission',
   {

@@ -28,6 +28,7 @@ import { createRefreshTokenRepository, type RefreshTokenRepository } from './ref
 import { createRoleRepository, type RoleRepository } from './roles.js';
 import { createSessionRepository, type SessionRepository } from './sessions.js';
 import { createTrashRepository, type TrashRepository } from './trash.js';
+import { createUserExternalRepository, type UserExternalRepository } from './user-external.js';
 import { createUserRepository, type UserRepository } from './users.js';
 
 export interface Repositories {
@@ -54,6 +55,8 @@ export interface Repositories {
   notices: NoticeRepository;
   jobs: JobRepository;
   jobLogs: JobLogRepository;
+  /** External (OpenID) identities bound to users. */
+  userExternal: UserExternalRepository;
 }
 
 /**
@@ -84,5 +87,6 @@ export function createRepositories(database: RepositoryContext): Repositories {
     notices: createNoticeRepository(database),
     jobs: createJobRepository(database),
     jobLogs: createJobLogRepository(database),
+    userExternal: createUserExternalRepository(database),
   };
 }

@@ -437,13 +437,14 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     purge(id) {
-      const { sysPasswordHistory: ph, sysTotpRecoveryCode: rc } = tables;
+      const { sysPasswordHistory: ph, sysTotpRecoveryCode: rc, sysUserExternal: ux } = tables;
       return adapter.transaction(db, async (tx) => {
         const result = await tx.delete(t).where(and(eq(t.id, id), eq(t.isDelete, true)));
         if (adapter.affectedRows(result) === 0) return false;
         await tx.delete(ur).where(eq(ur.userId, id));
         await tx.delete(ph).where(eq(ph.userId, id));
         await tx.delete(rc).where(eq(rc.userId, id));
+        await tx.delete(ux).where(eq(ux.userId, id));
         return true;
       });
     },

@@ -110,6 +110,7 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         ...crudButtons(601, '/sys/config'),
         button(606, 'Batch edit', api('PUT', '/sys/config/batch')),
         button(607, 'Value by key', api('GET', '/sys/config/value/{key}')),
+        button(608, 'External login providers', api('GET', '/auth/external/providers/all')),
       ]),
       menu(700, 'Dictionaries', '/system/dict', 'book', [
         button(701, 'Type list', api('GET', '/sys/dict/type/page')),

@@ -33,6 +33,7 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
+import { validateExternalAuth } from '../external-auth/options.js';
 import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
 import { noticeAlert } from '../notices/service.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
@@ -145,6 +146,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
       uploadRoot: resolveContentPath(environment.contentRoot, service.Upload.RootPath),
     });
+    const externalProblems = validateExternalAuth(config);
+    if (externalProblems.length > 0) throw new StartupError(externalProblems.join(' '));
     jwtKey = resolveJwtKey({
       secretKey: service.Jwt.SecretKey,
       isDevelopment: environment.isDevelopment,

@@ -83,6 +83,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Password and SMS login, second-factor steps, refresh, logout and the session check.',
   Personal: 'The signed-in user: profile, password, phone, menus, permissions and own sessions.',
   Meta: 'Facts about the service itself, such as the error-code catalog.',
+  'External login':
+    'Login through OpenID Connect providers: providers, authorize and callback, ticket exchange, pending links and bindings.',
   MFA: 'Captcha, TOTP binding, recovery codes, re-authentication and the high-sensitivity list.',
   Users: 'User accounts: page, create, update, enable, reset password, delete.',
   Roles: 'Roles with their menus, users and data scope.',

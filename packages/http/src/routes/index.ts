@@ -13,6 +13,7 @@ import * as ping from './auth/ping.js';
 import * as refresh from './auth/refresh.js';
 import * as dashboardSummary from './dashboard/summary.js';
 import { registerExcelRoutes } from './excel/index.js';
+import { registerExternalAuthRoutes } from './external/index.js';
 import * as live from './health/live.js';
 import * as ready from './health/ready.js';
 import { registerJobRoutes } from './job/index.js';
@@ -48,6 +49,7 @@ export function registerBuiltInRoutes(ctx: RegisterContext, deps: HttpDeps): voi
   registerMfaRoutes(area('Mfa'), deps);
   // Before the admin routes: `GET /sys/user/export` must not be taken for `GET /sys/user/{id}`.
   if (isModuleEnabled(deps, 'Import')) registerExcelRoutes(area('Import'), deps);
+  if (isModuleEnabled(deps, 'ExternalAuth')) registerExternalAuthRoutes(area('ExternalAuth'), deps);
   registerAdminRoutes(area('Admin'), deps);
   registerOpsRoutes(ctx, deps);
   if (isModuleEnabled(deps, 'Module')) registerPortalRoutes(area('Module'), deps);

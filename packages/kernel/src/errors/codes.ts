@@ -43,6 +43,18 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   TotpDisabled: auth('TotpDisabled', 40025),
   ApiKeyInvalid: auth('ApiKeyInvalid', 40027),
   MfaChallengeExpired: auth('MfaChallengeExpired', 40028),
+  /** External login: unknown provider, or one switched off (`sys.externalauth.{code}.enabled`). */
+  ExternalProviderDisabled: auth('ExternalProviderDisabled', 40029),
+  /** External login callback: state missing, expired, replayed or not bound to this browser. */
+  ExternalStateInvalid: auth('ExternalStateInvalid', 40030),
+  /** External login callback: the provider answered an error, or the code exchange / ID token was refused. */
+  ExternalLoginFailed: auth('ExternalLoginFailed', 40031),
+  /** External login ticket or pending link missing, expired or already used. */
+  ExternalTicketInvalid: auth('ExternalTicketInvalid', 40032),
+  /** The external identity is bound to another user. */
+  ExternalIdentityBound: auth('ExternalIdentityBound', 40033),
+  /** The user has no binding at this provider. */
+  ExternalBindingNotFound: auth('ExternalBindingNotFound', 40034),
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),

@@ -25,6 +25,8 @@ export const API_MODULES = [
   'Module',
   'Dashboard',
   'Import',
+  'ExternalAuth',
+  'Realtime',
 ] as const;
 
 const MAX_MINUTES = 60 * 24 * 366;
@@ -229,6 +231,35 @@ export const serviceSchema = section({
       120,
       'Statement timeout inside an import commit (the other routes keep `Service:Database:CommandTimeoutSeconds`).',
       { min: 1, max: 3600 },
+    ),
+  }),
+  ExternalAuth: section({
+    CallbackBaseUrl: str(
+      null,
+      "Public base URL of the service (`https://admin.example.com`): the OpenID redirect URI is built from it. Required in Production when a provider is configured; without it (Development, tests) the request's own origin is used.",
+    ),
+    FrontendResultPath: str(
+      '/oauth/callback',
+      'Frontend path (or absolute URL) the callback redirects to with `?ticket=`, `?bind=`, `?error=` or `?pendingLink=`.',
+    ),
+    Oidc: listOf(
+      section({
+        Code: str(
+          '',
+          'Provider code in routes and config keys (`sys.externalauth.{code}.*`): letters, digits, `-`, `_`.',
+        ),
+        DisplayName: str('', 'Name on the login button (default: the code).'),
+        Icon: str('', 'Icon name or URL for the login button.'),
+        Authority: str(
+          '',
+          'Issuer URL; discovery reads `{Authority}/.well-known/openid-configuration`. HTTPS in Production.',
+        ),
+        ClientId: str('', 'Client id registered at the provider.'),
+        ClientSecret: str('', 'Client secret (empty: a public client); inject from the environment.'),
+        Scopes: str('openid profile email', 'Requested scopes (space-separated; `openid` is always added).'),
+        UsePkce: bool(true, 'Send a PKCE S256 challenge.'),
+      }),
+      'OpenID Connect providers; each is off until `sys.externalauth.{code}.enabled` is true.',
     ),
   }),
   Web: section({

@@ -566,6 +566,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/external/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enabled external login providers */
+        get: operations["getAuthExternalProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/providers/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All configured providers with their runtime switches */
+        get: operations["getAuthExternalProvidersAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a login ticket for a session
+         * @description 40032 ticket unknown, expired (120 s) or already used; 40005 user disabled meanwhile.
+         */
+        post: operations["postAuthExternalExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/pending-link/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a pending external identity after a normal login
+         * @description Needs the pending-link cookie set by the callback (15 minutes, single use). 40032 unknown, expired, used or foreign; 40033 the identity is bound to another user.
+         */
+        post: operations["postAuthExternalPendingLinkClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/bindings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My external identities */
+        get: operations["getAuthExternalBindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/{provider}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a login at an external provider
+         * @description 302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached.
+         */
+        get: operations["getAuthExternalByProviderAuthorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Provider callback
+         * @description Checks the state against the binder cookie (single use), exchanges the code and validates the ID token, then 302 to the frontend result path with `?ticket=` (login; `POST /exchange`), `?bind=` (identity bound), `?pendingLink=&provider=&displayName=` (identity not linked), `?totpChallenge=&error=40018` (TOTP step), `?smsChallenge=&phoneMask=&error=40009` (SMS step) or `?error=<code>`: 40029 provider off, 40030 state missing/replayed/foreign, 40031 provider error or token refused (nonce, issuer, signature), 40033 identity bound to another user, 40005 user disabled.
+         */
+        get: operations["getAuthExternalByProviderCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/{provider}/bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start binding an external identity
+         * @description Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user). 40029 provider unknown or off.
+         */
+        post: operations["postAuthExternalByProviderBind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/external/{provider}/binding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unbind an external identity
+         * @description 40034 no binding at this provider.
+         */
+        delete: operations["deleteAuthExternalByProviderBinding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/user/page": {
         parameters: {
             query?: never;
@@ -2332,6 +2503,28 @@ export interface components {
                 index: number;
                 errors: components["schemas"]["ImportCellError"][];
             }[];
+        };
+        ExternalProvider: {
+            code: string;
+            displayName: string;
+            icon: string;
+        };
+        ExternalProviderState: {
+            code: string;
+            displayName: string;
+            icon: string;
+            authority: string;
+            enabled: boolean;
+            provisioning: boolean;
+            linkByAccount: boolean;
+        };
+        ExternalBinding: {
+            provider: string;
+            displayName: string | null;
+            boundAt: string;
+        };
+        ExternalAuthorizeUrl: {
+            authorizeUrl: string;
         };
         UserItem: {
             id: number;
@@ -6457,6 +6650,899 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthExternalProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "code": "string",
+                     *           "displayName": "string",
+                     *           "icon": "string"
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ExternalProvider"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthExternalProvidersAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "code": "string",
+                     *           "displayName": "string",
+                     *           "icon": "string",
+                     *           "authority": "string",
+                     *           "enabled": true,
+                     *           "provisioning": true,
+                     *           "linkByAccount": true
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ExternalProviderState"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthExternalExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ticket": "string"
+                 *     }
+                 */
+                "application/json": {
+                    ticket: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "accessToken": "string",
+                     *         "expiresAt": "2026-01-01T08:00:00.000Z",
+                     *         "refreshToken": "string",
+                     *         "refreshExpiresAt": "2026-01-01T08:00:00.000Z",
+                     *         "mustChangePassword": true,
+                     *         "sessionMode": "cookie",
+                     *         "csrfRequired": true,
+                     *         "userId": 1,
+                     *         "account": "string",
+                     *         "name": "string",
+                     *         "isSuperAdmin": true
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["LoginOutput"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthExternalPendingLinkClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pendingLink": "string"
+                 *     }
+                 */
+                "application/json": {
+                    pendingLink: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthExternalBindings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "provider": "string",
+                     *           "displayName": "string",
+                     *           "boundAt": "string"
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ExternalBinding"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthExternalByProviderAuthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Malformed provider code: the error envelope (48000); every other outcome is a redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Redirect (see the description for where). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuthExternalByProviderCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Malformed provider code: the error envelope (48000); every other outcome is a redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Redirect (see the description for where). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthExternalByProviderBind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "authorizeUrl": "string"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["ExternalAuthorizeUrl"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAuthExternalByProviderBinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, expired or revoked credentials (40006, 40027). */

@@ -119,6 +119,13 @@ export const enUS: Record<string, string> = {
   'error.auth.totpDisabled': 'Authenticator login is turned off.',
   'error.auth.apiKeyInvalid': 'The API key is not valid.',
   'error.auth.mfaChallengeExpired': 'The verification step expired: sign in again.',
+  'error.auth.externalProviderDisabled': 'This sign-in provider is not enabled.',
+  'error.auth.externalStateInvalid':
+    'The sign-in request expired or was not started in this browser. Try again.',
+  'error.auth.externalLoginFailed': 'Sign-in with the provider failed.',
+  'error.auth.externalTicketInvalid': 'The sign-in ticket is invalid or used.',
+  'error.auth.externalIdentityBound': 'This identity is already bound to another account.',
+  'error.auth.externalBindingNotFound': 'No such binding.',
   'error.permission.noPermission': 'You do not have permission for this.',
   'error.permission.demoModeReadOnly': 'The demo is read-only.',
   'error.permission.outOfDataScope': 'This record is outside your data scope.',

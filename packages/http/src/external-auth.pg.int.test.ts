@@ -1,0 +1,3 @@
+import { defineOidcContract } from './external-auth/oidc.contract.js';
+
+defineOidcContract('PostgreSQL', 'Redis');

@@ -1,0 +1,506 @@
+/**
+ * External login over HTTP against a real OpenID provider (panva's certified `oidc-provider`) running in the
+ * test process on a loopback port. A small browser (cookie jar per host, redirects followed by hand) drives
+ * the whole flow: the service at `http://svc.test` (its app, in process), the provider over real HTTP.
+ * Interactions at the provider are finished by the test itself (login as `nextAccount`, consent granted).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DbType } from '@svc/kernel';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser, lastSmsCode, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
+import { totpCode } from '../mfa/rfc6238.contract.js';
+import { bindTotp } from '../mfa/totp.contract.js';
+import { bearer, json } from '../testing/auth.js';
+import { setRuntimeConfig, startTestServer, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+
+const SVC = 'http://svc.test';
+const RESULT_PATH = '/oauth/callback';
+
+interface IdpAccount {
+  name?: string;
+  preferred_username?: string;
+  email?: string;
+  email_verified?: boolean;
+}
+
+/** The in-process provider; `nextAccount` is who logs in at the next interaction. */
+async function startIdp(): Promise<{
+  issuer: string;
+  accounts: Map<string, IdpAccount>;
+  next: { id: string };
+  close(): Promise<void>;
+}> {
+  const accounts = new Map<string, IdpAccount>();
+  const next = { id: '' };
+  let provider: Provider | undefined;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const idp = provider as Provider;
+    if (req.url?.startsWith('/interaction/')) {
+      void (async () => {
+        const details = await idp.interactionDetails(req, res);
+        const accountId = next.id;
+        const grant = new idp.Grant({ accountId, clientId: String(details.params.client_id) });
+        grant.addOIDCScope(String(details.params.scope));
+        const grantId = await grant.save();
+        await idp.interactionFinished(
+          req,
+          res,
+          { login: { accountId }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      })().catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+      return;
+    }
+    idp.callback()(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'svc',
+        client_secret: 'svc-test-client-secret-0123456789',
+        redirect_uris: [
+          `${SVC}/api/v1/auth/external/corp/callback`,
+          `${SVC}/api/v1/auth/external/nopkce/callback`,
+        ],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email', 'email_verified'] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => false },
+    async findAccount(_ctx, id) {
+      const account = accounts.get(id);
+      if (!account) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, ...account }) };
+    },
+  });
+  return {
+    issuer,
+    accounts,
+    next,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A browser: one cookie jar per host, no automatic redirects. */
+class Browser {
+  private readonly jars = new Map<string, Map<string, string>>();
+  /** The service instance this browser talks to (a load balancer may switch it). */
+  constructor(public t: TestServer) {}
+
+  /** Drops every cookie but the service's (a new login at the provider). */
+  forgetOthers(): void {
+    for (const host of this.jars.keys()) if (host !== new URL(SVC).host) this.jars.delete(host);
+  }
+
+  cookie(host: string, name: string): string | undefined {
+    return this.jars.get(host)?.get(name);
+  }
+
+  async get(url: URL, init: { method?: string; headers?: Record<string, string>; json?: unknown } = {}) {
+    const jar = this.jars.get(url.host) ?? new Map<string, string>();
+    this.jars.set(url.host, jar);
+    const headers: Record<string, string> = { ...init.headers };
+    if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res =
+      url.origin === SVC
+        ? await this.t.request(url.href, { ...init, headers })
+        : await fetch(url, { method: init.method ?? 'GET', headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const gone = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+      if (gone) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return res;
+  }
+
+  /**
+   * Follows redirects from `start` until the service's callback (returned unrequested when `stopAtCallback`)
+   * or the frontend result path (returned).
+   */
+  async follow(start: URL, stopAtCallback = false): Promise<URL> {
+    let url = start;
+    for (let hop = 0; hop < 20; hop++) {
+      if (stopAtCallback && url.origin === SVC && url.pathname.endsWith('/callback')) return url;
+      const res = await this.get(url);
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !location)
+        throw new Error(`${url.href} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      const next = new URL(location, url.origin === SVC ? SVC : url);
+      if (next.origin === SVC && next.pathname === RESULT_PATH) return next;
+      url = next;
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
+  describe(`External login (OIDC) on ${dbType} with ${cache}`, () => {
+    const clock: TestClock = testClock();
+    let t: TestServer;
+    let idp: Awaited<ReturnType<typeof startIdp>>;
+
+    const authorizeUrl = (provider = 'corp') => new URL(`${SVC}/api/v1/auth/external/${provider}/authorize`);
+
+    /** A full login in a fresh browser as the IdP account `sub`; answers the result URL. */
+    async function externalLogin(sub: string, provider = 'corp', browser = new Browser(t)) {
+      idp.next.id = sub;
+      return { result: await browser.follow(authorizeUrl(provider)), browser };
+    }
+
+    const env = (): Record<string, string> => ({
+      Service__Security__RateLimit__Enabled: 'false',
+      Service__ExternalAuth__CallbackBaseUrl: SVC,
+      Service__ExternalAuth__Oidc__0__Code: 'corp',
+      Service__ExternalAuth__Oidc__0__DisplayName: 'Corp SSO',
+      Service__ExternalAuth__Oidc__0__Authority: idp.issuer,
+      Service__ExternalAuth__Oidc__0__ClientId: 'svc',
+      Service__ExternalAuth__Oidc__0__ClientSecret: 'svc-test-client-secret-0123456789',
+      Service__ExternalAuth__Oidc__1__Code: 'nopkce',
+      Service__ExternalAuth__Oidc__1__Authority: idp.issuer,
+      Service__ExternalAuth__Oidc__1__ClientId: 'svc',
+      Service__ExternalAuth__Oidc__1__ClientSecret: 'svc-test-client-secret-0123456789',
+      Service__ExternalAuth__Oidc__1__UsePkce: 'false',
+    });
+
+    async function setSwitch(key: string, value: string) {
+      await t.server.database.repos.configs.insertIfAbsent({
+        configKey: key,
+        configValue: value,
+        name: key,
+        valueType: 'string',
+      });
+      await setRuntimeConfig(t, key, value);
+    }
+
+    const exchange = (ticket: string) => post(t, '/api/v1/auth/external/exchange', { ticket });
+
+    async function loginLogCodes(): Promise<number[]> {
+      const { db, tables } = t.server.database.database;
+      const rows = await db.select().from(tables.sysLoginLog);
+      return rows.map((r) => r.resultCode);
+    }
+
+    beforeAll(async () => {
+      idp = await startIdp();
+      t = await startTestServer({
+        dbType,
+        cache,
+        now: clock.now,
+        env: env(),
+      });
+      idp.accounts.set('u-new', {
+        name: 'New Person',
+        preferred_username: 'newbie',
+        email: 'new@corp.test',
+        email_verified: true,
+      });
+      idp.accounts.set('u-carol', {
+        name: 'Carol',
+        preferred_username: 'carol-ext',
+        email: 'carol@corp.test',
+        email_verified: true,
+      });
+      idp.accounts.set('u-unverified', { name: 'Mallory', email: 'dave@corp.test', email_verified: false });
+      idp.accounts.set('u-pending', { name: 'Pat', preferred_username: 'pat-ext' });
+      idp.accounts.set('u-bind', { name: 'Binder' });
+      idp.accounts.set('u-totp', { preferred_username: 'tina' });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await idp?.close();
+    });
+
+    it('keeps providers off by default (40029) and lists only enabled ones', async () => {
+      const { result } = await externalLogin('u-new');
+      expect(result.searchParams.get('error')).toBe('40029');
+      expect((await t.request('/api/v1/auth/external/providers').then(json)).data).toEqual([]);
+      await setSwitch('sys.externalauth.corp.enabled', 'true');
+      await setSwitch('sys.externalauth.nopkce.enabled', 'true');
+      const list = await t.request('/api/v1/auth/external/providers').then(json);
+      expect(list.data).toContainEqual({ code: 'corp', displayName: 'Corp SSO', icon: '' });
+    });
+
+    it('offers a pending link when provisioning is off, and a password login claims it', async () => {
+      await addUser(t, { account: 'pat' });
+      const { result, browser } = await externalLogin('u-pending');
+      expect(result.searchParams.get('provider')).toBe('corp');
+      expect(result.searchParams.get('displayName')).toBe('Pat');
+      const pendingLink = result.searchParams.get('pendingLink') ?? '';
+      expect(pendingLink).not.toBe('');
+      const login = await post(t, '/api/v1/auth/login', { account: 'pat', password: TEST_USER_PASSWORD });
+      const auth = bearer(login.body.data.accessToken);
+      // Without the pending cookie (another browser) the link is refused, and it is spent.
+      const foreign = await post(t, '/api/v1/auth/external/pending-link/claim', { pendingLink }, auth);
+      expect(foreign.body.code).toBe(40032);
+      const again = await externalLogin('u-pending', 'corp', browser);
+      const link2 = again.result.searchParams.get('pendingLink') ?? '';
+      const claim = await browser.get(new URL(`${SVC}/api/v1/auth/external/pending-link/claim`), {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        json: { pendingLink: link2 },
+      });
+      expect((await json(claim)).code).toBe(0);
+      // Now the identity logs in as pat.
+      const { result: linked } = await externalLogin('u-pending');
+      const out = await exchange(linked.searchParams.get('ticket') ?? '');
+      expect(out.body.code).toBe(0);
+      expect(out.body.data.account).toBe('pat');
+    });
+
+    it('provisions a user on first login, then logs the same identity in; tickets are single-use and expire', async () => {
+      await setSwitch('sys.externalauth.corp.provisioning', 'true');
+      await setSwitch('sys.externalauth.corp.defaultOrgId', '1');
+      const { result } = await externalLogin('u-new');
+      const ticket = result.searchParams.get('ticket') ?? '';
+      expect(ticket).not.toBe('');
+      expect(result.href).not.toMatch(/access|token=ey/i);
+      const out = await exchange(ticket);
+      expect(out.body.code).toBe(0);
+      expect(out.body.data.account).toBe('newbie');
+      expect(out.body.data.accessToken).toMatch(/^ey/);
+      const user = await t.server.database.repos.users.findByAccount('newbie');
+      expect(user?.orgId).toBe(1);
+      expect(user?.email).toBe('new@corp.test');
+      // Reuse of the ticket is refused.
+      expect((await exchange(ticket)).body.code).toBe(40032);
+      // A second login finds the binding (no second user) and its ticket dies after 120 s.
+      const second = await externalLogin('u-new');
+      const late = second.result.searchParams.get('ticket') ?? '';
+      clock.advance(121);
+      expect((await exchange(late)).body.code).toBe(40032);
+      expect((await t.server.database.repos.userExternal.find('corp', 'u-new'))?.userId).toBe(user?.id);
+      const codes = await loginLogCodes();
+      expect(codes).toContain(40032);
+      await setSwitch('sys.externalauth.corp.provisioning', 'false');
+    });
+
+    it('links by account only through a verified email or preferred_username when linkByAccount is on', async () => {
+      await addUser(t, { account: 'carol@corp.test' });
+      await addUser(t, { account: 'dave@corp.test' });
+      // Off: no link, a pending link instead.
+      const off = await externalLogin('u-carol');
+      expect(off.result.searchParams.get('pendingLink')).toBeTruthy();
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      const { result } = await externalLogin('u-carol');
+      const out = await exchange(result.searchParams.get('ticket') ?? '');
+      expect(out.body.data.account).toBe('carol@corp.test');
+      // An unverified email that equals an account does not link.
+      const unverified = await externalLogin('u-unverified');
+      expect(unverified.result.searchParams.get('ticket')).toBeNull();
+      expect(unverified.result.searchParams.get('pendingLink')).toBeTruthy();
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+    });
+
+    it('refuses a disabled user with 40005', async () => {
+      const user = await t.server.database.repos.users.findByAccount('newbie');
+      const users = t.server.database.repos.users;
+      const stamp = { userId: null, at: new Date() };
+      await users.update(user?.id ?? 0, { enabled: false }, stamp);
+      const { result } = await externalLogin('u-new');
+      expect(result.searchParams.get('error')).toBe('40005');
+      await users.update(user?.id ?? 0, { enabled: true }, stamp);
+    });
+
+    it('refuses a replayed state, a foreign browser, a provider error and a mismatched issuer', async () => {
+      idp.next.id = 'u-new';
+      const browser = new Browser(t);
+      const callback = await browser.follow(authorizeUrl(), true);
+      expect(browser.cookie('svc.test', 'svc_ext_binder')).toBeTruthy();
+
+      // Another browser with the same callback URL: no binder cookie -> 40030 (and the state is spent).
+      const foreign = await new Browser(t).follow(callback);
+      expect(foreign.searchParams.get('error')).toBe('40030');
+      const replay = await browser.follow(callback);
+      expect(replay.searchParams.get('error')).toBe('40030');
+
+      // Issuer mismatch: the RFC 9207 `iss` of the authorization response is not the provider's.
+      const second = await browser.follow(authorizeUrl(), true);
+      expect(second.searchParams.get('iss')).toBe(idp.issuer);
+      second.searchParams.set('iss', 'http://evil.test');
+      expect((await browser.follow(second)).searchParams.get('error')).toBe('40031');
+
+      // The provider answers an error.
+      const third = await browser.follow(authorizeUrl(), true);
+      const denied = new URL(third.pathname, SVC);
+      denied.searchParams.set('error', 'access_denied');
+      denied.searchParams.set('state', third.searchParams.get('state') ?? '');
+      expect((await browser.follow(denied)).searchParams.get('error')).toBe('40031');
+
+      // An expired state (5 minutes on the service clock).
+      const fourth = await browser.follow(authorizeUrl(), true);
+      clock.advance(301);
+      expect((await browser.follow(fourth)).searchParams.get('error')).toBe('40030');
+
+      const codes = await loginLogCodes();
+      expect(codes).toEqual(expect.arrayContaining([40030, 40031]));
+    });
+
+    it('refuses an ID token carrying another flow nonce (code of flow B on the state of flow A)', async () => {
+      idp.next.id = 'u-new';
+      const browser = new Browser(t);
+      // Two flows in one browser (no PKCE on this provider, so only the nonce can tell them apart).
+      const first = await browser.get(authorizeUrl('nopkce'));
+      const urlA = new URL(first.headers.get('location') ?? '');
+      const second = await browser.get(authorizeUrl('nopkce'));
+      const urlB = new URL(second.headers.get('location') ?? '');
+      expect(urlA.searchParams.get('nonce')).not.toBe(urlB.searchParams.get('nonce'));
+      const callbackB = await browser.follow(urlB, true);
+      const mixed = new URL(callbackB.href);
+      mixed.searchParams.set('state', urlA.searchParams.get('state') ?? '');
+      expect((await browser.follow(mixed)).searchParams.get('error')).toBe('40031');
+      // The refusal came from the ID-token check of openid-client (the code itself was good).
+      expect(t.logs.some((line) => line.includes('claim=nonce'))).toBe(true);
+    });
+
+    it('binds and unbinds an identity for a signed-in user, refusing one bound to another user', async () => {
+      await addUser(t, { account: 'bob' });
+      const login = await post(t, '/api/v1/auth/login', { account: 'bob', password: TEST_USER_PASSWORD });
+      const auth = bearer(login.body.data.accessToken);
+      const browser = new Browser(t);
+      const start = await browser.get(new URL(`${SVC}/api/v1/auth/external/corp/bind`), {
+        method: 'POST',
+        headers: auth,
+      });
+      const { authorizeUrl: url } = (await json(start)).data;
+      idp.next.id = 'u-bind';
+      const bound = await browser.follow(new URL(url));
+      expect(bound.searchParams.get('bind')).toBe('corp');
+      const list = await t.request('/api/v1/auth/external/bindings', { headers: auth }).then(json);
+      expect(list.data).toEqual([expect.objectContaining({ provider: 'corp', displayName: 'Binder' })]);
+
+      // The identity of another user (u-new belongs to newbie) cannot be bound to bob.
+      browser.forgetOthers();
+      idp.next.id = 'u-new';
+      const third = await browser.get(new URL(`${SVC}/api/v1/auth/external/corp/bind`), {
+        method: 'POST',
+        headers: auth,
+      });
+      const refused = await browser.follow(new URL((await json(third)).data.authorizeUrl));
+      expect(refused.searchParams.get('error')).toBe('40033');
+
+      const del = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
+      expect((await json(del)).code).toBe(0);
+      const del2 = await t.request('/api/v1/auth/external/corp/binding', { method: 'DELETE', headers: auth });
+      expect((await json(del2)).code).toBe(40034);
+      expect(await t.server.database.repos.userExternal.find('corp', 'u-bind')).toBeUndefined();
+    });
+
+    it('sends a TOTP-bound user to the TOTP step, completed with the existing TOTP login', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      await addUser(t, { account: 'tina' });
+      const { seed } = await bindTotp(t, clock, 'tina');
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      const { result } = await externalLogin('u-totp');
+      expect(result.searchParams.get('error')).toBe('40018');
+      expect(result.searchParams.get('ticket')).toBeNull();
+      const challengeId = result.searchParams.get('totpChallenge') ?? '';
+      const done = await post(t, '/api/v1/auth/login/totp', {
+        challengeId,
+        code: totpCode(seed, clock.now()),
+      });
+      expect(done.body.code).toBe(0);
+      expect(done.body.data.account).toBe('tina');
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+    });
+
+    it('sends a user with a phone to the SMS step when the SMS second factor is on', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+      await setRuntimeConfig(t, 'sys.security.mfa.enabled', 'true');
+      await addUser(t, { account: 'sam', phone: '+15550001111' });
+      idp.accounts.set('u-sam', { preferred_username: 'sam' });
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      try {
+        const { result } = await externalLogin('u-sam');
+        expect(result.searchParams.get('error')).toBe('40009');
+        expect(result.searchParams.get('ticket')).toBeNull();
+        const challengeId = result.searchParams.get('smsChallenge') ?? '';
+        const code = lastSmsCode(t, 'mfa', '+15550001111');
+        const done = await post(t, '/api/v1/auth/login/sms', { challengeId, code });
+        expect(done.body.code).toBe(0);
+        expect(done.body.data.account).toBe('sam');
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.mfa.enabled', 'false');
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
+    });
+
+    it('answers bad input with an error envelope, never a crash', async () => {
+      const bad = await t.request(`${SVC}/api/v1/auth/external/a%20b/authorize`);
+      expect((await json(bad)).code).toBe(48000);
+      expect((await post(t, '/api/v1/auth/external/exchange', {})).body.code).toBe(48000);
+      expect((await exchange('x'.repeat(129))).body.code).toBe(48000);
+      expect((await exchange('never-issued')).body.code).toBe(40032);
+      const noState = await new Browser(t).follow(
+        new URL(`${SVC}/api/v1/auth/external/corp/callback?code=x`),
+      );
+      expect(noState.searchParams.get('error')).toBe('40030');
+      const anonymous = await t.request('/api/v1/auth/external/bindings');
+      expect(anonymous.status).toBe(401);
+    });
+
+    it('lets exactly one of two racing binds of one identity win', async () => {
+      const a = await addUser(t, { account: 'race-a' });
+      const b = await addUser(t, { account: 'race-b' });
+      const repo = t.server.database.repos.userExternal;
+      const row = { provider: 'corp', subject: 'u-race', displayName: null, createTime: new Date() };
+      const results = await Promise.all([repo.bind({ ...row, userId: a }), repo.bind({ ...row, userId: b })]);
+      expect(results.sort()).toEqual(['bound', 'taken']);
+      expect(await repo.bind({ ...row, userId: (await repo.find('corp', 'u-race'))?.userId ?? 0 })).toBe(
+        'same',
+      );
+    });
+
+    it('refuses a provider switched off between authorize and callback (40029)', async () => {
+      idp.next.id = 'u-new';
+      const browser = new Browser(t);
+      const callback = await browser.follow(authorizeUrl(), true);
+      await setSwitch('sys.externalauth.corp.enabled', 'false');
+      expect((await browser.follow(callback)).searchParams.get('error')).toBe('40029');
+      await setSwitch('sys.externalauth.corp.enabled', 'true');
+    });
+
+    it.runIf(cache === 'Redis')(
+      'takes state and ticket across two instances sharing Redis, each once',
+      async () => {
+        const t2 = await startTestServer({
+          dbType,
+          cache,
+          now: clock.now,
+          reuse: { database: t.database, contentRoot: t.contentRoot },
+          env: { ...env(), Service__Cache__Redis__KeyPrefix: t.server.config.service.Cache.Redis.KeyPrefix },
+        });
+        try {
+          idp.next.id = 'u-new';
+          const browser = new Browser(t);
+          const callback = await browser.follow(authorizeUrl(), true);
+          browser.t = t2;
+          const result = await browser.follow(callback);
+          const ticket = result.searchParams.get('ticket') ?? '';
+          expect(ticket).not.toBe('');
+          browser.t = t;
+          expect((await browser.follow(callback)).searchParams.get('error')).toBe('40030');
+          expect((await exchange(ticket)).body.code).toBe(0);
+          const other = await t2.request('/api/v1/auth/external/exchange', { json: { ticket } });
+          expect((await json(other)).code).toBe(40032);
+        } finally {
+          await t2.stop();
+        }
+      },
+    );
+  });
+}

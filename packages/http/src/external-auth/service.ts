@@ -1,0 +1,501 @@
+/**
+ * External login with OpenID Connect (module `ExternalAuth`). openid-client does discovery, PKCE, state, nonce,
+ * the code exchange and ID-token validation; this file only keeps the flow state and decides what an accepted
+ * identity means here:
+ *
+ * - `authorize` caches `{provider, nonce, verifier, binder, purpose}` under a fresh state for 5 minutes; the
+ *   browser holds the binder in an HttpOnly cookie. The callback takes the state atomically (single use, also
+ *   across instances on Redis) and refuses it unless the binder cookie matches.
+ * - A login ends in a single-use ticket (120 s) that `POST /exchange` turns into the login output, so tokens
+ *   never travel in URLs. An unknown identity is linked by account (verified email or preferred_username, when
+ *   `.linkByAccount`), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound)
+ *   that a normal login claims.
+ * - Every refusal becomes a code (40029–40034, 40005, 40018…), written to the login log.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Repositories, SysUserRow } from '@svc/data';
+import { uniqueOr } from '@svc/data';
+import type { Cache } from '@svc/data/cache';
+import { BusinessError, type Configuration, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
+import type { ClientInfo, IssuedSession, LoginSteps, SessionAuthService } from '@svc/security';
+import * as oidc from 'openid-client';
+import type { OidcProviderOptions } from './options.js';
+
+export const FLOW_TTL_MS = 5 * 60_000;
+export const TICKET_TTL_MS = 120_000;
+export const PENDING_TTL_MS = 15 * 60_000;
+export const CALLBACK_PATH = (code: string) => `/api/v1/auth/external/${code}/callback`;
+
+const KEYS = {
+  flow: 'extauth:flow:',
+  ticket: 'extauth:ticket:',
+  pending: 'extauth:pending:',
+} as const;
+
+interface Flow {
+  /** Service-clock deadline (ms); the cache TTL is the backstop. */
+  expiresAt: number;
+  provider: string;
+  nonce: string;
+  verifier: string | null;
+  binder: string;
+  redirectUri: string;
+  /** Set when a logged-in user binds another identity. */
+  bindUserId: number | null;
+}
+
+interface Ticket {
+  expiresAt: number;
+  userId: number;
+  provider: string;
+}
+
+interface Pending {
+  expiresAt: number;
+  provider: string;
+  subject: string;
+  displayName: string | null;
+  binder: string;
+}
+
+/** Runtime switches of one provider (`sys.externalauth.{code}.*`); all default to off. */
+export interface ProviderSwitches {
+  enabled: boolean;
+  provisioning: boolean;
+  linkByAccount: boolean;
+  defaultRoleIds: number[];
+  defaultOrgId: number | null;
+}
+
+/** Where a callback sends the browser (query parameters of the frontend result path). */
+export type CallbackOutcome = Record<string, string>;
+
+export interface ExternalAuthDeps {
+  config: Configuration;
+  repos: Repositories;
+  cache: Cache;
+  configStore: { getRaw(key: string): Promise<string | undefined> };
+  auth: SessionAuthService;
+  /** The password login's second-factor step (TOTP challenge after an external login). */
+  loginSteps: Pick<LoginSteps, 'hooks'>;
+  logger: Logger;
+  now: () => Date;
+}
+
+export interface ExternalAuthService {
+  providers(): readonly OidcProviderOptions[];
+  provider(code: string): OidcProviderOptions | undefined;
+  switches(code: string): Promise<ProviderSwitches>;
+  /** The provider's authorization URL; `binder` is the browser's cookie value (new or reused). */
+  authorizeUrl(input: {
+    code: string;
+    binder: string;
+    requestOrigin: string;
+    bindUserId?: number;
+  }): Promise<URL>;
+  /** Handles the provider's redirect; never throws a business error (it becomes `{ error }`). */
+  callback(input: {
+    code: string;
+    query: URLSearchParams;
+    binder: string | undefined;
+    requestOrigin: string;
+    client: ClientInfo;
+  }): Promise<{ outcome: CallbackOutcome; pendingBinder?: string }>;
+  exchange(ticket: string, client: ClientInfo): Promise<IssuedSession>;
+  claimPending(pendingLink: string, binder: string | undefined, userId: number): Promise<void>;
+  newBinder(): string;
+}
+
+const parseBool = (raw: string | undefined) => ['true', '1'].includes((raw ?? '').trim().toLowerCase());
+
+function sameSecret(a: string, b: string | undefined): boolean {
+  if (b === undefined) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The check openid-client reports as the cause of a refusal (walking the cause chain), without values. */
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const e = current as { code?: unknown; claim?: unknown; parameter?: unknown; cause?: unknown };
+    if (typeof e.code === 'string') parts.push(e.code);
+    if (typeof e.claim === 'string') parts.push(`claim=${e.claim}`);
+    if (typeof e.parameter === 'string') parts.push(`parameter=${e.parameter}`);
+    current = e.cause;
+  }
+  return parts.join(' ');
+}
+
+/** A refusal of the callback: the code the browser is redirected with. */
+class Refusal extends Error {
+  constructor(
+    readonly code: number,
+    readonly account = '',
+    readonly userId: number | null = null,
+  ) {
+    super(`external login refused with ${code}`);
+  }
+}
+
+export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthService {
+  const { config, repos, cache, logger } = deps;
+  const options = config.service.ExternalAuth;
+  const list = options.Oidc;
+  const discovered = new Map<string, Promise<oidc.Configuration>>();
+
+  const find = (code: string) => list.find((p) => p.Code.toLowerCase() === code.toLowerCase());
+
+  function discover(p: OidcProviderOptions): Promise<oidc.Configuration> {
+    let pending = discovered.get(p.Code);
+    if (!pending) {
+      pending = oidc.discovery(
+        new URL(p.Authority),
+        p.ClientId,
+        p.ClientSecret ? { client_secret: p.ClientSecret } : undefined,
+        p.ClientSecret ? oidc.ClientSecretPost(p.ClientSecret) : oidc.None(),
+        // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
+        !config.environment.isProduction && p.Authority.startsWith('http:')
+          ? { execute: [oidc.allowInsecureRequests] }
+          : undefined,
+      );
+      // A failed discovery (provider down) is tried again by the next request.
+      pending.catch(() => discovered.delete(p.Code));
+      discovered.set(p.Code, pending);
+    }
+    return pending;
+  }
+
+  async function switches(code: string): Promise<ProviderSwitches> {
+    const key = (name: string) => deps.configStore.getRaw(`sys.externalauth.${code}.${name}`);
+    const [enabled, provisioning, linkByAccount, roles, org] = await Promise.all([
+      key('enabled'),
+      key('provisioning'),
+      key('linkByAccount'),
+      key('defaultRoleIds'),
+      key('defaultOrgId'),
+    ]);
+    const orgId = Number((org ?? '').trim());
+    return {
+      enabled: parseBool(enabled),
+      provisioning: parseBool(provisioning),
+      linkByAccount: parseBool(linkByAccount),
+      defaultRoleIds: (roles ?? '')
+        .split(/[,;\s]+/)
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n) && n > 0),
+      defaultOrgId: (org ?? '').trim() !== '' && Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null,
+    };
+  }
+
+  /** The enabled provider, else 40029. */
+  async function enabledProvider(code: string): Promise<{ p: OidcProviderOptions; s: ProviderSwitches }> {
+    const p = find(code);
+    if (!p) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    const s = await switches(p.Code);
+    if (!s.enabled) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    return { p, s };
+  }
+
+  /** Production: from CallbackBaseUrl only; elsewhere CallbackBaseUrl when set, else the request's origin. */
+  function redirectUri(p: OidcProviderOptions, requestOrigin: string): string {
+    const base = options.CallbackBaseUrl || (config.environment.isProduction ? null : requestOrigin);
+    if (!base) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    return new URL(CALLBACK_PATH(p.Code), base.endsWith('/') ? base : `${base}/`).href;
+  }
+
+  const token = () => randomBytes(32).toString('base64url');
+  const nowMs = () => deps.now().getTime();
+
+  /** Takes an entry once; one past its service-clock deadline counts as absent. */
+  async function takeLive<T extends { expiresAt: number }>(key: string, id: string): Promise<T | undefined> {
+    if (!id || id.length > 128) return undefined;
+    const entry = await cache.take<T>(`${key}${id}`);
+    return entry && entry.expiresAt > nowMs() ? entry : undefined;
+  }
+
+  /** Links an unknown identity by account: a verified email, else preferred_username. */
+  async function linkByAccount(claims: oidc.IDToken): Promise<SysUserRow | undefined> {
+    const email = typeof claims.email === 'string' ? claims.email.trim() : '';
+    if (email && claims.email_verified === true) {
+      const byEmail = await repos.users.findByAccount(email);
+      if (byEmail) return byEmail;
+    }
+    const username = typeof claims.preferred_username === 'string' ? claims.preferred_username.trim() : '';
+    return username ? repos.users.findByAccount(username) : undefined;
+  }
+
+  async function provision(
+    p: OidcProviderOptions,
+    s: ProviderSwitches,
+    claims: oidc.IDToken,
+  ): Promise<number> {
+    const wanted =
+      (typeof claims.preferred_username === 'string' && claims.preferred_username.trim()) ||
+      `${p.Code}_${claims.sub}`;
+    let account = wanted.slice(0, 64);
+    if (await repos.users.accountTaken(account)) account = `${p.Code}_${token().slice(0, 10)}`.slice(0, 64);
+    const name = (typeof claims.name === 'string' && claims.name.trim()) || account;
+    const at = deps.now();
+    return uniqueOr(
+      () =>
+        repos.users.insertWithRoles(
+          {
+            account,
+            realName: name.slice(0, 64),
+            email: claims.email_verified === true && typeof claims.email === 'string' ? claims.email : null,
+            orgId: s.defaultOrgId,
+            // A value no hash check accepts: the account logs in through its provider until a password is set.
+            password: `!external:${token()}`,
+            mustChangePassword: false,
+            enabled: true,
+            createTime: at,
+          } as Parameters<Repositories['users']['insertWithRoles']>[0],
+          s.defaultRoleIds,
+        ),
+      () => new BusinessError(ErrorCode.AccountExists),
+    );
+  }
+
+  /** A ticket for the user, or the TOTP step when the account has one. */
+  async function finishLogin(user: SysUserRow, p: OidcProviderOptions): Promise<CallbackOutcome> {
+    if (!user.enabled) throw new Refusal(ErrorCode.AccountDisabled.code, user.account, user.id);
+    try {
+      await deps.loginSteps.hooks.afterPassword(user, {
+        account: user.account,
+        password: '',
+        client: noClient,
+      });
+    } catch (error) {
+      if (isBusinessError(error) && error.code === ErrorCode.TotpRequired.code) {
+        const args = (error.args ?? {}) as { challengeId?: string };
+        return { totpChallenge: String(args.challengeId ?? ''), error: String(error.code) };
+      }
+      if (isBusinessError(error) && error.code === ErrorCode.SmsCodeRequired.code) {
+        // The SMS second factor: the code is sent; `POST /auth/login/sms` completes as after a password login.
+        const args = (error.args ?? {}) as { challengeId?: string; phoneMask?: string };
+        return {
+          smsChallenge: String(args.challengeId ?? ''),
+          phoneMask: String(args.phoneMask ?? ''),
+          error: String(error.code),
+        };
+      }
+      if (isBusinessError(error)) throw new Refusal(error.code, user.account, user.id);
+      throw error;
+    }
+    const ticket = token();
+    await cache.set(
+      `${KEYS.ticket}${ticket}`,
+      { expiresAt: nowMs() + TICKET_TTL_MS, userId: user.id, provider: p.Code } satisfies Ticket,
+      TICKET_TTL_MS,
+    );
+    return { ticket };
+  }
+
+  const noClient: ClientInfo = { ip: '', userAgent: '' };
+
+  async function handle(
+    input: Parameters<ExternalAuthService['callback']>[0],
+  ): Promise<{ outcome: CallbackOutcome; pendingBinder?: string }> {
+    const state = input.query.get('state') ?? '';
+    // Taken first, whatever follows: a state is good for one callback only.
+    const flow = await takeLive<Flow>(KEYS.flow, state);
+    let p: OidcProviderOptions;
+    let s: ProviderSwitches;
+    try {
+      ({ p, s } = await enabledProvider(input.code));
+    } catch {
+      throw new Refusal(ErrorCode.ExternalProviderDisabled.code);
+    }
+    if (!flow || flow.provider !== p.Code || !sameSecret(flow.binder, input.binder))
+      throw new Refusal(ErrorCode.ExternalStateInvalid.code);
+    if (input.query.has('error')) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+
+    let claims: oidc.IDToken | undefined;
+    try {
+      const current = new URL(flow.redirectUri);
+      current.search = input.query.toString();
+      const tokens = await oidc.authorizationCodeGrant(await discover(p), current, {
+        expectedState: state,
+        expectedNonce: flow.nonce,
+        ...(flow.verifier ? { pkceCodeVerifier: flow.verifier } : {}),
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (error) {
+      logger.warn('External login refused by the OpenID checks.', {
+        provider: p.Code,
+        reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        // openid-client names the failed check here (e.g. `{ claim: 'nonce' }` or the `iss` parameter).
+        detail: describeCause(error),
+      });
+      throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+    }
+    if (!claims?.sub) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+    const displayName =
+      (typeof claims.name === 'string' && claims.name) ||
+      (typeof claims.preferred_username === 'string' && claims.preferred_username) ||
+      (typeof claims.email === 'string' && claims.email) ||
+      null;
+    const row = {
+      provider: p.Code,
+      subject: claims.sub,
+      displayName: displayName ? displayName.slice(0, 128) : null,
+      createTime: deps.now(),
+    };
+
+    if (flow.bindUserId !== null) {
+      const result = await repos.userExternal.bind({ ...row, userId: flow.bindUserId });
+      if (result === 'taken') throw new Refusal(ErrorCode.ExternalIdentityBound.code, '', flow.bindUserId);
+      return { outcome: { bind: p.Code } };
+    }
+
+    const bound = await repos.userExternal.find(p.Code, claims.sub);
+    if (bound) {
+      const user = await repos.users.findById(bound.userId);
+      if (!user) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+      return { outcome: await finishLogin(user, p) };
+    }
+    if (s.linkByAccount) {
+      const user = await linkByAccount(claims);
+      if (user) {
+        if (!user.enabled) throw new Refusal(ErrorCode.AccountDisabled.code, user.account, user.id);
+        const result = await repos.userExternal.bind({ ...row, userId: user.id });
+        if (result === 'taken')
+          throw new Refusal(ErrorCode.ExternalIdentityBound.code, user.account, user.id);
+        return { outcome: await finishLogin(user, p) };
+      }
+    }
+    if (s.provisioning) {
+      const userId = await provision(p, s, claims);
+      const result = await repos.userExternal.bind({ ...row, userId });
+      const user = await repos.users.findById(userId);
+      if (result === 'taken' || !user) throw new Refusal(ErrorCode.ExternalIdentityBound.code);
+      return { outcome: await finishLogin(user, p) };
+    }
+    const pendingLink = token();
+    const pendingBinder = token();
+    await cache.set(
+      `${KEYS.pending}${pendingLink}`,
+      {
+        expiresAt: nowMs() + PENDING_TTL_MS,
+        provider: p.Code,
+        subject: claims.sub,
+        displayName: row.displayName,
+        binder: pendingBinder,
+      } satisfies Pending,
+      PENDING_TTL_MS,
+    );
+    return {
+      outcome: { pendingLink, provider: p.Code, displayName: row.displayName ?? '' },
+      pendingBinder,
+    };
+  }
+
+  return {
+    providers: () => list,
+    provider: find,
+    switches,
+    newBinder: token,
+
+    async authorizeUrl({ code, binder, requestOrigin, bindUserId }) {
+      const { p } = await enabledProvider(code);
+      const configuration = await discover(p).catch((error: unknown) => {
+        logger.warn('OpenID discovery failed.', { provider: p.Code, error });
+        throw new BusinessError(ErrorCode.ExternalLoginFailed);
+      });
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const verifier = p.UsePkce ? oidc.randomPKCECodeVerifier() : null;
+      const uri = redirectUri(p, requestOrigin);
+      const flow: Flow = {
+        expiresAt: nowMs() + FLOW_TTL_MS,
+        provider: p.Code,
+        nonce,
+        verifier,
+        binder,
+        redirectUri: uri,
+        bindUserId: bindUserId ?? null,
+      };
+      await cache.set(`${KEYS.flow}${state}`, flow, FLOW_TTL_MS);
+      const scopes = new Set(['openid', ...p.Scopes.split(/\s+/).filter(Boolean)]);
+      const parameters: Record<string, string> = {
+        redirect_uri: uri,
+        scope: [...scopes].join(' '),
+        response_type: 'code',
+        state,
+        nonce,
+      };
+      if (verifier) {
+        parameters.code_challenge = await oidc.calculatePKCECodeChallenge(verifier);
+        parameters.code_challenge_method = 'S256';
+      }
+      return oidc.buildAuthorizationUrl(configuration, parameters);
+    },
+
+    async callback(input) {
+      try {
+        return await handle(input);
+      } catch (error) {
+        let refusal: Refusal;
+        if (error instanceof Refusal) refusal = error;
+        else if (isBusinessError(error)) refusal = new Refusal(error.code);
+        else {
+          logger.error('External login callback failed.', { error });
+          refusal = new Refusal(ErrorCode.SystemError.code);
+        }
+        await deps.auth.securityEvents.record({
+          account: refusal.account,
+          userId: refusal.userId,
+          resultCode: refusal.code,
+          client: input.client,
+        });
+        return { outcome: { error: String(refusal.code) } };
+      }
+    },
+
+    async exchange(ticket, client) {
+      const taken = await takeLive<Ticket>(KEYS.ticket, ticket);
+      let user: SysUserRow | undefined;
+      try {
+        if (!taken) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+        user = await repos.users.findById(taken.userId);
+        if (!user) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+        if (!user.enabled) throw new BusinessError(ErrorCode.AccountDisabled);
+        const issued = await deps.auth.openSession(user, client);
+        await deps.auth.securityEvents.record({
+          account: user.account,
+          userId: user.id,
+          resultCode: 0,
+          client,
+        });
+        return issued;
+      } catch (error) {
+        const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
+        await deps.auth.securityEvents.record({
+          account: user?.account ?? '',
+          userId: user?.id ?? null,
+          resultCode,
+          client,
+        });
+        throw error;
+      }
+    },
+
+    async claimPending(pendingLink, binder, userId) {
+      const pending = await takeLive<Pending>(KEYS.pending, pendingLink);
+      if (!pending || !sameSecret(pending.binder, binder))
+        throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+      const result = await repos.userExternal.bind({
+        userId,
+        provider: pending.provider,
+        subject: pending.subject,
+        displayName: pending.displayName,
+        createTime: deps.now(),
+      });
+      if (result === 'taken') throw new BusinessError(ErrorCode.ExternalIdentityBound);
+    },
+  };
+}

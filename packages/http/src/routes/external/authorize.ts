@@ -1,0 +1,43 @@
+/** `GET /api/v1/auth/external/{provider}/authorize`: starts a login at the provider (browser navigation). */
+import { createRoute } from '@hono/zod-openapi';
+import { ErrorCode, isBusinessError } from '@svc/kernel';
+import type { HttpDeps } from '../../deps.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import {
+  BASE,
+  binderFor,
+  externalAuthOf,
+  ProviderParam,
+  redirectResponses,
+  requestOrigin,
+  resultLocation,
+} from './shared.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: `${BASE}/{provider}/authorize`,
+  tags: ['External login'],
+  summary: 'Start a login at an external provider',
+  description:
+    '302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached.',
+  request: { params: ProviderParam },
+  responses: redirectResponses,
+});
+
+export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  const service = externalAuthOf(deps);
+  registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
+    const { provider } = c.req.valid('param');
+    try {
+      const binder = binderFor(c, deps, service);
+      const url = await service.authorizeUrl({ code: provider, binder, requestOrigin: requestOrigin(c) });
+      return c.redirect(url.href, 302);
+    } catch (error) {
+      if (!isBusinessError(error)) throw error;
+      return c.redirect(
+        resultLocation(deps, { error: String(error.code || ErrorCode.ExternalLoginFailed.code) }),
+        302,
+      );
+    }
+  });
+}

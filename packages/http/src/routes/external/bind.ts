@@ -1,0 +1,35 @@
+/** `POST /api/v1/auth/external/{provider}/bind`: the authorization URL that binds another identity. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import type { HttpDeps } from '../../deps.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { requireUser } from '../../security/principal.js';
+import { BASE, binderFor, externalAuthOf, ProviderParam, requestOrigin } from './shared.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: `${BASE}/{provider}/bind`,
+  tags: ['External login'],
+  summary: 'Start binding an external identity',
+  description:
+    'Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user). 40029 provider unknown or off.',
+  request: { params: ProviderParam },
+  responses: envelopeResponses(z.object({ authorizeUrl: z.string() }).openapi('ExternalAuthorizeUrl')),
+});
+
+export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  const service = externalAuthOf(deps);
+  registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
+    const { provider } = c.req.valid('param');
+    const userId = requireUser(c).userId;
+    const binder = binderFor(c, deps, service);
+    const url = await service.authorizeUrl({
+      code: provider,
+      binder,
+      requestOrigin: requestOrigin(c),
+      bindUserId: userId,
+    });
+    return c.json(ok({ authorizeUrl: url.href }), 200);
+  });
+}

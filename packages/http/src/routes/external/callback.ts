@@ -1,0 +1,43 @@
+/** `GET /api/v1/auth/external/{provider}/callback`: where the provider sends the browser back. */
+import { createRoute } from '@hono/zod-openapi';
+import { getCookie } from 'hono/cookie';
+import type { HttpDeps } from '../../deps.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { clientInfoOf } from '../../security/client.js';
+import {
+  BASE,
+  BINDER_COOKIE,
+  externalAuthOf,
+  ProviderParam,
+  redirectResponses,
+  requestOrigin,
+  resultLocation,
+  setPendingCookie,
+} from './shared.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: `${BASE}/{provider}/callback`,
+  tags: ['External login'],
+  summary: 'Provider callback',
+  description:
+    'Checks the state against the binder cookie (single use), exchanges the code and validates the ID token, then 302 to the frontend result path with `?ticket=` (login; `POST /exchange`), `?bind=` (identity bound), `?pendingLink=&provider=&displayName=` (identity not linked), `?totpChallenge=&error=40018` (TOTP step), `?smsChallenge=&phoneMask=&error=40009` (SMS step) or `?error=<code>`: 40029 provider off, 40030 state missing/replayed/foreign, 40031 provider error or token refused (nonce, issuer, signature), 40033 identity bound to another user, 40005 user disabled.',
+  request: { params: ProviderParam },
+  responses: redirectResponses,
+});
+
+export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  const service = externalAuthOf(deps);
+  registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
+    const { provider } = c.req.valid('param');
+    const { outcome, pendingBinder } = await service.callback({
+      code: provider,
+      query: new URL(c.req.url).searchParams,
+      binder: getCookie(c, BINDER_COOKIE),
+      requestOrigin: requestOrigin(c),
+      client: clientInfoOf(c, deps.security.resolveClientIp),
+    });
+    if (pendingBinder) setPendingCookie(c, deps, pendingBinder);
+    return c.redirect(resultLocation(deps, outcome), 302);
+  });
+}

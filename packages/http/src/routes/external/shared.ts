@@ -1,0 +1,100 @@
+/**
+ * What the external-login routes share: one service per `HttpDeps`, the binder and pending-link cookies
+ * (HttpOnly, SameSite=Lax so the provider's top-level redirect carries them, path-scoped to these routes,
+ * Secure outside Development and tests) and the redirect to the frontend result path.
+ */
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { AppEnv } from '../../context.js';
+import type { HttpDeps } from '../../deps.js';
+import {
+  createExternalAuthService,
+  type ExternalAuthService,
+  FLOW_TTL_MS,
+  PENDING_TTL_MS,
+} from '../../external-auth/service.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
+
+export const BASE = '/api/v1/auth/external';
+export const BINDER_COOKIE = 'svc_ext_binder';
+export const PENDING_COOKIE = 'svc_ext_pending';
+
+const services = new WeakMap<HttpDeps, ExternalAuthService>();
+
+export function externalAuthOf(deps: HttpDeps): ExternalAuthService {
+  let service = services.get(deps);
+  if (!service) {
+    service = createExternalAuthService({
+      config: deps.config,
+      repos: deps.core.repos,
+      cache: deps.core.cache,
+      configStore: deps.core.configStore,
+      auth: deps.core.auth,
+      loginSteps: deps.core.mfa.steps,
+      logger: deps.logger.child('Service.ExternalAuth'),
+      now: deps.now,
+    });
+    services.set(deps, service);
+  }
+  return service;
+}
+
+export const ProviderParam = z.object({
+  provider: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .openapi({ param: { name: 'provider', in: 'path' }, example: 'corp' }),
+});
+
+const secure = (deps: HttpDeps) => {
+  const name = deps.config.environment.name.toLowerCase();
+  return !(deps.config.environment.isDevelopment || name === 'test' || name === 'testing');
+};
+
+/** The browser's binder, reused when present so that two flows in one browser both stay valid. */
+export function binderFor(c: Context<AppEnv>, deps: HttpDeps, service: ExternalAuthService): string {
+  const existing = getCookie(c, BINDER_COOKIE);
+  const binder = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : service.newBinder();
+  setCookie(c, BINDER_COOKIE, binder, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: secure(deps),
+    path: BASE,
+    maxAge: FLOW_TTL_MS / 1000,
+  });
+  return binder;
+}
+
+export function setPendingCookie(c: Context<AppEnv>, deps: HttpDeps, value: string): void {
+  setCookie(c, PENDING_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: secure(deps),
+    path: BASE,
+    maxAge: PENDING_TTL_MS / 1000,
+  });
+}
+
+/** The origin of the request: used for the redirect URI outside Production only. */
+export function requestOrigin(c: Context<AppEnv>): string {
+  return new URL(c.req.url).origin;
+}
+
+/** The frontend result path with the outcome as query parameters. */
+export function resultLocation(deps: HttpDeps, outcome: Record<string, string>): string {
+  const path = deps.config.service.ExternalAuth.FrontendResultPath || '/oauth/callback';
+  const query = new URLSearchParams(outcome).toString();
+  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** Browser navigations: a redirect, or an error envelope when the path itself is bad. */
+export const redirectResponses = {
+  200: {
+    description: 'Malformed provider code: the error envelope (48000); every other outcome is a redirect.',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+  302: { description: 'Redirect (see the description for where).' },
+  429: commonErrorResponses[429],
+  500: commonErrorResponses[500],
+} as const;

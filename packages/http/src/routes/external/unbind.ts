@@ -1,0 +1,29 @@
+/** `DELETE /api/v1/auth/external/{provider}/binding`: removes the signed-in user's identity at a provider. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import type { HttpDeps } from '../../deps.js';
+import { type RegisterContext, registerRoute } from '../../openapi/register.js';
+import { envelopeResponses } from '../../openapi/schemas.js';
+import { requireUser } from '../../security/principal.js';
+import { BASE, externalAuthOf, ProviderParam } from './shared.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: `${BASE}/{provider}/binding`,
+  tags: ['External login'],
+  summary: 'Unbind an external identity',
+  description: '40034 no binding at this provider.',
+  request: { params: ProviderParam },
+  responses: envelopeResponses(z.null()),
+});
+
+export function register(ctx: RegisterContext, deps: HttpDeps): void {
+  const service = externalAuthOf(deps);
+  registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
+    const { provider } = c.req.valid('param');
+    const code = service.provider(provider)?.Code ?? provider;
+    if (!(await deps.core.repos.userExternal.unbind(requireUser(c).userId, code)))
+      throw new BusinessError(ErrorCode.ExternalBindingNotFound);
+    return c.json(ok(null), 200);
+  });
+}
