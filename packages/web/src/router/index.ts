@@ -16,6 +16,8 @@ export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>,
     history: createWebHistory(),
     routes: [
       { path: '/login', name: 'login', component: page('login'), meta: { public: true } },
+      // The external login's result page (`Service:ExternalAuth:FrontendResultPath`, default).
+      { path: '/oauth/callback', name: 'oauth-callback', component: page('login'), meta: { public: true } },
       { path: '/change-password', name: 'change-password', component: page('change-password') },
       {
         path: '/',
