@@ -152,7 +152,8 @@ export interface ImportBatch {
   stamp: AuditStamp;
   /**
    * Statement timeout for this transaction only (an import's own, longer one). PostgreSQL: `SET LOCAL`, which
-   * ends with the transaction. The other dialects keep the connection's setting.
+   * ends with the transaction; MariaDB: the session's `max_statement_time`, put back before the connection
+   * returns to the pool (also when the batch fails). SQLite has no statement timeout (only its busy timeout).
    */
   statementTimeoutMs?: number | undefined;
 }
@@ -411,10 +412,26 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
     importBatch(batch) {
       const ph = tables.sysPasswordHistory;
       return adapter.transaction(db, async (tx) => {
-        if (batch.statementTimeoutMs !== undefined && adapter.dbType === 'PostgreSQL')
-          await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(
-            sql.raw(`SET LOCAL statement_timeout = ${Math.trunc(batch.statementTimeoutMs)}`),
-          );
+        const execute = (q: SQL) => (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(q);
+        const timeoutMs =
+          batch.statementTimeoutMs === undefined ? undefined : Math.trunc(batch.statementTimeoutMs);
+        // The import's own statement timeout: PostgreSQL scopes it to the transaction; MariaDB sets it on the
+        // transaction's connection and puts the pool's value back before the connection returns to the pool.
+        if (timeoutMs !== undefined && adapter.dbType === 'PostgreSQL')
+          await execute(sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}`));
+        if (timeoutMs !== undefined && adapter.dbType === 'MySql') {
+          await execute(sql.raw('SET @svc_import_previous_timeout = @@SESSION.max_statement_time'));
+          await execute(sql.raw(`SET SESSION max_statement_time = ${timeoutMs / 1000}`));
+          try {
+            return await writeBatch(tx);
+          } finally {
+            await execute(sql.raw('SET SESSION max_statement_time = @svc_import_previous_timeout'));
+          }
+        }
+        return writeBatch(tx);
+      });
+
+      async function writeBatch(tx: typeof db) {
         const createdIds: number[] = [];
         for (const { user, roleIds } of batch.creates) {
           const id = await adapter.insertReturningId(tx, t, user);
@@ -433,7 +450,7 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
           updated += 1;
         }
         return { createdIds, updated };
-      });
+      }
     },
 
     purge(id) {

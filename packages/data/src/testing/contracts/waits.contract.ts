@@ -1,5 +1,5 @@
 /**
- * Bounded database waits (contract §10), written once and run by one thin file per dialect: a statement that
+ * Bounded database waits (contract §10) and the import's own statement timeout, written once and run by one thin file per dialect: a statement that
  * outlasts the command timeout (or, on SQLite, a write lock held past the busy timeout) fails instead of
  * waiting, the failure is recognised as "database unavailable" (503 with 50003 in the HTTP layer) while a
  * plain SQL error is not, and the same pool answers the next statement without being reopened.
@@ -9,7 +9,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../database.js';
 import { isDatabaseUnavailable } from '../../errors.js';
-import { createTestDatabase, type TestDatabase } from '../test-database.js';
+import { createRepositories } from '../../repositories/index.js';
+import { createTestDatabase, openTestDatabase, type TestDatabase } from '../test-database.js';
 
 /** The configured waits of the suite: short, and nothing below measures them. */
 const TIMEOUT_MS = 1_000;
@@ -83,6 +84,70 @@ export function databaseWaitsContract(dbType: 'Sqlite' | 'PostgreSQL' | 'MySql')
           expect(isDatabaseUnavailable(r.status === 'rejected' ? r.reason : undefined)).toBe(true);
         }
         await ping();
+      });
+
+      it("runs an import batch under the import's own statement timeout, and gives the pool its own back", async () => {
+        // A trigger makes each user insert outlast the pool's 1 s command timeout (the server cuts it at 1 s;
+        // nothing here measures time). Under the import's 60 s the batch commits.
+        const t = await openTestDatabase(dbType);
+        try {
+          const run = (q: SQL) =>
+            (t.database.db as unknown as { execute(q: SQL): Promise<unknown> }).execute(q);
+          if (dbType === 'PostgreSQL') {
+            await run(
+              sql.raw(
+                'create function slow_insert() returns trigger as $$ begin perform pg_sleep(1.5); return new; end $$ language plpgsql',
+              ),
+            );
+            await run(
+              sql.raw(
+                'create trigger slow_user before insert on sys_user for each row execute function slow_insert()',
+              ),
+            );
+          } else {
+            await run(
+              sql.raw('create trigger slow_user before insert on sys_user for each row do sleep(1.5)'),
+            );
+          }
+          const slowDb = await openDatabase({
+            dbType,
+            connectionString: t.connectionString,
+            contentRoot: process.cwd(),
+            acquireTimeoutMs: TIMEOUT_MS,
+            commandTimeoutMs: TIMEOUT_MS,
+            poolSize: 1,
+          });
+          try {
+            const repos = createRepositories(slowDb);
+            const user = (account: string) => ({
+              user: { account, realName: account, password: 'h' },
+              roleIds: [],
+            });
+            const stamp = { userId: 1, at: new Date() };
+            const plain = await failureOf(() =>
+              repos.users.importBatch({ creates: [user('a1')], updates: [], stamp }),
+            );
+            expect(isDatabaseUnavailable(plain)).toBe(true);
+            const done = await repos.users.importBatch({
+              creates: [user('a2')],
+              updates: [],
+              stamp,
+              statementTimeoutMs: 60_000,
+            });
+            expect(done.createdIds).toHaveLength(1);
+            // The one pooled connection carries the pool's timeout again: the next slow insert is cut.
+            const after = await failureOf(() =>
+              repos.users.importBatch({ creates: [user('a3')], updates: [], stamp }),
+            );
+            expect(isDatabaseUnavailable(after)).toBe(true);
+            expect((await repos.users.findByAccount('a2'))?.id).toBe(done.createdIds[0]);
+            expect(await repos.users.findByAccount('a3')).toBeUndefined();
+          } finally {
+            await slowDb.close();
+          }
+        } finally {
+          await t.cleanup().catch(() => {});
+        }
       });
     }
 
