@@ -1,8 +1,8 @@
 /**
- * Bounded database waits (contract §10) and the import's own statement timeout, written once and run by one thin file per dialect: a statement that
- * outlasts the command timeout (or, on SQLite, a write lock held past the busy timeout) fails instead of
- * waiting, the failure is recognised as "database unavailable" (503 with 50003 in the HTTP layer) while a
- * plain SQL error is not, and the same pool answers the next statement without being reopened.
+ * Bounded database waits (contract §10) and the import's own statement timeout, written once and run by one thin
+ * file per dialect: a statement that outlasts the command timeout (or, on SQLite, a write lock held past the busy
+ * timeout) fails instead of waiting, the failure is recognised as "database unavailable" (503 with 50003 in the
+ * HTTP layer) while a plain SQL error is not, and the same pool answers the next statement without being reopened.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { type SQL, sql } from 'drizzle-orm';
