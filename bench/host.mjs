@@ -27,13 +27,13 @@ export function requireBuiltHost() {
 }
 
 /**
- * Starts the built host; `env` adds or overrides settings, `contentRoot` reuses a root (a restart).
- * Resolves with `{ child, url, root, lines, exited }` once it listens.
+ * Starts the built host; `env` adds or overrides settings, `contentRoot` reuses a root (a restart), `nodeArgs`
+ * go before the script (V8 flags). Resolves with `{ child, url, root, lines, exited }` once it listens.
  */
-export function startHost(env = {}, contentRoot = undefined) {
+export function startHost(env = {}, contentRoot = undefined, nodeArgs = []) {
   const root = contentRoot ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   if (!contentRoot) roots.push(root);
-  const child = spawn(process.execPath, [HOST_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, HOST_MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       ASPNETCORE_ENVIRONMENT: 'Production',

@@ -171,7 +171,7 @@ export interface SysDictItemRow extends AuditFields, SoftDeleteField {
 }
 
 /** `sys_config` */
-export interface SysConfigRow extends AuditFields {
+export interface SysConfigRow extends AuditFields, SoftDeleteField {
   id: number;
   configKey: string;
   configValue: string;
@@ -179,6 +179,8 @@ export interface SysConfigRow extends AuditFields {
   name: string;
   builtIn: boolean;
   remark: string | null;
+  /** Generated: the key while live, null once deleted (unique among live rows). */
+  configKeyLive: string | null;
 }
 
 /** `sys_session`: the source of truth for a login session. */

@@ -1,4 +1,9 @@
-import { defineJobsContract, defineJobsHandlerKindsContract } from './jobs/jobs.contract.js';
+import {
+  defineJobsContract,
+  defineJobsHandlerKindsContract,
+  defineJobsPanicNoticeContract,
+} from './jobs/jobs.contract.js';
 
 defineJobsContract('MySql');
 defineJobsHandlerKindsContract('MySql');
+defineJobsPanicNoticeContract('MySql');

@@ -1,4 +1,9 @@
-import { defineJobsContract, defineJobsHandlerKindsContract } from './jobs/jobs.contract.js';
+import {
+  defineJobsContract,
+  defineJobsHandlerKindsContract,
+  defineJobsPanicNoticeContract,
+} from './jobs/jobs.contract.js';
 
 defineJobsContract('PostgreSQL');
 defineJobsHandlerKindsContract('PostgreSQL');
+defineJobsPanicNoticeContract('PostgreSQL');

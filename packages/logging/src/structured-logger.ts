@@ -4,10 +4,15 @@
  * terminal without NO_COLOR), so the start-up banner and URL read as text. Each category gets its own minimum level from
  * `Logging:LogLevel` (longest matching prefix, as `minimumLevel` decides), e.g. `Service.Sql: Warning`.
  */
+import { createRequire } from 'node:module';
 import type { LogFields, Logger, LogLevel } from '@svc/kernel';
 import pino, { type DestinationStream, type LevelWithSilent, type Logger as PinoLogger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { minimumLevel } from './console-logger.js';
+
+/** pino-pretty loads only for the pretty format (Development): a JSON-logging host never holds it. */
+const loadPretty = (): typeof PinoPretty =>
+  createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 const PINO_LEVEL: Record<LogLevel, LevelWithSilent> = {
   Trace: 'trace',
@@ -81,7 +86,7 @@ export function createStructuredLogger(options: StructuredLoggerOptions = {}): L
   const destination =
     options.destination ??
     (format === 'pretty'
-      ? pretty({
+      ? loadPretty()({
           colorize: process.stdout.isTTY === true && !process.env.NO_COLOR,
           translateTime: 'SYS:HH:MM:ss.l',
           ignore: 'pid,hostname,category',

@@ -6,6 +6,7 @@ import { createPinia } from 'pinia';
 import { type App, createApp } from 'vue';
 import { createI18n } from 'vue-i18n';
 import App_ from './App.vue';
+import { repairNaiveAccessibility } from './a11y.js';
 import { createApiClient } from './api/client.js';
 import { REAUTH } from './console-keys.js';
 import { CONSOLE, type ConsoleContext, type ConsoleOptions } from './context.js';
@@ -56,5 +57,6 @@ export function createConsole(options: ConsoleOptions = {}): App {
   app.provide(CONSOLE, context);
   app.provide(REAUTH, reauth);
   app.directive('perm', vPerm);
+  repairNaiveAccessibility();
   return app;
 }

@@ -8,9 +8,17 @@ export {
   REAUTH_REQUIRED,
 } from './api/chain.js';
 export { type ApiClient, type ApiClientOptions, createApiClient } from './api/client.js';
+export { type Download, downloadOf, fileNameOf, saveDownload } from './api/download.js';
 export { ApiError, CLIENT_ERROR, type Envelope, unwrap } from './api/envelope.js';
 export { messageOf } from './api/messages.js';
 export type { paths } from './api/schema.js';
+export { default as ChunkUpload } from './components/ChunkUpload.vue';
+export { sha256Hex, uploadInChunks } from './components/chunk-upload.js';
+export { default as DictSelect } from './components/DictSelect.vue';
+export { default as DictTag } from './components/DictTag.vue';
+export { default as ImportWizard } from './components/ImportWizard.vue';
+export { default as NoticeBell } from './components/NoticeBell.vue';
+export { default as PagedTable } from './components/PagedTable.vue';
 export { type ConsoleContext, type ConsoleOptions, type PageLoader, useApi, useConsole } from './context.js';
 export { createConsole } from './create-console.js';
 export { vPerm } from './directives/perm.js';
@@ -19,5 +27,6 @@ export { builtInPages } from './pages/index.js';
 export { useAppStore } from './stores/app.js';
 export { useAuthStore } from './stores/auth.js';
 export { useDictStore } from './stores/dict.js';
+export { useRealtimeStore } from './stores/realtime.js';
 export { useTabsStore } from './stores/tabs.js';
 export { useUserStore } from './stores/user.js';

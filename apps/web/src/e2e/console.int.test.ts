@@ -14,6 +14,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: API answers are checked field by field.
+type Any = any;
+
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(WEB_ROOT, 'test-results');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -61,8 +64,7 @@ describe('admin console in Chromium', () => {
       );
     }
     mkdirSync(SHOTS, { recursive: true });
-    buildConsole();
-    host = await startHost();
+    host = await startHost(buildConsole());
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
@@ -156,6 +158,24 @@ describe('admin console in Chromium', () => {
     await admin.locator('[data-testid=role-menus-save]').click();
     await admin.locator('[data-testid=role-menu-tree]').waitFor({ state: 'detached' });
 
+    // Its data scope: Custom shows the organisation tree; "Own data only" is kept and shown again on reopening.
+    const scopeType = admin.locator('[data-testid=role-scope-type]');
+    await admin.locator('[data-testid=role-scope-auditor]').click();
+    await scopeType.click();
+    await admin.locator('.n-base-select-option', { hasText: 'Chosen organisations' }).click();
+    await admin.locator('[data-testid=role-scope-orgs]').waitFor();
+    await scopeType.click();
+    await admin.locator('.n-base-select-option', { hasText: 'Own data only' }).click();
+    await admin.locator('[data-testid=role-scope-orgs]').waitFor({ state: 'detached' });
+    await admin.locator('[data-testid=role-scope-save]').click();
+    await admin.locator('[data-testid=role-scope-form]').waitFor({ state: 'detached' });
+    await admin.locator('[data-testid=role-scope-auditor]').click();
+    await expect.poll(() => scopeType.textContent()).toContain('Own data only');
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: join(SHOTS, 'role-scope.png'), fullPage: true });
+    await admin.locator('[data-testid=role-scope-form] button', { hasText: 'Cancel' }).click();
+    await admin.locator('[data-testid=role-scope-form]').waitFor({ state: 'detached' });
+
     // The user, with that role.
     await admin.goto(`${host.url}/system/user`);
     await admin.locator('[data-testid=user-add]').click();
@@ -219,5 +239,60 @@ describe('admin console in Chromium', () => {
     await user.screenshot({ path: join(SHOTS, 'user-granted.png'), fullPage: true });
     await user.goto(`${host.url}/system/role`);
     await expect.poll(() => user.locator('main').textContent()).toMatch(/does not exist/);
+  }, 120_000);
+
+  it('switches the sidebar between the portal modules the user reaches, and remembers the choice', async () => {
+    // Through the API: a top-level menu of the seeded `business` module makes it reachable for the admin.
+    const call = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+      const res = await fetch(`${host.url}${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: {
+          'content-type': 'application/json',
+          ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+      return (await res.json()) as { code: number; data: Any };
+    };
+    const token = (
+      await call('/api/v1/auth/login', { body: { account: 'superAdmin', password: ADMIN_PASSWORD } })
+    ).data.accessToken as string;
+    expect(
+      (await call('/api/v1/auth/reauth', { token, body: { method: 'password', password: ADMIN_PASSWORD } }))
+        .code,
+    ).toBe(0);
+    const business = (await call('/api/v1/sys/module/list', { token })).data.find(
+      (m: Any) => m.code === 'business',
+    );
+    const created = await call('/api/v1/sys/menu', {
+      token,
+      body: {
+        type: 'menu',
+        title: 'Orders desk',
+        path: '/orders',
+        component: 'biz/orders/index',
+        moduleId: business.id,
+      },
+    });
+    expect(created.code).toBe(0);
+
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await signIn(page, host.url, 'superAdmin', ADMIN_PASSWORD);
+    const menu = page.locator('[data-testid=side-menu]');
+    await menu.waitFor();
+    // The default module is the system's: its menus, not the business module's.
+    await expect.poll(() => menu.textContent()).toContain('Users');
+    expect(await menu.textContent()).not.toContain('Orders desk');
+    await page.locator('[data-testid=module-switch]').click();
+    await page.locator('.n-base-select-option', { hasText: business.title }).click();
+    await expect.poll(() => menu.textContent()).toContain('Orders desk');
+    expect(await menu.textContent()).not.toContain('Users');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'module-switch.png'), fullPage: true });
+    // Remembered: after a reload the sidebar still shows the business module.
+    await page.reload();
+    await expect.poll(() => menu.textContent()).toContain('Orders desk');
+    await page.close();
   }, 120_000);
 });

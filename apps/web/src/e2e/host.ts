@@ -9,20 +9,29 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CONSOLE_DIST = join(WEB_ROOT, 'dist');
 export const HOST_MAIN = fileURLToPath(new URL('../../../host/dist/main.js', import.meta.url));
 export const ADMIN_PASSWORD = 'E2e-Admin-Pass-1';
 
-/** Builds the console (a few seconds); the test runs against exactly what the host will serve. */
-export function buildConsole(): void {
+/**
+ * Builds the console (a few seconds) into a directory of its own, so that E2E files running in parallel never
+ * share one; the test runs against exactly what the host will serve. Returns the directory.
+ */
+export function buildConsole(): string {
+  const outDir = mkdtempSync(join(tmpdir(), 'svc-console-dist-'));
   execFileSync(
     process.execPath,
-    [join(WEB_ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      cwd: WEB_ROOT,
-      stdio: 'pipe',
-    },
+    [
+      join(WEB_ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+    ],
+    { cwd: WEB_ROOT, stdio: 'pipe' },
   );
+  return outDir;
 }
 
 export interface Host {
@@ -30,7 +39,11 @@ export interface Host {
   stop: () => Promise<void>;
 }
 
-export async function startHost(): Promise<Host> {
+/**
+ * Starts the built host on a throw-away content root serving the console from `webRoot`; `env` adds or
+ * overrides host settings (e.g. `Service__Realtime__Enabled`).
+ */
+export async function startHost(webRoot: string, env: Record<string, string> = {}): Promise<Host> {
   if (!existsSync(HOST_MAIN))
     throw new Error('apps/host/dist/main.js is missing: build the workspace first.');
   const root = mkdtempSync(join(tmpdir(), 'svc-console-e2e-'));
@@ -41,12 +54,13 @@ export async function startHost(): Promise<Host> {
       ASPNETCORE_CONTENTROOT: root,
       ASPNETCORE_URLS: 'http://127.0.0.1:0',
       Service__Web__Enabled: 'true',
-      Service__Web__RootPath: CONSOLE_DIST,
+      Service__Web__RootPath: webRoot,
       Service__Seed__AdminPassword: ADMIN_PASSWORD,
       Service__Security__Password__Pbkdf2Iterations: '100000',
       Service__Security__RateLimit__Enabled: 'false',
       // The TOTP capability on: high-risk writes then need re-authentication (the dialog under test).
       Service__Security__Totp__Enabled: 'true',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +86,7 @@ export async function startHost(): Promise<Host> {
       child.kill('SIGTERM');
       await exited;
       rmSync(root, { recursive: true, force: true });
+      rmSync(webRoot, { recursive: true, force: true });
     },
   };
 }

@@ -51,7 +51,7 @@ export interface ConfigService {
   /** Validates every entry first; nothing is written unless all are valid. Returns how many rows changed. */
   updateBatch(entries: readonly { key: string; value: string }[], actorId: number | null): Promise<number>;
   /** @throws BusinessError 43004, 43006 for a built-in row (a runtime key the service reads) */
-  delete(id: number): Promise<void>;
+  delete(id: number, actorId?: number | null): Promise<void>;
   /** Raises `ConfigChangedEvent` for `key` (or every key) without a write; answers the entries dropped here. */
   invalidate(key?: string): Promise<number>;
 }
@@ -117,7 +117,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
       const value = normalizeConfigValue(key, valueType, input.value);
       if (await repo.getByKey(key)) throw new BusinessError(ErrorCode.ConfigKeyExists, { key });
       const at = now();
-      // The key is unique in the table: a create racing this one answers 43005 too.
+      // The key is unique among live rows: a create racing this one answers 43005 too.
       const id = await uniqueOr(
         () =>
           repo.create({
@@ -171,12 +171,12 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
       return changed;
     },
 
-    async delete(id) {
+    async delete(id, actorId = null) {
       const row = await mustGet(id);
       if (row.builtIn || runtimeKeyDef(row.configKey)) {
         throw new BusinessError(ErrorCode.ConfigBuiltIn, { key: row.configKey });
       }
-      await repo.deleteById(id);
+      await repo.deleteById(id, { updateUserId: actorId, now: now() });
       await store.invalidate(row.configKey);
     },
 

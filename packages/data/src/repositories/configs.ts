@@ -1,7 +1,9 @@
 /**
  * `sys_config`: the runtime `sys.*` settings and any consumer keys. Reads for the config cache, "insert if
  * absent" for the seed and for consumers registering their own keys, and the config centre's page, detail and
- * writes (the key of a row never changes after insert; batch updates run in one transaction).
+ * writes (the key of a row never changes after insert; batch updates run in one transaction). A deleted row
+ * stays as a soft-deleted row for the recycle bin; every read and write here sees live rows only, and the key
+ * is unique among live rows (the generated `config_key_live` column, contract §10).
  */
 import { and, asc, eq, type InferInsertModel } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
@@ -59,19 +61,23 @@ export interface ConfigRepository {
   update(id: number, patch: ConfigPatch, audit?: ConfigAudit): Promise<boolean>;
   /** Sets the values of existing keys in one transaction; returns how many rows changed. */
   updateValues(entries: readonly { key: string; value: string }[], audit?: ConfigAudit): Promise<number>;
-  /** Hard-deletes row `id`; false when there is no such row. */
-  deleteById(id: number): Promise<boolean>;
+  /** Soft-deletes live row `id` (it goes to the recycle bin); false when there is no such live row. */
+  deleteById(id: number, audit?: ConfigAudit): Promise<boolean>;
 }
 
 export function createConfigRepository({ db, adapter, tables }: RepositoryContext): ConfigRepository {
   const t = tables.sysConfig;
+  const live = eq(t.isDelete, false);
   const repository: ConfigRepository = {
     async listAll() {
-      return await db.select().from(t).orderBy(asc(t.configKey));
+      return await db.select().from(t).where(live).orderBy(asc(t.configKey));
     },
 
     async getByKey(key) {
-      const [row] = await db.select().from(t).where(eq(t.configKey, key));
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.configKey, key), live));
       return row;
     },
 
@@ -80,7 +86,7 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
     },
 
     insertManyIfAbsent(rows) {
-      return adapter.insertIgnoringConflicts(db, t, t.configKey, rows);
+      return adapter.insertIgnoringConflicts(db, t, t.configKeyLive, rows);
     },
 
     async updateValue(key, value, options) {
@@ -91,17 +97,24 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
           updateTime: options?.now ?? new Date(),
           updateUserId: options?.updateUserId ?? null,
         })
-        .where(eq(t.configKey, key));
+        .where(and(eq(t.configKey, key), live));
       return adapter.affectedRows(result) > 0;
     },
 
     page(query) {
-      const where = and(containsIgnoreCase(t.configKey, query.key), containsIgnoreCase(t.name, query.name));
+      const where = and(
+        live,
+        containsIgnoreCase(t.configKey, query.key),
+        containsIgnoreCase(t.name, query.name),
+      );
       return paginate({ db, adapter }, { table: t, query, where, defaultOrder: [asc(t.configKey)] });
     },
 
     async getById(id) {
-      const [row] = await db.select().from(t).where(eq(t.id, id));
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.id, id), live));
       return row;
     },
 
@@ -113,7 +126,7 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
       const result = await db
         .update(t)
         .set({ ...patch, updateTime: audit?.now ?? new Date(), updateUserId: audit?.updateUserId ?? null })
-        .where(eq(t.id, id));
+        .where(and(eq(t.id, id), live));
       return adapter.affectedRows(result) > 0;
     },
 
@@ -128,15 +141,23 @@ export function createConfigRepository({ db, adapter, tables }: RepositoryContex
               updateTime: audit?.now ?? new Date(),
               updateUserId: audit?.updateUserId ?? null,
             })
-            .where(eq(t.configKey, key));
+            .where(and(eq(t.configKey, key), live));
           changed += adapter.affectedRows(result);
         }
         return changed;
       });
     },
 
-    async deleteById(id) {
-      return adapter.affectedRows(await db.delete(t).where(eq(t.id, id))) > 0;
+    async deleteById(id, audit) {
+      const result = await db
+        .update(t)
+        .set({
+          isDelete: true,
+          updateTime: audit?.now ?? new Date(),
+          updateUserId: audit?.updateUserId ?? null,
+        })
+        .where(and(eq(t.id, id), live));
+      return adapter.affectedRows(result) > 0;
     },
   };
   return repository;

@@ -94,6 +94,8 @@ export interface JobRepository {
   claimFire(id: number, scheduled: Date, next: Date | null): Promise<boolean>;
   /** Sets the next fire time of a live job (null: none). */
   setNextRunTime(id: number, next: Date | null): Promise<void>;
+  /** Records the start of a run outside the schedule (run now): the schedule's next fire is left alone. */
+  setLastRunTime(id: number, at: Date): Promise<void>;
   /** Counts a finished attempt's result atomically and answers the row afterwards. */
   recordOutcome(id: number, outcome: JobOutcome): Promise<SysJobRow | undefined>;
   /** Sets the status when the job is live and (optionally) in one of `from`; true when changed. */
@@ -247,6 +249,12 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
         })
         .where(and(eq(t.id, id), live, eq(t.status, 1), eq(t.nextRunTime, scheduled)));
       return adapter.affectedRows(result) > 0;
+    },
+    async setLastRunTime(id, at) {
+      await db
+        .update(t)
+        .set({ lastRunTime: at })
+        .where(and(eq(t.id, id), live));
     },
     async setNextRunTime(id, next) {
       await db

@@ -36,8 +36,16 @@ export interface TrashRepository {
     id: number,
     creatorScope?: DataScopeFilter,
   ): Promise<TrashRow<K> | undefined>;
-  /** Makes a soft-deleted row live again; false when it was not in the bin. */
-  restore(key: SoftDeleteKey, id: number, stamp: AuditStamp): Promise<boolean>;
+  /**
+   * Makes a soft-deleted row live again, setting `values` in the same statement (a job comes back paused, never
+   * live and scheduled for an instant); false when it was not in the bin.
+   */
+  restore(
+    key: SoftDeleteKey,
+    id: number,
+    stamp: AuditStamp,
+    values?: Record<string, unknown>,
+  ): Promise<boolean>;
   /** Hard-deletes a soft-deleted row; false when it was not in the bin. */
   purge(key: SoftDeleteKey, id: number): Promise<boolean>;
 }
@@ -75,9 +83,9 @@ export function createTrashRepository(ctx: RepositoryContext): TrashRepository {
       return row as never;
     },
 
-    async restore(key, id, stamp) {
+    async restore(key, id, stamp, extra) {
       const t = tableOf(key);
-      const values = { isDelete: false, updateTime: stamp.at, updateUserId: stamp.userId };
+      const values = { ...extra, isDelete: false, updateTime: stamp.at, updateUserId: stamp.userId };
       const result = await db
         .update(t)
         .set(values as never)

@@ -148,7 +148,7 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
         button(1303, 'Delete', api('DELETE', '/sys/mfa/high-sensitivity/{id}')),
       ]),
       menu(1400, 'Recycle bin', '/system/recycle', 'delete', [
-        button(1401, 'List', api('GET', '/sys/recycle/{type}/page')),
+        button(1401, 'List', api('GET', '/sys/recycle/types'), api('GET', '/sys/recycle/{type}/page')),
         button(1402, 'Restore', api('POST', '/sys/recycle/{type}/{id}/restore')),
         button(1403, 'Purge', api('DELETE', '/sys/recycle/{type}/{id}')),
       ]),

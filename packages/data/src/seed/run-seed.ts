@@ -134,7 +134,7 @@ async function seedInto(database: Database, tx: QueryDb, input: SeedInput): Prom
   await adapter.insertIgnoringConflicts(
     tx,
     t.sysConfig,
-    t.sysConfig.configKey,
+    t.sysConfig.configKeyLive,
     input.configs.map((c) => ({
       configKey: c.key,
       configValue: c.value,

@@ -228,8 +228,19 @@ export const sysConfig = table(
     builtIn: flag('built_in').notNull().default(false),
     remark: str('remark', 500),
     ...auditColumns,
+    ...softDeleteColumn,
+    /** The key while the row is live, NULL once deleted (the recycle bin keeps deleted rows). */
+    configKeyLive: str('config_key_live', 128).generatedAlwaysAs(
+      sql`case when is_delete = 0 then config_key end`,
+      {
+        mode: 'stored',
+      },
+    ),
   },
-  (t) => [uniqueIndex('sys_config_config_key_uq').on(t.configKey)],
+  (t) => [
+    index('sys_config_config_key_idx').on(t.configKey),
+    uniqueIndex('sys_config_config_key_live_uq').on(t.configKeyLive),
+  ],
 );
 
 export const sysSession = table(

@@ -1,7 +1,8 @@
 /**
  * Recycle-bin entries of the kernel types whose rules live above the administration services: dictionary
- * types and items (the dictionary cache is invalidated), files (scoped by uploader, bytes removed at purge)
- * and portal modules (the portal generation is bumped). Each is one entry of the table-driven registry.
+ * types and items (the dictionary cache is invalidated), config rows (the key is invalidated), files (scoped by
+ * uploader, bytes removed at purge), scheduled jobs (restored paused, run log purged with them), notices and
+ * portal modules (the portal generation is bumped). Each is one entry of the table-driven registry.
  */
 
 import { NoticeReceiverType } from '@svc/data';
@@ -25,6 +26,7 @@ export function registerKernelRecycleTypes(
   const bin: ResolvedRecycleDeps = { repos, now: deps.now };
   // Built lazily: the operations services are created on first use, after the administration services.
   const ops = () => opsServicesFor(deps);
+  const off = (name: string) => deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === name);
   const dictChanged = async (typeCode: string) => void (await (await ops().dicts).invalidate(typeCode));
   registry.register(
     softDeleteRecycleType(bin, {
@@ -61,9 +63,34 @@ export function registerKernelRecycleTypes(
       afterPurge: (_a, r) => ops().files.remove(r.storageKey),
     }),
   );
+  registry.register(
+    softDeleteRecycleType(bin, {
+      type: 'config',
+      title: 'Configuration',
+      table: 'sysConfig',
+      describe: (r) => ({ title: r.name, subtitle: r.configKey }),
+      uniqueKey: (r) => ({ field: 'configKey', value: r.configKey }),
+      // Readers of the key (the value route, consumers' cached reads) see it again on every instance.
+      afterRestore: async (_a, r) => void (await ops().configs.invalidate(r.configKey)),
+    }),
+  );
+  // Scheduled jobs join the bin while module `Job` is on. A restored job comes back paused (set by the restore
+  // statement itself, so no scan ever sees it live and ready); an operator resumes it, which computes its next
+  // fire from now. A purge takes the job's run log with it.
+  if (!off('job'))
+    registry.register(
+      softDeleteRecycleType(bin, {
+        type: 'job',
+        title: 'Scheduled jobs',
+        table: 'sysJob',
+        describe: (r) => ({ title: r.name, subtitle: r.code }),
+        uniqueKey: (r) => ({ field: 'code', value: r.code }),
+        restoreValues: { status: 2 },
+        afterPurge: async (_a, r) => void (await repos.jobLogs.clear(r.id)),
+      }),
+    );
   // Notices join the bin while module `Notice` is on: a restore puts the notice back into the inboxes it was
   // published to (receivers are told), a purge removes its receiver and read rows with it.
-  const off = (name: string) => deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === name);
   if (!off('notice'))
     registry.register(
       softDeleteRecycleType(bin, {

@@ -3,7 +3,8 @@
  * items, files; users, roles and modules have their own suites): page, restore, purge, live-row uniqueness at
  * restore (42021), parents (a child of a deleted parent is refused until the parent is back: 42008, 42030,
  * 43001), escalation through a restored menu (41001), files in the uploader's data scope (42020 outside it),
- * and config rows, which are deleted for good and so are no bin type (42022).
+ * config rows (the key is unique among live rows only; a restore is read through the value route at once) and
+ * an unknown type (42022).
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,8 +152,72 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(await res.text()).toBe('hello');
     });
 
-    it('config rows are deleted for good, so they are no bin type (42022)', async () => {
-      expect((await h.call('GET', '/api/v1/sys/recycle/config/page')).body.code).toBe(42022);
+    it('config rows: delete to the bin, the key free again, restore conflict (42021), value readable after restore', async () => {
+      const key = 'app.rb.colour';
+      const value = async () => (await h.call('GET', `/api/v1/sys/config/value/${key}`)).body;
+      const first = (
+        await h.ok('POST', '/api/v1/sys/config', { json: { key, value: 'blue', name: 'Colour' } })
+      ).id;
+      expect((await value()).data).toMatchObject({ value: 'blue' });
+      await h.ok('DELETE', `/api/v1/sys/config/${first}`);
+      // Gone from every reader (the cached value too), listed in the bin with its key.
+      expect((await value()).code).toBe(43004);
+      expect((await h.call('GET', `/api/v1/sys/config/${first}`)).body.code).toBe(43004);
+      const page = await h.ok('GET', `/api/v1/sys/config/page?key=${key}`);
+      expect(page.total).toBe(0);
+      expect(
+        (await h.ok('GET', '/api/v1/sys/recycle/config/page')).items.find((i: Any) => i.id === first),
+      ).toMatchObject({ title: 'Colour', subtitle: key, deleteUserId: h.adminId });
+      // The key is unique among live rows: a new row may take it while the old one is in the bin ...
+      const second = (
+        await h.ok('POST', '/api/v1/sys/config', { json: { key, value: 'green', name: 'Colour 2' } })
+      ).id;
+      expect((await value()).data).toMatchObject({ value: 'green' });
+      // ... and then the old one cannot come back beside it (the database refuses; 42021 names the key).
+      const clash = await restore('config', first);
+      expect(clash.body).toMatchObject({ code: 42021 });
+      expect(JSON.stringify(clash.body)).toContain(key);
+      await h.ok('DELETE', `/api/v1/sys/config/${second}`);
+      await h.ok('POST', `/api/v1/sys/recycle/config/${first}/restore`);
+      expect((await value()).data).toMatchObject({ value: 'blue' });
+      expect(await h.ok('GET', `/api/v1/sys/config/${first}`)).toMatchObject({ key, value: 'blue' });
+      // A create of the live key answers 43005 again; the purged row is gone for good.
+      expect(
+        (await h.call('POST', '/api/v1/sys/config', { json: { key, value: 'x', name: 'x' } })).body.code,
+      ).toBe(43005);
+      await h.ok('DELETE', `/api/v1/sys/recycle/config/${second}`);
+      expect(await binIds('config')).not.toContain(second);
+      // Built-in keys still cannot be deleted, so they never reach the bin.
+      const builtIn = (await h.ok('GET', '/api/v1/sys/config/page?key=sys.security.password.minLength'))
+        .items[0];
+      expect((await h.call('DELETE', `/api/v1/sys/config/${builtIn.id}`)).body.code).toBe(43006);
+    });
+
+    it('lists its types with their titles, every soft-deletable kernel type among them', async () => {
+      const types = await h.ok('GET', '/api/v1/sys/recycle/types');
+      expect(types.map((t: Any) => t.type)).toEqual(
+        expect.arrayContaining([
+          'user',
+          'role',
+          'org',
+          'position',
+          'menu',
+          'dict-type',
+          'dict-item',
+          'config',
+          'file',
+          'job',
+          'notice',
+          'module',
+        ]),
+      );
+      expect(types.find((t: Any) => t.type === 'config')).toEqual({ type: 'config', title: 'Configuration' });
+      // Each listed type answers its page.
+      for (const { type } of types) await h.ok('GET', `/api/v1/sys/recycle/${type}/page?size=1`);
+    });
+
+    it('an unknown type is refused (42022)', async () => {
+      expect((await h.call('GET', '/api/v1/sys/recycle/nothing/page')).body.code).toBe(42022);
     });
   });
 }

@@ -6,8 +6,8 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import ExcelJS from 'exceljs';
 import { exportCell } from './cells.js';
+import { loadExcel } from './provider.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -67,6 +67,7 @@ export async function streamWorkbook<R>(options: {
   const first = await options.pageAt(1);
   if (first.total > options.maxRows)
     throw new BusinessError(ErrorCode.ExportRowLimitExceeded, { rows: first.total, max: options.maxRows });
+  const ExcelJS = await loadExcel();
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,

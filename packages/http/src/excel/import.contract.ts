@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 import { opsServicesFor } from '../ops/services.js';
 import { bearer, json, login } from '../testing/auth.js';
-import { startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
+import { setRuntimeConfig, startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
 import { USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
@@ -250,6 +250,38 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         json: { rows: [{ index: 1, cells: cells('superAdmin', 'Me') }], strategy: 1 },
       });
       expect(self.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42029);
+    });
+
+    it('needs re-authentication for a commit while second factors are on, as a single user create does', async () => {
+      await setRuntimeConfig(h.t, 'sys.security.totp.enabled', 'true');
+      try {
+        const token = await login(h.t, 'superAdmin', TEST_ADMIN_PASSWORD);
+        const rows = [{ index: 1, cells: { account: 'reauth-import', realName: 'R', orgCode: 'imp-a' } }];
+        const refused = await h.call('POST', '/api/v1/sys/user/import/commit', {
+          token: token.accessToken,
+          json: { rows, strategy: 2 },
+        });
+        expect(refused.status).toBe(403);
+        expect(refused.body.code).toBe(40024);
+        expect((await h.ok('GET', '/api/v1/sys/user/page?account=reauth-import')).total).toBe(0);
+        // Checking the rows writes nothing and stays open.
+        const checked = await h.call('POST', '/api/v1/sys/user/import/validate', {
+          token: token.accessToken,
+          json: { rows },
+        });
+        expect(checked.body.code).toBe(0);
+        await h.ok('POST', '/api/v1/auth/reauth', {
+          token: token.accessToken,
+          json: { method: 'password', password: TEST_ADMIN_PASSWORD },
+        });
+        const done = await h.call('POST', '/api/v1/sys/user/import/commit', {
+          token: token.accessToken,
+          json: { rows, strategy: 2 },
+        });
+        expect(done.body.data).toMatchObject({ inserted: 1 });
+      } finally {
+        await setRuntimeConfig(h.t, 'sys.security.totp.enabled', 'false');
+      }
     });
 
     it('answers an error report with an errors column', async () => {

@@ -19,9 +19,9 @@ import { Readable } from 'node:stream';
 import { isInDataScope, type NewUser, type SysUserRow, type UserPatch } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
 import { type AdminActor, codesOfPermissionTexts, normalizeAccountName } from '@svc/security';
-import ExcelJS from 'exceljs';
 import type { HttpDeps } from '../deps.js';
 import { cellText, neutralise } from './cells.js';
+import { loadExcel } from './provider.js';
 
 /** One import column: its key (the row's cell key), header, and what it must hold. */
 export interface ImportColumn {
@@ -105,6 +105,7 @@ export async function readSheet(
   bytes: Uint8Array,
   maxRows: number,
 ): Promise<{ headers: string[]; data: string[][] }> {
+  const ExcelJS = await loadExcel();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -329,6 +330,7 @@ export function createUserImportService(
 
   return {
     async template() {
+      const ExcelJS = await loadExcel();
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet('Users');
       sheet.columns = USER_IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: 20 }));
@@ -393,6 +395,7 @@ export function createUserImportService(
     validate,
 
     async errorReport(rows) {
+      const ExcelJS = await loadExcel();
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet('Errors');
       sheet.columns = [

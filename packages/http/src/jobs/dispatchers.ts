@@ -6,8 +6,8 @@
  */
 
 import type { Logger } from '@svc/kernel';
-import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Dispatcher } from './engine.js';
 import type { Fire } from './types.js';
 
@@ -76,8 +76,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispatcher {
   // The worker's connection waits for Redis (BullMQ needs `maxRetriesPerRequest: null` there); the queue's fails
   // fast, so that an HTTP write or a scan never hangs while Redis is down (the next scan queues the fire).
-  const connect = (failFast: boolean) => {
-    const redis = new Redis(
+  // BullMQ and ioredis load with the first start: a host on the in-process cache never pays for them.
+  const connect = (RedisClient: typeof Redis, failFast: boolean) => {
+    const redis = new RedisClient(
       options.redisUrl,
       failFast ? { maxRetriesPerRequest: 1, enableOfflineQueue: false } : { maxRetriesPerRequest: null },
     );
@@ -92,8 +93,9 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
     kind: 'bullmq',
     redeliversLostFires: true,
     async start(run) {
-      queueConnection = connect(true);
-      workerConnection = connect(false);
+      const [{ Queue, Worker }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+      queueConnection = connect(Redis, true);
+      workerConnection = connect(Redis, false);
       queue = new Queue(options.queueName, { connection: queueConnection, prefix: options.prefix });
       queue.on('error', (error) => options.logger.debug('BullMQ queue error', { error: String(error) }));
       worker = new Worker(

@@ -492,6 +492,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       if (job.concurrencyMode === 'serial-skip' && (await jobLogs.runningCount(job.id)) > 0)
         throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
       const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };
+      await jobs.setLastRunTime(jobId, new Date(fire.scheduledTime));
       // A manual run belongs to the instance that was asked: it starts now, here.
       void track(processFire(fire)).catch((error: unknown) =>
         logger.error('Manual job run failed', { jobId, error: errorText(error) }),

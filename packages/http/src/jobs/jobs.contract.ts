@@ -226,6 +226,31 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       ).toBe(401);
     });
 
+    it('recycle bin: a restored job comes back paused; a live code blocks the restore; purge takes its run log', async () => {
+      const id = await createId({ code: 'rb-job', handlerName: 'test.ok', cronExpression: '0 0 0 1 1 ?' });
+      expect((await job(id))?.status).toBe(1);
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      await waitFor(async () => (await logs(id)).find((r) => r.runStatus === 'success'), 'a finished run');
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      const bin = await call('/api/v1/sys/recycle/job/page?size=100');
+      expect(bin.data.items.find((i: { id: number }) => i.id === id)).toMatchObject({ subtitle: 'rb-job' });
+      // Another live job took the code meanwhile: the old one cannot come back beside it.
+      const other = await createId({ code: 'rb-job', handlerName: 'test.ok' });
+      expect((await call(`/api/v1/sys/recycle/job/${id}/restore`, { method: 'POST' })).code).toBe(42021);
+      expect((await call(`/api/v1/sys/job/${other}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await call(`/api/v1/sys/recycle/job/${id}/restore`, { method: 'POST' })).code).toBe(0);
+      // Back, paused: nothing fires until an operator resumes it.
+      expect(await job(id)).toMatchObject({ code: 'rb-job', status: 2, isDelete: false });
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' })).code).toBe(0);
+      expect((await job(id))?.status).toBe(1);
+      // Purged: the job and its run log are gone for good.
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect(await logs(id)).not.toHaveLength(0);
+      expect((await call(`/api/v1/sys/recycle/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect(await logs(id)).toHaveLength(0);
+      expect((await call(`/api/v1/sys/recycle/job/${id}/restore`, { method: 'POST' })).code).toBe(42020);
+    });
+
     it('lists the compiled handlers and the SQL switch', async () => {
       const res = await call('/api/v1/sys/job/handlers');
       expect(res.data.sqlAllowed).toBe(false);
@@ -239,6 +264,8 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
       const run = await runningGate(id);
       expect(run.ctx.fireMode).toBe('manual');
+      // A manual run is the job's last run, and leaves the schedule's next fire alone.
+      expect((await job(id))?.lastRunTime).toBeInstanceOf(Date);
       expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
       const [row] = await logs(id);
       expect(row).toMatchObject({ runStatus: 'running', fireMode: 'manual', nodeName: jobs.engine.nodeName });
@@ -601,6 +628,76 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       });
       expect(row.runStatus, row.errorText ?? '').toBe('success');
       expect((await t.server.database.repos.jobs.getByCode('sql-ok'))?.remark).toBe('touched');
+    });
+  });
+}
+
+/**
+ * The kernel's own Panic alert (no consumer alert given): a job that reaches its failure threshold with
+ * `alertByNotice` puts a notice in every super administrator's inbox; one without it goes to Panic silently.
+ */
+export function defineJobsPanicNoticeContract(dbType: DbType): void {
+  describe(`Panic alerts as notices on ${dbType}`, () => {
+    let t: TestServer;
+    let admin: Record<string, string>;
+    beforeAll(async () => {
+      t = await startTestServer({
+        dbType,
+        env: { Service__Security__RateLimit__Enabled: 'false' },
+        jobs: {
+          handlers: [
+            {
+              name: 'test.fail',
+              handler: async () => {
+                throw new Error('always');
+              },
+            },
+          ],
+        },
+      });
+      admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(() => t?.close());
+
+    const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      json(await t.request(path, { ...init, headers: admin }));
+    const failing = async (code: string, alertByNotice: boolean) => {
+      const res = await call('/api/v1/sys/job', {
+        json: {
+          code,
+          name: code,
+          handlerKind: 1,
+          handlerName: 'test.fail',
+          triggerKind: 1,
+          cronExpression: '0 0 0 1 1 ?',
+          failAlertThreshold: 1,
+          alertByNotice,
+        },
+      });
+      expect(res, JSON.stringify(res)).toMatchObject({ code: 0 });
+      return res.data.id as number;
+    };
+    const panicked = (id: number) =>
+      waitFor(async () => (await t.server.database.repos.jobs.get(id))?.status === 4, `job ${id} in Panic`);
+
+    it('sends a notice to the super administrators only for a job that asks for it', async () => {
+      const quiet = await failing('panic-quiet', false);
+      expect((await call(`/api/v1/sys/job/${quiet}/run`, { method: 'POST' })).code).toBe(0);
+      await panicked(quiet);
+      const loud = await failing('panic-loud', true);
+      expect((await call(`/api/v1/sys/job/${loud}/run`, { method: 'POST' })).code).toBe(0);
+      await panicked(loud);
+      await waitFor(
+        async () => (await call('/api/v1/sys/notice/unread-count')).data === 1,
+        'one unread notice',
+      );
+      const mine = (await call('/api/v1/sys/notice/mine?size=50')).data.items as {
+        title: string;
+        content: string;
+      }[];
+      expect(mine).toHaveLength(1);
+      expect(mine[0]?.title).toBe('Job panic-loud (panic-loud) is in Panic');
+      expect(mine[0]?.content).toContain('failed 1 times in a row');
     });
   });
 }

@@ -75,6 +75,8 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
   if (given !== undefined) return given;
   const type = readHeader(c, 'content-type') ?? '';
   try {
+    const summarise = SUMMARISED_BODIES.get(c.req.path);
+    if (summarise) return type.includes('application/json') ? summarise(await c.req.json()) : undefined;
     if (type.includes('application/json')) return await c.req.json();
     if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
       return describeForm(await c.req.parseBody());
@@ -92,6 +94,13 @@ const ENVELOPE_CODE = 'svc.opLog.code';
 /** Reads logged as if they were writes: the exports, which take data out of the system. */
 export const LOGGED_READS: Set<string> = new Set();
 const GIVEN_BODY = 'svc.opLog.body';
+
+/**
+ * Paths whose JSON body is logged only as a summary, whatever happens to the request: the import routes carry
+ * thousands of rows of personal data, and a request a guard refuses (403, 40024) or validation rejects (48000)
+ * never reaches a handler that could replace its body. Unparseable bodies are logged as `<unserializable>`.
+ */
+export const SUMMARISED_BODIES: Map<string, (body: unknown) => Record<string, unknown>> = new Map();
 
 /**
  * What the operation log records as this request's body, for a route that consumed a streamed body itself

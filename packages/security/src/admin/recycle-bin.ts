@@ -183,7 +183,9 @@ export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
   uniqueKey?(row: TrashRow<K>): { field: string; value: string };
   /** Throws when the row may not come back (a deleted parent, an escalation); runs before the restore. */
   checkRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
-  /** Runs after the restore (a job comes back paused, caches are invalidated). */
+  /** Columns set by the restore statement itself (a job comes back paused: `{ status: 2 }`). */
+  restoreValues?: Partial<TrashRow<K>>;
+  /** Runs after the restore (caches are invalidated, receivers told). */
   afterRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
   /** Runs after the purge (stored bytes removed, links dropped). */
   afterPurge?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
@@ -229,7 +231,8 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
       await entry.checkRestore?.(actor, row);
       const conflict = () => new BusinessError(ErrorCode.RecycleUniqueConflict, entry.uniqueKey?.(row) ?? {});
       const stamp = { userId: actor.userId, at: deps.now() };
-      if (!(await uniqueOr(() => trash.restore(entry.table, id, stamp), conflict))) throw notInBin();
+      if (!(await uniqueOr(() => trash.restore(entry.table, id, stamp, entry.restoreValues), conflict)))
+        throw notInBin();
       await entry.afterRestore?.(actor, row);
     },
     async purge(actor, id) {

@@ -1280,6 +1280,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/recycle/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Types of the recycle bin */
+        get: operations["getSysRecycleTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/recycle/{type}/page": {
         parameters: {
             query?: never;
@@ -2777,6 +2794,11 @@ export interface components {
             path: string;
             reauth: boolean;
             module: string | null;
+        };
+        RecycleType: {
+            /** @example position */
+            type: string;
+            title: string;
         };
         RecycleItem: {
             id: number;
@@ -12582,6 +12604,110 @@ export interface operations {
                         code: components["schemas"]["ErrorCode"];
                         msgKey: string;
                         data: components["schemas"]["PermissionRoute"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysRecycleTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "type": "position",
+                     *           "title": "string"
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["RecycleType"][];
                         args?: {
                             [key: string]: unknown;
                         };

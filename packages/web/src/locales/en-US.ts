@@ -1,5 +1,14 @@
 /** English messages, flat keys: the service's msgKeys (`error.*`, `common.*`) and the console's own texts. */
+import { adminEnUS } from './parts/admin.js';
+import { dataEnUS } from './parts/data.js';
+import { liveEnUS } from './parts/live.js';
+import { opsEnUS } from './parts/ops.js';
+
 export const enUS: Record<string, string> = {
+  ...adminEnUS,
+  ...opsEnUS,
+  ...liveEnUS,
+  ...dataEnUS,
   'common.success': 'Done',
   'common.ok': 'OK',
   'common.cancel': 'Cancel',
@@ -24,6 +33,7 @@ export const enUS: Record<string, string> = {
   'app.welcome': 'Welcome, {name}',
   'app.notFound': 'This page does not exist.',
   'app.noPage': 'No page is registered for "{component}" yet.',
+  'app.module': 'Module',
   'app.collapse': 'Toggle the sidebar',
   'app.closeTab': 'Close tab',
   'login.title': 'Sign in',
@@ -70,6 +80,14 @@ export const enUS: Record<string, string> = {
   'role.edit': 'Edit role',
   'role.menus': 'Menus',
   'role.members': 'Members',
+  'role.dataScope': 'Data scope',
+  'role.scopeType': 'Scope',
+  'role.customOrgs': 'Organisations',
+  'role.scope.1': 'All data',
+  'role.scope.2': 'Own organisation',
+  'role.scope.3': 'Own organisation and below',
+  'role.scope.4': 'Own data only',
+  'role.scope.5': 'Chosen organisations',
   'role.memberIds': 'Users',
   'personal.profile': 'Profile',
   'personal.totp': 'Authenticator (TOTP)',

@@ -1,5 +1,14 @@
 /** 简体中文消息，键与 en-US 相同（服务端 msgKey 与控制台文本）。 */
+import { adminZhCN } from './parts/admin.js';
+import { dataZhCN } from './parts/data.js';
+import { liveZhCN } from './parts/live.js';
+import { opsZhCN } from './parts/ops.js';
+
 export const zhCN: Record<string, string> = {
+  ...adminZhCN,
+  ...opsZhCN,
+  ...liveZhCN,
+  ...dataZhCN,
   'common.success': '操作成功',
   'common.ok': '确定',
   'common.cancel': '取消',
@@ -24,6 +33,7 @@ export const zhCN: Record<string, string> = {
   'app.welcome': '欢迎，{name}',
   'app.notFound': '页面不存在。',
   'app.noPage': '尚未注册 “{component}” 对应的页面。',
+  'app.module': '应用模块',
   'app.collapse': '折叠侧边栏',
   'app.closeTab': '关闭标签',
   'login.title': '登录',
@@ -70,6 +80,14 @@ export const zhCN: Record<string, string> = {
   'role.edit': '编辑角色',
   'role.menus': '菜单权限',
   'role.members': '成员',
+  'role.dataScope': '数据权限',
+  'role.scopeType': '数据范围',
+  'role.customOrgs': '组织',
+  'role.scope.1': '全部数据',
+  'role.scope.2': '本组织',
+  'role.scope.3': '本组织及以下',
+  'role.scope.4': '仅本人数据',
+  'role.scope.5': '指定组织',
   'role.memberIds': '用户',
   'personal.profile': '个人资料',
   'personal.totp': '身份验证器（TOTP）',

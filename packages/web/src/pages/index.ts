@@ -3,6 +3,9 @@
  * chunk): the login route's JavaScript budget (250 KB gzip, checked by the E2E) depends on it.
  */
 import type { PageLoader } from '../context.js';
+import { adminPages } from './registry/admin.js';
+import { livePages } from './registry/live.js';
+import { opsPages } from './registry/ops.js';
 
 export const builtInPages: Record<string, PageLoader> = {
   login: () => import('./LoginPage.vue'),
@@ -20,4 +23,7 @@ export const builtInPages: Record<string, PageLoader> = {
   'monitor/log/exception/index': () => import('./monitor/logs.js').then((m) => m.ExceptionLogPage),
   'monitor/server/index': () => import('./monitor/ServerPage.vue'),
   'monitor/cache/index': () => import('./monitor/CachePage.vue'),
+  ...adminPages,
+  ...opsPages,
+  ...livePages,
 };

@@ -17,6 +17,8 @@ export interface MenuNode {
   enabled: boolean;
   hidden: boolean;
   children?: MenuNode[];
+  /** Portal module of a top-level entry (null: none). */
+  moduleId?: number | null;
 }
 
 export interface Profile {
@@ -26,11 +28,29 @@ export interface Profile {
   isSuperAdmin?: boolean;
 }
 
+/** A portal module the user reaches (`/personal/modules`). */
+export interface PortalModule {
+  id: number;
+  code: string;
+  title: string;
+  icon: string | null;
+  defaultRoute: string | null;
+  sort: number;
+}
+
+const MODULE_KEY = 'svc.module';
+const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
+
 export const useUserStore = defineStore('svc-user', () => {
   const profile = ref<Profile | undefined>();
   const menus = ref<MenuNode[]>([]);
   const permissions = ref<Set<string>>(new Set());
   const loaded = ref(false);
+  /** Portal modules the user reaches (empty when the `Module` area is off) and the one the sidebar shows. */
+  const modules = ref<PortalModule[]>([]);
+  const moduleId = ref<number | null>(null);
+  /** The sidebar: the current module's tree, or the whole tree without modules. Routes come from `menus`. */
+  const sidebar = ref<MenuNode[]>([]);
 
   const isSuperAdmin = computed(() => profile.value?.isSuperAdmin === true);
 
@@ -43,7 +63,29 @@ export const useUserStore = defineStore('svc-user', () => {
     profile.value = me as Profile;
     menus.value = tree as MenuNode[];
     permissions.value = new Set((codes as string[]).map((c) => c.toUpperCase()));
+    // The portal is optional (module `Module` may be off: 404): without it the sidebar is the whole tree.
+    const mine = await api
+      .GET('/api/v1/personal/modules')
+      .then((r) => unwrap(r) as { modules: PortalModule[]; defaultModuleId: number | null })
+      .catch(() => ({ modules: [] as PortalModule[], defaultModuleId: null }));
+    modules.value = mine.modules;
+    const remembered = Number(storage()?.getItem(MODULE_KEY) ?? Number.NaN);
+    const pick = [remembered, mine.defaultModuleId, mine.modules[0]?.id].find((id) =>
+      mine.modules.some((m) => m.id === id),
+    );
+    await showModule(api, pick ?? null);
     loaded.value = true;
+  }
+
+  /**
+   * Shows module `id` in the sidebar (remembered for the next visit): its top-level entries and those of no
+   * module (the server's `?moduleId=` view leaves the latter out; here they stay reachable). null: the whole tree.
+   */
+  async function showModule(_api: ApiClient, id: number | null): Promise<void> {
+    moduleId.value = id;
+    sidebar.value =
+      id === null ? menus.value : menus.value.filter((n) => n.moduleId === id || n.moduleId == null);
+    if (id !== null) storage()?.setItem(MODULE_KEY, String(id));
   }
 
   /** True when the user holds the code (`METHOD:/api/v1/...`, case-insensitive). */
@@ -54,9 +96,25 @@ export const useUserStore = defineStore('svc-user', () => {
   function reset(): void {
     profile.value = undefined;
     menus.value = [];
+    sidebar.value = [];
+    modules.value = [];
+    moduleId.value = null;
     permissions.value = new Set();
     loaded.value = false;
   }
 
-  return { profile, menus, permissions, loaded, isSuperAdmin, load, can, reset };
+  return {
+    profile,
+    menus,
+    sidebar,
+    modules,
+    moduleId,
+    permissions,
+    loaded,
+    isSuperAdmin,
+    load,
+    showModule,
+    can,
+    reset,
+  };
 });

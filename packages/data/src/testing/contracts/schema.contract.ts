@@ -105,7 +105,8 @@ export function schemaContract(fixture: DialectFixture): void {
     it('skips rows that collide on a unique column and reports how many were inserted', async () => {
       const { adapter, db, tables } = t.database;
       const row = (key: string, value: string) => ({ configKey: key, configValue: value, name: key });
-      const target = tables.sysConfig.configKey;
+      // The live-key column: unique among live rows, NULL once a row is soft-deleted.
+      const target = tables.sysConfig.configKeyLive;
       expect(
         await adapter.insertIgnoringConflicts(db, tables.sysConfig, target, [row('k1', '1'), row('k2', '1')]),
       ).toBe(2);
@@ -114,6 +115,15 @@ export function schemaContract(fixture: DialectFixture): void {
       ).toBe(1);
       const [k1] = await db.select().from(tables.sysConfig).where(eq(tables.sysConfig.configKey, 'k1'));
       expect(k1?.configValue).toBe('1');
+      // A soft-deleted row holds no live key: the same key goes in again beside it, once.
+      await db.update(tables.sysConfig).set({ isDelete: true }).where(eq(tables.sysConfig.configKey, 'k3'));
+      expect(await adapter.insertIgnoringConflicts(db, tables.sysConfig, target, [row('k3', '2')])).toBe(1);
+      expect(await adapter.insertIgnoringConflicts(db, tables.sysConfig, target, [row('k3', '3')])).toBe(0);
+      const k3 = await db.select().from(tables.sysConfig).where(eq(tables.sysConfig.configKey, 'k3'));
+      expect(k3.map((r) => [r.configValue, r.isDelete]).sort()).toEqual([
+        ['1', true],
+        ['2', false],
+      ]);
     });
 
     it('commits a transaction that resolves and rolls back one that throws', async () => {

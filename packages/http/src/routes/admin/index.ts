@@ -34,6 +34,7 @@ import * as positionUpdate from './positions/update.js';
 import * as recyclePage from './recycle/page.js';
 import * as recyclePurge from './recycle/purge.js';
 import * as recycleRestore from './recycle/restore.js';
+import * as recycleTypes from './recycle/types.js';
 import * as roleBatchDelete from './roles/batch-delete.js';
 import * as roleCreate from './roles/create.js';
 import * as dataScopeGet from './roles/datascope-get.js';
@@ -115,5 +116,5 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
     (m) => m.toLowerCase() === 'recyclebin',
   );
   if (!recycleDisabled)
-    for (const route of [recyclePage, recycleRestore, recyclePurge]) route.register(ctx, admin);
+    for (const route of [recycleTypes, recyclePage, recycleRestore, recyclePurge]) route.register(ctx, admin);
 }

@@ -7,7 +7,7 @@ import { adminServicesFor } from '../../admin/services.js';
 import type { HttpDeps } from '../../deps.js';
 import { createUserImportService } from '../../excel/users-import.js';
 import type { RegisterContext } from '../../openapi/register.js';
-import { LOGGED_READS } from '../../ops/op-log.js';
+import { LOGGED_READS, SUMMARISED_BODIES } from '../../ops/op-log.js';
 import * as opLogExport from './op-log-export.js';
 import type { ExcelRouteDeps } from './route-deps.js';
 import * as userCommit from './user-commit.js';
@@ -27,6 +27,21 @@ export const IMPORT_BODY_PATHS = [
 
 LOGGED_READS.add(userExport.UserExportPath);
 LOGGED_READS.add(opLogExport.OpLogExportPath);
+
+/** The operation log gets an import request's size and strategy, never its rows of personal data. */
+function importSummary(body: unknown): Record<string, unknown> {
+  const { rows, strategy } = (body ?? {}) as { rows?: unknown; strategy?: unknown };
+  return {
+    rows: Array.isArray(rows) ? rows.length : null,
+    ...(typeof strategy === 'number' ? { strategy } : {}),
+  };
+}
+for (const path of [
+  userValidate.ImportValidatePath,
+  userErrorReport.ImportErrorReportPath,
+  userCommit.ImportCommitPath,
+])
+  SUMMARISED_BODIES.set(path, importSummary);
 
 export function registerExcelRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   const d: ExcelRouteDeps = {

@@ -7,7 +7,6 @@ import { ok } from '@svc/kernel';
 import type { ImportStrategyValue } from '../../excel/users-import.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { setOpLogBody } from '../../ops/op-log.js';
 import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
 import { CellErrorSchema, ImportRowInSchema } from './schemas.js';
 
@@ -50,10 +49,8 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const body = c.req.valid('json');
-    // The log gets the size of the import, not 10,000 rows of personal data.
-    setOpLogBody(c, { rows: body.rows.length, strategy: body.strategy });
     const result = await d.imports.commit(
       importActorOf(c, d),
       body.rows,

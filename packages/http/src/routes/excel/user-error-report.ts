@@ -4,7 +4,6 @@ import { BusinessError, ErrorCode } from '@svc/kernel';
 import { xlsxResponse } from '../../excel/export.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
-import { setOpLogBody } from '../../ops/op-log.js';
 import type { ExcelRouteDeps } from './route-deps.js';
 import { ImportRowsBodySchema } from './schemas.js';
 
@@ -33,7 +32,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const rows = c.req.valid('json').rows;
-    setOpLogBody(c, { rows: rows.length });
     const max = d.http.config.service.Import.MaxRows;
     if (rows.length > max)
       throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: rows.length, max });

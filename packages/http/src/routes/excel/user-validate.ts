@@ -3,7 +3,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { setOpLogBody } from '../../ops/op-log.js';
 import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
 import { ImportRowSchema, ImportRowsBodySchema } from './schemas.js';
 
@@ -23,7 +22,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const input = c.req.valid('json').rows;
-    setOpLogBody(c, { rows: input.length });
     const rows = await d.imports.validate(importActorOf(c, d), input);
     const errorRows = rows.filter((r) => r.errors.length > 0).length;
     return c.json(ok({ rows, total: rows.length, errorRows }), 200);

@@ -1,10 +1,12 @@
-/** `DELETE /api/v1/sys/config/{id}`: removes a consumer key (43006 for a key the service reads). */
+/**
+ * `DELETE /api/v1/sys/config/{id}`: moves a consumer key to the recycle bin (43006 for a key the service reads).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { actorOf, type OpsRouteDeps } from '../route-deps.js';
 
 export const route = createRoute({
   method: 'delete',
@@ -17,7 +19,7 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
-    await d.ops.configs.delete(c.req.valid('param').id);
+    await d.ops.configs.delete(c.req.valid('param').id, actorOf(c));
     return c.json(ok(null), 200);
   });
 }

@@ -1,0 +1,61 @@
+// The reference host's resident memory (issue 16: idle ≤ 100 MB, ≤ 250 MB under 200 connections). Starts the
+// built host (Production, SQLite, memory cache, as bench/host.mjs), waits until it has been idle for a while,
+// reads VmRSS from /proc; then keeps 200 keep-alive connections busy with authenticated pings and reads the
+// peak. `--node-arg=<flag>` (repeatable) passes a V8 flag to the host, e.g. `--node-arg=--max-semi-space-size=2`
+// to see what the young generation's size costs at idle.
+//
+//   npx tsc -b apps/host && node bench/memory.mjs [--idle-seconds 10] [--connections 200] [--node-arg=...]
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { PASSWORD, requireBuiltHost, startHost, stopHost } from './host.mjs';
+
+const autocannon = createRequire(import.meta.url)('autocannon');
+const { values } = parseArgs({
+  options: {
+    'idle-seconds': { type: 'string', default: '10' },
+    connections: { type: 'string', default: '200' },
+    duration: { type: 'string', default: '10' },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+  },
+});
+requireBuiltHost();
+const rssMb = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const host = await startHost({ Service__Cache__Provider: 'Memory' }, undefined, values['node-arg']);
+const pid = host.child.pid;
+await sleep(Number(values['idle-seconds']) * 1000);
+const idle = rssMb(pid);
+
+const login = await fetch(`${host.url}/api/v1/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
+}).then((r) => r.json());
+const token = login.data?.accessToken;
+if (!token) throw new Error(`login failed: ${JSON.stringify(login)}`);
+let peak = rssMb(pid);
+const sampler = setInterval(() => {
+  peak = Math.max(peak, rssMb(pid));
+}, 20);
+const result = await autocannon({
+  url: `${host.url}/api/v1/ping`,
+  connections: Number(values.connections),
+  duration: Number(values.duration),
+  headers: { authorization: `Bearer ${token}` },
+});
+clearInterval(sampler);
+peak = Math.max(peak, rssMb(pid));
+await stopHost(host);
+
+const flags = values['node-arg'].length ? values['node-arg'].join(' ') : '(none)';
+console.log(`Node ${process.version}; host V8 flags ${flags}`);
+console.log(
+  `idle after ${values['idle-seconds']} s: ${idle.toFixed(1)} MB   goal ≤ 100 MB ${idle <= 100 ? 'met' : 'MISSED'}`,
+);
+console.log(
+  `peak under ${values.connections} connections (${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx): ` +
+    `${peak.toFixed(1)} MB   goal ≤ 250 MB ${peak <= 250 ? 'met' : 'MISSED'}`,
+);

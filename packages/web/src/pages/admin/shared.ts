@@ -1,0 +1,167 @@
+/**
+ * What the admin pages share: the page context (typed client, messages, permission check), an action button
+ * shown only with its permission code, a delete confirmation, a named checkbox column, the expansion of tree
+ * tables and accessible button colours. The pure tree helpers live in tree.ts (unit-tested).
+ */
+import {
+  type ButtonProps,
+  type DataTableColumns,
+  type GlobalThemeOverrides,
+  NButton,
+  NCheckbox,
+  useDialog,
+  useMessage,
+} from 'naive-ui';
+import { h, type Ref, ref, type VNode } from 'vue';
+import { useI18n } from 'vue-i18n';
+import { messageOf } from '../../api/messages.js';
+import { useApi } from '../../context.js';
+import { useUserStore } from '../../stores/user.js';
+
+export { orNull, parentOptions, type TreeRow, toTree } from './tree.js';
+
+/** What {@link useAdminPage} answers (named, so that the library's declarations need no vue-i18n internals). */
+export interface AdminPage {
+  t: (key: string, named?: Record<string, unknown>) => string;
+  te: (key: string) => boolean;
+  api: ReturnType<typeof useApi>;
+  user: ReturnType<typeof useUserStore>;
+  message: ReturnType<typeof useMessage>;
+  fail: (e: unknown) => void;
+  write: (run: () => Promise<unknown>, then?: () => unknown) => Promise<boolean>;
+  confirmDelete: (run: () => Promise<unknown>, then?: () => unknown, text?: string) => void;
+  action: (
+    label: string,
+    code: string,
+    onClick: () => void,
+    testid: string,
+    type?: 'primary' | 'error',
+  ) => VNode | null;
+}
+
+/** The page's translator, typed client, user store and message helpers; call it in `<script setup>`. */
+export function useAdminPage(): AdminPage {
+  const { t, te } = useI18n();
+  const api = useApi();
+  const user = useUserStore();
+  const message = useMessage();
+  const dialog = useDialog();
+
+  /** Shows the catalog message of a failed call. */
+  const fail = (e: unknown) => {
+    message.error(messageOf(e, t, te));
+  };
+
+  /** Runs a write; on success shows "Done" and runs `then` (usually a reload); on failure the catalog message. */
+  async function write(run: () => Promise<unknown>, then?: () => unknown): Promise<boolean> {
+    try {
+      await run();
+      message.success(t('common.success'));
+      await then?.();
+      return true;
+    } catch (e) {
+      fail(e);
+      return false;
+    }
+  }
+
+  /** Asks before a delete (the dialog's buttons: Delete / Cancel), then runs it as a write. */
+  function confirmDelete(run: () => Promise<unknown>, then?: () => unknown, text?: string): void {
+    dialog.warning({
+      title: t('common.delete'),
+      content: text ?? t('common.confirmDelete'),
+      positiveText: t('common.delete'),
+      negativeText: t('common.cancel'),
+      // Error-type button: white on the darker red keeps a 4.5:1 contrast (the warning orange does not).
+      positiveButtonProps: { type: 'error', 'data-testid': 'confirm-delete' } as ButtonProps,
+      onPositiveClick: () => {
+        void write(run, then);
+      },
+    });
+  }
+
+  /** A small text button, rendered only when the user holds `code`. */
+  function action(
+    label: string,
+    code: string,
+    onClick: () => void,
+    testid: string,
+    type: 'primary' | 'error' = 'primary',
+  ): VNode | null {
+    return user.can(code)
+      ? h(NButton, { size: 'small', text: true, type, onClick, 'data-testid': testid }, () => label)
+      : null;
+  }
+
+  return { t, te, api, user, message, fail, write, confirmDelete, action };
+}
+
+/**
+ * A checkbox column for batch actions. Naive UI's own selection column gives its checkboxes no accessible name
+ * (axe: aria-toggle-field-name), so each checkbox here is named after its row.
+ */
+export function checkColumn<Row extends { id: number }>(
+  checked: Ref<number[]>,
+  title: () => string,
+  nameOf: (row: Row) => string,
+): DataTableColumns<Row>[number] {
+  return {
+    key: 'check',
+    width: 72,
+    title,
+    render: (row) =>
+      h(NCheckbox, {
+        checked: checked.value.includes(row.id),
+        'aria-label': nameOf(row),
+        'data-testid': `check-${row.id}`,
+        onUpdateChecked: (on: boolean) => {
+          checked.value = on ? [...checked.value, row.id] : checked.value.filter((id) => id !== row.id);
+        },
+      }),
+  };
+}
+
+/**
+ * The expanded rows of a tree table: every node with children starts expanded (the table's own
+ * `default-expand-all` only sees the first, still empty data), and a parent that appears later (a child was
+ * added) opens too; what the user collapsed stays collapsed across reloads.
+ */
+export function useExpansion() {
+  const expanded = ref<number[]>([]);
+  const seen = new Set<number>();
+  function follow(tree: readonly { id: number; children?: readonly unknown[] }[]): void {
+    const parents: number[] = [];
+    const walk = (nodes: readonly { id: number; children?: readonly unknown[] }[]) => {
+      for (const node of nodes) {
+        if (!node.children?.length) continue;
+        parents.push(node.id);
+        walk(node.children as { id: number; children?: readonly unknown[] }[]);
+      }
+    };
+    walk(tree);
+    const fresh = parents.filter((id) => !seen.has(id));
+    for (const id of fresh) seen.add(id);
+    if (fresh.length > 0) expanded.value = [...expanded.value, ...fresh];
+  }
+  return { expanded, follow };
+}
+
+/**
+ * Button colours of the admin pages. The console theme's hover colour (#0f8a4c, 4.4:1 on white) is also the
+ * focus colour, and Naive UI gives the focus back to the button that opened a dialog: the focused "Edit" would
+ * fail WCAG AA contrast. Hover and focus here take the darker pressed colour (and a darker red for deletes).
+ */
+export const accessibleButtons: GlobalThemeOverrides = {
+  Button: {
+    textColorHover: '#0a6236',
+    textColorFocus: '#0a6236',
+    textColorTextHover: '#0a6236',
+    textColorTextFocus: '#0a6236',
+    textColorGhostHover: '#0a6236',
+    textColorGhostFocus: '#0a6236',
+    textColorTextHoverPrimary: '#0a6236',
+    textColorTextFocusPrimary: '#0a6236',
+    textColorTextHoverError: '#a8213c',
+    textColorTextFocusError: '#a8213c',
+  },
+};

@@ -1,0 +1,40 @@
+/** The job dialog's body: only the chosen trigger's fields, local one-shot times as ISO instants. */
+import { describe, expect, it } from 'vitest';
+import { canPause, canResume, fromLocalInput, jobBody, newJobForm, toLocalInput } from './jobs.js';
+
+describe('job form', () => {
+  it('sends only the fields of the chosen trigger and handler kind', () => {
+    const form = { ...newJobForm(), code: ' nightly ', name: 'Nightly', handlerName: 'cleanup' };
+    form.cronExpression = '0 30 3 * * ?';
+    expect(jobBody(form)).toMatchObject({
+      code: 'nightly',
+      handlerKind: 1,
+      handlerName: 'cleanup',
+      triggerKind: 1,
+      cronExpression: '0 30 3 * * ?',
+      intervalSeconds: null,
+      oneShotTime: null,
+      propsJson: null,
+    });
+    form.triggerKind = 2;
+    form.intervalSeconds = 30;
+    expect(jobBody(form)).toMatchObject({ cronExpression: null, intervalSeconds: 30, oneShotTime: null });
+    form.handlerKind = 2;
+    form.propsJson = '{"url":"https://example.com"}';
+    expect(jobBody(form)).toMatchObject({ handlerName: '', propsJson: '{"url":"https://example.com"}' });
+  });
+
+  it('turns the local one-shot time into an ISO instant and back', () => {
+    const iso = fromLocalInput('2030-05-06T07:08');
+    expect(iso).toMatch(/^2030-05-0\dT\d\d:08:00\.000Z$/);
+    expect(toLocalInput(iso)).toBe('2030-05-06T07:08');
+    expect(fromLocalInput('')).toBeNull();
+    const form = { ...newJobForm(), triggerKind: 3 as const, oneShotTime: '2030-05-06T07:08' };
+    expect(jobBody(form).oneShotTime).toBe(iso);
+  });
+
+  it('offers pause for ready and panic jobs, resume for paused and panic ones', () => {
+    expect([1, 2, 3, 4].map((s) => canPause(s as 1))).toEqual([true, false, false, true]);
+    expect([1, 2, 3, 4].map((s) => canResume(s as 1))).toEqual([false, true, false, true]);
+  });
+});
