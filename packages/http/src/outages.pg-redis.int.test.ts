@@ -44,13 +44,17 @@ function reach(t: TestServer, state: CacheHealth): Promise<void> {
   });
 }
 
-/** Resolves once `condition` holds, checking after each turn of the event loop (no clock involved). */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 5_000_000; i++) {
+/**
+ * Resolves once `condition` holds: after each turn of the event loop, then every few milliseconds. The limit
+ * only keeps a broken writer from hanging the run; it is far above the writers' retry backoff.
+ */
+async function until(condition: () => boolean, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (let turn = 0; ; turn++) {
     if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    await new Promise((resolve) => (turn < 1_000 ? setImmediate(resolve) : setTimeout(resolve, 5)));
   }
-  throw new Error(`never: ${what}`);
 }
 
 /** Settles every request or counts it as pending when the guard fires. */

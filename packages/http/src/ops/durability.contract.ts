@@ -65,13 +65,22 @@ async function opRows(database: Database): Promise<{ rows: number; traces: numbe
   return { rows: mine.length, traces: new Set(mine.map((r) => r.traceId)).size };
 }
 
-/** Resolves once `condition` holds, checking after each turn of the event loop (no clock involved). */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 2_000_000; i++) {
+/**
+ * Resolves once `condition` holds. It checks after each turn of the event loop, then every few milliseconds;
+ * the limit only keeps a broken writer from hanging the run (the retries it waits for take about 3 s, and a
+ * count of turns would end sooner on a fast machine than the writer's own timers).
+ */
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = 25_000,
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (let turn = 0; ; turn++) {
     if (await condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    await new Promise((resolve) => (turn < 1_000 ? setImmediate(resolve) : setTimeout(resolve, 5)));
   }
-  throw new Error(`never: ${what}`);
 }
 
 export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {

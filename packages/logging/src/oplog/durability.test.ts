@@ -50,13 +50,18 @@ function fakeDatabase() {
   return db;
 }
 
-/** Resolves once `condition` holds, checking after each turn of the event loop (no clock involved). */
-async function until(condition: () => boolean, turns = 100_000): Promise<void> {
-  for (let i = 0; i < turns; i++) {
+/**
+ * Resolves once `condition` holds: after each turn of the event loop, then every few milliseconds (spill files
+ * are written through the file system, whose answers a count of turns cannot be sure to outlast). The limit
+ * only keeps a broken writer from hanging the run.
+ */
+async function until(condition: () => boolean, limitMs = 20_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (let turn = 0; ; turn++) {
     if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    if (Date.now() > deadline) throw new Error('condition never held');
+    await new Promise((resolve) => (turn < 1_000 ? setImmediate(resolve) : setTimeout(resolve, 5)));
   }
-  throw new Error('condition never held');
 }
 
 const noWait = async () => {};
