@@ -59,9 +59,14 @@ describe('admin structure pages in Chromium', () => {
   const row = (table: string, text: string) =>
     page.locator(`[data-testid=${table}] tbody tr`, { hasText: text });
 
-  /** Confirms the open delete dialog and waits for it to close. */
+  /**
+   * Confirms the open delete dialog and waits for it to close. The click waits for the dialog's entry
+   * transition to end first: a click during it was once lost (the button stayed, the delete never ran).
+   */
   async function confirmDelete(): Promise<void> {
     const confirm = page.locator('[data-testid=confirm-delete]');
+    await confirm.waitFor();
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await confirm.click();
     await confirm.waitFor({ state: 'detached' });
   }
