@@ -6,14 +6,17 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorCode, fail } from '@svc/kernel';
 import type { SqlLog } from '@svc/logging';
+import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
 import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
-import { jsonBodyLimit } from './middleware/body-limit.js';
-import { traceId } from './middleware/trace-id.js';
+import { bodyLimitApplies, jsonBodyLimit } from './middleware/body-limit.js';
+import { FusedRouter } from './middleware/fused-router.js';
+import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
+import { quickTraceId, traceId } from './middleware/trace-id.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
-import { opLog } from './ops/op-log.js';
+import { opLog, opLogApplies } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
 import type { RealtimeHub } from './realtime/hub.js';
@@ -22,7 +25,7 @@ import { IMPORT_BODY_PATHS } from './routes/excel/index.js';
 import { registerBuiltInRoutes } from './routes/index.js';
 import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
-import { demoMode } from './security/demo-mode.js';
+import { demoMode, demoModeApplies } from './security/demo-mode.js';
 import { createRouteGuards } from './security/guards.js';
 import { rateLimit } from './security/rate-limit.js';
 import { mountWebRoot } from './static/web-root.js';
@@ -45,19 +48,49 @@ export interface SvcApp {
 
 export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcApp {
   const app = new OpenAPIHono<AppEnv>({
+    router: new FusedRouter(),
     defaultHook: (result, c) => {
       if (result.success) return;
       const code = ErrorCode.ParamInvalid.code;
       return c.json(fail(code, deps.errors.msgKeyOf(code), { errors: validationErrors(result.error) }), 200);
     },
   });
-  app.onError(createErrorHandler(deps));
+  const onError = createErrorHandler(deps);
+  app.onError(onError);
   app.notFound(createNotFoundHandler(deps));
-  app.use('*', traceId({ metrics: deps.metrics }));
-  if (options.sqlLog?.wantsRequestScope) app.use('/api/*', sqlRequestScope(options.sqlLog));
-  app.use(
-    '/api/*',
-    jsonBodyLimit({
+  const pipeline = createPipeline({
+    quick: quickTraceId({ metrics: deps.metrics }),
+    first: traceId({ metrics: deps.metrics }),
+    stages: pipelineStages(app, deps, options),
+    onError,
+  });
+  // Everything passes the pipeline; routes registered with registerRoute run it themselves (FusedRouter).
+  app.use('*', pipeline.middleware);
+
+  const routes = new RouteTable();
+  const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
+  const ctx: RegisterContext = { app, table: routes, guards, pipeline };
+  registerBuiltInRoutes(ctx, deps);
+  options.configure?.(ctx, deps);
+  // On the main listener only when no separate metrics port is configured.
+  if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);
+  options.hub?.mount(app);
+  registerDocs(app, deps);
+  if (options.webRoot) mountWebRoot(app, options.webRoot);
+  return { app, routes };
+}
+
+/**
+ * The stages after the trace id, in the order the middlewares had: SQL request scope, body limit, rate limit,
+ * demo mode, operation log. Each is there only when switched on, and says cheaply when it has nothing to do.
+ */
+function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: CreateAppOptions): Stage[] {
+  const api = (c: Context<AppEnv>) => isApiPath(c.req.path);
+  const stages: Stage[] = [];
+  if (options.sqlLog?.wantsRequestScope) stages.push({ applies: api, run: sqlRequestScope(options.sqlLog) });
+  stages.push({
+    applies: (c) => bodyLimitApplies(c) && api(c),
+    run: jsonBodyLimit({
       maxBytes: deps.config.service.Api.MaxBodyBytes,
       errors: deps.errors,
       uploads: {
@@ -69,34 +102,27 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
         maxBytes: deps.config.service.Import.MaxFileSizeMb * 1024 * 1024,
       },
     }),
-  );
-  // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no middleware at all.
-  if (deps.config.service.Security.RateLimit.Enabled)
-    app.use('/api/*', rateLimit(deps.security, deps.errors, deps.logger.child('Service.RateLimit')));
-  if (deps.security.demoMode) app.use('*', demoMode(deps.errors));
-  // Every authenticated write, built-in or consumer; see ops/op-log.ts for why a middleware and not registerRoute.
+  });
+  // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no stage at all.
+  if (deps.config.service.Security.RateLimit.Enabled) {
+    stages.push({
+      applies: api,
+      run: rateLimit(deps.security, deps.errors, deps.logger.child('Service.RateLimit')),
+    });
+  }
+  if (deps.security.demoMode) stages.push({ applies: demoModeApplies, run: demoMode(deps.errors) });
+  // Every authenticated write, built-in or consumer; see ops/op-log.ts for why here and not in registerRoute.
   if (deps.config.service.Logging.OpLog.Enabled) {
-    app.use(
-      '/api/*',
-      opLog({
+    stages.push({
+      applies: (c) => opLogApplies(c) && api(c),
+      run: opLog({
         writer: opsServicesFor(deps).opLog,
         paramMaxChars: deps.config.service.Logging.OpLog.ParamMaxChars,
         resolveClientIp: deps.security.resolveClientIp,
         app,
         now: deps.now,
       }),
-    );
+    });
   }
-
-  const routes = new RouteTable();
-  const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
-  const ctx: RegisterContext = { app, table: routes, guards };
-  registerBuiltInRoutes(ctx, deps);
-  options.configure?.(ctx, deps);
-  // On the main listener only when no separate metrics port is configured.
-  if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);
-  options.hub?.mount(app);
-  registerDocs(app, deps);
-  if (options.webRoot) mountWebRoot(app, options.webRoot);
-  return { app, routes };
+  return stages;
 }

@@ -1,6 +1,7 @@
 /**
  * @svc/kernel: error codes and registry, envelope, crypto and options. Framework-free.
  */
+export * from './clock.js';
 export * from './crypto/constants.js';
 export * from './crypto/dev-key.js';
 export * from './crypto/guid.js';

@@ -46,6 +46,17 @@ export interface MemoryCacheOptions {
 interface ValueEntry {
   json: string;
   expiresAt: number | undefined;
+  /** The decoded value, frozen, once a `getShared` asked for it. */
+  shared?: unknown;
+}
+
+/** Freezes a decoded JSON value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 interface CounterEntry {
@@ -117,6 +128,15 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
     values.set(key, { json, expiresAt: ttl === undefined ? undefined : now() + ttl });
   }
 
+  /** The decoded value, frozen and kept on the entry until the next write of the key. */
+  function shared<T>(key: string): Readonly<T> | undefined {
+    open();
+    const entry = liveValue(key, true);
+    if (entry === undefined) return undefined;
+    entry.shared ??= deepFreeze(JSON.parse(entry.json));
+    return entry.shared as T;
+  }
+
   const remaining = (entry: { expiresAt: number | undefined }) =>
     entry.expiresAt === undefined ? Number.POSITIVE_INFINITY : entry.expiresAt - now();
 
@@ -128,6 +148,12 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
       const entry = liveValue(key, true);
       return entry === undefined ? undefined : (JSON.parse(entry.json) as T);
     },
+
+    async getShared<T>(key: string): Promise<Readonly<T> | undefined> {
+      return shared<T>(key);
+    },
+
+    sync: { getShared: shared },
 
     async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
       open();

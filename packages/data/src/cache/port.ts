@@ -31,6 +31,12 @@ export type MessageHandler<T> = (message: T) => void | Promise<void>;
 /** Stops one subscription; calling it again does nothing. */
 export type Unsubscribe = () => Promise<void>;
 
+/** Reads a cache answers without I/O (see {@link Cache.sync}). */
+export interface SyncReads {
+  /** As {@link Cache.getShared}, now. */
+  getShared<T = unknown>(key: string): Readonly<T> | undefined;
+}
+
 /**
  * A key-value cache with expiry. Values must be JSON-serialisable and come back as their JSON round trip
  * (a `Date` comes back as its ISO string). Counters share the key space with values but are written only by
@@ -44,6 +50,16 @@ export interface Cache {
   readonly provider: CacheProvider;
   /** The value stored under `key`, or `undefined` when absent or expired. */
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /**
+   * The same value as {@link Cache.get}, shared between callers and frozen: never modify it. The memory
+   * provider decodes a value once per write instead of once per read (the per-request session copy).
+   */
+  getShared<T = unknown>(key: string): Promise<Readonly<T> | undefined>;
+  /**
+   * Synchronous reads, present only where a read needs no I/O (the memory provider). The request path uses it
+   * to answer without a promise when everything it needs is in memory; without it, it takes the async path.
+   */
+  readonly sync?: SyncReads;
   /** Stores `value` under `key`, replacing any value or counter there. `undefined` is rejected. */
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   /** Removes `key`; `true` when something was there. */

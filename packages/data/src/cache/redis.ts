@@ -147,6 +147,11 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Cach
       return (await keyv.get(k(key))) as T | undefined;
     },
 
+    // Every read decodes its own copy here (the round trip dominates); nothing is shared to protect.
+    async getShared<T>(key: string): Promise<Readonly<T> | undefined> {
+      return (await keyv.get(k(key))) as T | undefined;
+    },
+
     async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
       const full = k(key);
       checkValue(value);

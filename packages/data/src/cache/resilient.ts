@@ -241,6 +241,13 @@ export function createResilientCache(options: ResilientCacheOptions): ResilientC
         () => fallback.get<T>(key),
         miss,
       ),
+    getShared: <T>(key: string) =>
+      run<Readonly<T> | undefined>(
+        key,
+        () => shared.getShared<T>(key),
+        () => fallback.getShared<T>(key),
+        miss,
+      ),
     set: <T>(key: string, value: T, ttlMs?: number) =>
       run(
         key,

@@ -15,7 +15,13 @@ import {
 import type { Cache, ResilientCache } from '@svc/data/cache';
 import { createMemoryCache, createRedisCache, createResilientCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeSet, Logger, ResolvedJwtKey } from '@svc/kernel';
-import { ErrorCodeRegistry, loadConfiguration, resolveContentPath, resolveJwtKey } from '@svc/kernel';
+import {
+  ErrorCodeRegistry,
+  loadConfiguration,
+  resolveContentPath,
+  resolveJwtKey,
+  systemNow,
+} from '@svc/kernel';
 import {
   createExceptionRecorder,
   createSqlLog,
@@ -158,7 +164,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? systemNow;
   // Off by default: then nothing is measured and nothing below is decorated.
   const metrics = service.Metrics.Enabled ? createServiceMetrics() : undefined;
   const sqlOptions = service.Database.SqlLog;

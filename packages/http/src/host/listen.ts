@@ -10,7 +10,7 @@
  * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
  * 48000 envelope where the socket can still take it, never reaching the exception log.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
@@ -102,11 +102,10 @@ function listenMain(
 ): Promise<ListeningServer> {
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
-  let draining = false;
-  /** Responses whose headers are not sent yet: they get `Connection: close` when shutdown starts. */
-  const open = new Set<ServerResponse>();
+  const drain = { on: false, closeIdle: () => {} };
   return new Promise((resolve, reject) => {
-    const http = serve({ fetch: server.app.fetch, hostname, port }, (info: AddressInfo) => {
+    const serverOptions = { ServerResponse: drainingResponse(drain) };
+    const http = serve({ fetch: server.app.fetch, hostname, port, serverOptions }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const shown = hostname === 'localhost' ? 'localhost' : host;
       const url = `http://${shown}:${info.port}`;
@@ -117,10 +116,9 @@ function listenMain(
         shutdown() {
           stopping ??= (async () => {
             logger.info('Shutting down: no new connections, finishing in-flight requests.');
-            draining = true;
+            drain.on = true;
             // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
             const hubClosed = server.realtime?.close();
-            for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
             const closed = new Promise<void>((done) => http.close(() => done()));
             if ('closeIdleConnections' in http) http.closeIdleConnections();
             const timer = setTimeout(() => {
@@ -138,7 +136,7 @@ function listenMain(
       });
     });
     server.realtime?.inject(http as Server);
-    watchResponses(http as Server, open, () => draining);
+    drain.closeIdle = () => (http as Server).closeIdleConnections();
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {
       reject(
@@ -153,19 +151,26 @@ function listenMain(
 }
 
 /**
- * Runs before the app's own request listener: marks responses of a draining server `Connection: close`, keeps
- * the set of responses in flight, and closes a keep-alive socket that turns idle while the server drains.
+ * The server's response class: while the server drains, a response whose headers are not sent yet gets
+ * `Connection: close`, and a keep-alive socket that turns idle after its last response is closed. Checked where
+ * the headers are written and where a response ends, so a request costs a flag test, not a listener.
  */
-function watchResponses(http: Server, open: Set<ServerResponse>, draining: () => boolean): void {
-  http.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (draining()) res.setHeader('Connection', 'close');
-    open.add(res);
-    res.once('close', () => {
-      open.delete(res);
+function drainingResponse(drain: { on: boolean; closeIdle: () => void }): typeof ServerResponse {
+  return class DrainingResponse<
+    Request extends IncomingMessage = IncomingMessage,
+  > extends ServerResponse<Request> {
+    override writeHead(...args: [number, ...unknown[]]): this {
+      if (drain.on && !this.headersSent) this.setHeader('Connection', 'close');
+      return (super.writeHead as (...a: unknown[]) => this)(...args);
+    }
+
+    override end(...args: unknown[]): this {
+      const result = (super.end as (...a: unknown[]) => this)(...args);
       // A keep-alive socket whose request finished during the drain must not wait for another request.
-      if (draining()) setImmediate(() => http.closeIdleConnections());
-    });
-  });
+      if (drain.on) setImmediate(drain.closeIdle);
+      return result;
+    }
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { ConfigStore, Repositories } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
-import type { Configuration, Logger, ResolvedJwtKey } from '@svc/kernel';
+import { type Configuration, epochMs, type Logger, type ResolvedJwtKey } from '@svc/kernel';
 import {
   assemblePasswordCheck,
   assertApiKeyConfig,
@@ -98,7 +98,7 @@ export function buildSecurity(input: BuildSecurityInput): SecurityServices {
     onInvalid: (key, raw) =>
       settingsLog.warn(`Config row ${key} holds an invalid value; using the fallback.`, { raw }),
   });
-  const nowMs = () => now().getTime();
+  const nowMs = epochMs(now);
   const tokens = createAccessTokens({ key: jwtKey.key, issuer: options.Jwt.Issuer, now: nowMs });
   const policy = sessionPolicyFromOptions(options);
   const sessionDeps = { sessions: repos.sessions, refreshTokens: repos.refreshTokens, cache, policy, now };

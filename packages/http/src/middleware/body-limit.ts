@@ -71,6 +71,12 @@ export function closeAfterAnswer(c: Context): void {
   c.header('Connection', 'close');
 }
 
+/** True when the body limit has something to check: a method that may carry a body. */
+export function bodyLimitApplies(c: Context<AppEnv>): boolean {
+  const method = c.req.method;
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}
+
 export function jsonBodyLimit(options: {
   maxBytes: number;
   errors: ErrorCodeRegistry;
@@ -110,8 +116,7 @@ export function jsonBodyLimit(options: {
   }
 
   return async function jsonBodyLimitMiddleware(c, next) {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    if (!bodyLimitApplies(c)) return next();
     const upload = uploadPaths.has(c.req.path);
     const max = upload ? maxUploadBytes : importPaths.has(c.req.path) ? maxImportBytes : options.maxBytes;
     const declared = readHeader(c, 'content-length');

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import { isSpanContextValid } from '@opentelemetry/api';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import {
@@ -32,6 +32,30 @@ export const TRACE_HEADER = 'X-Trace-Id';
 export interface TraceIdOptions {
   /** Request metrics; undefined when `Service:Metrics:Enabled` is false (nothing is measured). */
   metrics?: ServiceMetrics | undefined;
+}
+
+/** A new trace id: 32 hex characters of a random UUID. */
+function newTraceId(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+/**
+ * The trace-id stage done synchronously when nothing needs to wrap the request (node-server, metrics off, no
+ * tracer registered): sets the id and the headers on the Node response and answers true. Otherwise answers
+ * false, and {@link traceId} runs as a middleware.
+ */
+export function quickTraceId(options: TraceIdOptions = {}): (c: Context<AppEnv>) => boolean {
+  if (options.metrics) return () => false;
+  return function quickTraceIdStage(c) {
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    if (!outgoing || activeTracer()) return false;
+    const id = newTraceId();
+    c.set('traceId', id);
+    outgoing.setHeader(TRACE_HEADER, id);
+    if (wantsApiSecureHeaders(c.req.path))
+      for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
+    return true;
+  };
 }
 
 export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv> {
@@ -52,7 +76,7 @@ export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv>
     } else if (metrics) {
       observation = { c, start: performance.now(), span: undefined, metrics };
     }
-    id ??= randomUUID().replaceAll('-', '');
+    id ??= newTraceId();
     c.set('traceId', id);
     // On node-server the header goes straight onto the Node response: setting it on `c.res` after the handler
     // would turn node-server's light response into a full Web `Headers` object (perf-notes.md).

@@ -64,6 +64,25 @@ export function observeCache(cache: Cache, metrics: ServiceMetrics | undefined):
       return value;
     },
   });
+  const sync = cache.sync;
+  if (sync) {
+    Object.defineProperty(observed, 'sync', {
+      value: {
+        getShared<T>(key: string): Readonly<T> | undefined {
+          const value = sync.getShared<T>(key);
+          metrics.cacheRead(value !== undefined);
+          return value;
+        },
+      },
+    });
+  }
+  Object.defineProperty(observed, 'getShared', {
+    value: async <T>(key: string): Promise<Readonly<T> | undefined> => {
+      const value = await cache.getShared<T>(key);
+      metrics.cacheRead(value !== undefined);
+      return value;
+    },
+  });
   return observed;
 }
 

@@ -3,13 +3,19 @@
  * route table (the source of `GET /api/v1/menu/routes` and of the seed-consistency test).
  */
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
+import { FUSED, type Pipeline, pipelineRan } from '../middleware/pipeline.js';
 import { type AuthMarker, contractAuthOf, needsPermission, permissionCode, type RouteMeta } from './auth.js';
 
 /** Supplies the middleware that enforces a route's marker (the security layer implements it). */
 export interface RouteGuards {
   forRoute(meta: RouteMeta): MiddlewareHandler<AppEnv>[];
+  /**
+   * True when every guard answers with what `next()` answered (`return next()`), never awaiting it and
+   * answering nothing: then registerRoute may fuse the guards with the pipeline and the handler.
+   */
+  readonly fusable?: boolean;
 }
 
 /** Every registered route, in registration order. */
@@ -30,6 +36,8 @@ export interface RegisterContext {
   guards?: RouteGuards | undefined;
   /** The area registering (documented as `x-module`); a route's own `module` option wins. */
   module?: string | undefined;
+  /** The request pipeline (middleware/pipeline.ts); with it, routes run it themselves (fused). */
+  pipeline?: Pipeline | undefined;
 }
 
 export interface RouteOptions {
@@ -91,8 +99,80 @@ export function registerRoute<R extends RouteConfig>(
   };
   const guards = ctx.guards?.forRoute(meta) ?? [];
   const config = withAuth(route, options, ctx.module);
-  // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
-  const middleware = guards.length > 0 ? { middleware: guards } : {};
-  ctx.app.openapi({ ...config, ...middleware } as R, handler as never);
+  const pipeline = ctx.pipeline;
+  if (pipeline && (guards.length === 0 || ctx.guards?.fusable === true)) {
+    registerFused(ctx.app, pipeline, config, guards, handler as unknown as Handler);
+  } else {
+    // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
+    const middleware = guards.length > 0 ? { middleware: guards } : {};
+    ctx.app.openapi({ ...config, ...middleware } as R, handler as never);
+  }
   ctx.table.add(meta);
+}
+
+type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+type Answer = Response | undefined | Promise<unknown>;
+
+/** The guards in order, then `last`; each guard answers what the next step answered (`fusable` guards). */
+function guarded(guards: MiddlewareHandler<AppEnv>[], last: (c: Context<AppEnv>) => Answer) {
+  let step = last;
+  for (let i = guards.length - 1; i >= 0; i--) {
+    const guard = guards[i] as MiddlewareHandler<AppEnv>;
+    const next = step;
+    step = (c) => guard(c, () => next(c) as Promise<void>) as Answer;
+  }
+  return step;
+}
+
+/**
+ * Registers a route that runs the pipeline and its guards itself (issue 16; see middleware/pipeline.ts). Without
+ * request validation the route is one handler: pipeline, guards, handler. With it, the pipeline and guards are
+ * the route's middleware, so they still answer 401/403 before validation can answer 48000. The first handler
+ * carries how many router entries the route has, which is how FusedRouter matches it alone.
+ */
+function registerFused(
+  app: OpenAPIHono<AppEnv>,
+  pipeline: Pipeline,
+  config: RouteConfig,
+  guards: MiddlewareHandler<AppEnv>[],
+  handler: Handler,
+): void {
+  const before = app.routes.length;
+  let first: object;
+  if (hasValidation(config)) {
+    const pre: MiddlewareHandler<AppEnv> = (c, next) => {
+      const chain = guarded(guards, () => next());
+      return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;
+    };
+    app.openapi({ ...config, middleware: [pre] } as RouteConfig, handler as never);
+    first = pre;
+  } else {
+    const chain = guarded(guards, answered(handler));
+    const fused = (c: Context<AppEnv>) => (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c)));
+    app.openapi(config, fused as never);
+    first = fused;
+  }
+  Object.defineProperty(first, FUSED, { value: app.routes.length - before });
+}
+
+/** The handler's answer, also set as the context's response (what `compose` does for the last handler). */
+function answered(handler: Handler) {
+  return (c: Context<AppEnv>): Answer => {
+    const res = handler(c);
+    if (res instanceof Promise) {
+      return res.then((r) => {
+        if (r instanceof Response && !c.finalized) c.res = r;
+        return r;
+      });
+    }
+    if (res instanceof Response && !c.finalized) c.res = res;
+    return res;
+  };
+}
+
+/** True when zod-openapi adds validators for the route (any request part declared). */
+function hasValidation(config: RouteConfig): boolean {
+  const request = config.request;
+  if (!request) return false;
+  return Object.values(request).some((part) => part !== undefined);
 }

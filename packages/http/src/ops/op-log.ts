@@ -142,10 +142,16 @@ function envelopeCode(c: Context<AppEnv>): number | undefined {
   return (c as unknown as CaptureContext).get(ENVELOPE_CODE) as number | undefined;
 }
 
+/** True for the requests the operation log looks at: writes, and the reads listed in {@link LOGGED_READS}. */
+export function opLogApplies(c: Context<AppEnv>): boolean {
+  const method = c.req.method;
+  return WRITES.has(method) || (method === 'GET' && LOGGED_READS.has(c.req.path));
+}
+
 export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
   let titles: Map<string, string> | undefined;
   return async function opLogMiddleware(c, next) {
-    if (!WRITES.has(c.req.method) && !(c.req.method === 'GET' && LOGGED_READS.has(c.req.path))) return next();
+    if (!opLogApplies(c)) return next();
     const started = performance.now();
     captureEnvelopeCode(c);
     await next();

@@ -29,6 +29,20 @@ const configure: NonNullable<CreateAppOptions['configure']> = (ctx) => {
     ctx.guards?.forRoute({ method: 'POST', path: '/api/v1/test/plain', auth: 'authenticated' }) ?? [];
   for (const guard of guards) ctx.app.use('/api/v1/test/plain', guard);
   ctx.app.post('/api/v1/test/plain', (c) => c.json(ok(null), 200));
+  // No request schema: the route is one fused handler (issue 16); its failure must still reach the op log.
+  registerRoute(
+    ctx,
+    createRoute({
+      method: 'post',
+      path: '/api/v1/test/crash',
+      summary: 'Crash for the op-log test',
+      responses: envelopeResponses(z.null()),
+    }),
+    { auth: 'authenticated' },
+    () => {
+      throw new TypeError('the op-log test crashed on purpose');
+    },
+  );
   registerRoute(
     ctx,
     createRoute({ method: 'post', path: '/api/v1/test/open', responses: envelopeResponses(z.null()) }),
@@ -91,6 +105,20 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         success: false,
       });
       expect(rows.some((r) => r.path === '/api/v1/test/open' || r.path === '/api/v1/auth/login')).toBe(false);
+    });
+
+    it('records a write whose handler threw, with the error envelope it was answered', async () => {
+      const res = await t.request('/api/v1/test/crash', { method: 'POST', headers: admin });
+      expect(res.status).toBe(500);
+      const body = await json(res);
+      expect(body.code).not.toBe(0);
+      const row = (await ops()).find((r) => r.path === '/api/v1/test/crash');
+      expect(row).toMatchObject({
+        title: 'Crash for the op-log test',
+        resultCode: body.code,
+        success: false,
+        traceId: res.headers.get('x-trace-id'),
+      });
     });
 
     it('masks sensitive names case-insensitively in nested objects and arrays', async () => {

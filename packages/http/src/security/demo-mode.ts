@@ -5,7 +5,7 @@
  */
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { failure } from '../errors/handlers.js';
 
@@ -13,9 +13,14 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Matched on the path as routed (percent-escapes decoded by the router), case-sensitively like the routes. */
 const AUTH_PREFIX = '/api/v1/auth/';
 
+/** True when demo mode has something to say about this request: a write outside the auth routes. */
+export function demoModeApplies(c: Context<AppEnv>): boolean {
+  return !READS.has(c.req.method) && !c.req.path.startsWith(AUTH_PREFIX);
+}
+
 export function demoMode(errors: ErrorCodeRegistry): MiddlewareHandler<AppEnv> {
   return async function demoModeMiddleware(c, next) {
-    if (READS.has(c.req.method) || c.req.path.startsWith(AUTH_PREFIX)) return next();
+    if (!demoModeApplies(c)) return next();
     return failure(c, errors, ErrorCode.DemoModeReadOnly);
   };
 }

@@ -49,11 +49,6 @@ export function createRouteGuards(
   const badKey = (c: Context) => failure(c, errors, ErrorCode.ApiKeyInvalid);
   const forbidden = (c: Context) => failure(c, errors, ErrorCode.NoPermission);
 
-  async function userFromBearer(c: Context<AppEnv>): Promise<UserPrincipal | null> {
-    const token = bearerToken(readHeader(c, 'authorization'));
-    return token ? security.sessions.authenticate(token) : null;
-  }
-
   function csrfOk(c: Context<AppEnv>, principal: UserPrincipal): boolean {
     if (!security.cookies.enabled || !WRITES.has(c.req.method)) return true;
     if (requestIsCrossSite(c, security.cookies.allowedOrigins)) return false;
@@ -77,13 +72,28 @@ export function createRouteGuards(
     return failure(c, errors, ErrorCode.CsrfInvalid);
   }
 
-  const bearer: MiddlewareHandler<AppEnv> = async function bearerGuard(c, next) {
-    const principal = await userFromBearer(c);
+  /** The guard's work once the principal is known (null: refused). */
+  function admit(c: Context<AppEnv>, principal: UserPrincipal | null, next: () => Promise<void>) {
     if (!principal) return unauthorized(c);
     if (!csrfOk(c, principal)) return csrfRefused(c, principal);
     c.set('principal', principal);
     return next();
-  };
+  }
+
+  /**
+   * Not an async function: when the session check can answer at once (memory cache, warm copies) the guard
+   * answers without a promise of its own, so a warm read is answered in the same turn it arrived (issue 16).
+   */
+  function bearerGuard(c: Context<AppEnv>, next: () => Promise<void>) {
+    const token = bearerToken(readHeader(c, 'authorization'));
+    if (!token) return unauthorized(c);
+    const known = security.sessions.authenticateNow?.(token);
+    if (known !== undefined) return admit(c, known, next);
+    return security.sessions
+      .authenticate(token)
+      .then((principal): Response | Promise<unknown> => admit(c, principal, next));
+  }
+  const bearer = bearerGuard as unknown as MiddlewareHandler<AppEnv>;
 
   const apiKey: MiddlewareHandler<AppEnv> = async function apiKeyGuard(c, next) {
     const caller = security.apiKeys.validate(readHeader(c, security.apiKeyHeader));
@@ -118,6 +128,8 @@ export function createRouteGuards(
   };
 
   return {
+    // Every guard here answers `next()`'s own answer, so routes may fuse them (openapi/register.ts).
+    fusable: true,
     forRoute(meta: RouteMeta) {
       const chain: MiddlewareHandler<AppEnv>[] = [];
       switch (meta.auth) {

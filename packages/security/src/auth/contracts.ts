@@ -62,6 +62,12 @@ export interface AuthService {
 /** Resolves a bearer token to a live session, on every request (revocation is immediate). */
 export interface SessionAuthenticator {
   authenticate(accessToken: string): Promise<UserPrincipal | null>;
+  /**
+   * What {@link SessionAuthenticator.authenticate} would answer, when it can be known without waiting (a
+   * verified token and a live session copy in memory needing no write, or a token refused outright);
+   * undefined when the asynchronous check must run. The same rules, never a different answer.
+   */
+  authenticateNow?(accessToken: string): UserPrincipal | null | undefined;
 }
 
 /** A user's permission codes (union over enabled menus of enabled roles), cached with a generation counter. */

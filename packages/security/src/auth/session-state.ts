@@ -130,6 +130,16 @@ export async function expiryOf(
   return null;
 }
 
+/**
+ * The synchronous part of {@link expiryOf}: false when it would answer null without reading anything (before
+ * the absolute end, and within the idle timeout by the copy's own activity), which is most requests.
+ */
+export function mayHaveEnded(policy: SessionPolicy, snapshot: SessionSnapshot, nowMs: number): boolean {
+  if (snapshot.abs !== null && nowMs >= snapshot.abs) return true;
+  const idle = idleMs(policy, snapshot.mfa);
+  return idle > 0 && nowMs - snapshot.seen >= idle;
+}
+
 /** Records a request's activity in the cache (only while the session has an idle timeout). */
 export async function stampActivity(
   deps: Pick<SessionDeps, 'cache' | 'policy'>,

@@ -6,6 +6,7 @@
  */
 import { RefreshTokenStatus } from '@svc/data';
 import { expect, it } from 'vitest';
+import { ACTIVITY_WRITE_INTERVAL_MS } from './constants.js';
 import type { IssuedSession } from './contracts.js';
 import {
   type AuthFixture,
@@ -24,8 +25,16 @@ export function sessionsContract(fixture: AuthFixture): void {
   describeAuth('sessions', fixture, (world) => {
     const login = (s: ReturnType<typeof buildServices>, account: string) =>
       s.auth.login({ account, password: PASSWORD, client: CLIENT });
-    const live = async (s: ReturnType<typeof buildServices>, issued: IssuedSession) =>
-      (await s.sessions.authenticate(issued.accessToken)) !== null;
+    /**
+     * Whether the session counts on this request. Every check also asks the synchronous answer first: where it
+     * gives one, it must be the one the full check gives (the same rules, issue 16).
+     */
+    const live = async (s: ReturnType<typeof buildServices>, issued: IssuedSession) => {
+      const now = s.sessions.authenticateNow?.(issued.accessToken);
+      const full = await s.sessions.authenticate(issued.accessToken);
+      if (now !== undefined) expect(now).toEqual(full);
+      return full !== null;
+    };
 
     it('answers the principal of a live session and null for anything else', async () => {
       const s = buildServices(world());
@@ -53,6 +62,45 @@ export function sessionsContract(fixture: AuthFixture): void {
       await world().cache.delete(sessionKey(issued.sessionId));
       expect(await s.sessions.authenticate(forged.token)).toBeNull();
       expect(await live(s, issued)).toBe(true);
+    });
+
+    it('answers a warm session at once on the memory cache, with the rules of the full check', async () => {
+      const s = buildServices(world());
+      const user = await createUser(world());
+      const issued = await login(s, user.account);
+      const now = () => s.sessions.authenticateNow?.(issued.accessToken);
+      expect(await live(s, issued)).toBe(true);
+      // Refused outright without waiting, on any cache: malformed, or a signature that is not ours.
+      expect(s.sessions.authenticateNow?.('not.a.token')).toBeNull();
+      expect(s.sessions.authenticateNow?.(`${issued.accessToken}x`)).toBeNull();
+      if (world().cache.sync === undefined) {
+        // Redis: every read is a round trip, so the full check always runs.
+        expect(now()).toBeUndefined();
+        return;
+      }
+      const principal = await s.sessions.authenticate(issued.accessToken);
+      expect(now()).toEqual(principal);
+      // Due for its activity write: left to the full check, which writes it; then at once again.
+      world().clock.advance(ACTIVITY_WRITE_INTERVAL_MS);
+      expect(now()).toBeUndefined();
+      expect(await live(s, issued)).toBe(true);
+      expect(now()).toEqual(principal);
+      // A copy missing from the cache is read from the row by the full check only.
+      await world().cache.delete(sessionKey(issued.sessionId));
+      expect(now()).toBeUndefined();
+      expect(await live(s, issued)).toBe(true);
+      // Logged out: refused at once.
+      await s.auth.logout(principal!);
+      expect(now()).toBeNull();
+      expect(await live(s, issued)).toBe(false);
+    });
+
+    it('leaves a session with an idle timeout to the full check (it stamps the activity)', async () => {
+      const s = buildServices(world(), { policy: { idleMinutesNormal: 30 } });
+      const user = await createUser(world());
+      const issued = await login(s, user.account);
+      expect(await live(s, issued)).toBe(true);
+      expect(s.sessions.authenticateNow?.(issued.accessToken)).toBeUndefined();
     });
 
     it('refuses a logged-out session on the very next request and revokes its refresh tokens', async () => {

@@ -1,0 +1,71 @@
+/**
+ * The app's router (issue 16). Hono's default SmartRouter falls back to its TrieRouter for our table
+ * (RegExpRouter refuses `/sys/user/page` beside `/sys/user/:id`), so this router uses the TrieRouter directly
+ * and adds two things on top:
+ * - the match of a path registered without parameters is kept (one Map lookup per request afterwards; the
+ *   set of such paths is the route table, so the memo cannot grow with what clients send);
+ * - a fused route (openapi/register.ts) is matched alone: the global pipeline middleware is left out (the
+ *   route runs the stages itself) and so is everything after the route's own handlers (a route answers and
+ *   never calls `next`). Hono then dispatches one handler without `compose`. When a consumer's own middleware
+ *   matches before the route, the match is left as it is: the pipeline runs first, as it always did.
+ */
+import type { Result, Router } from 'hono/router';
+import { TrieRouter } from 'hono/router/trie-router';
+import { FUSED, PIPELINE } from './pipeline.js';
+
+type Entry<T> = [T, Record<string, string>];
+
+/** The Hono handler of a router entry (Hono stores `[handler, routerRoute]`). */
+function handlerOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isStaticPath(path: string): boolean {
+  return !path.includes(':') && !path.includes('*');
+}
+
+export class FusedRouter<T> implements Router<T> {
+  readonly name = 'FusedRouter';
+  readonly #inner = new TrieRouter<T>();
+  /** Paths registered without parameters or wildcards: their matches are memoised. */
+  readonly #staticPaths = new Set<string>();
+  readonly #memo = new Map<string, Map<string, Result<T>>>();
+
+  /** How many matches are memoised (bounded by the static routes times the methods asked for). */
+  get memoised(): number {
+    let n = 0;
+    for (const byPath of this.#memo.values()) n += byPath.size;
+    return n;
+  }
+
+  add(method: string, path: string, handler: T): void {
+    this.#inner.add(method, path, handler);
+    if (isStaticPath(path)) this.#staticPaths.add(path);
+    this.#memo.clear();
+  }
+
+  match(method: string, path: string): Result<T> {
+    const byPath = this.#memo.get(method);
+    const known = byPath?.get(path);
+    if (known) return known;
+    const result = fuse(this.#inner.match(method, path) as [Entry<T>[]]);
+    if (this.#staticPaths.has(path)) {
+      if (byPath) byPath.set(path, result);
+      else this.#memo.set(method, new Map([[path, result]]));
+    }
+    return result;
+  }
+}
+
+/** A match with a fused route reduced to the route's own entries (see the module comment). */
+function fuse<T>(result: [Entry<T>[]]): Result<T> {
+  const entries = result[0];
+  for (let i = 0; i < entries.length; i++) {
+    const handler = handlerOf((entries[i] as Entry<T>)[0]) as { [FUSED]?: number; [PIPELINE]?: boolean };
+    const own = handler[FUSED];
+    if (own !== undefined) return [entries.slice(i, i + own)] as Result<T>;
+    // A consumer's middleware before the route: the global pipeline must run before it, as it always did.
+    if (handler[PIPELINE] !== true) return result as Result<T>;
+  }
+  return result as Result<T>;
+}

@@ -1,0 +1,119 @@
+/**
+ * The request pipeline as one stage (issue 16): trace id and secure headers, SQL request scope, body limit,
+ * rate limit, demo mode and the operation log run here, in that order, instead of as a chain of Hono
+ * middlewares. Each stage says with a cheap synchronous test whether it has anything to do for a request; a
+ * stage with nothing to do is not called at all, so a read on node-server with metrics and tracing off costs
+ * the trace id, a few `setHeader` calls and no promise of its own.
+ *
+ * Routes registered with `registerRoute` carry the pipeline inside their own handler (fused with their guards,
+ * see openapi/register.ts), and {@link FusedRouter} leaves the global pipeline middleware out of their match:
+ * Hono then takes its single-handler path (no `compose`). Everything else (consumer routes added with plain
+ * Hono, the docs, the web root, unmatched paths) still passes the same pipeline as a global middleware. A fused
+ * route behind a consumer's own middleware keeps the global pipeline first; its handler sees the trace id set
+ * and does not run the stages twice.
+ *
+ * Semantics are those of Hono's `compose`: an error thrown below a stage is turned into the error response
+ * there, so a stage that runs after `next()` (the operation log) sees the failure's envelope in `c.res`.
+ */
+import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context.js';
+
+/** One stage: a middleware and the test of whether it has anything to do for this request. */
+export interface Stage {
+  applies(c: Context<AppEnv>): boolean;
+  run: MiddlewareHandler<AppEnv>;
+}
+
+/** What runs after the stages: a fused route's guards and handler, or Hono's `next`. */
+export type Inner = () => Response | undefined | Promise<unknown>;
+
+export type PipelineResult = Response | undefined | Promise<unknown>;
+
+export interface Pipeline {
+  /** Runs the stages that apply, then `inner`. */
+  run(c: Context<AppEnv>, inner: Inner): PipelineResult;
+  /** The pipeline as a global middleware, for everything that is not a fused route. */
+  middleware: MiddlewareHandler<AppEnv>;
+}
+
+/** Marks the pipeline middleware, so the router can leave it out of a fused route's match. */
+export const PIPELINE = Symbol('svc.pipeline');
+/** On a fused route's first handler: how many match entries belong to the route (itself, validators, handler). */
+export const FUSED = Symbol('svc.fused');
+
+/** True for paths under `/api` (what `app.use('/api/*')` matched). */
+export function isApiPath(path: string): boolean {
+  return path.startsWith('/api/') || path === '/api';
+}
+
+export interface PipelineOptions {
+  /**
+   * The first stage's synchronous form: does its whole work now and answers true (trace id and secure headers
+   * on node-server without metrics or tracing), or answers false and `first.run` runs as a stage.
+   */
+  quick(c: Context<AppEnv>): boolean;
+  first: MiddlewareHandler<AppEnv>;
+  stages: readonly Stage[];
+  /** The app's error handler (what `compose` calls when a layer throws). */
+  onError: ErrorHandler<AppEnv>;
+}
+
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const { quick, first, stages, onError } = options;
+  const count = stages.length;
+
+  /** Calls `step(next)` as compose would: a throw or rejection becomes the error response in `c.res`. */
+  async function guarded(c: Context<AppEnv>, step: () => PipelineResult): Promise<Response | undefined> {
+    let res: unknown;
+    let failed = false;
+    try {
+      res = await step();
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      c.error = error;
+      res = await onError(error, c);
+      failed = true;
+    }
+    if (res instanceof Response && (!c.finalized || failed)) c.res = res;
+    return res instanceof Response ? res : undefined;
+  }
+
+  /** Runs stage `i` onwards (skipping those with nothing to do), then `inner`. */
+  function from(c: Context<AppEnv>, i: number, inner: Inner): PipelineResult {
+    while (i < count && !(stages[i] as Stage).applies(c)) i++;
+    if (i === count) return guarded(c, inner);
+    const stage = stages[i] as Stage;
+    return guarded(c, () =>
+      stage.run(c, async () => {
+        await from(c, i + 1, inner);
+      }),
+    );
+  }
+
+  /** True when no stage has anything to do (the common read). */
+  function idle(c: Context<AppEnv>): boolean {
+    for (let i = 0; i < count; i++) if ((stages[i] as Stage).applies(c)) return false;
+    return true;
+  }
+
+  function run(c: Context<AppEnv>, inner: Inner): PipelineResult {
+    if (quick(c)) return idle(c) ? inner() : from(c, 0, inner);
+    return guarded(c, () =>
+      first(c, async () => {
+        await from(c, 0, inner);
+      }),
+    );
+  }
+
+  const middleware: MiddlewareHandler<AppEnv> = (c, next) =>
+    run(c, async () => {
+      await next();
+    }) as Promise<Response | undefined>;
+  Object.defineProperty(middleware, PIPELINE, { value: true });
+  return { run, middleware };
+}
+
+/** True when the stages already ran for this request (a fused route behind the global middleware). */
+export function pipelineRan(c: Context<AppEnv>): boolean {
+  return c.get('traceId') !== undefined;
+}
