@@ -4,6 +4,7 @@
  * bounded by the route table, not by what clients ask for.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
+import type { H, RouterRoute } from 'hono/types';
 import { describe, expect, it } from 'vitest';
 import { FusedRouter } from './fused-router.js';
 import { FUSED, PIPELINE } from './pipeline.js';
@@ -11,7 +12,7 @@ import { FUSED, PIPELINE } from './pipeline.js';
 type Entry = [[unknown, { path: string }], Record<string, string>];
 
 function world() {
-  const router = new FusedRouter<[unknown, unknown]>();
+  const router = new FusedRouter<[H, RouterRoute]>();
   const app = new Hono({ router });
   const seen: string[] = [];
   const pipeline: MiddlewareHandler = async (c, next) => {
@@ -43,7 +44,7 @@ function world() {
   return { app, router, seen, pipeline, consumer };
 }
 
-const paths = (router: FusedRouter<[unknown, unknown]>, method: string, path: string) =>
+const paths = (router: FusedRouter<[H, RouterRoute]>, method: string, path: string) =>
   (router.match(method, path)[0] as unknown as Entry[]).map(([[handler, route]]) => ({
     fused: (handler as { [FUSED]?: number })[FUSED] !== undefined,
     pipeline: (handler as { [PIPELINE]?: boolean })[PIPELINE] === true,
