@@ -14,6 +14,7 @@ import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
+import { PRESET, type PresetHeaders, presetList } from '../middleware/secure-headers.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
@@ -104,7 +105,7 @@ function listenMain(
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
   const drain = { on: false, closeIdle: () => {} };
   return new Promise((resolve, reject) => {
-    const serverOptions = { ServerResponse: drainingResponse(drain) };
+    const serverOptions = { ServerResponse: withPresetMarker(serviceResponse(drain)) };
     const http = serve({ fetch: server.app.fetch, hostname, port, serverOptions }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const shown = hostname === 'localhost' ? 'localhost' : host;
@@ -151,15 +152,40 @@ function listenMain(
 }
 
 /**
- * The server's response class: while the server drains, a response whose headers are not sent yet gets
- * `Connection: close`, and a keep-alive socket that turns idle after its last response is closed. Checked where
- * the headers are written and where a response ends, so a request costs a flag test, not a listener.
+ * The server's response class. It writes the trace id and the secure headers the first stage preset (see
+ * `PRESET` in secure-headers.ts) with its own header write, where a header the response set itself wins. While
+ * the server drains, a response whose headers are not sent yet gets `Connection: close`, and a keep-alive
+ * socket that turns idle after its last response is closed. A request costs two field writes and a flag test,
+ * not five validated `setHeader` calls and a 'close' listener.
  */
-function drainingResponse(drain: { on: boolean; closeIdle: () => void }): typeof ServerResponse {
-  return class DrainingResponse<
-    Request extends IncomingMessage = IncomingMessage,
-  > extends ServerResponse<Request> {
+function serviceResponse(drain: { on: boolean; closeIdle: () => void }): typeof ServerResponse {
+  return class ServiceResponse<Request extends IncomingMessage = IncomingMessage>
+    extends ServerResponse<Request>
+    implements PresetHeaders
+  {
+    declare readonly [PRESET]: true;
+    presetTraceId: string | undefined = undefined;
+    presetSecure = false;
+
     override writeHead(...args: [number, ...unknown[]]): this {
+      const traceId = this.presetTraceId;
+      if (traceId !== undefined) {
+        this.presetTraceId = undefined;
+        const presets = presetList(traceId, this.presetSecure);
+        const last = args.length - 1;
+        const headers = args[last];
+        if (last >= 1 && headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {
+          // The record node-server passes: a copy with the presets the response did not set itself.
+          const merged: Record<string, unknown> = { ...(headers as Record<string, unknown>) };
+          for (const [name, lower, value] of presets) {
+            if (merged[name] === undefined && merged[lower] === undefined && !this.hasHeader(name))
+              merged[name] = value;
+          }
+          args[last] = merged;
+        } else {
+          for (const [name, , value] of presets) if (!this.hasHeader(name)) this.setHeader(name, value);
+        }
+      }
       if (drain.on && !this.headersSent) this.setHeader('Connection', 'close');
       return (super.writeHead as (...a: unknown[]) => this)(...args);
     }
@@ -171,6 +197,12 @@ function drainingResponse(drain: { on: boolean; closeIdle: () => void }): typeof
       return result;
     }
   };
+}
+
+/** Marks the class's prototype: its responses take preset headers. */
+function withPresetMarker(response: typeof ServerResponse): typeof ServerResponse {
+  Object.defineProperty(response.prototype, PRESET, { value: true });
+  return response;
 }
 
 /**

@@ -7,8 +7,10 @@ import { connect, type Socket } from 'node:net';
 
 export interface RawResponse {
   status: number;
-  /** Lower-case names. */
+  /** Lower-case names (a repeated header shows its last value). */
   headers: Record<string, string>;
+  /** The header lines as sent, in order. */
+  lines: string[];
   body: string;
 }
 
@@ -133,7 +135,7 @@ export class RawConnection {
       rest = rest.subarray(length);
     }
     this.buffer = rest;
-    return { status, headers, body: body.toString('utf8') };
+    return { status, headers, lines: headerLines, body: body.toString('utf8') };
   }
 
   close(): void {

@@ -25,7 +25,7 @@ import {
   startSpan,
   withSpanContext,
 } from '../observability/request.js';
-import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';
+import { API_SECURE_HEADERS, hasPresetHeaders, wantsApiSecureHeaders } from './secure-headers.js';
 
 export const TRACE_HEADER = 'X-Trace-Id';
 
@@ -51,6 +51,11 @@ export function quickTraceId(options: TraceIdOptions = {}): (c: Context<AppEnv>)
     if (!outgoing || activeTracer()) return false;
     const id = newTraceId();
     c.set('traceId', id);
+    if (hasPresetHeaders(outgoing)) {
+      outgoing.presetTraceId = id;
+      outgoing.presetSecure = wantsApiSecureHeaders(c.req.path);
+      return true;
+    }
     outgoing.setHeader(TRACE_HEADER, id);
     if (wantsApiSecureHeaders(c.req.path))
       for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
