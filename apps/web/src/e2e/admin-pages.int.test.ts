@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(WEB_ROOT, 'test-results');
@@ -102,7 +102,7 @@ describe('admin structure pages in Chromium', () => {
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
     });
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
-    await context.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(context);
   }, 120_000);
 
   // Each test signs in on a page of its own (the session lives in the tab's sessionStorage): a failure leaves

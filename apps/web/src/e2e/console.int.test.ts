@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: API answers are checked field by field.
 type Any = any;
@@ -120,7 +120,7 @@ describe('admin console in Chromium', () => {
 
   it('admin creates a role and a user; the user must change the password and sees only what was granted', async () => {
     const admin = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await admin.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(admin);
     await signIn(admin, host.url, 'superAdmin', ADMIN_PASSWORD);
     await admin.locator('[data-testid=side-menu]').waitFor();
     expect(await seriousViolations(admin)).toEqual([]);
@@ -216,7 +216,7 @@ describe('admin console in Chromium', () => {
 
     // The user signs in with it and must change the password before anything else.
     const user = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await user.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(user);
     await signIn(user, host.url, 'e2e-user', generated as string);
     await user.waitForURL(/\/change-password$/);
     await user.goto(`${host.url}/system/user`);
@@ -277,7 +277,7 @@ describe('admin console in Chromium', () => {
     expect(created.code).toBe(0);
 
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await page.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(page);
     await signIn(page, host.url, 'superAdmin', ADMIN_PASSWORD);
     const menu = page.locator('[data-testid=side-menu]');
     await menu.waitFor();

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Download, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(WEB_ROOT, 'test-results');
@@ -143,7 +143,7 @@ describe('import and export in the console', () => {
   it('imports users through the wizard, exports them and exports the operation log', async () => {
     const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true });
     const page = await context.newPage();
-    await page.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(page);
     // No page error may happen on the way (a failing setup or watcher only shows as a missing dialog).
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));

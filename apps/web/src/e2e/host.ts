@@ -90,3 +90,28 @@ export async function startHost(webRoot: string, env: Record<string, string> = {
     },
   };
 }
+
+/** What a page's init scripts are added to: a Playwright page or browser context. */
+interface InitScriptTarget {
+  addInitScript(script: () => void): Promise<void>;
+}
+
+/**
+ * The console's defaults for a test browser: English, and no motion. Transitions and animations last 0 s, so a
+ * dialog or drop-down is in place the moment it appears: a click during an entry transition was lost twice in
+ * CI (a confirm button that stayed, a select whose menu never opened), and no wait on time can rule that out.
+ */
+export async function consoleDefaults(target: InitScriptTarget): Promise<void> {
+  await target.addInitScript(() => {
+    localStorage.setItem('svc.locale', 'en-US');
+    const still = () => {
+      const style = document.createElement('style');
+      style.textContent =
+        '*,*::before,*::after{transition-duration:0s!important;transition-delay:0s!important;' +
+        'animation-duration:0s!important;animation-delay:0s!important}';
+      document.documentElement.appendChild(style);
+    };
+    if (document.documentElement) still();
+    else document.addEventListener('DOMContentLoaded', still, { once: true });
+  });
+}

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(WEB_ROOT, 'test-results');
@@ -111,7 +111,7 @@ describe('live area in Chromium: realtime, notices, TOTP, dashboard', () => {
 
   const newPage = async () => {
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await page.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(page);
     return page;
   };
   /** Signed in, on a page of the layout, with the hub's socket open. */

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, type Host, startHost, WEB_ROOT } from './host.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(WEB_ROOT, 'test-results');
@@ -123,7 +123,7 @@ describe('operator pages in Chromium', () => {
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
     });
     admin = await (await browser.newContext({ locale: 'en-US', acceptDownloads: true })).newPage();
-    await admin.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
+    await consoleDefaults(admin);
     await admin.goto(`${host.url}/login`);
     await admin.locator('#svc-account').fill('superAdmin');
     await admin.locator('#svc-password').fill(ADMIN_PASSWORD);
