@@ -41,6 +41,8 @@ export interface VerifiedTokenCache {
 interface Entry {
   claims: AccessClaims;
   validUntilMs: number;
+  /** The insertion count when the entry was (re)inserted. */
+  at: number;
 }
 
 /**
@@ -57,23 +59,33 @@ export function createVerifiedTokenCache(options: VerifiedTokenCacheOptions = {}
     throw new RangeError(`max must be a positive integer, got ${max}`);
   if (!Number.isFinite(skewMs) || skewMs < 0)
     throw new RangeError('skewSeconds must be a non-negative number');
-  // A Map iterates in insertion order, so re-inserting on every hit makes its first key the least recent.
+  // A Map iterates in insertion order: re-inserting a hit moves it to the recent end, and the first key is the
+  // least recent. A hit is re-inserted only once a quarter of the capacity was inserted after it: a token in
+  // use costs one lookup per request, and it is moved back long before it could reach the eviction end.
   const entries = new Map<string, Entry>();
+  const refreshAfter = max / 4;
+  let inserted = 0;
 
   return {
     get(token) {
       const entry = entries.get(token);
       if (entry === undefined) return undefined;
-      entries.delete(token);
-      if (now() >= entry.validUntilMs) return undefined;
-      entries.set(token, entry);
+      if (now() >= entry.validUntilMs) {
+        entries.delete(token);
+        return undefined;
+      }
+      if (inserted - entry.at > refreshAfter) {
+        entries.delete(token);
+        entry.at = ++inserted;
+        entries.set(token, entry);
+      }
       return entry.claims;
     },
     set(token, claims) {
       const validUntilMs = claims.exp * 1000 + skewMs;
       entries.delete(token);
       if (now() >= validUntilMs) return;
-      entries.set(token, { claims, validUntilMs });
+      entries.set(token, { claims, validUntilMs, at: ++inserted });
       while (entries.size > max) {
         const oldest = entries.keys().next();
         if (oldest.done === true) break;

@@ -207,6 +207,23 @@ describe('access tokens: verified-token cache', () => {
     expect(cache.get('c')).toBeDefined();
   });
 
+  it('keeps a token in use however many others pass through, and evicts those not used again', () => {
+    // Hits move a token back only now and then (once a quarter of the capacity went in after it): a token used
+    // on every request must still never reach the eviction end.
+    const cache = createVerifiedTokenCache({ max: 8, now: () => T0 });
+    const claims = { ...CLAIMS, iss: ISSUER, iat: T0S, exp: T0S + 60 };
+    cache.set('hot', claims);
+    cache.set('cold', claims);
+    for (let i = 0; i < 500; i++) {
+      cache.set(`t${i}`, claims);
+      expect(cache.get('hot')).toBeDefined();
+    }
+    expect(cache.size).toBe(8);
+    expect(cache.get('cold')).toBeUndefined();
+    expect(cache.get('t499')).toBeDefined();
+    expect(cache.get('t490')).toBeUndefined();
+  });
+
   it('does not store a token that is already past exp plus the skew', () => {
     const cache = createVerifiedTokenCache({ now: () => T0 });
     cache.set('old', { ...CLAIMS, iss: ISSUER, iat: T0S - 100, exp: T0S - 30 });

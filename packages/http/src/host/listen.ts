@@ -10,11 +10,11 @@
  * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
  * 48000 envelope where the socket can still take it, never reaching the exception log.
  */
-import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeaders, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
-import { PRESET, type PresetHeaders, presetList } from '../middleware/secure-headers.js';
+import { API_SECURE_HEADERS, PRESET, type PresetHeaders } from '../middleware/secure-headers.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
@@ -167,27 +167,16 @@ function serviceResponse(drain: { on: boolean; closeIdle: () => void }): typeof 
     presetTraceId: string | undefined = undefined;
     presetSecure = false;
 
-    override writeHead(...args: [number, ...unknown[]]): this {
+    // Node's own signature: `writeHead(status, reason?, headers?)`, `headers` in the second place without a
+    // reason. Plain parameters, no rest or spread: this runs once per response.
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
       const traceId = this.presetTraceId;
       if (traceId !== undefined) {
         this.presetTraceId = undefined;
-        const presets = presetList(traceId, this.presetSecure);
-        const last = args.length - 1;
-        const headers = args[last];
-        if (last >= 1 && headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {
-          // The record node-server passes: a copy with the presets the response did not set itself.
-          const merged: Record<string, unknown> = { ...(headers as Record<string, unknown>) };
-          for (const [name, lower, value] of presets) {
-            if (merged[name] === undefined && merged[lower] === undefined && !this.hasHeader(name))
-              merged[name] = value;
-          }
-          args[last] = merged;
-        } else {
-          for (const [name, , value] of presets) if (!this.hasHeader(name)) this.setHeader(name, value);
-        }
+        writePresets(this, traceId, this.presetSecure, typeof reason === 'string' ? headers : reason);
       }
       if (drain.on && !this.headersSent) this.setHeader('Connection', 'close');
-      return (super.writeHead as (...a: unknown[]) => this)(...args);
+      return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
     }
 
     override end(...args: unknown[]): this {
@@ -198,6 +187,29 @@ function serviceResponse(drain: { on: boolean; closeIdle: () => void }): typeof 
     }
   };
 }
+
+/**
+ * Adds the preset headers the response does not carry yet: into the header record of the `writeHead` call (the
+ * one node-server builds for this response), or with `setHeader` when there is none. A header the response set
+ * itself, in either spelling node-server hands on, wins.
+ */
+function writePresets(response: ServerResponse, traceId: string, secure: boolean, headers: unknown): void {
+  const record =
+    headers !== null && typeof headers === 'object' && !Array.isArray(headers) && !Object.isFrozen(headers)
+      ? (headers as Record<string, unknown>)
+      : undefined;
+  const add = (name: string, lower: string, value: string) => {
+    if (response.hasHeader(name)) return;
+    if (record === undefined) response.setHeader(name, value);
+    else if (record[name] === undefined && record[lower] === undefined) record[name] = value;
+  };
+  add(TRACE_NAME, TRACE_LOWER, traceId);
+  if (secure) for (const [name, lower, value] of SECURE_PRESETS) add(name, lower, value);
+}
+
+const TRACE_NAME = 'X-Trace-Id';
+const TRACE_LOWER = 'x-trace-id';
+const SECURE_PRESETS = API_SECURE_HEADERS.map(([name, value]) => [name, name.toLowerCase(), value] as const);
 
 /** Marks the class's prototype: its responses take preset headers. */
 function withPresetMarker(response: typeof ServerResponse): typeof ServerResponse {

@@ -39,10 +39,3 @@ export interface PresetHeaders {
 export function hasPresetHeaders(response: object): response is PresetHeaders {
   return (response as Partial<PresetHeaders>)[PRESET] === true;
 }
-
-/** The trace id and secure headers as [name, lower-case name, value]; what the response already has wins. */
-export function presetList(traceId: string, secure: boolean): (readonly [string, string, string])[] {
-  const list: (readonly [string, string, string])[] = [['X-Trace-Id', 'x-trace-id', traceId]];
-  if (secure) for (const [name, value] of API_SECURE_HEADERS) list.push([name, name.toLowerCase(), value]);
-  return list;
-}
