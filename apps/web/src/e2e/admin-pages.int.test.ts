@@ -1,47 +1,8 @@
-/**
- * The admin area's structure pages end to end: Debian's Chromium (playwright-core) against the built host serving
- * the built console. The superAdmin opens each page (through the side menu or its URL) and, through the UI:
- * adds a menu under System (a menu write: the re-authentication dialog, then the replayed request) and a button
- * with a permission code under it, deletes the button, and finds the new menu in the side menu after a reload;
- * creates an organisation, copies it and deletes the copy; creates, renames and deletes a position; creates a
- * portal module, assigns a top-level menu to it, sees the delete refused while the menu is there and deletes it
- * once it is gone; creates a dictionary type with two items, picks one in the dictionary select and sees
- * its tag, batch-deletes the other (gone from the select too) and batch-deletes a second type. axe-core finds no
- * serious or critical violation on any of the pages; screenshots go to apps/web/test-results/ (gitignored).
- */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
-
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(WEB_ROOT, 'test-results');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: unknown[]; html: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
-}
+import { launchChromium, SHOTS, seriousViolations } from './browser.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } from './host.js';
 
 describe('admin structure pages in Chromium', () => {
   let host: Host;
@@ -90,17 +51,8 @@ describe('admin structure pages in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     host = await startHost(buildConsole());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     await consoleDefaults(context);
   }, 120_000);

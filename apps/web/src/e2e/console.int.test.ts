@@ -1,74 +1,23 @@
-/**
- * The console end to end: Debian's Chromium (playwright-core) against the built host serving the built console.
- * The admin signs in, creates a role with the Users menu but not its "Add" button, creates a user with that
- * role and resets the password (a re-authentication dialog, then the replayed request); the user signs in, must
- * change the password first, and then sees only the granted menu and buttons. axe-core finds no serious or
- * critical violation on the login page and the main layout; the login route's JavaScript stays within 250 KB
- * gzip. Screenshots go to apps/web/test-results/ (gitignored).
- */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
+import { launchChromium, SHOTS, seriousViolations, signIn } from './browser.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } from './host.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: API answers are checked field by field.
 type Any = any;
 
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(WEB_ROOT, 'test-results');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The budget of the login route's JavaScript, gzip (issue 15). */
 const LOGIN_JS_BUDGET = 250 * 1024;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: unknown[]; html: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
-}
-
-async function signIn(page: Page, url: string, account: string, password: string): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.locator('#svc-account').fill(account);
-  await page.locator('#svc-password').fill(password);
-  await page.locator('[data-testid=login-form] button[type=submit]').click();
-}
 
 describe('admin console in Chromium', () => {
   let host: Host;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     host = await startHost(buildConsole());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

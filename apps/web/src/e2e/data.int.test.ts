@@ -9,17 +9,15 @@
  * operation-log export downloads too and lists the import.
  * axe-core finds no serious or critical violation on any step. Screenshots go to apps/web/test-results/.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium, type Download, type Locator, type Page } from 'playwright-core';
+import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, SHOTS, seriousViolations, signIn } from './browser.js';
 import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
 
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(WEB_ROOT, 'test-results');
 const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** The part of exceljs the test uses (typed here: apps/web does not depend on exceljs). */
 interface XlsxSheet {
   name: string;
@@ -38,43 +36,6 @@ const ExcelJS = require(require.resolve('exceljs', { paths: [join(WEB_ROOT, '../
 };
 /** The configured initial password of imported accounts (contract §10: the commit refuses without one). */
 const IMPORT_PASSWORD = 'E2e-Import-Pass-1';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: unknown[]; html: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // A dialog fading in is half transparent: axe would measure its text against the page behind. Wait until the
-  // finite animations and transitions are over (spinners run forever and do not count).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
-  );
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
-}
-
-async function signIn(page: Page, url: string, account: string, password: string): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.locator('#svc-account').fill(account);
-  await page.locator('#svc-password').fill(password);
-  await page.locator('[data-testid=login-form] button[type=submit]').click();
-}
 
 /**
  * Waits for `next`; when the re-authentication dialog comes first (a high-sensitivity write answered 40024),
@@ -122,17 +83,8 @@ describe('import and export in the console', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     host = await startHost(buildConsole(), { Service__Security__DefaultInitialPassword: IMPORT_PASSWORD });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

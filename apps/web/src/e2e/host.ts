@@ -93,7 +93,7 @@ export async function startHost(webRoot: string, env: Record<string, string> = {
 
 /** What a page's init scripts are added to: a Playwright page or browser context. */
 interface InitScriptTarget {
-  addInitScript(script: () => void): Promise<void>;
+  addInitScript(script: () => void): Promise<unknown>;
 }
 
 /**

@@ -1,27 +1,11 @@
-/**
- * The live area end to end: Debian's Chromium (playwright-core) against the built host (realtime hub on) serving
- * the built console. A user is signed in in one browser context, the administrator in another:
- * (1) the admin forces the user's session out on the sessions page and the user's page goes to /login by itself
- * (the hub's `force-logout`; the page makes no request of its own meanwhile);
- * (2) the admin publishes a notice to the user on the notices page, the user's bell shows 1 unread without a
- * reload, reading it brings it back to 0, its action link opens the personal centre, the admin deletes it;
- * (3) the user binds TOTP in the personal centre (code computed with otplib from the secret shown), signs in again
- * with the code of the next time step, and a second sign-in with that same code is refused with the catalog's
- * message;
- * (4) the dashboard and the personal centre (default module saved and kept): axe-core finds no serious or
- * critical violation; screenshots go to apps/web/test-results/ (gitignored).
- */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
+import { launchChromium, SHOTS, seriousViolations, signIn } from './browser.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } from './host.js';
 
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(WEB_ROOT, 'test-results');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /**
  * otplib, the library the service itself verifies codes with, taken from @svc/security's dependencies: the
  * console shell does not depend on it and a test does not justify a new dependency.
@@ -32,36 +16,6 @@ const otplib = createRequire(
 
 const USER = 'live-user';
 const USER_PASSWORD = 'Live-User-Pass-1';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: unknown[]; html: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
-}
-
-async function signIn(page: Page, url: string, account: string, password: string): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.locator('#svc-account').fill(account);
-  await page.locator('#svc-password').fill(password);
-  await page.locator('[data-testid=login-form] button[type=submit]').click();
-}
 
 /** One JSON call of the service's API (test set-up only; what is under test goes through the console). */
 async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown) {
@@ -123,18 +77,9 @@ describe('live area in Chromium: realtime, notices, TOTP, dashboard', () => {
   const bellCount = (page: Page) => page.locator('[data-testid=notice-bell]').getAttribute('data-unread');
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     host = await startHost(buildConsole(), { Service__Realtime__Enabled: 'true' });
     await createUser(host.url);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     admin = await newPage();
     await signedInLive(admin, 'superAdmin', ADMIN_PASSWORD);
   }, 120_000);

@@ -8,16 +8,13 @@
  * the run in the log. Each page: opened from the side menu, no serious or critical axe violation, a screenshot
  * in apps/web/test-results/ (gitignored).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost, WEB_ROOT } from './host.js';
+import { launchChromium, SHOTS, seriousViolations } from './browser.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } from './host.js';
 
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(WEB_ROOT, 'test-results');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /**
  * How long a poll waits for a DOM state (vitest's default is 1 s): generous, so a loaded 2-core machine waits
  * longer instead of failing; a state that never comes still fails.
@@ -25,29 +22,6 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const UNTIL = { timeout: 20_000, interval: 100 };
 /** The console's chunk size (components/chunk-upload.ts DEFAULT_CHUNK_BYTES). */
 const CHUNK_BYTES = 2 * 1024 * 1024;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: unknown[]; html: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
-}
 
 /** Axe on the page once its toasts are gone (a fading toast has no stable contrast), then a screenshot. */
 async function checkAndShoot(page: Page, shot: string): Promise<void> {
@@ -111,17 +85,8 @@ describe('operator pages in Chromium', () => {
   let admin: Page;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     host = await startHost(buildConsole());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     admin = await (await browser.newContext({ locale: 'en-US', acceptDownloads: true })).newPage();
     await consoleDefaults(admin);
     await admin.goto(`${host.url}/login`);

@@ -103,7 +103,7 @@ function listenMain(
 ): Promise<ListeningServer> {
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
-  const drain = { on: false, closeIdle: () => {} };
+  const drain = { on: false };
   return new Promise((resolve, reject) => {
     const serverOptions = { ServerResponse: withPresetMarker(serviceResponse(drain)) };
     const http = serve({ fetch: server.app.fetch, hostname, port, serverOptions }, (info: AddressInfo) => {
@@ -137,7 +137,6 @@ function listenMain(
       });
     });
     server.realtime?.inject(http as Server);
-    drain.closeIdle = () => (http as Server).closeIdleConnections();
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {
       reject(
@@ -158,7 +157,7 @@ function listenMain(
  * socket that turns idle after its last response is closed. A request costs two field writes and a flag test,
  * not five validated `setHeader` calls and a 'close' listener.
  */
-function serviceResponse(drain: { on: boolean; closeIdle: () => void }): typeof ServerResponse {
+function serviceResponse(drain: { on: boolean }): typeof ServerResponse {
   return class ServiceResponse<Request extends IncomingMessage = IncomingMessage>
     extends ServerResponse<Request>
     implements PresetHeaders
@@ -173,38 +172,49 @@ function serviceResponse(drain: { on: boolean; closeIdle: () => void }): typeof 
       const traceId = this.presetTraceId;
       if (traceId !== undefined) {
         this.presetTraceId = undefined;
-        writePresets(this, traceId, this.presetSecure, typeof reason === 'string' ? headers : reason);
+        if (typeof reason === 'string') headers = withPresets(this, traceId, this.presetSecure, headers);
+        else reason = withPresets(this, traceId, this.presetSecure, reason);
       }
       if (drain.on && !this.headersSent) this.setHeader('Connection', 'close');
       return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
     }
 
-    override end(...args: unknown[]): this {
-      const result = (super.end as (...a: unknown[]) => this)(...args);
-      // A keep-alive socket whose request finished during the drain must not wait for another request.
-      if (drain.on) setImmediate(drain.closeIdle);
-      return result;
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      // During the drain a keep-alive socket must not wait for another request: once this response's bytes are
+      // handed to the kernel ('finish'), its socket is ended (flushed, then FIN). Not a sweep of every idle
+      // connection: a response that has ended but not flushed counts as idle there and would be cut.
+      if (drain.on && !this.writableFinished) {
+        const socket = this.socket;
+        this.once('finish', () => socket?.end());
+      }
+      return super.end(chunk as string, encoding as BufferEncoding, callback as () => void);
     }
   };
 }
 
 /**
- * Adds the preset headers the response does not carry yet: into the header record of the `writeHead` call (the
- * one node-server builds for this response), or with `setHeader` when there is none. A header the response set
- * itself, in either spelling node-server hands on, wins.
+ * The preset headers the response does not carry yet, added to a copy of the header record of the `writeHead`
+ * call (never to the caller's own object, which may be shared), or with `setHeader` when there is no record. A
+ * header the response set itself wins, whatever the case of its name.
  */
-function writePresets(response: ServerResponse, traceId: string, secure: boolean, headers: unknown): void {
+function withPresets(response: ServerResponse, traceId: string, secure: boolean, headers: unknown): unknown {
   const record =
-    headers !== null && typeof headers === 'object' && !Array.isArray(headers) && !Object.isFrozen(headers)
-      ? (headers as Record<string, unknown>)
+    headers !== null && typeof headers === 'object' && !Array.isArray(headers)
+      ? Object.assign({}, headers as Record<string, unknown>)
       : undefined;
+  let names: Set<string> | undefined;
+  if (record) {
+    names = new Set();
+    for (const name in record) if (record[name] !== undefined) names.add(name.toLowerCase());
+  }
   const add = (name: string, lower: string, value: string) => {
     if (response.hasHeader(name)) return;
     if (record === undefined) response.setHeader(name, value);
-    else if (record[name] === undefined && record[lower] === undefined) record[name] = value;
+    else if (!names?.has(lower)) record[name] = value;
   };
   add(TRACE_NAME, TRACE_LOWER, traceId);
   if (secure) for (const [name, lower, value] of SECURE_PRESETS) add(name, lower, value);
+  return record ?? headers;
 }
 
 const TRACE_NAME = 'X-Trace-Id';

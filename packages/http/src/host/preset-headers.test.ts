@@ -14,6 +14,8 @@ import { startTestServer, type TestServer } from '../testing/index.js';
 import { type ListeningServer, listen } from './listen.js';
 import { RawConnection, type RawResponse } from './raw-http.contract.js';
 
+const SHARED: Record<string, string> = { 'Cache-control': 'private, max-age=9' };
+
 /** How often each header name occurs in a response, by lower-case name. */
 function counts(res: RawResponse): Record<string, number> {
   const seen: Record<string, number> = {};
@@ -42,6 +44,18 @@ describe('preset response headers on the listener', () => {
         registerRoute(ctx, route('/api/v1/test/own-cache-lower'), { auth: 'anonymous' }, (c) => {
           c.header('cache-control', 'private, max-age=5');
           return c.json(ok(null), 200);
+        });
+        // One header object shared by every streamed answer (Hono hands a single header on as it is, and
+        // node-server adds nothing to it for a stream): the presets are never written into it.
+        registerRoute(ctx, route('/api/v1/test/shared-headers'), { auth: 'anonymous' }, (c) => {
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"code":0}'));
+              controller.close();
+            },
+          });
+          // A streamed body is not what the envelope schema types; the route table does not care here.
+          return c.body(body, 200, SHARED) as never;
         });
         registerRoute(ctx, route('/api/v1/test/throws'), { auth: 'anonymous' }, () => {
           throw new TypeError('preset-header test');
@@ -98,6 +112,21 @@ describe('preset response headers on the listener', () => {
       expect(res.headers['cache-control']).toBe(value);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+  });
+
+  it('never writes into a header object the route shares, and lets its oddly spelled header win', async () => {
+    const first = await get('/api/v1/test/shared-headers');
+    const second = await get('/api/v1/test/shared-headers');
+    for (const res of [first, second]) {
+      expect(counts(res)['cache-control']).toBe(1);
+      expect(res.headers['cache-control']).toBe('private, max-age=9');
+      expect(counts(res)['x-trace-id']).toBe(1);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    expect(first.headers['x-trace-id']).not.toBe(second.headers['x-trace-id']);
+    expect(Object.keys(SHARED).filter((name) => /trace|referrer|frame|nosniff|options/i.test(name))).toEqual(
+      [],
+    );
   });
 
   it('gives paths outside /api the trace id and none of the API headers', async () => {

@@ -98,14 +98,24 @@ export function registerRoute<R extends RouteConfig>(
     ...(needsPermission(options.auth) ? { permissionCode: permissionCode(route.method, route.path) } : {}),
   };
   const guards = ctx.guards?.forRoute(meta) ?? [];
-  const config = withAuth(route, options, ctx.module);
+  const { middleware: declared, ...config } = withAuth(route, options, ctx.module);
+  // The route's own middleware (`createRoute({ middleware })`) runs after its guards: it never sees a caller
+  // the route's marker refuses, and it cannot answer in their place.
+  const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
   const pipeline = ctx.pipeline;
   if (pipeline && (guards.length === 0 || ctx.guards?.fusable === true)) {
-    registerFused(ctx.app, pipeline, config, guards, handler as unknown as Handler);
+    registerFused(
+      ctx.app,
+      pipeline,
+      config as RouteConfig,
+      guards,
+      own as MiddlewareHandler<AppEnv>[],
+      handler as unknown as Handler,
+    );
   } else {
     // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
-    const middleware = guards.length > 0 ? { middleware: guards } : {};
-    ctx.app.openapi({ ...config, ...middleware } as R, handler as never);
+    const chain = [...guards, ...(own as MiddlewareHandler<AppEnv>[])];
+    ctx.app.openapi({ ...config, ...(chain.length > 0 ? { middleware: chain } : {}) } as R, handler as never);
   }
   ctx.table.add(meta);
 }
@@ -135,11 +145,20 @@ function registerFused(
   pipeline: Pipeline,
   config: RouteConfig,
   guards: MiddlewareHandler<AppEnv>[],
+  own: MiddlewareHandler<AppEnv>[],
   handler: Handler,
 ): void {
   const before = app.routes.length;
   let first: object;
-  if (hasValidation(config)) {
+  if (own.length > 0) {
+    // A route with middleware of its own: the guards first, then its middleware, each with Hono's `next`.
+    const pre: MiddlewareHandler<AppEnv> = (c, next) => {
+      const chain = guarded(guards, () => next());
+      return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;
+    };
+    app.openapi({ ...config, middleware: [pre, ...own] } as RouteConfig, handler as never);
+    first = pre;
+  } else if (hasValidation(config)) {
     const pre: MiddlewareHandler<AppEnv> = (c, next) => {
       const chain = guarded(guards, () => next());
       return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;

@@ -87,7 +87,9 @@ export function createSessionAuthenticator(deps: SessionAuthenticatorDeps): Sess
       if (!claims) return claims;
       const userId = Number(claims.sub);
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;
-      if (!peek) return undefined;
+      // Without a shared copy to read now, or with idle timeouts on (every request stamps its activity), the
+      // full check runs: reading the copy here too would only read it twice.
+      if (!peek || (policy.idleMinutesNormal > 0 && policy.idleMinutesMfa > 0)) return undefined;
       const cached = peek.getShared<SessionCacheEntry>(sessionKey(claims.sid)) as
         | SessionCacheEntry
         | undefined;

@@ -1,0 +1,67 @@
+/**
+ * The browser side of the E2E files: Debian's Chromium through playwright-core, the axe-core check every page
+ * passes, and the login form. One copy for every file.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { WEB_ROOT } from './host.js';
+
+export const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
+/** Screenshots of every page the tests visit. */
+export const SHOTS = join(WEB_ROOT, 'test-results');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Debian's Chromium, headless (the screenshot directory made); a clear error when it is not installed. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is needed at ${CHROMIUM} (bash scripts/ensure-services.sh installs it as root).`,
+    );
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
+  });
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: Array<{ target: unknown[]; html: string }>;
+}
+
+/** axe-core's serious and critical findings on the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // A dialog fading in is half transparent: axe would measure its text against the page behind. Wait until the
+  // finite animations and transitions are over (spinners run forever and do not count).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    return (await axe.run(document)).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html.slice(0, 120)}`),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(' | ')}`);
+}
+
+/** Fills and sends the login form. */
+export async function signIn(page: Page, url: string, account: string, password: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.locator('#svc-account').fill(account);
+  await page.locator('#svc-password').fill(password);
+  await page.locator('[data-testid=login-form] button[type=submit]').click();
+}
