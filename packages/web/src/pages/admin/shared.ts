@@ -15,6 +15,7 @@ import {
 import { h, type Ref, ref, type VNode } from 'vue';
 import { useI18n } from 'vue-i18n';
 import { messageOf } from '../../api/messages.js';
+import DictTag from '../../components/DictTag.vue';
 import { useApi } from '../../context.js';
 import { useUserStore } from '../../stores/user.js';
 
@@ -118,6 +119,19 @@ export function checkColumn<Row extends { id: number }>(
           checked.value = on ? [...checked.value, row.id] : checked.value.filter((id) => id !== row.id);
         },
       }),
+  };
+}
+
+/** The status column of a table: the row's `enabled` as the `common_status` dictionary's tag. */
+export function statusColumn<Row extends { enabled: number | boolean }>(
+  title: () => string,
+  width?: number,
+): DataTableColumns<Row>[number] {
+  return {
+    key: 'enabled',
+    title,
+    ...(width === undefined ? {} : { width }),
+    render: (row) => h(DictTag, { code: 'common_status', value: row.enabled }),
   };
 }
 
