@@ -15,6 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import { API_SECURE_HEADERS, PRESET, type PresetHeaders } from '../middleware/secure-headers.js';
+import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
@@ -105,7 +106,7 @@ function listenMain(
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
   const drain = { on: false };
   return new Promise((resolve, reject) => {
-    const serverOptions = { ServerResponse: withPresetMarker(serviceResponse(drain)) };
+    const serverOptions = { ServerResponse: serviceResponse(drain) };
     const http = serve({ fetch: server.app.fetch, hostname, port, serverOptions }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const shown = hostname === 'localhost' ? 'localhost' : host;
@@ -154,11 +155,11 @@ function listenMain(
  * The server's response class. It writes the trace id and the secure headers the first stage preset (see
  * `PRESET` in secure-headers.ts) with its own header write, where a header the response set itself wins. While
  * the server drains, a response whose headers are not sent yet gets `Connection: close`, and a keep-alive
- * socket that turns idle after its last response is closed. A request costs two field writes and a flag test,
- * not five validated `setHeader` calls and a 'close' listener.
+ * socket whose response ends then is closed. Per response: a copy of the header record with the presets added,
+ * and a flag test; no `setHeader` per header, no listener.
  */
 function serviceResponse(drain: { on: boolean }): typeof ServerResponse {
-  return class ServiceResponse<Request extends IncomingMessage = IncomingMessage>
+  const ServiceResponse = class ServiceResponse<Request extends IncomingMessage = IncomingMessage>
     extends ServerResponse<Request>
     implements PresetHeaders
   {
@@ -190,6 +191,9 @@ function serviceResponse(drain: { on: boolean }): typeof ServerResponse {
       return super.end(chunk as string, encoding as BufferEncoding, callback as () => void);
     }
   };
+  // The marker the first stage looks for (hasPresetHeaders).
+  Object.defineProperty(ServiceResponse.prototype, PRESET, { value: true });
+  return ServiceResponse;
 }
 
 /**
@@ -212,20 +216,13 @@ function withPresets(response: ServerResponse, traceId: string, secure: boolean,
     if (record === undefined) response.setHeader(name, value);
     else if (!names?.has(lower)) record[name] = value;
   };
-  add(TRACE_NAME, TRACE_LOWER, traceId);
+  add(TRACE_HEADER, TRACE_LOWER, traceId);
   if (secure) for (const [name, lower, value] of SECURE_PRESETS) add(name, lower, value);
   return record ?? headers;
 }
 
-const TRACE_NAME = 'X-Trace-Id';
-const TRACE_LOWER = 'x-trace-id';
+const TRACE_LOWER = TRACE_HEADER.toLowerCase();
 const SECURE_PRESETS = API_SECURE_HEADERS.map(([name, value]) => [name, name.toLowerCase(), value] as const);
-
-/** Marks the class's prototype: its responses take preset headers. */
-function withPresetMarker(response: typeof ServerResponse): typeof ServerResponse {
-  Object.defineProperty(response.prototype, PRESET, { value: true });
-  return response;
-}
 
 /**
  * HTTP framing errors (a bad chunk size, a request line Node cannot parse, headers too large) are the client's:

@@ -78,29 +78,32 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return res instanceof Response ? res : undefined;
   }
 
-  /** Runs stage `i` onwards (skipping those with nothing to do), then `inner`. */
-  function from(c: Context<AppEnv>, i: number, inner: Inner): PipelineResult {
+  /** The first stage from `i` on that has something to do for this request (`count` when none has). */
+  function nextApplying(c: Context<AppEnv>, i: number): number {
     while (i < count && !(stages[i] as Stage).applies(c)) i++;
+    return i;
+  }
+
+  /** Runs stage `i` (which applies), the stages after it that apply, then `inner`. */
+  function from(c: Context<AppEnv>, i: number, inner: Inner): PipelineResult {
     if (i === count) return guarded(c, inner);
     const stage = stages[i] as Stage;
     return guarded(c, () =>
       stage.run(c, async () => {
-        await from(c, i + 1, inner);
+        await from(c, nextApplying(c, i + 1), inner);
       }),
     );
   }
 
-  /** True when no stage has anything to do (the common read). */
-  function idle(c: Context<AppEnv>): boolean {
-    for (let i = 0; i < count; i++) if ((stages[i] as Stage).applies(c)) return false;
-    return true;
-  }
-
   function run(c: Context<AppEnv>, inner: Inner): PipelineResult {
-    if (quick(c)) return idle(c) ? inner() : from(c, 0, inner);
+    if (quick(c)) {
+      // The common read: no stage applies, and `inner` runs in this very call.
+      const i = nextApplying(c, 0);
+      return i === count ? inner() : from(c, i, inner);
+    }
     return guarded(c, () =>
       first(c, async () => {
-        await from(c, 0, inner);
+        await from(c, nextApplying(c, 0), inner);
       }),
     );
   }

@@ -34,6 +34,18 @@ export interface TraceIdOptions {
   metrics?: ServiceMetrics | undefined;
 }
 
+/**
+ * The trace id and, for the API, the secure headers, straight onto the Node response. `path` is the path the
+ * router matches (dot segments resolved, absolute-form targets reduced to their path), not the raw target:
+ * `/x/../api/v1/…` or `GET http://host/api/v1/…` reach the API too. `c.req.path` reads the light request's URL
+ * string; no Web `Request` or `Headers` is materialised for the decision.
+ */
+function setTraceHeaders(outgoing: NonNullable<HttpBindings['outgoing']>, id: string, path: string): void {
+  outgoing.setHeader(TRACE_HEADER, id);
+  if (wantsApiSecureHeaders(path))
+    for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
+}
+
 /** A new trace id: 32 hex characters of a random UUID. */
 function newTraceId(): string {
   return randomUUID().replaceAll('-', '');
@@ -54,11 +66,9 @@ export function quickTraceId(options: TraceIdOptions = {}): (c: Context<AppEnv>)
     if (hasPresetHeaders(outgoing)) {
       outgoing.presetTraceId = id;
       outgoing.presetSecure = wantsApiSecureHeaders(c.req.path);
-      return true;
+    } else {
+      setTraceHeaders(outgoing, id, c.req.path);
     }
-    outgoing.setHeader(TRACE_HEADER, id);
-    if (wantsApiSecureHeaders(c.req.path))
-      for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
     return true;
   };
 }
@@ -86,12 +96,7 @@ export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv>
     // On node-server the header goes straight onto the Node response: setting it on `c.res` after the handler
     // would turn node-server's light response into a full Web `Headers` object (perf-notes.md).
     if (outgoing) {
-      outgoing.setHeader(TRACE_HEADER, id);
-      // The path the router matches (dot segments resolved, absolute-form targets reduced to their path), not
-      // the raw target: `/x/../api/v1/…` or `GET http://host/api/v1/…` reach the API too. `c.req.path` reads
-      // the light request's URL string; no Web `Request` or `Headers` is materialised for the decision.
-      if (wantsApiSecureHeaders(c.req.path))
-        for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
+      setTraceHeaders(outgoing, id, c.req.path);
       if (!observation) return next();
       observeNodeResponse(outgoing, observation);
       return spanCtx ? withSpanContext(spanCtx, next) : next();

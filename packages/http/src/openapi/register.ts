@@ -124,7 +124,7 @@ type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 type Answer = Response | undefined | Promise<unknown>;
 
 /** The guards in order, then `last`; each guard answers what the next step answered (`fusable` guards). */
-function guarded(guards: MiddlewareHandler<AppEnv>[], last: (c: Context<AppEnv>) => Answer) {
+function throughGuards(guards: MiddlewareHandler<AppEnv>[], last: (c: Context<AppEnv>) => Answer) {
   let step = last;
   for (let i = guards.length - 1; i >= 0; i--) {
     const guard = guards[i] as MiddlewareHandler<AppEnv>;
@@ -136,8 +136,9 @@ function guarded(guards: MiddlewareHandler<AppEnv>[], last: (c: Context<AppEnv>)
 
 /**
  * Registers a route that runs the pipeline and its guards itself (issue 16; see middleware/pipeline.ts). Without
- * request validation the route is one handler: pipeline, guards, handler. With it, the pipeline and guards are
- * the route's middleware, so they still answer 401/403 before validation can answer 48000. The first handler
+ * request validation or middleware of its own the route is one handler: pipeline, guards, handler. Otherwise the
+ * pipeline and guards are the route's first middleware, so they still answer 401/403 before its own middleware
+ * runs and before validation can answer 48000. The first handler
  * carries how many router entries the route has, which is how FusedRouter matches it alone.
  */
 function registerFused(
@@ -150,23 +151,17 @@ function registerFused(
 ): void {
   const before = app.routes.length;
   let first: object;
-  if (own.length > 0) {
-    // A route with middleware of its own: the guards first, then its middleware, each with Hono's `next`.
+  if (own.length > 0 || hasValidation(config)) {
+    // Pipeline and guards as the route's first middleware, with Hono's `next`: the route's own middleware and
+    // the validators follow them.
     const pre: MiddlewareHandler<AppEnv> = (c, next) => {
-      const chain = guarded(guards, () => next());
+      const chain = throughGuards(guards, () => next());
       return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;
     };
     app.openapi({ ...config, middleware: [pre, ...own] } as RouteConfig, handler as never);
     first = pre;
-  } else if (hasValidation(config)) {
-    const pre: MiddlewareHandler<AppEnv> = (c, next) => {
-      const chain = guarded(guards, () => next());
-      return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;
-    };
-    app.openapi({ ...config, middleware: [pre] } as RouteConfig, handler as never);
-    first = pre;
   } else {
-    const chain = guarded(guards, answered(handler));
+    const chain = throughGuards(guards, answered(handler));
     const fused = (c: Context<AppEnv>) => (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c)));
     app.openapi(config, fused as never);
     first = fused;
