@@ -21,7 +21,7 @@ describe('openDatabase: SQLite', () => {
       contentRoot: root,
     });
     try {
-      expect(await findMissingTables(database)).toHaveLength(27);
+      expect(await findMissingTables(database)).toHaveLength(28);
       await migrateDatabase(database);
       expect(await findMissingTables(database)).toEqual([]);
       await expect(

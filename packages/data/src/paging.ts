@@ -81,6 +81,11 @@ export interface PaginateOptions<T extends Table> {
   query: PageQuery;
   /** Order used when `sortField` is absent or unknown, e.g. `[desc(t.createTime), desc(t.id)]`. */
   defaultOrder: SelectionField[];
+  /**
+   * The exact number of rows `where` selects when the caller can read it in constant time (a counter the
+   * database maintains); undefined: a `COUNT` over the matching rows.
+   */
+  total?: (() => Promise<number | undefined>) | undefined;
 }
 
 /** Reads one page of `table` rows and the total count. Ties are broken by `id` so pages never overlap. */
@@ -97,8 +102,7 @@ export async function paginate<T extends Table>(
     : [...options.defaultOrder];
   if (sortColumn && idColumn && sortColumn !== idColumn) order.push(desc(idColumn));
 
-  const [counted] = await db.select({ total: count() }).from(options.table).where(options.where);
-  const total = Number(counted?.total ?? 0);
+  const total = (await options.total?.()) ?? (await countRows(db, options.table, options.where));
   const items =
     total > paging.offset
       ? await adapter.page(
@@ -118,4 +122,9 @@ export async function paginate<T extends Table>(
     pages: Math.ceil(total / paging.size),
     items,
   };
+}
+
+async function countRows(db: QueryDb, table: Table, where: SQL | undefined): Promise<number> {
+  const [counted] = await db.select({ total: count() }).from(table).where(where);
+  return Number(counted?.total ?? 0);
 }

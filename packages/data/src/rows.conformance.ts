@@ -41,6 +41,7 @@ interface Expected {
   sysNoticeRead: rows.SysNoticeReadRow;
   sysJob: rows.SysJobRow;
   sysJobLog: rows.SysJobLogRow;
+  sysCounter: rows.SysCounterRow;
 }
 
 /** For each table: `true` when its `$inferSelect` equals the neutral row (the row type itself is spread out

@@ -424,3 +424,9 @@ export interface SysJobLogRow {
   messageText: string | null;
   errorText: string | null;
 }
+
+/** `sys_counter`: a counter the database keeps (triggers), e.g. `sys_user.live`. */
+export interface SysCounterRow {
+  name: string;
+  value: number;
+}

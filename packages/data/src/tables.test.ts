@@ -34,7 +34,7 @@ describe('dialect schemas', () => {
 
   it('uses snake_case sys_ table and column names', () => {
     const names = tableNames(sqlite);
-    expect(names).toHaveLength(27);
+    expect(names).toHaveLength(28);
     for (const [, table] of Object.entries(canonical)) {
       expect(table.name).toMatch(/^sys_[a-z0-9_]+$/);
       for (const [sqlName] of Object.values(table.columns)) expect(sqlName).toMatch(/^[a-z0-9_]+$/);

@@ -539,3 +539,13 @@ export const sysJobLog = table(
     index('sys_job_log_start_time_idx').on(t.startTime),
   ],
 );
+
+/**
+ * Counters kept exact by the database itself: triggers on the counted table adjust the row in the same
+ * transaction as the write, whoever writes (repositories, imports, a DBA's SQL). `sys_user.live` is the number of
+ * live (not soft-deleted) users, the total of the unfiltered user page, read in constant time (issue 16).
+ */
+export const sysCounter = table('sys_counter', {
+  name: str('name', 64).primaryKey(),
+  value: int64('value').notNull().default(0),
+});

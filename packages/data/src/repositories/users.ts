@@ -158,6 +158,9 @@ export interface ImportBatch {
   statementTimeoutMs?: number | undefined;
 }
 
+/** The `sys_counter` row of live users (the migration `user_counter` creates it and its triggers). */
+export const LIVE_USERS = 'sys_user.live';
+
 /** Accounts per `IN` list of {@link UserRepository.findLiveByAccounts} (well under every dialect's limit). */
 const ACCOUNTS_PER_LOOKUP = 500;
 
@@ -183,9 +186,19 @@ function userSortColumns(t: Tables['sysUser']) {
 export function createUserRepository({ db, adapter, tables }: RepositoryContext): UserRepository {
   const t = tables.sysUser;
   const ur = tables.sysUserRole;
+  const c = tables.sysCounter;
   const live = (includeDeleted: boolean | undefined) => (includeDeleted ? undefined : eq(t.isDelete, false));
   const sortable = userSortColumns(t);
   const inScope = (scope: DataScopeFilter) => dataScopeCondition(scope, { org: t.orgId, owner: t.id });
+
+  /**
+   * Live users, from the `sys_user.live` row of `sys_counter` that the database's triggers keep exact in the
+   * transaction of every write to `sys_user`. Undefined when the row is missing (a DBA removed it): callers count.
+   */
+  async function liveCount(): Promise<number | undefined> {
+    const [row] = await db.select({ value: c.value }).from(c).where(eq(c.name, LIVE_USERS));
+    return row === undefined ? undefined : Number(row.value);
+  }
 
   async function replaceRoles(tx: QueryDb, userId: number, roleIds: readonly number[]): Promise<void> {
     await tx.delete(ur).where(eq(ur.userId, userId));
@@ -207,6 +220,8 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     async countLive() {
+      const counted = await liveCount();
+      if (counted !== undefined) return counted;
       const [row] = await db.select({ n: count() }).from(t).where(eq(t.isDelete, false));
       return Number(row?.n ?? 0);
     },
@@ -280,6 +295,13 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     async page(query, scope) {
+      const unfiltered =
+        scope.all &&
+        !query.account?.trim() &&
+        !query.name?.trim() &&
+        query.orgId === undefined &&
+        query.enabled === undefined &&
+        query.roleId === undefined;
       const where: (SQL | undefined)[] = [
         eq(t.isDelete, false),
         containsIgnoreCase(t.account, query.account),
@@ -295,7 +317,14 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
       // id) serves this order without sorting the table.
       return paginate(
         { db, adapter },
-        { table: t, where: and(...where), query: restrictSort(query, sortable), defaultOrder: [desc(t.id)] },
+        {
+          table: t,
+          where: and(...where),
+          query: restrictSort(query, sortable),
+          defaultOrder: [desc(t.id)],
+          // Every live user: the counter the database keeps (sys_counter), not a COUNT that grows with the table.
+          total: unfiltered ? liveCount : undefined,
+        },
       );
     },
 

@@ -3,9 +3,11 @@
  * case-insensitive account; exception logs are truncated to the spec's limits, paged newest first and cleared
  * with a count; config rows are inserted only when absent; paging follows contract §3.
  */
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paginate } from '../../paging.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
+import { LIVE_USERS } from '../../repositories/users.js';
 import type { DialectFixture } from '../fixtures.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
 
@@ -41,6 +43,89 @@ export function repositoriesContract(fixture: DialectFixture): void {
         expect((await repos.users.findByAccount('BOB', { includeDeleted: true }))?.id).toBe(gone);
         expect(await repos.users.findById(gone)).toBeUndefined();
         expect((await repos.users.findById(gone, { includeDeleted: true }))?.isDelete).toBe(true);
+      });
+
+      it('keeps the live-user counter exact in the database, whoever writes, and pages the unfiltered total from it', async () => {
+        const { db, adapter, tables } = t.database;
+        const u = tables.sysUser;
+        const c = tables.sysCounter;
+        const stamp = { at: new Date(), userId: 1 };
+        const all = { all: true, orgIds: [], selfUserId: null };
+        const exact = async () =>
+          Number((await db.select({ n: count() }).from(u).where(eq(u.isDelete, false)))[0]?.n ?? 0);
+        const counter = async () =>
+          Number((await db.select({ v: c.value }).from(c).where(eq(c.name, LIVE_USERS)))[0]?.v ?? Number.NaN);
+        const agree = async () => {
+          const want = await exact();
+          expect(await counter()).toBe(want);
+          expect((await repos.users.page({ size: 1 }, all)).total).toBe(want);
+          expect(await repos.users.countLive()).toBe(want);
+        };
+        await agree();
+        // Concurrent inserts through the repository, one of them with roles in its own transaction.
+        const ids = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            i === 0
+              ? repos.users.insertWithRoles({ account: `counted-${i}`, realName: 'C', password: 'h' }, [1])
+              : repos.users.insert({ account: `counted-${i}`, realName: 'C', password: 'h' }),
+          ),
+        );
+        await repos.users.insert({ account: 'counted-dead', realName: 'C', password: 'h', isDelete: true });
+        await agree();
+        // Soft delete (twice: the second changes nothing), restore, purge of a deleted row.
+        expect(await repos.users.softDelete([ids[0] as number, ids[1] as number], stamp)).toBe(2);
+        expect(await repos.users.softDelete([ids[0] as number], stamp)).toBe(0);
+        await agree();
+        expect(await repos.users.restore(ids[0] as number, stamp)).toBe(true);
+        expect(await repos.users.purge(ids[1] as number)).toBe(true);
+        await agree();
+        // An import batch: creates and an update that leaves the flag alone.
+        await repos.users.importBatch({
+          creates: [{ user: { account: 'imported-1', realName: 'I', password: 'h' }, roleIds: [] }],
+          updates: [{ id: ids[2] as number, patch: { realName: 'Renamed' } }],
+          stamp,
+        });
+        await agree();
+        // A rolled-back transaction leaves the counter as it was.
+        await expect(
+          adapter.transaction(db, async (tx) => {
+            await adapter.insertReturningId(tx, u, { account: 'rolled-back', realName: 'R', password: 'h' });
+            throw new Error('roll back');
+          }),
+        ).rejects.toThrow('roll back');
+        await agree();
+        // A DBA's SQL, past every repository: flag flips, a hard delete of a live row, an unrelated update.
+        await db.update(u).set({ isDelete: true }).where(eq(u.id, ids[3] as number));
+        await db.update(u).set({ isDelete: false }).where(eq(u.account, 'counted-dead'));
+        await db.delete(u).where(eq(u.id, ids[4] as number));
+        await db.update(u).set({ realName: 'Again' }).where(eq(u.id, ids[5] as number));
+        await agree();
+        // The unfiltered page reads the counter (a planted value shows); a filtered page still counts rows.
+        const want = await exact();
+        await db.update(c).set({ value: want + 1000 }).where(eq(c.name, LIVE_USERS));
+        try {
+          expect((await repos.users.page({ size: 1 }, all)).total).toBe(want + 1000);
+          expect((await repos.users.page({ size: 1, account: 'counted-' }, all)).total).toBe(
+            Number(
+              (
+                await db
+                  .select({ n: count() })
+                  .from(u)
+                  .where(and(eq(u.isDelete, false), sql`lower(${u.account}) like '%counted-%'`))
+              )[0]?.n,
+            ),
+          );
+          expect((await repos.users.page({ size: 1 }, { all: false, orgIds: [], selfUserId: ids[0] as number })).total).toBe(1);
+        } finally {
+          await db.update(c).set({ value: want }).where(eq(c.name, LIVE_USERS));
+        }
+        // Without the row (removed by hand) the page counts again.
+        await db.delete(c).where(eq(c.name, LIVE_USERS));
+        try {
+          expect((await repos.users.page({ size: 1 }, all)).total).toBe(want);
+        } finally {
+          await db.insert(c).values({ name: LIVE_USERS, value: want });
+        }
       });
 
       it('updates the password fields and reports a missing user', async () => {
