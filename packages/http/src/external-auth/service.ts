@@ -18,7 +18,7 @@ import { uniqueOr } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { BusinessError, type Configuration, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
 import type { ClientInfo, IssuedSession, LoginSteps, SessionAuthService } from '@svc/security';
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import type { OidcProviderOptions } from './options.js';
 
 export const FLOW_TTL_MS = 5 * 60_000;
@@ -140,6 +140,13 @@ class Refusal extends Error {
   }
 }
 
+/**
+ * openid-client (with oauth4webapi and jose's JWE) is loaded on the first external login, not at start-up: a
+ * host without OIDC providers never pays its memory (issue 16, idle RSS).
+ */
+let openidClient: Promise<typeof oidc> | undefined;
+const loadOpenidClient = () => (openidClient ??= import('openid-client'));
+
 export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthService {
   const { config, repos, cache, logger } = deps;
   const options = config.service.ExternalAuth;
@@ -151,15 +158,17 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
   function discover(p: OidcProviderOptions): Promise<oidc.Configuration> {
     let pending = discovered.get(p.Code);
     if (!pending) {
-      pending = oidc.discovery(
-        new URL(p.Authority),
-        p.ClientId,
-        p.ClientSecret ? { client_secret: p.ClientSecret } : undefined,
-        p.ClientSecret ? oidc.ClientSecretPost(p.ClientSecret) : oidc.None(),
-        // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
-        !config.environment.isProduction && p.Authority.startsWith('http:')
-          ? { execute: [oidc.allowInsecureRequests] }
-          : undefined,
+      pending = loadOpenidClient().then((client) =>
+        client.discovery(
+          new URL(p.Authority),
+          p.ClientId,
+          p.ClientSecret ? { client_secret: p.ClientSecret } : undefined,
+          p.ClientSecret ? client.ClientSecretPost(p.ClientSecret) : client.None(),
+          // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
+          !config.environment.isProduction && p.Authority.startsWith('http:')
+            ? { execute: [client.allowInsecureRequests] }
+            : undefined,
+        ),
       );
       // A failed discovery (provider down) is tried again by the next request.
       pending.catch(() => discovered.delete(p.Code));
@@ -317,7 +326,8 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     try {
       const current = new URL(flow.redirectUri);
       current.search = input.query.toString();
-      const tokens = await oidc.authorizationCodeGrant(await discover(p), current, {
+      const configuration = await discover(p);
+      const tokens = await (await loadOpenidClient()).authorizationCodeGrant(configuration, current, {
         expectedState: state,
         expectedNonce: flow.nonce,
         ...(flow.verifier ? { pkceCodeVerifier: flow.verifier } : {}),
@@ -406,9 +416,10 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         logger.warn('OpenID discovery failed.', { provider: p.Code, error });
         throw new BusinessError(ErrorCode.ExternalLoginFailed);
       });
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const verifier = p.UsePkce ? oidc.randomPKCECodeVerifier() : null;
+      const client = await loadOpenidClient();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const verifier = p.UsePkce ? client.randomPKCECodeVerifier() : null;
       const uri = redirectUri(p, requestOrigin);
       const flow: Flow = {
         expiresAt: nowMs() + FLOW_TTL_MS,
@@ -429,10 +440,10 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         nonce,
       };
       if (verifier) {
-        parameters.code_challenge = await oidc.calculatePKCECodeChallenge(verifier);
+        parameters.code_challenge = await client.calculatePKCECodeChallenge(verifier);
         parameters.code_challenge_method = 'S256';
       }
-      return oidc.buildAuthorizationUrl(configuration, parameters);
+      return client.buildAuthorizationUrl(configuration, parameters);
     },
 
     async callback(input) {

@@ -88,7 +88,7 @@ export function createTotpBinding(
         client: options.client,
       });
       if (user.totpSecret) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
-      const seed = totp.newSecret();
+      const seed = await totp.newSecret();
       const bindChallengeId = guidV7(store.nowMs());
       const ttl = settings.totp.challengeTtlSeconds;
       await store.put(
@@ -98,7 +98,7 @@ export function createTotpBinding(
       );
       return {
         bindChallengeId,
-        otpauthUri: totp.uri(settings.totp.issuer, user.account, seed),
+        otpauthUri: await totp.uri(settings.totp.issuer, user.account, seed),
         seed,
         expiresSeconds: ttl,
       };

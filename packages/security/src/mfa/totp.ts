@@ -5,7 +5,7 @@
  * inside the drift window cannot follow a newer one (RFC 6238 §5.2).
  */
 import type { Cache } from '@svc/data/cache';
-import { generateSecret, generateURI, verify } from 'otplib';
+import type * as Otplib from 'otplib';
 import {
   MFA_KEYS,
   TOTP_DIGITS,
@@ -17,11 +17,18 @@ import {
 
 const CODE = /^\d{6}$/;
 
+/**
+ * otplib (with its Base32 and HMAC plugins) is loaded by the first TOTP step, not at start-up: most requests and
+ * many hosts never use it (issue 16, idle RSS).
+ */
+let otplib: Promise<typeof Otplib> | undefined;
+const loadOtplib = () => (otplib ??= import('otplib'));
+
 export interface TotpEngine {
   /** A new Base32 seed. */
-  newSecret(): string;
+  newSecret(): Promise<string>;
   /** The `otpauth://totp/...` URI an authenticator app scans. */
-  uri(issuer: string, account: string, secret: string): string;
+  uri(issuer: string, account: string, secret: string): Promise<string>;
   /** The time step a code matches at `nowMs` (within the drift window), or undefined. Does not consume. */
   match(secret: string, code: string, nowMs: number): Promise<number | undefined>;
   /**
@@ -36,7 +43,7 @@ export function createTotpEngine(deps: { cache: Cache }): TotpEngine {
 
   async function match(secret: string, code: string, nowMs: number, after?: number) {
     if (!CODE.test(code)) return undefined;
-    const result = await verify({
+    const result = await (await loadOtplib()).verify({
       secret,
       token: code,
       digits: TOTP_DIGITS,
@@ -49,9 +56,15 @@ export function createTotpEngine(deps: { cache: Cache }): TotpEngine {
   }
 
   return {
-    newSecret: () => generateSecret({ length: TOTP_SECRET_BYTES }),
-    uri: (issuer, account, secret) =>
-      generateURI({ issuer, label: account, secret, digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }),
+    newSecret: async () => (await loadOtplib()).generateSecret({ length: TOTP_SECRET_BYTES }),
+    uri: async (issuer, account, secret) =>
+      (await loadOtplib()).generateURI({
+        issuer,
+        label: account,
+        secret,
+        digits: TOTP_DIGITS,
+        period: TOTP_PERIOD_SECONDS,
+      }),
     match: (secret, code, nowMs) => match(secret, code, nowMs),
 
     async accept(userId, secret, code, nowMs) {

@@ -95,14 +95,23 @@ export function repositoriesContract(fixture: DialectFixture): void {
         ).rejects.toThrow('roll back');
         await agree();
         // A DBA's SQL, past every repository: flag flips, a hard delete of a live row, an unrelated update.
-        await db.update(u).set({ isDelete: true }).where(eq(u.id, ids[3] as number));
+        await db
+          .update(u)
+          .set({ isDelete: true })
+          .where(eq(u.id, ids[3] as number));
         await db.update(u).set({ isDelete: false }).where(eq(u.account, 'counted-dead'));
         await db.delete(u).where(eq(u.id, ids[4] as number));
-        await db.update(u).set({ realName: 'Again' }).where(eq(u.id, ids[5] as number));
+        await db
+          .update(u)
+          .set({ realName: 'Again' })
+          .where(eq(u.id, ids[5] as number));
         await agree();
         // The unfiltered page reads the counter (a planted value shows); a filtered page still counts rows.
         const want = await exact();
-        await db.update(c).set({ value: want + 1000 }).where(eq(c.name, LIVE_USERS));
+        await db
+          .update(c)
+          .set({ value: want + 1000 })
+          .where(eq(c.name, LIVE_USERS));
         try {
           expect((await repos.users.page({ size: 1 }, all)).total).toBe(want + 1000);
           expect((await repos.users.page({ size: 1, account: 'counted-' }, all)).total).toBe(
@@ -115,7 +124,10 @@ export function repositoriesContract(fixture: DialectFixture): void {
               )[0]?.n,
             ),
           );
-          expect((await repos.users.page({ size: 1 }, { all: false, orgIds: [], selfUserId: ids[0] as number })).total).toBe(1);
+          expect(
+            (await repos.users.page({ size: 1 }, { all: false, orgIds: [], selfUserId: ids[0] as number }))
+              .total,
+          ).toBe(1);
         } finally {
           await db.update(c).set({ value: want }).where(eq(c.name, LIVE_USERS));
         }
