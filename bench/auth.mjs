@@ -8,14 +8,15 @@
 //                       [--redis redis://127.0.0.1:6379] [--rounds 3]
 //
 // Needs Linux and a built host (`npx tsc -b apps/host`). About 80 s with the defaults.
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpuSeconds, median, untilIdle } from './host.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const HOST_MAIN = fileURLToPath(new URL('../apps/host/dist/main.js', import.meta.url));
@@ -76,26 +77,6 @@ function track(child) {
   return child;
 }
 
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** utime + stime of a process, all threads (the libuv pool's hashing included), in clock ticks. */
-function cpuTicks(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Waits (at most 20 s) until the process uses no more than one tick per 200 ms: its in-flight work is done. */
-async function untilIdle(pid) {
-  let last = cpuTicks(pid);
-  for (let i = 0; i < 100; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = cpuTicks(pid);
-    if (now - last <= 1) return;
-    last = now;
-  }
-}
-
 /** Starts a server process and resolves with its URL once `pattern` shows it on stdout or stderr. */
 function startServer(name, nodeArgs, env, pattern) {
   const child = track(spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
@@ -145,14 +126,14 @@ async function measure(server, label, request, expect, conns = connections) {
   if (server.child.exitCode !== null) throw new Error(`${server.name} is no longer running`);
   process.stderr.write(`${label}: ${seconds} s at ${conns} connections…\n`);
   const pid = server.child.pid;
-  const before = cpuTicks(pid);
+  const before = cpuSeconds(pid);
   const r = await runChild(
     'load.mjs',
     { ...request, connections: conns, duration: seconds, timeout: 30 },
     seconds + 60,
   );
   await untilIdle(pid);
-  const cpuSeconds = (cpuTicks(pid) - before) / TICKS_PER_SECOND;
+  const used = cpuSeconds(pid) - before;
   const unexpected = Object.entries(r.statuses).filter(([status]) => Number(status) !== expect);
   if (unexpected.length > 0 || r.errors > 0 || r.timeouts > 0) {
     throw new Error(
@@ -161,16 +142,11 @@ async function measure(server, label, request, expect, conns = connections) {
   }
   // Every request sent is finished by the server, the few still in flight when the window closed included
   // (untilIdle waited for them): they count in the CPU time, so they count in the divisor too.
-  return { label, rps: r.completed / r.seconds, p50: r.p50, p99: r.p99, cpuUs: (cpuSeconds * 1e6) / r.sent };
+  return { label, rps: r.completed / r.seconds, p50: r.p50, p99: r.p99, cpuUs: (used * 1e6) / r.sent };
 }
 
 /** Per-field medians of several measurements of one case. */
 function medianOf(list) {
-  const median = (values) => {
-    const sorted = [...values].sort((x, y) => x - y);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
   const first = list[0];
   return {
     label: list.length > 1 ? `${first.label} (median of ${list.length})` : first.label,

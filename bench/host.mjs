@@ -1,8 +1,8 @@
 // The built reference host in its own process, for the benchmark scripts: Production on a throw-away content
 // root, PBKDF2 at the floor and rate limiting off (the scripts measure other things), listening on a free
 // loopback port. Every host started here is killed and every content root removed when the script exits.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -86,4 +86,31 @@ export function tempRoot(prefix) {
   const root = mkdtempSync(join(tmpdir(), prefix));
   roots.push(root);
   return root;
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds (utime + stime, all threads) a process has used so far, from /proc (Linux). */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Waits (at most 20 s) until the process uses at most one clock tick per 200 ms: its in-flight work is done. */
+export async function untilIdle(pid) {
+  let last = cpuSeconds(pid);
+  for (let i = 0; i < 100; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpuSeconds(pid);
+    if (now - last <= 1 / TICKS_PER_SECOND) return;
+    last = now;
+  }
+}
+
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -14,6 +14,7 @@
  */
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type AppEnv, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
@@ -71,6 +72,16 @@ export function closeAfterAnswer(c: Context): void {
   c.header('Connection', 'close');
 }
 
+/**
+ * Whether the request announces a body: `Content-Length` or `Transfer-Encoding` on HTTP/1.x. On HTTP/2 (and
+ * outside node-server) the body is framed without either header, so there the answer is always true.
+ */
+function hasBodyFraming(c: Context<AppEnv>): boolean {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming || incoming.httpVersionMajor !== 1) return true;
+  return readHeader(c, 'transfer-encoding') !== undefined || readHeader(c, 'content-length') !== undefined;
+}
+
 /** True when the body limit has something to check: a method that may carry a body. */
 export function bodyLimitApplies(c: Context<AppEnv>): boolean {
   const method = c.req.method;
@@ -103,7 +114,8 @@ export function jsonBodyLimit(options: {
 
   /** Decodes and checks a JSON body once; the route's parser then reads the checked text. */
   async function checkedJson(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
-    if (c.req.raw.body && isJsonContentType(readHeader(c, 'content-type'))) {
+    // The media type first: reading `body` builds node-server's full Web `Request`, which only JSON needs here.
+    if (isJsonContentType(readHeader(c, 'content-type')) && c.req.raw.body) {
       const checked = checkJsonBody(new Uint8Array(await c.req.arrayBuffer()));
       if ('problem' in checked) {
         c.res = failure(c, options.errors, ErrorCode.ParamInvalid, { errors: [checked.problem] });
@@ -130,6 +142,9 @@ export function jsonBodyLimit(options: {
     }
     // An upload without a length is counted by the route's streaming reader.
     if (upload) return next();
+    // Neither a length nor chunked framing: an HTTP/1.1 request without a body (RFC 9112 §6.3). Known from the
+    // raw headers, so no Web `Request` with a body stream is built for it (the common bodiless POST/DELETE).
+    if (!hasBodyFraming(c)) return next();
     const body = c.req.raw.body;
     if (!body) return next();
     // A chunked body: counted while it is read; over the limit the rest is discarded, then refused.
