@@ -8,6 +8,7 @@ export * from './crypto/guid.js';
 export * from './crypto/hash.js';
 export * from './crypto/password.js';
 export * from './crypto/random.js';
+export * from './crypto/trace-id.js';
 export * from './envelope.js';
 export * from './errors/business-error.js';
 export * from './errors/codes.js';

@@ -12,9 +12,10 @@
  * Within the limit, a JSON body is decoded and checked once here (json-text.ts: invalid UTF-8, NUL, lone
  * surrogates answer 48000) and the checked text is what the route's parser reads: one pass, no extra layer.
  */
+
+import type { HttpBindings } from '@hono/node-server';
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
-import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type AppEnv, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
@@ -78,7 +79,7 @@ export function closeAfterAnswer(c: Context): void {
  */
 function hasBodyFraming(c: Context<AppEnv>): boolean {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming || incoming.httpVersionMajor !== 1) return true;
+  if (incoming?.httpVersionMajor !== 1) return true;
   return readHeader(c, 'transfer-encoding') !== undefined || readHeader(c, 'content-length') !== undefined;
 }
 
