@@ -115,6 +115,44 @@ describe('operation-log durability', () => {
     writer.close();
   });
 
+  it('spills a full queue a batch at a time, oldest first, while an insert is stuck', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const db = fakeDatabase();
+    const slow = {
+      ...db,
+      insertMany: async (rows: readonly NewOpLog[]) => {
+        await gate;
+        return db.insertMany(rows);
+      },
+    };
+    const writer = createOpLogWriter({
+      sink: slow,
+      logger: silentLogger,
+      spill: { dir: tmp(), name: 'oplog-spill', maxBytes: 1024 * 1024 },
+      existing: db.existing,
+      sleep: noWait,
+      capacity: 10,
+      batchSize: 4,
+    });
+    await writer.write(row(0));
+    await new Promise((r) => setImmediate(r)); // row 0 is in flight, stuck at the gate
+    for (let i = 1; i <= 10; i++) await writer.write(row(i));
+    expect(writer.stats()).toMatchObject({ queued: 10, spilledTotal: 0 });
+    await writer.write(row(11));
+    // One append of the four oldest queued rows, not one row per write.
+    expect(writer.stats()).toMatchObject({ queued: 7, spilledTotal: 4, dropped: 0 });
+    for (let i = 12; i <= 14; i++) await writer.write(row(i));
+    expect(writer.stats()).toMatchObject({ queued: 10, spilledTotal: 4 });
+    release();
+    await writer.drain(5000);
+    await writer.replay();
+    expect(titles(db.stored).sort()).toEqual(Array.from({ length: 15 }, (_, i) => `op ${i}`).sort());
+    writer.close();
+  });
+
   it('writes a sync-mode row that failed to the spill before answering', async () => {
     const db = fakeDatabase();
     db.down = true;

@@ -350,11 +350,14 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
   return {
     async write(entry) {
       if (size() >= capacity) {
-        const oldest = queue[head] as T;
-        head++;
         if (spill) {
-          toSpill([oldest]);
+          // The oldest batch goes to the spill in one append: a full queue means the database lags behind the
+          // requests, and an append per row (open, write, close) would cost more than the insert it stands for.
+          const oldest = queue.slice(head, head + batchSize);
+          head += oldest.length;
+          toSpill(oldest);
         } else {
+          head++;
           dropped++;
           if (dropped === 1 || dropped % 1000 === 0) {
             logger.warn(`${label} queue full (${capacity}): dropped the oldest row(s).`, { dropped });
