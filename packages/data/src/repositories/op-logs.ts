@@ -3,7 +3,7 @@
  * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
  * would have taken.
  */
-import { count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
@@ -54,27 +54,85 @@ export interface OpLogRepository {
 
 const clip = (text: string | null, max: number) => (text == null ? null : truncate(text, max));
 
+/** The columns an insert writes, in a fixed order (the placeholders of the prepared full-chunk insert). */
+const INSERT_COLUMNS = [
+  'title',
+  'httpMethod',
+  'path',
+  'paramJson',
+  'resultCode',
+  'success',
+  'elapsedMs',
+  'operatorId',
+  'operatorName',
+  'ip',
+  'userAgent',
+  'traceId',
+  'createTime',
+] as const;
+
+type InsertValues = Record<(typeof INSERT_COLUMNS)[number], unknown>;
+
+/**
+ * Dialects whose full chunks go through one statement prepared once. Everywhere else (SQL Server, which cannot
+ * be tested here) each chunk is built and sent as its own statement.
+ */
+const PREPARED_DIALECTS = new Set(['Sqlite', 'PostgreSQL', 'MySql']);
+
+interface PreparedInsert {
+  execute(values: Record<string, unknown>): Promise<unknown>;
+}
+
 export function createOpLogRepository({ db, adapter, tables }: RepositoryContext): OpLogRepository {
   const t = tables.sysOpLog;
+  /**
+   * The insert of a full chunk, prepared on first use: the SQL of 150 rows is built once, SQLite keeps the
+   * compiled statement, PostgreSQL a named statement per connection (drizzle sends other queries unnamed, parsed
+   * again every time). Under load nearly every chunk is full; a shorter tail is built as its own statement.
+   */
+  let fullChunk: PreparedInsert | undefined;
+  function preparedFullChunk(): PreparedInsert | undefined {
+    if (fullChunk || !PREPARED_DIALECTS.has(adapter.dbType)) return fullChunk;
+    const rows = Array.from({ length: OP_LOG_ROWS_PER_INSERT }, (_, i) =>
+      Object.fromEntries(INSERT_COLUMNS.map((column) => [column, sql.placeholder(`${column}${i}`)])),
+    );
+    const builder = db.insert(t).values(rows as never) as unknown as {
+      prepare(name?: string): PreparedInsert;
+    };
+    fullChunk = builder.prepare('svc_op_log_insert_full');
+    return fullChunk;
+  }
+
   return {
     async insertMany(rows) {
       for (let i = 0; i < rows.length; i += OP_LOG_ROWS_PER_INSERT) {
-        const values = rows.slice(i, i + OP_LOG_ROWS_PER_INSERT).map((r) => ({
-          title: truncate(r.title, 128),
-          httpMethod: truncate(r.httpMethod, 16),
-          path: truncate(r.path, 500),
-          paramJson: r.paramJson,
-          resultCode: r.resultCode,
-          success: r.success,
-          elapsedMs: Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647),
-          operatorId: r.operatorId,
-          operatorName: clip(r.operatorName, 64),
-          ip: clip(r.ip, 64),
-          userAgent: clip(r.userAgent, 500),
-          traceId: clip(r.traceId, 64),
-          createTime: r.createTime,
-        }));
-        await db.insert(t).values(values);
+        const values = rows.slice(i, i + OP_LOG_ROWS_PER_INSERT).map(
+          (r): InsertValues => ({
+            title: truncate(r.title, 128),
+            httpMethod: truncate(r.httpMethod, 16),
+            path: truncate(r.path, 500),
+            paramJson: r.paramJson,
+            resultCode: r.resultCode,
+            success: r.success,
+            elapsedMs: Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647),
+            operatorId: r.operatorId,
+            operatorName: clip(r.operatorName, 64),
+            ip: clip(r.ip, 64),
+            userAgent: clip(r.userAgent, 500),
+            traceId: clip(r.traceId, 64),
+            createTime: r.createTime,
+          }),
+        );
+        const prepared = values.length === OP_LOG_ROWS_PER_INSERT ? preparedFullChunk() : undefined;
+        if (prepared) {
+          const named: Record<string, unknown> = {};
+          values.forEach((row, index) => {
+            for (const column of INSERT_COLUMNS) named[`${column}${index}`] = row[column];
+          });
+          await prepared.execute(named);
+        } else {
+          await db.insert(t).values(values as never);
+        }
       }
       return rows.length;
     },

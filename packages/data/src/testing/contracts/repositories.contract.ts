@@ -165,6 +165,51 @@ export function repositoriesContract(fixture: DialectFixture): void {
       });
     });
 
+    describe('operation log', () => {
+      it('stores full chunks (one prepared statement) and a shorter tail with every value as given', async () => {
+        const t0 = Date.UTC(2026, 10, 26, 8, 0, 0, 0);
+        const rows = Array.from({ length: 160 }, (_, i) => ({
+          title: `op ${i}`,
+          httpMethod: i % 2 ? 'POST' : 'DELETE',
+          path: `/api/v1/x/${i}`,
+          paramJson: i % 3 ? null : `{"i":${i}}`,
+          resultCode: i % 4 ? 0 : 42001,
+          success: i % 4 !== 0,
+          elapsedMs: i,
+          operatorId: i % 5 ? i : null,
+          operatorName: i % 5 ? `user ${i}` : null,
+          ip: i % 7 ? '127.0.0.1' : null,
+          userAgent: 'ua',
+          traceId: `trace-${String(i).padStart(4, '0')}`,
+          createTime: new Date(t0 + i * 1000),
+        }));
+        // Twice: the second run reuses the prepared statement of the first.
+        expect(await repos.opLogs.insertMany(rows)).toBe(160);
+        expect(
+          await repos.opLogs.insertMany(rows.map((r) => ({ ...r, traceId: `again-${r.traceId}` }))),
+        ).toBe(160);
+        expect(await repos.opLogs.count()).toBe(320);
+        const page = await repos.opLogs.page({
+          size: 100,
+          current: 1,
+          sortField: 'elapsedMs',
+          sortOrder: 'asc',
+        });
+        expect(page.total).toBe(320);
+        const stored = new Map<string, unknown>();
+        for (let current = 1; current <= 4; current++) {
+          const p = await repos.opLogs.page({ size: 100, current, sortField: 'id', sortOrder: 'asc' });
+          for (const item of p.items) stored.set(item.traceId ?? '', item);
+        }
+        for (const r of rows) {
+          for (const traceId of [r.traceId, `again-${r.traceId}`]) {
+            const row = stored.get(traceId) as Record<string, unknown> | undefined;
+            expect(row).toMatchObject({ ...r, traceId, createTime: r.createTime });
+          }
+        }
+      });
+    });
+
     describe('exception logs', () => {
       it('truncates message to 2000 and stack to 8000 characters', async () => {
         const id = await repos.exceptionLogs.insert({
