@@ -10,10 +10,19 @@ import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 
 /**
- * Rows per INSERT statement: SQL Server accepts at most 2100 parameters in one statement and a row has 13
- * columns, so 150 rows (1950 parameters) is the largest batch every dialect takes.
+ * Rows per INSERT statement on SQL Server, which accepts at most 2100 parameters in one statement (a row has 13
+ * columns, so 150 rows are 1950 parameters): the largest chunk every dialect takes.
  */
 export const OP_LOG_ROWS_PER_INSERT = 150;
+
+/**
+ * Rows per INSERT statement on the connected dialect: a whole batch of the writer (200 rows, 2,600 parameters)
+ * where the dialect takes it (SQLite, PostgreSQL and MySQL allow 32,766 or more), so a batch is one statement and
+ * one round trip; {@link OP_LOG_ROWS_PER_INSERT} on SQL Server.
+ */
+export function opLogRowsPerInsert(dbType: string): number {
+  return dbType === 'SqlServer' ? OP_LOG_ROWS_PER_INSERT : 200;
+}
 
 /** One operation to record. */
 export interface NewOpLog {
@@ -85,15 +94,16 @@ interface PreparedInsert {
 
 export function createOpLogRepository({ db, adapter, tables }: RepositoryContext): OpLogRepository {
   const t = tables.sysOpLog;
+  const perInsert = opLogRowsPerInsert(adapter.dbType);
   /**
-   * The insert of a full chunk, prepared on first use: the SQL of 150 rows is built once, SQLite keeps the
+   * The insert of a full chunk, prepared on first use: the SQL of a chunk's rows is built once, SQLite keeps the
    * compiled statement, PostgreSQL a named statement per connection (drizzle sends other queries unnamed, parsed
    * again every time). Under load nearly every chunk is full; a shorter tail is built as its own statement.
    */
   let fullChunk: PreparedInsert | undefined;
   function preparedFullChunk(): PreparedInsert | undefined {
     if (fullChunk || !PREPARED_DIALECTS.has(adapter.dbType)) return fullChunk;
-    const rows = Array.from({ length: OP_LOG_ROWS_PER_INSERT }, (_, i) =>
+    const rows = Array.from({ length: perInsert }, (_, i) =>
       Object.fromEntries(INSERT_COLUMNS.map((column) => [column, sql.placeholder(`${column}${i}`)])),
     );
     const builder = db.insert(t).values(rows as never) as unknown as {
@@ -105,8 +115,8 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
 
   return {
     async insertMany(rows) {
-      for (let i = 0; i < rows.length; i += OP_LOG_ROWS_PER_INSERT) {
-        const values = rows.slice(i, i + OP_LOG_ROWS_PER_INSERT).map(
+      for (let i = 0; i < rows.length; i += perInsert) {
+        const values = rows.slice(i, i + perInsert).map(
           (r): InsertValues => ({
             title: truncate(r.title, 128),
             httpMethod: truncate(r.httpMethod, 16),
@@ -123,7 +133,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
             createTime: r.createTime,
           }),
         );
-        const prepared = values.length === OP_LOG_ROWS_PER_INSERT ? preparedFullChunk() : undefined;
+        const prepared = values.length === perInsert ? preparedFullChunk() : undefined;
         if (prepared) {
           const named: Record<string, unknown> = {};
           values.forEach((row, index) => {
