@@ -101,10 +101,13 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
    * again every time). Under load nearly every chunk is full; a shorter tail is built as its own statement.
    */
   let fullChunk: PreparedInsert | undefined;
+  /** Placeholder names by row and column (`title0`, …), made once: building them per batch cost more than the insert. */
+  let names: string[][] = [];
   function preparedFullChunk(): PreparedInsert | undefined {
     if (fullChunk || !PREPARED_DIALECTS.has(adapter.dbType)) return fullChunk;
-    const rows = Array.from({ length: perInsert }, (_, i) =>
-      Object.fromEntries(INSERT_COLUMNS.map((column) => [column, sql.placeholder(`${column}${i}`)])),
+    names = Array.from({ length: perInsert }, (_, i) => INSERT_COLUMNS.map((column) => `${column}${i}`));
+    const rows = names.map((row) =>
+      Object.fromEntries(INSERT_COLUMNS.map((column, c) => [column, sql.placeholder(row[c] as string)])),
     );
     const builder = db.insert(t).values(rows as never) as unknown as {
       prepare(name?: string): PreparedInsert;
@@ -136,9 +139,12 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
         const prepared = values.length === perInsert ? preparedFullChunk() : undefined;
         if (prepared) {
           const named: Record<string, unknown> = {};
-          values.forEach((row, index) => {
-            for (const column of INSERT_COLUMNS) named[`${column}${index}`] = row[column];
-          });
+          for (let r = 0; r < values.length; r++) {
+            const row = values[r] as InsertValues;
+            const rowNames = names[r] as string[];
+            for (let c = 0; c < INSERT_COLUMNS.length; c++)
+              named[rowNames[c] as string] = row[INSERT_COLUMNS[c] as keyof InsertValues];
+          }
           await prepared.execute(named);
         } else {
           await db.insert(t).values(values as never);
