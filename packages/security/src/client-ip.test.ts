@@ -81,6 +81,19 @@ describe('resolveClientIp', () => {
     expect(resolveClientIp({ ...on, remoteAddress: undefined, forwardedFor: '1.1.1.1' })).toBe('unknown');
   });
 
+  it('answers the same for a peer seen before, also past the bound of its cache and for unknown text', () => {
+    const resolve = createClientIpResolver(on);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 1500; i++) {
+        const v4 = `198.51.${i >> 8}.${i & 0xff}`;
+        expect(resolve({ remoteAddress: `::ffff:${v4}` })).toBe(v4);
+      }
+      expect(resolve({ remoteAddress: 'not an address' })).toBe('unknown');
+      expect(resolve({ remoteAddress: PROXY, forwardedFor: '198.51.100.7' })).toBe('198.51.100.7');
+      expect(resolve({ remoteAddress: '203.0.113.9', forwardedFor: '198.51.100.7' })).toBe('203.0.113.9');
+    }
+  });
+
   it('refuses an invalid proxy entry at creation, naming its key', () => {
     expect(() =>
       createClientIpResolver({ enabled: true, knownProxies: ['10.0.0.1', 'proxy.local'] }),

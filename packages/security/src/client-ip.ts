@@ -133,13 +133,29 @@ function trustList(knownProxies: readonly string[]): BlockList {
  * const clientIp = createClientIpResolver({ enabled: Enabled, knownProxies: KnownProxies });
  * const ip = clientIp({ remoteAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] });
  */
+/** Distinct socket addresses whose normal form a resolver keeps. */
+const PEER_CACHE_SIZE = 1024;
+
 export function createClientIpResolver(options: ClientIpOptions): ClientIpResolver {
   const trusted = trustList(options.knownProxies);
   const enabled = options.enabled && options.knownProxies.length > 0;
   const isTrusted = (ip: string) => trusted.check(ip, isIP(ip) === 4 ? 'ipv4' : 'ipv6');
 
-  return function resolveClientIpOf({ remoteAddress, forwardedFor }) {
+  // The socket's address, normalised once per distinct text: every logged write and every login asks for it,
+  // and a connection asks again for each of its requests (bounded: cleared at PEER_CACHE_SIZE entries).
+  const peers = new Map<string, string | undefined>();
+  const peerOf = (remoteAddress: string | undefined): string | undefined => {
+    if (remoteAddress === undefined) return undefined;
+    const known = peers.get(remoteAddress);
+    if (known !== undefined || peers.has(remoteAddress)) return known;
     const peer = normalizeIp(remoteAddress);
+    if (peers.size >= PEER_CACHE_SIZE) peers.clear();
+    peers.set(remoteAddress, peer);
+    return peer;
+  };
+
+  return function resolveClientIpOf({ remoteAddress, forwardedFor }) {
+    const peer = peerOf(remoteAddress);
     if (peer === undefined) return UNKNOWN_CLIENT_IP;
     if (!enabled || forwardedFor === undefined || !isTrusted(peer)) return peer;
     const header = typeof forwardedFor === 'string' ? forwardedFor : forwardedFor.join(',');
