@@ -114,3 +114,15 @@ export function median(values) {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/** Signs in to a host started here as the seeded super admin; answers the access token. */
+export async function loginToken(host) {
+  const login = await fetch(`${host.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
+  }).then((r) => r.json());
+  const token = login.data?.accessToken;
+  if (!token) throw new Error(`login failed: ${JSON.stringify(login)}`);
+  return token;
+}

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { PASSWORD, requireBuiltHost, startHost, stopHost } from './host.mjs';
+import { loginToken, requireBuiltHost, startHost, stopHost } from './host.mjs';
 
 const autocannon = createRequire(import.meta.url)('autocannon');
 const { values } = parseArgs({
@@ -37,13 +37,7 @@ for (let second = 1; second <= idleSeconds; second++) {
 const early = curve[Math.min(9, curve.length - 1)];
 const idle = curve[curve.length - 1];
 
-const login = await fetch(`${host.url}/api/v1/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
-}).then((r) => r.json());
-const token = login.data?.accessToken;
-if (!token) throw new Error(`login failed: ${JSON.stringify(login)}`);
+const token = await loginToken(host);
 let peak = rssMb(pid);
 const sampler = setInterval(() => {
   peak = Math.max(peak, rssMb(pid));

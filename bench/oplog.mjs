@@ -22,8 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   cpuSeconds,
+  loginToken,
   median,
-  PASSWORD,
   requireBuiltHost,
   startHost as startBenchHost,
   stopHost,
@@ -83,12 +83,7 @@ async function writeThroughput(dbType) {
         ...(await databaseEnv(dbType)),
         Service__Logging__OpLog__Enabled: String(enabled),
       });
-      const login = await fetch(`${host.url}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
-      });
-      const token = (await login.json()).data.accessToken;
+      const token = await loginToken(host);
       const request = {
         url: `${host.url}/api/v1/sys/cache/rebuild-portal`,
         method: 'POST',

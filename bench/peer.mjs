@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   cpuSeconds,
+  loginToken,
   median,
-  PASSWORD,
   requireBuiltHost,
   startHost,
   stopHost,
@@ -112,13 +112,7 @@ const [bare, peer, host] = await Promise.all([
 ]);
 
 // Our ping: the bearer token of a password login; forged: the same token signed by another key.
-const login = await fetch(`${host.url}/api/v1/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
-}).then((r) => r.json());
-const token = login.data?.accessToken;
-if (!token) throw new Error(`host login failed: ${JSON.stringify(login)}`);
+const token = await loginToken(host);
 const forgedToken = `${token.slice(0, token.lastIndexOf('.'))}.${randomBytes(32).toString('base64url')}`;
 
 // The peer's session: the cookie its email sign-up sets; forged: same token, another signature.
