@@ -31,3 +31,18 @@ export function readHeader(c: Context, name: string): string | undefined {
   }
   return c.req.header(name) ?? undefined;
 }
+
+/**
+ * Whether the request carries a body, told by the raw headers where they can tell (no Web `Request` with a body
+ * stream is built for it): on HTTP/1.x a body is announced by a `Content-Length` other than 0 or by
+ * `Transfer-Encoding`, and without either there is none (RFC 9112 §6.3). Elsewhere (HTTP/2, whose frames carry
+ * the body without either header, or `app.request()`) the Web `Request` is asked.
+ */
+export function announcesBody(c: Context): boolean {
+  const length = readHeader(c, 'content-length');
+  if (length === '0') return false;
+  if (length !== undefined) return true;
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming?.httpVersionMajor === 1) return readHeader(c, 'transfer-encoding') !== undefined;
+  return c.req.raw.body !== null;
+}

@@ -15,13 +15,16 @@ import type { RepositoryContext } from './context.js';
  */
 export const OP_LOG_ROWS_PER_INSERT = 150;
 
+/** The op-log writer's batch (`OP_LOG_BATCH_SIZE` in @svc/logging, a layer above): one statement for a batch. */
+const WRITER_BATCH_ROWS = 200;
+
 /**
  * Rows per INSERT statement on the connected dialect: a whole batch of the writer (200 rows, 2,600 parameters)
  * where the dialect takes it (SQLite, PostgreSQL and MySQL allow 32,766 or more), so a batch is one statement and
  * one round trip; {@link OP_LOG_ROWS_PER_INSERT} on SQL Server.
  */
 export function opLogRowsPerInsert(dbType: string): number {
-  return dbType === 'SqlServer' ? OP_LOG_ROWS_PER_INSERT : 200;
+  return dbType === 'SqlServer' ? OP_LOG_ROWS_PER_INSERT : WRITER_BATCH_ROWS;
 }
 
 /** One operation to record. */

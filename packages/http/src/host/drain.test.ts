@@ -9,19 +9,11 @@ import { createRoute, z } from '../index.js';
 import { registerRoute } from '../openapi/register.js';
 import { startTestServer, type TestServer } from '../testing/index.js';
 import { listen } from './listen.js';
-import { RawConnection } from './raw-http.contract.js';
+import { heldGate, RawConnection } from './raw-http.contract.js';
 
 const BIG = 'x'.repeat(32 * 1024 * 1024);
 
-let entered = 0;
-let open: () => void = () => {};
-const gate = new Promise<void>((resolve) => {
-  open = resolve;
-});
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
+const hold = heldGate();
 
 describe('drain with a large answer in flight', () => {
   let t: TestServer;
@@ -40,8 +32,7 @@ describe('drain with a large answer in flight', () => {
           }),
           { auth: 'anonymous', skipEnvelope: true },
           async (c) => {
-            entered++;
-            await gate;
+            await hold.pass();
             return c.text(BIG, 200);
           },
         );
@@ -54,9 +45,9 @@ describe('drain with a large answer in flight', () => {
     const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
     const connection = await RawConnection.open(running.url);
     await connection.request('GET', '/api/v1/test/big');
-    await until(() => entered === 1);
+    await hold.until((entered) => entered === 1);
     const stopping = running.shutdown();
-    open();
+    hold.open();
     const res = await connection.response();
     expect(res.status).toBe(200);
     expect(res.headers.connection).toBe('close');

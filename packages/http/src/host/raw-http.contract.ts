@@ -142,3 +142,35 @@ export class RawConnection {
     this.socket.destroy();
   }
 }
+
+/**
+ * Requests a test holds in flight without a clock: a route awaits `pass()`, which counts it (`entered`) and waits
+ * until the test calls `open()`; `until(condition)` waits turn by turn for the count the test needs.
+ */
+export interface HeldGate {
+  readonly entered: number;
+  pass(): Promise<void>;
+  open(): void;
+  until(condition: (entered: number) => boolean): Promise<void>;
+}
+
+export function heldGate(): HeldGate {
+  let entered = 0;
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return {
+    get entered() {
+      return entered;
+    },
+    async pass() {
+      entered++;
+      await gate;
+    },
+    open: () => open(),
+    async until(condition) {
+      while (!condition(entered)) await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}

@@ -11,17 +11,9 @@ import { registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { startTestServer, type TestServer } from '../testing/index.js';
 import { listen } from './listen.js';
-import { RawConnection } from './raw-http.contract.js';
+import { heldGate, RawConnection } from './raw-http.contract.js';
 
-let entered = 0;
-let open: () => void = () => {};
-const gate = new Promise<void>((resolve) => {
-  open = resolve;
-});
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
+const hold = heldGate();
 
 describe('graceful shutdown', () => {
   let t: TestServer;
@@ -41,8 +33,7 @@ describe('graceful shutdown', () => {
           createRoute({ method: 'get', path: '/api/v1/test/hold', responses: envelopeResponses(z.null()) }),
           { auth: 'anonymous' },
           async (c) => {
-            entered++;
-            await gate;
+            await hold.pass();
             return c.json(ok(null), 200);
           },
         );
@@ -62,14 +53,14 @@ describe('graceful shutdown', () => {
     }
     const held = await Promise.all([1, 2, 3, 4].map(() => RawConnection.open(running.url)));
     for (const c of held) await c.request('GET', '/api/v1/test/hold');
-    await until(() => entered === 4);
+    await hold.until((entered) => entered === 4);
 
     const stopping = running.shutdown();
     // Idle connections go before any held request is let through.
     await Promise.all(idle.map((c) => c.closed));
-    expect(entered).toBe(4);
+    expect(hold.entered).toBe(4);
 
-    open();
+    hold.open();
     const answers = await Promise.all(held.map((c) => c.response()));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(answers.map((a) => a.headers.connection)).toEqual(['close', 'close', 'close', 'close']);

@@ -13,11 +13,10 @@
  * surrogates answer 48000) and the checked text is what the route's parser reads: one pass, no extra layer.
  */
 
-import type { HttpBindings } from '@hono/node-server';
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
 import type { Context, MiddlewareHandler } from 'hono';
-import { type AppEnv, readHeader } from '../context.js';
+import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
 import { checkJsonBody, isJsonContentType } from './json-text.js';
 
@@ -71,16 +70,6 @@ export async function discardBody(c: Context, maxBytes = LINGER_BYTES): Promise<
 /** After this answer the server closes the connection (Node honours the response header). */
 export function closeAfterAnswer(c: Context): void {
   c.header('Connection', 'close');
-}
-
-/**
- * Whether the request announces a body: `Content-Length` or `Transfer-Encoding` on HTTP/1.x. On HTTP/2 (and
- * outside node-server) the body is framed without either header, so there the answer is always true.
- */
-function hasBodyFraming(c: Context<AppEnv>): boolean {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (incoming?.httpVersionMajor !== 1) return true;
-  return readHeader(c, 'transfer-encoding') !== undefined || readHeader(c, 'content-length') !== undefined;
 }
 
 /** True when the body limit has something to check: a method that may carry a body. */
@@ -143,9 +132,9 @@ export function jsonBodyLimit(options: {
     }
     // An upload without a length is counted by the route's streaming reader.
     if (upload) return next();
-    // Neither a length nor chunked framing: an HTTP/1.1 request without a body (RFC 9112 §6.3). Known from the
-    // raw headers, so no Web `Request` with a body stream is built for it (the common bodiless POST/DELETE).
-    if (!hasBodyFraming(c)) return next();
+    // Neither a length nor chunked framing: no body (context.ts), known without building a Web `Request` (the
+    // common bodiless POST/DELETE).
+    if (!announcesBody(c)) return next();
     const body = c.req.raw.body;
     if (!body) return next();
     // A chunked body: counted while it is read; over the limit the rest is discarded, then refused.

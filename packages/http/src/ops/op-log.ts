@@ -12,7 +12,7 @@ import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
 import type { ClientIpResolver } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { type AppEnv, readHeader } from '../context.js';
+import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { clientInfoOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,17 +57,6 @@ function describeForm(body: Record<string, unknown>): Record<string, unknown> {
         : value;
   }
   return out;
-}
-
-/** Whether the request announces a body, from the raw headers only (no stream or `Headers` object is made). */
-function announcesBody(c: Context<AppEnv>): boolean {
-  // Raw Node headers: `c.req.header` would materialise a Web `Headers` object (perf-notes.md).
-  const length = readHeader(c, 'content-length');
-  if (length === '0') return false;
-  if (length !== undefined) return true;
-  const onNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
-  // On node-server a body announces itself by length or chunking; elsewhere (app.request) the Request knows.
-  return onNode ? readHeader(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null;
 }
 
 async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
