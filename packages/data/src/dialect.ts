@@ -90,6 +90,19 @@ export interface DialectAdapter {
     target: Column,
     rows: InferInsertModel<T>[],
   ): Promise<number>;
+  /**
+   * Inserts many rows in one statement where the dialect has a cheaper way than binding every value: on
+   * PostgreSQL the rows travel as one JSON parameter (a 200-row batch of the operation log cost the client
+   * 16 CPU µs a row as 2,600 bound parameters, 7 as one JSON text). Each row holds the values of `columns` in
+   * that order, instants as epoch milliseconds. Undefined where binding is the cheapest (SQLite, MySQL, SQL
+   * Server): use `insert`.
+   */
+  appendRows?(
+    db: QueryDb,
+    table: Table,
+    columns: readonly Column[],
+    rows: readonly (readonly unknown[])[],
+  ): Promise<void>;
   /** The number of rows an awaited `update(...)` or `delete(...)` touched. */
   affectedRows(result: unknown): number;
   /** Runs the select with OFFSET/LIMIT. The query must be ordered (SQL Server's OFFSET/FETCH requires it). */

@@ -17,6 +17,68 @@ const nativeTable = (table: Table) => table as unknown as PgTable;
 /** Advisory-lock key of the first-start seed (any constant 64-bit value; "svc seed" in ASCII). */
 export const SEED_LOCK_KEY = 0x7376_6320_7365_6564n;
 
+/**
+ * The `select` list of a JSON append: element `i` of each row array, cast to its column's type. Texts need no
+ * cast (`->>` answers text, and assigning it to `varchar(n)` still refuses what is too long, as a bound
+ * value would); an instant arrives as epoch milliseconds and becomes an exact `timestamptz`.
+ */
+function jsonRowSelect(columns: readonly Column[]): SQL {
+  return sql.join(
+    columns.map((column, i) => {
+      const type = column.getSQLType();
+      const field = sql.raw(`(r->>${i})`);
+      if (/^timestamp/.test(type))
+        return sql`(timestamptz 'epoch' + ${field}::bigint * interval '1 millisecond')`;
+      if (/^(varchar|text|char)/.test(type)) return field;
+      return sql`${field}::${sql.raw(type)}`;
+    }),
+    sql`, `,
+  );
+}
+
+/** Per table, the column list and `select` list of its JSON appends (keyed by the column names). */
+const appendParts = new WeakMap<Table, Map<string, { names: SQL; select: SQL }>>();
+
+function appendPartsOf(table: Table, columns: readonly Column[]) {
+  let byColumns = appendParts.get(table);
+  if (!byColumns) {
+    byColumns = new Map();
+    appendParts.set(table, byColumns);
+  }
+  const key = columns.map((c) => c.name).join(',');
+  let parts = byColumns.get(key);
+  if (!parts) {
+    parts = {
+      names: sql.join(
+        columns.map((c) => sql.identifier(c.name)),
+        sql`, `,
+      ),
+      select: jsonRowSelect(columns),
+    };
+    byColumns.set(key, parts);
+  }
+  return parts;
+}
+
+/**
+ * A text PostgreSQL can store: it refuses NUL in any text and, inside JSON, a lone surrogate. A bound value
+ * with either failed its whole statement as well; here they become U+FFFD, so one odd value (a `%00` in a
+ * logged path) cannot make a batch, its retries and its spill replays fail for ever.
+ */
+function storableText(text: string): string {
+  if (text.isWellFormed() && !text.includes('\0')) return text;
+  return text.toWellFormed().replaceAll('\0', '\uFFFD');
+}
+
+function storableRow(row: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(row.length);
+  for (let i = 0; i < row.length; i++) {
+    const value = row[i];
+    out[i] = typeof value === 'string' ? storableText(value) : value;
+  }
+  return out;
+}
+
 async function rows<T>(db: QueryDb, query: SQL): Promise<T[]> {
   return (await native(db).execute(query)) as unknown as T[];
 }
@@ -51,6 +113,16 @@ export const pgAdapter: DialectAdapter = {
       .values(values as never)
       .onConflictDoNothing({ target: target as never });
     return pgAdapter.affectedRows(result);
+  },
+
+  async appendRows(db, table, columns, values) {
+    if (values.length === 0) return;
+    const { names, select } = appendPartsOf(table, columns);
+    // `::text::json`: a parameter typed json would be serialised by the driver once more (a JSON string).
+    const json = JSON.stringify(values.map(storableRow));
+    await native(db).execute(
+      sql`insert into ${table} (${names}) select ${select} from json_array_elements(${json}::text::json) as r`,
+    );
   },
 
   affectedRows(result) {

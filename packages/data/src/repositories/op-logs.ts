@@ -3,7 +3,7 @@
  * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
  * would have taken.
  */
-import { count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type Column, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
@@ -65,6 +65,8 @@ export interface OpLogRepository {
 }
 
 const clip = (text: string | null, max: number) => (text == null ? null : truncate(text, max));
+/** Whole milliseconds within the column's 32-bit range. */
+const elapsedOf = (r: NewOpLog) => Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647);
 
 /** The columns an insert writes, in a fixed order (the placeholders of the prepared full-chunk insert). */
 const INSERT_COLUMNS = [
@@ -86,10 +88,10 @@ const INSERT_COLUMNS = [
 type InsertValues = Record<(typeof INSERT_COLUMNS)[number], unknown>;
 
 /**
- * Dialects whose full chunks go through one statement prepared once. Everywhere else (SQL Server, which cannot
- * be tested here) each chunk is built and sent as its own statement.
+ * Dialects whose full chunks go through one statement prepared once. PostgreSQL takes the rows as one JSON text
+ * (`appendRows`); elsewhere (SQL Server, which cannot be tested here) each chunk is its own statement.
  */
-const PREPARED_DIALECTS = new Set(['Sqlite', 'PostgreSQL', 'MySql']);
+const PREPARED_DIALECTS = new Set(['Sqlite', 'MySql']);
 
 interface PreparedInsert {
   execute(values: Record<string, unknown>): Promise<unknown>;
@@ -100,8 +102,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
   const perInsert = opLogRowsPerInsert(adapter.dbType);
   /**
    * The insert of a full chunk, prepared on first use: the SQL of a chunk's rows is built once, SQLite keeps the
-   * compiled statement, PostgreSQL a named statement per connection (drizzle sends other queries unnamed, parsed
-   * again every time). Under load nearly every chunk is full; a shorter tail is built as its own statement.
+   * compiled statement. Under load nearly every chunk is full; a shorter tail is built as its own statement.
    */
   let fullChunk: PreparedInsert | undefined;
   /** Placeholder names by row and column (`title0`, …), made once: building them per batch cost more than the insert. */
@@ -119,8 +120,31 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     return fullChunk;
   }
 
+  /** The table's columns in {@link INSERT_COLUMNS} order (a JSON append's rows are arrays in this order). */
+  const columns = INSERT_COLUMNS.map((key) => t[key] as Column);
+
   return {
     async insertMany(rows) {
+      if (adapter.appendRows) {
+        // One statement for any number of rows, the values as one JSON text (see DialectAdapter.appendRows).
+        const values = rows.map((r) => [
+          truncate(r.title, 128),
+          truncate(r.httpMethod, 16),
+          truncate(r.path, 500),
+          r.paramJson,
+          r.resultCode,
+          r.success,
+          elapsedOf(r),
+          r.operatorId,
+          clip(r.operatorName, 64),
+          clip(r.ip, 64),
+          clip(r.userAgent, 500),
+          clip(r.traceId, 64),
+          r.createTime.getTime(),
+        ]);
+        await adapter.appendRows(db, t, columns, values);
+        return rows.length;
+      }
       for (let i = 0; i < rows.length; i += perInsert) {
         const values = rows.slice(i, i + perInsert).map(
           (r): InsertValues => ({
@@ -130,7 +154,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
             paramJson: r.paramJson,
             resultCode: r.resultCode,
             success: r.success,
-            elapsedMs: Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647),
+            elapsedMs: elapsedOf(r),
             operatorId: r.operatorId,
             operatorName: clip(r.operatorName, 64),
             ip: clip(r.ip, 64),

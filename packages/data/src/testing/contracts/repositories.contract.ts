@@ -184,7 +184,8 @@ export function repositoriesContract(fixture: DialectFixture): void {
           ip: i % 7 ? '127.0.0.1' : null,
           userAgent: 'ua',
           traceId: `trace-${String(i).padStart(4, '0')}`,
-          createTime: new Date(t0 + i * 1000),
+          // Milliseconds included: every dialect keeps the instant exactly.
+          createTime: new Date(t0 + i * 1001 + 7),
         }));
         // Twice: the second run reuses the prepared statement of the first.
         expect(await repos.opLogs.insertMany(rows)).toBe(n);
@@ -203,6 +204,47 @@ export function repositoriesContract(fixture: DialectFixture): void {
             expect(stored.get(traceId)).toMatchObject({ ...r, traceId, createTime: r.createTime });
           }
         }
+      });
+
+      it('stores a batch whose texts hold NUL, a lone surrogate, quotes, escapes and non-Latin text', async () => {
+        const odd = [
+          '/api/v1/x/%00/\u0000\0',
+          '/api/v1/x/\ud800/lone',
+          'tab\tnew\nline "quoted" \\back\\slash',
+          '/api/v1/用户/😀/Ω',
+        ];
+        const rows = odd.map((text, i) => ({
+          title: text,
+          httpMethod: 'POST',
+          path: text,
+          paramJson: JSON.stringify({ text }),
+          resultCode: 0,
+          success: true,
+          elapsedMs: 1,
+          operatorId: 1,
+          operatorName: text,
+          ip: '::1',
+          userAgent: text,
+          traceId: `odd-${i}`,
+          createTime: new Date(),
+        }));
+        // PostgreSQL refuses NUL in text and lone surrogates in JSON: there they become U+FFFD (a bound value
+        // with either failed its whole batch, and with it the retries and every replay of its spill).
+        // SQLite keeps the three bytes better-sqlite3 encodes for a lone surrogate, read back as three U+FFFD.
+        const storable = (text: string) => text.toWellFormed().replaceAll('\0', '\uFFFD');
+        const asBytes = (text: string) => text.replace(/[\ud800-\udfff]/g, '\uFFFD'.repeat(3));
+        const forms = (text: string) => [text, storable(text), asBytes(text)];
+        await repos.opLogs.deleteAll();
+        expect(await repos.opLogs.insertMany(rows)).toBe(rows.length);
+        const page = await repos.opLogs.page({ size: 10, current: 1, sortField: 'id', sortOrder: 'asc' });
+        expect(page.items.map((item) => item.traceId)).toEqual(rows.map((r) => r.traceId));
+        page.items.forEach((item, i) => {
+          const text = odd[i] as string;
+          for (const value of [item.title, item.path, item.operatorName, item.userAgent]) {
+            expect(forms(text)).toContain(value);
+          }
+          expect(forms(JSON.stringify({ text }))).toContain(item.paramJson);
+        });
       });
     });
 
