@@ -113,16 +113,14 @@ function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: Creat
   if (deps.security.demoMode) stages.push({ applies: demoModeApplies, run: demoMode(deps.errors) });
   // Every authenticated write, built-in or consumer; see ops/op-log.ts for why here and not in registerRoute.
   if (deps.config.service.Logging.OpLog.Enabled) {
-    stages.push({
-      applies: (c) => opLogApplies(c) && api(c),
-      run: opLog({
-        writer: opsServicesFor(deps).opLog,
-        paramMaxChars: deps.config.service.Logging.OpLog.ParamMaxChars,
-        resolveClientIp: deps.security.resolveClientIp,
-        app,
-        now: deps.now,
-      }),
+    const stage = opLog({
+      writer: opsServicesFor(deps).opLog,
+      paramMaxChars: deps.config.service.Logging.OpLog.ParamMaxChars,
+      resolveClientIp: deps.security.resolveClientIp,
+      app,
+      now: deps.now,
     });
+    stages.push({ applies: (c) => opLogApplies(c) && api(c), run: stage.run, around: stage.around });
   }
   return stages;
 }

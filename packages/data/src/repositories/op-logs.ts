@@ -88,10 +88,10 @@ const INSERT_COLUMNS = [
 type InsertValues = Record<(typeof INSERT_COLUMNS)[number], unknown>;
 
 /**
- * Dialects whose full chunks go through one statement prepared once. PostgreSQL takes the rows as one JSON text
- * (`appendRows`); elsewhere (SQL Server, which cannot be tested here) each chunk is its own statement.
+ * Dialects whose full chunks go through one statement prepared once. SQLite and PostgreSQL append the rows with
+ * `appendRows`; SQL Server (which cannot be tested here) sends each chunk as its own statement.
  */
-const PREPARED_DIALECTS = new Set(['Sqlite', 'MySql']);
+const PREPARED_DIALECTS = new Set(['MySql']);
 
 interface PreparedInsert {
   execute(values: Record<string, unknown>): Promise<unknown>;
@@ -101,8 +101,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
   const t = tables.sysOpLog;
   const perInsert = opLogRowsPerInsert(adapter.dbType);
   /**
-   * The insert of a full chunk, prepared on first use: the SQL of a chunk's rows is built once, SQLite keeps the
-   * compiled statement. Under load nearly every chunk is full; a shorter tail is built as its own statement.
+   * The insert of a full chunk, prepared on first use: the SQL of a chunk's rows is built once. Under load nearly every chunk is full; a shorter tail is built as its own statement.
    */
   let fullChunk: PreparedInsert | undefined;
   /** Placeholder names by row and column (`title0`, …), made once: building them per batch cost more than the insert. */

@@ -9,7 +9,7 @@
  * transaction while one is open on the same connection run inside it (one connection, one transaction):
  * keep transactions short.
  */
-import { type Column, type SQL, sql, type Table } from 'drizzle-orm';
+import { type Column, getTableName, type SQL, sql, type Table } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -51,8 +51,84 @@ async function queued<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 const exec = (db: QueryDb, statement: string) => native(db).run(sql.raw(statement));
 
+/** SQLite's default limit of bound parameters in one statement (`SQLITE_MAX_VARIABLE_NUMBER`, since 3.32). */
+const MAX_PARAMETERS = 32_766;
+
+/** A prepared multi-row INSERT whose parameter array is refilled before each run. */
+interface AppendStatement {
+  params: unknown[];
+  run(): unknown;
+}
+
+/** drizzle's session method that every statement goes through (and the SQL observer wraps). */
+interface PreparingSession {
+  prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): { run(): unknown };
+}
+
+/**
+ * Per connection, the append statements by table, columns and row count: the two last used are kept (under
+ * load every batch has the same size; a quiet host's varying tails are prepared again, as any statement is).
+ */
+const appendStatements = new WeakMap<object, Map<string, AppendStatement>>();
+
+function appendStatement(
+  db: QueryDb,
+  table: Table,
+  columns: readonly Column[],
+  rowCount: number,
+): AppendStatement {
+  let cache = appendStatements.get(db);
+  if (!cache) {
+    cache = new Map();
+    appendStatements.set(db, cache);
+  }
+  const names = columns.map((c) => `"${c.name}"`).join(', ');
+  const key = `${getTableName(table)}(${names})×${rowCount}`;
+  let statement = cache.get(key);
+  if (statement) {
+    // Most recently used last.
+    cache.delete(key);
+    cache.set(key, statement);
+    return statement;
+  }
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  const text = `insert into "${getTableName(table)}" (${names}) values ${Array(rowCount).fill(row).join(', ')}`;
+  const params = new Array<unknown>(rowCount * columns.length);
+  // Through drizzle's session, so the SQL log and the slow/failed-statement warnings still see the statement:
+  // its parameters are this array itself, which holds plain values (no placeholder to look up).
+  const prepared = (native(db) as unknown as { session: PreparingSession }).session.prepareQuery(
+    { sql: text, params },
+    undefined,
+    true,
+    'run',
+  );
+  statement = { params, run: () => prepared.run() };
+  cache.set(key, statement);
+  if (cache.size > 2) cache.delete(cache.keys().next().value as string);
+  return statement;
+}
+
+/** A value better-sqlite3 binds: it refuses booleans and dates. */
+const bindable = (value: unknown) =>
+  typeof value === 'boolean' ? (value ? 1 : 0) : value instanceof Date ? value.getTime() : value;
+
 export const sqliteAdapter: DialectAdapter = {
   dbType: 'Sqlite',
+
+  async appendRows(db, table, columns, rows) {
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const count = Math.min(perStatement, rows.length - start);
+      const statement = appendStatement(db, table, columns, count);
+      const params = statement.params;
+      let k = 0;
+      for (let r = start; r < start + count; r++) {
+        const row = rows[r] as readonly unknown[];
+        for (let i = 0; i < columns.length; i++) params[k++] = bindable(row[i]);
+      }
+      statement.run();
+    }
+  },
 
   async insertReturningId(db, table, values) {
     const rows = await native(db)

@@ -22,6 +22,11 @@ import type { AppEnv } from '../context.js';
 export interface Stage {
   applies(c: Context<AppEnv>): boolean;
   run: MiddlewareHandler<AppEnv>;
+  /**
+   * The same stage without promises of its own (the operation log): calls `next` once and answers what it
+   * answered, synchronously when that was synchronous. Used instead of `run` when present.
+   */
+  around?(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
 }
 
 /** What runs after the stages: a fused route's guards and handler, or Hono's `next`. */
@@ -62,20 +67,44 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const { quick, first, stages, onError } = options;
   const count = stages.length;
 
-  /** Calls `step(next)` as compose would: a throw or rejection becomes the error response in `c.res`. */
-  async function guarded(c: Context<AppEnv>, step: () => PipelineResult): Promise<Response | undefined> {
-    let res: unknown;
-    let failed = false;
-    try {
-      res = await step();
-    } catch (error) {
-      if (!(error instanceof Error)) throw error;
-      c.error = error;
-      res = await onError(error, c);
-      failed = true;
-    }
+  /** The answer of a step, kept as the context's response (what compose does). */
+  function settled(c: Context<AppEnv>, res: unknown, failed: boolean): Response | undefined {
     if (res instanceof Response && (!c.finalized || failed)) c.res = res;
     return res instanceof Response ? res : undefined;
+  }
+
+  /** A thrown error as the error handler's response (what compose does); anything else is thrown on. */
+  function failedWith(
+    c: Context<AppEnv>,
+    error: unknown,
+  ): Response | undefined | Promise<Response | undefined> {
+    if (!(error instanceof Error)) throw error;
+    c.error = error;
+    const res = onError(error, c);
+    return res instanceof Promise ? res.then((r) => settled(c, r, true)) : settled(c, res, true);
+  }
+
+  /**
+   * Calls `step` as compose would: a throw or rejection becomes the error response in `c.res`. Synchronous
+   * when `step` and the error handler are, so a stage with `around` adds no promise to a synchronous route.
+   */
+  function guarded(
+    c: Context<AppEnv>,
+    step: () => PipelineResult,
+  ): Response | undefined | Promise<Response | undefined> {
+    let res: unknown;
+    try {
+      res = step();
+    } catch (error) {
+      return failedWith(c, error);
+    }
+    if (res instanceof Promise) {
+      return res.then(
+        (r) => settled(c, r, false),
+        (error: unknown) => failedWith(c, error),
+      );
+    }
+    return settled(c, res, false);
   }
 
   /** The first stage from `i` on that has something to do for this request (`count` when none has). */
@@ -88,6 +117,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function from(c: Context<AppEnv>, i: number, inner: Inner): PipelineResult {
     if (i === count) return guarded(c, inner);
     const stage = stages[i] as Stage;
+    if (stage.around) {
+      const around = stage.around;
+      return guarded(c, () => around(c, () => from(c, nextApplying(c, i + 1), inner)));
+    }
     return guarded(c, () =>
       stage.run(c, async () => {
         await from(c, nextApplying(c, i + 1), inner);

@@ -8,11 +8,13 @@
  * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { NewOpLog } from '@svc/data';
 import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
-import type { ClientIpResolver } from '@svc/security';
+import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
+import type { PipelineResult } from '../middleware/pipeline.js';
 import { clientInfoOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -137,39 +139,66 @@ export function opLogApplies(c: Context<AppEnv>): boolean {
   return WRITES.has(method) || (method === 'GET' && LOGGED_READS.has(c.req.path));
 }
 
-export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv> {
+/** The operation log as a pipeline stage: `around` (no promise of its own) and the same as a middleware. */
+export interface OpLogStage {
+  run: MiddlewareHandler<AppEnv>;
+  around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   let titles: Map<string, string> | undefined;
-  return async function opLogMiddleware(c, next) {
-    if (!opLogApplies(c)) return next();
-    const started = performance.now();
-    captureEnvelopeCode(c);
-    await next();
+
+  /** The row of a request that has been answered: its own promise only when the body must be read first. */
+  function record(c: Context<AppEnv>, started: number): void | Promise<void> {
     const principal = c.get('principal');
     if (!principal) return;
     const elapsedMs = performance.now() - started;
+    if (announcesBody(c)) {
+      return bodyOf(c).then((body) => {
+        const row = rowOf(c, principal, elapsedMs, body);
+        if (!options.writer.enqueue(row)) return options.writer.write(row);
+      });
+    }
+    const row = rowOf(c, principal, elapsedMs, undefined);
+    if (!options.writer.enqueue(row)) return options.writer.write(row);
+  }
+
+  function rowOf(c: Context<AppEnv>, principal: Principal, elapsedMs: number, body: unknown): NewOpLog {
     const template = matchedTemplate(c);
     titles ??= summaries(options.app);
     const method = c.req.method;
     const path = c.req.path;
     const params: Record<string, unknown> = {};
+    let hasParams = false;
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
     if (template === undefined || template.includes(':')) {
       const pathParams = c.req.param();
-      if (Object.keys(pathParams).length > 0) params.params = pathParams;
+      if (Object.keys(pathParams).length > 0) {
+        params.params = pathParams;
+        hasParams = true;
+      }
     }
     if (c.req.url.includes('?')) {
       const query = c.req.query();
-      if (Object.keys(query).length > 0) params.query = query;
+      if (Object.keys(query).length > 0) {
+        params.query = query;
+        hasParams = true;
+      }
     }
-    const body = announcesBody(c) ? await bodyOf(c) : undefined;
-    if (body !== undefined) params.body = body;
+    if (body !== undefined) {
+      params.body = body;
+      hasParams = true;
+    }
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
-    await options.writer.write({
+    return {
       title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${path}`,
       httpMethod: method,
       path,
-      paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
+      paramJson: hasParams ? opLogParamText(params, options.paramMaxChars) : null,
       resultCode,
       success: resultCode === 0,
       elapsedMs,
@@ -179,6 +208,29 @@ export function opLog(options: OpLogMiddlewareOptions): MiddlewareHandler<AppEnv
       userAgent: client.userAgent || null,
       traceId: c.get('traceId') ?? null,
       createTime: options.now(),
-    });
+    };
+  }
+
+  /** What the request answered, once its row is queued (or, in sync mode, written). */
+  function after(c: Context<AppEnv>, started: number, answer: unknown): PipelineResult {
+    const recorded = record(c, started);
+    return recorded === undefined ? (answer as PipelineResult) : recorded.then(() => answer);
+  }
+
+  function around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult {
+    const started = performance.now();
+    captureEnvelopeCode(c);
+    const answer = next();
+    return isThenable(answer) ? answer.then((r) => after(c, started, r)) : after(c, started, answer);
+  }
+
+  return {
+    around,
+    run: async (c, next) => {
+      if (!opLogApplies(c)) return next();
+      await around(c, async () => {
+        await next();
+      });
+    },
   };
 }

@@ -55,6 +55,21 @@ describe('operation-log parameters', () => {
 });
 
 describe('operation-log writer', () => {
+  it('queues without a promise in async mode; in sync mode enqueue declines and write stores the row', async () => {
+    const stored: NewOpLog[] = [];
+    const sink = { insertMany: async (rows: readonly NewOpLog[]) => stored.push(...rows) };
+    const queued = createOpLogWriter({ sink, logger: silentLogger });
+    expect(queued.enqueue(row(1))).toBe(true);
+    expect(queued.stats().queued).toBe(1);
+    await queued.drain(5_000);
+    expect(stored.map((r) => r.title)).toEqual(['op 1']);
+    const sync = createOpLogWriter({ sink, logger: silentLogger, sync: true });
+    expect(sync.enqueue(row(2))).toBe(false);
+    expect(stored).toHaveLength(1);
+    await sync.write(row(2));
+    expect(stored.map((r) => r.title)).toEqual(['op 1', 'op 2']);
+  });
+
   it('writes in batches of 200 and drains everything', async () => {
     const batches: number[] = [];
     const writer = createOpLogWriter({

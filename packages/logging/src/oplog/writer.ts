@@ -101,6 +101,12 @@ export interface OpLogWriterStats {
 export interface DurableLogWriter<T> {
   /** Queues the row (async mode) or writes it (sync mode; a failure spills it, never throws). */
   write(entry: T): Promise<void>;
+  /**
+   * Queues the row now and answers true (async mode), without the promise of `write`: the operation log
+   * records a synchronous request without making it asynchronous. Answers false in sync mode, where the
+   * caller awaits `write`.
+   */
+  enqueue(entry: T): boolean;
   /** Flushes what is queued; resolves when empty or after `timeoutMs`, spilling what was left. */
   drain(timeoutMs?: number): Promise<OpLogWriterStats>;
   /** Offers the spill to the database now (at start, and what the timer does); answers the rows written. */
@@ -340,6 +346,7 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
   if (options.sync) {
     return {
       write: (entry) => insert([entry]),
+      enqueue: () => false,
       drain: async () => stats(),
       replay,
       stats,
@@ -347,32 +354,42 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
     };
   }
 
-  return {
-    async write(entry) {
-      if (size() >= capacity) {
-        if (spill) {
-          // The oldest batch goes to the spill in one append: a full queue means the database lags behind the
-          // requests, and an append per row (open, write, close) would cost more than the insert it stands for.
-          const oldest = queue.slice(head, head + batchSize);
-          head += oldest.length;
-          toSpill(oldest);
-        } else {
-          head++;
-          dropped++;
-          if (dropped === 1 || dropped % 1000 === 0) {
-            logger.warn(`${label} queue full (${capacity}): dropped the oldest row(s).`, { dropped });
-          }
+  /** Queues one row (async mode): the oldest batch spilled or the oldest row dropped when the queue is full. */
+  function push(entry: T): void {
+    if (size() >= capacity) {
+      if (spill) {
+        // The oldest batch goes to the spill in one append: a full queue means the database lags behind the
+        // requests, and an append per row (open, write, close) would cost more than the insert it stands for.
+        const oldest = queue.slice(head, head + batchSize);
+        head += oldest.length;
+        toSpill(oldest);
+      } else {
+        head++;
+        dropped++;
+        if (dropped === 1 || dropped % 1000 === 0) {
+          logger.warn(`${label} queue full (${capacity}): dropped the oldest row(s).`, { dropped });
         }
       }
-      queue.push(entry);
-      if (!warned && size() >= warnAt) {
-        warned = true;
-        logger.warn(`${label} queue is above ${Math.round(OP_LOG_WARN_RATIO * 100)} % of its capacity.`, {
-          queued: size(),
-          capacity,
-        });
-      }
-      schedule();
+    }
+    queue.push(entry);
+    if (!warned && size() >= warnAt) {
+      warned = true;
+      logger.warn(`${label} queue is above ${Math.round(OP_LOG_WARN_RATIO * 100)} % of its capacity.`, {
+        queued: size(),
+        capacity,
+      });
+    }
+    schedule();
+  }
+
+  return {
+    async write(entry) {
+      push(entry);
+    },
+
+    enqueue(entry) {
+      push(entry);
+      return true;
     },
 
     async drain(timeoutMs = OP_LOG_DRAIN_MS) {
