@@ -17,39 +17,41 @@ const nativeTable = (table: Table) => table as unknown as PgTable;
 /** Advisory-lock key of the first-start seed (any constant 64-bit value; "svc seed" in ASCII). */
 export const SEED_LOCK_KEY = 0x7376_6320_7365_6564n;
 
+/** Column types a JSON append casts to as they are (`->>` answers text). */
+const CAST_AS_IS = new Set(['integer', 'bigint', 'smallint', 'boolean']);
+
 /**
  * The `select` list of a JSON append: element `i` of each row array, cast to its column's type. Texts need no
  * cast (`->>` answers text, and assigning it to `varchar(n)` still refuses what is too long, as a bound
- * value would); an instant arrives as epoch milliseconds and becomes an exact `timestamptz`.
+ * value would); an instant arrives as epoch milliseconds and becomes an exact `timestamptz`. Any other type is
+ * refused when the statement is built (a `timestamp` without time zone would shift with the session's zone).
  */
 function jsonRowSelect(columns: readonly Column[]): SQL {
   return sql.join(
     columns.map((column, i) => {
       const type = column.getSQLType();
       const field = sql.raw(`(r->>${i})`);
-      if (/^timestamp/.test(type))
+      if (/^timestamp(\s*\(\d+\))? with time zone$/.test(type))
         return sql`(timestamptz 'epoch' + ${field}::bigint * interval '1 millisecond')`;
-      if (/^(varchar|text|char)/.test(type)) return field;
-      return sql`${field}::${sql.raw(type)}`;
+      if (/^(varchar|text|char)\b/.test(type)) return field;
+      if (CAST_AS_IS.has(type)) return sql`${field}::${sql.raw(type)}`;
+      throw new Error(
+        `appendRows: column ${column.name} has type ${type}, which a JSON append does not convert`,
+      );
     }),
     sql`, `,
   );
 }
 
-/** A prepared JSON append: its one parameter (the rows' JSON text) is set before each run. */
+/** A prepared JSON append: runs with the rows' JSON text as its one placeholder. */
 interface AppendQuery {
-  params: unknown[];
-  execute(): Promise<unknown>;
+  execute(values: { rows: string }): Promise<unknown>;
 }
 
 interface PreparingDb {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   session: {
-    prepareQuery(
-      query: { sql: string; params: unknown[] },
-      mode: string,
-      name: string,
-    ): { execute(): Promise<unknown> };
+    prepareQuery(query: { sql: string; params: unknown[] }, mode: string, name: string): AppendQuery;
   };
 }
 
@@ -79,10 +81,9 @@ function appendQuery(db: QueryDb, table: Table, columns: readonly Column[]): App
     // jsonb, parsed once, answers each `->>` directly; json re-scans the element's text for every column
     // (twice the server time of a 200-row batch).
     const query = target.dialect.sqlToQuery(
-      sql`insert into ${table} (${names}) select ${jsonRowSelect(columns)} from jsonb_array_elements(${'[]'}::text::jsonb) as r`,
+      sql`insert into ${table} (${names}) select ${jsonRowSelect(columns)} from jsonb_array_elements(${sql.placeholder('rows')}::text::jsonb) as r`,
     );
-    const prepared = target.session.prepareQuery(query, 'raw', `svc_append_${getTableName(table)}`);
-    append = { params: query.params, execute: () => prepared.execute() };
+    append = target.session.prepareQuery(query, 'raw', `svc_append_${getTableName(table)}`);
     byTable.set(key, append);
   }
   return append;
@@ -145,10 +146,7 @@ export const pgAdapter: DialectAdapter = {
 
   async appendRows(db, table, columns, values) {
     if (values.length === 0) return;
-    const append = appendQuery(db, table, columns);
-    // drizzle copies the parameters synchronously when the run starts: concurrent appends cannot mix.
-    append.params[0] = JSON.stringify(values.map(storableRow));
-    await append.execute();
+    await appendQuery(db, table, columns).execute({ rows: JSON.stringify(values.map(storableRow)) });
   },
 
   affectedRows(result) {

@@ -67,6 +67,14 @@ export interface OpLogRepository {
 const clip = (text: string | null, max: number) => (text == null ? null : truncate(text, max));
 /** Whole milliseconds within the column's 32-bit range. */
 const elapsedOf = (r: NewOpLog) => Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647);
+/**
+ * A 32-bit integer result code: an envelope `code` a consumer route made fractional or huge would otherwise fail
+ * its batch, the retries and every replay of the spill on the dialects that check the column's range.
+ */
+const resultCodeOf = (r: NewOpLog) =>
+  Number.isFinite(r.resultCode)
+    ? Math.min(Math.max(Math.trunc(r.resultCode), -2_147_483_648), 2_147_483_647)
+    : -1;
 
 /** The columns an insert writes, in a fixed order (the placeholders of the prepared full-chunk insert). */
 const INSERT_COLUMNS = [
@@ -131,7 +139,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
           truncate(r.httpMethod, 16),
           truncate(r.path, 500),
           r.paramJson,
-          r.resultCode,
+          resultCodeOf(r),
           r.success,
           elapsedOf(r),
           r.operatorId,
@@ -151,7 +159,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
             httpMethod: truncate(r.httpMethod, 16),
             path: truncate(r.path, 500),
             paramJson: r.paramJson,
-            resultCode: r.resultCode,
+            resultCode: resultCodeOf(r),
             success: r.success,
             elapsedMs: elapsedOf(r),
             operatorId: r.operatorId,

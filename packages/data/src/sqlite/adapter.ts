@@ -82,7 +82,7 @@ function appendStatement(
     cache = new Map();
     appendStatements.set(db, cache);
   }
-  const names = columns.map((c) => `"${c.name}"`).join(', ');
+  const names = columns.map((c) => quoted(c.name)).join(', ');
   const key = `${getTableName(table)}(${names})×${rowCount}`;
   let statement = cache.get(key);
   if (statement) {
@@ -92,10 +92,12 @@ function appendStatement(
     return statement;
   }
   const row = `(${columns.map(() => '?').join(', ')})`;
-  const text = `insert into "${getTableName(table)}" (${names}) values ${Array(rowCount).fill(row).join(', ')}`;
+  const text = `insert into ${quoted(getTableName(table))} (${names}) values ${Array(rowCount).fill(row).join(', ')}`;
   const params = new Array<unknown>(rowCount * columns.length);
   // Through drizzle's session, so the SQL log and the slow/failed-statement warnings still see the statement:
-  // its parameters are this array itself, which holds plain values (no placeholder to look up).
+  // its parameters are this array itself, which holds plain values (no placeholder to look up). drizzle copies
+  // them synchronously when a run starts, and an append has no await between filling and running: two appends
+  // cannot mix (the repository contract runs them concurrently).
   const prepared = (native(db) as unknown as { session: PreparingSession }).session.prepareQuery(
     { sql: text, params },
     undefined,
@@ -107,6 +109,9 @@ function appendStatement(
   if (cache.size > 2) cache.delete(cache.keys().next().value as string);
   return statement;
 }
+
+/** An SQLite identifier in double quotes (a quote inside is doubled). */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** A value better-sqlite3 binds: it refuses booleans and dates. */
 const bindable = (value: unknown) =>

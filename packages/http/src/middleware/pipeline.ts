@@ -63,6 +63,10 @@ export interface PipelineOptions {
   onError: ErrorHandler<AppEnv>;
 }
 
+/** A promise or any other thenable (what `await` would wait for). */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
 export function createPipeline(options: PipelineOptions): Pipeline {
   const { quick, first, stages, onError } = options;
   const count = stages.length;
@@ -81,7 +85,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (!(error instanceof Error)) throw error;
     c.error = error;
     const res = onError(error, c);
-    return res instanceof Promise ? res.then((r) => settled(c, r, true)) : settled(c, res, true);
+    return isThenable(res) ? Promise.resolve(res).then((r) => settled(c, r, true)) : settled(c, res, true);
   }
 
   /**
@@ -98,8 +102,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     } catch (error) {
       return failedWith(c, error);
     }
-    if (res instanceof Promise) {
-      return res.then(
+    if (isThenable(res)) {
+      return Promise.resolve(res).then(
         (r) => settled(c, r, false),
         (error: unknown) => failedWith(c, error),
       );

@@ -14,7 +14,7 @@ import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
-import type { PipelineResult } from '../middleware/pipeline.js';
+import { isThenable, type PipelineResult } from '../middleware/pipeline.js';
 import { clientInfoOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -144,9 +144,6 @@ export interface OpLogStage {
   run: MiddlewareHandler<AppEnv>;
   around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
 }
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as { then?: unknown } | null)?.then === 'function';
 
 export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   let titles: Map<string, string> | undefined;

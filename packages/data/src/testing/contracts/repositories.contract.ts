@@ -167,9 +167,9 @@ export function repositoriesContract(fixture: DialectFixture): void {
     });
 
     describe('operation log', () => {
-      it('stores full chunks (one prepared statement) and a shorter tail with every value as given', async () => {
+      it('stores batches of any size, twice (statements reused), with every value as given', async () => {
         const t0 = Date.UTC(2026, 10, 26, 8, 0, 0, 0);
-        // Two full chunks of the dialect's statement size and a tail.
+        // Two full chunks of the dialect's statement size and a tail where chunks apply (MySQL, SQL Server).
         const n = 2 * opLogRowsPerInsert(fixture.dbType) + 10;
         const rows = Array.from({ length: n }, (_, i) => ({
           title: `op ${i}`,
@@ -187,7 +187,7 @@ export function repositoriesContract(fixture: DialectFixture): void {
           // Milliseconds included: every dialect keeps the instant exactly.
           createTime: new Date(t0 + i * 1001 + 7),
         }));
-        // Twice: the second run reuses the prepared statement of the first.
+        // Twice: the second run reuses the statement of the first.
         expect(await repos.opLogs.insertMany(rows)).toBe(n);
         expect(
           await repos.opLogs.insertMany(rows.map((r) => ({ ...r, traceId: `again-${r.traceId}` }))),
@@ -206,6 +206,51 @@ export function repositoriesContract(fixture: DialectFixture): void {
         }
       });
 
+      it("stores concurrent appends whole and apart, and a batch above SQLite's 32,766 parameters", async () => {
+        await repos.opLogs.deleteAll();
+        const batch = (tag: string, size: number) =>
+          Array.from({ length: size }, (_, i) => ({
+            title: tag,
+            httpMethod: 'POST',
+            path: `/api/v1/${tag}/${i}`,
+            paramJson: null,
+            resultCode: 0,
+            success: true,
+            elapsedMs: i,
+            operatorId: 1,
+            operatorName: tag,
+            ip: null,
+            userAgent: null,
+            traceId: `${tag}-${String(i).padStart(5, '0')}`,
+            createTime: new Date(Date.UTC(2026, 10, 26) + i),
+          }));
+        // Three appends in flight at once (statements whose parameters are refilled per run must not mix), one
+        // of them 2,600 rows: 33,800 values, split into two statements on SQLite.
+        const sizes = { a: 2_600, b: 200, c: 7 };
+        const written = await Promise.all(
+          Object.entries(sizes).map(([tag, size]) => repos.opLogs.insertMany(batch(tag, size))),
+        );
+        expect(written).toEqual(Object.values(sizes));
+        expect(await repos.opLogs.count()).toBe(2_807);
+        const stored: { title: string; path: string; traceId: string | null; elapsedMs: number }[] = [];
+        for (let current = 1; current <= 29; current++) {
+          const p = await repos.opLogs.page({ size: 100, current, sortField: 'id', sortOrder: 'asc' });
+          stored.push(...p.items);
+        }
+        for (const [tag, size] of Object.entries(sizes)) {
+          const rows = stored.filter((r) => r.title === tag);
+          expect(rows).toHaveLength(size);
+          // Each row whole (its path, trace id and elapsed time belong together), in the order given.
+          rows.forEach((r, i) => {
+            expect(r).toMatchObject({
+              path: `/api/v1/${tag}/${i}`,
+              traceId: `${tag}-${String(i).padStart(5, '0')}`,
+              elapsedMs: i,
+            });
+          });
+        }
+      });
+
       it('stores a batch whose texts hold NUL, a lone surrogate, quotes, escapes and non-Latin text', async () => {
         const odd = [
           '/api/v1/x/%00/\u0000\0',
@@ -218,7 +263,8 @@ export function repositoriesContract(fixture: DialectFixture): void {
           httpMethod: 'POST',
           path: text,
           paramJson: JSON.stringify({ text }),
-          resultCode: 0,
+          // A code a consumer made fractional or beyond 32 bits is stored within the column, not refused.
+          resultCode: [0, 1.5, 2 ** 40, -(2 ** 40)][i] as number,
           success: true,
           elapsedMs: 1,
           operatorId: 1,
@@ -245,6 +291,7 @@ export function repositoriesContract(fixture: DialectFixture): void {
           }
           expect(forms(JSON.stringify({ text }))).toContain(item.paramJson);
         });
+        expect(page.items.map((item) => item.resultCode)).toEqual([0, 1, 2_147_483_647, -2_147_483_648]);
       });
     });
 
