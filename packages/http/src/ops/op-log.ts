@@ -169,33 +169,23 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const method = c.req.method;
     const path = c.req.path;
     const params: Record<string, unknown> = {};
-    let hasParams = false;
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
     if (template === undefined || template.includes(':')) {
       const pathParams = c.req.param();
-      if (Object.keys(pathParams).length > 0) {
-        params.params = pathParams;
-        hasParams = true;
-      }
+      if (Object.keys(pathParams).length > 0) params.params = pathParams;
     }
     if (c.req.url.includes('?')) {
       const query = c.req.query();
-      if (Object.keys(query).length > 0) {
-        params.query = query;
-        hasParams = true;
-      }
+      if (Object.keys(query).length > 0) params.query = query;
     }
-    if (body !== undefined) {
-      params.body = body;
-      hasParams = true;
-    }
+    if (body !== undefined) params.body = body;
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
     return {
       title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${path}`,
       httpMethod: method,
       path,
-      paramJson: hasParams ? opLogParamText(params, options.paramMaxChars) : null,
+      paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
       resultCode,
       success: resultCode === 0,
       elapsedMs,
