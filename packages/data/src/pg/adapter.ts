@@ -99,11 +99,13 @@ function storableText(text: string): string {
   return text.toWellFormed().replaceAll('\0', '\uFFFD');
 }
 
+/** A row for the JSON text: storable texts, instants as epoch milliseconds (a `Date`'s JSON is slower and zoned). */
 function storableRow(row: readonly unknown[]): unknown[] {
   const out = new Array<unknown>(row.length);
   for (let i = 0; i < row.length; i++) {
     const value = row[i];
-    out[i] = typeof value === 'string' ? storableText(value) : value;
+    out[i] =
+      typeof value === 'string' ? storableText(value) : value instanceof Date ? value.getTime() : value;
   }
   return out;
 }

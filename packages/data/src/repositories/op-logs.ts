@@ -95,6 +95,25 @@ const INSERT_COLUMNS = [
 
 type InsertValues = Record<(typeof INSERT_COLUMNS)[number], unknown>;
 
+/** A row's column values, texts cut to the column widths and numbers kept within their columns. */
+function columnValues(r: NewOpLog): InsertValues {
+  return {
+    title: truncate(r.title, 128),
+    httpMethod: truncate(r.httpMethod, 16),
+    path: truncate(r.path, 500),
+    paramJson: r.paramJson,
+    resultCode: resultCodeOf(r),
+    success: r.success,
+    elapsedMs: elapsedOf(r),
+    operatorId: r.operatorId,
+    operatorName: clip(r.operatorName, 64),
+    ip: clip(r.ip, 64),
+    userAgent: clip(r.userAgent, 500),
+    traceId: clip(r.traceId, 64),
+    createTime: r.createTime,
+  };
+}
+
 /**
  * Dialects whose full chunks go through one statement prepared once. SQLite and PostgreSQL append the rows with
  * `appendRows`; SQL Server (which cannot be tested here) sends each chunk as its own statement.
@@ -133,43 +152,16 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
   return {
     async insertMany(rows) {
       if (adapter.appendRows) {
-        // One statement for any number of rows, the values as one JSON text (see DialectAdapter.appendRows).
-        const values = rows.map((r) => [
-          truncate(r.title, 128),
-          truncate(r.httpMethod, 16),
-          truncate(r.path, 500),
-          r.paramJson,
-          resultCodeOf(r),
-          r.success,
-          elapsedOf(r),
-          r.operatorId,
-          clip(r.operatorName, 64),
-          clip(r.ip, 64),
-          clip(r.userAgent, 500),
-          clip(r.traceId, 64),
-          r.createTime.getTime(),
-        ]);
+        // One statement for any number of rows (see DialectAdapter.appendRows).
+        const values = rows.map((r) => {
+          const v = columnValues(r);
+          return INSERT_COLUMNS.map((column) => v[column]);
+        });
         await adapter.appendRows(db, t, columns, values);
         return rows.length;
       }
       for (let i = 0; i < rows.length; i += perInsert) {
-        const values = rows.slice(i, i + perInsert).map(
-          (r): InsertValues => ({
-            title: truncate(r.title, 128),
-            httpMethod: truncate(r.httpMethod, 16),
-            path: truncate(r.path, 500),
-            paramJson: r.paramJson,
-            resultCode: resultCodeOf(r),
-            success: r.success,
-            elapsedMs: elapsedOf(r),
-            operatorId: r.operatorId,
-            operatorName: clip(r.operatorName, 64),
-            ip: clip(r.ip, 64),
-            userAgent: clip(r.userAgent, 500),
-            traceId: clip(r.traceId, 64),
-            createTime: r.createTime,
-          }),
-        );
+        const values = rows.slice(i, i + perInsert).map(columnValues);
         const prepared = values.length === perInsert ? preparedFullChunk() : undefined;
         if (prepared) {
           const named: Record<string, unknown> = {};
