@@ -11,6 +11,7 @@ import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
 import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
 import { bodyLimitApplies, jsonBodyLimit } from './middleware/body-limit.js';
+import { createDirectDispatch, type DirectDispatch, DirectRoutes } from './middleware/direct.js';
 import { FusedRouter } from './middleware/fused-router.js';
 import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
 import { quickTraceId, traceId } from './middleware/trace-id.js';
@@ -44,6 +45,11 @@ export interface CreateAppOptions {
 export interface SvcApp {
   app: OpenAPIHono<AppEnv>;
   routes: RouteTable;
+  /**
+   * What the reference listener asks before Hono (middleware/direct.ts); undefined when it could never decide
+   * anything (metrics on, the consumer's own guards, no route for it).
+   */
+  direct?: DirectDispatch | undefined;
 }
 
 export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcApp {
@@ -69,7 +75,10 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
 
   const routes = new RouteTable();
   const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
-  const ctx: RegisterContext = { app, table: routes, guards, pipeline };
+  // The listener may decide only what the built-in guards decide (a consumer's guards are theirs).
+  const authenticateNow = deps.security.sessions.authenticateNow?.bind(deps.security.sessions);
+  const direct = guards.standard === true && authenticateNow ? new DirectRoutes() : undefined;
+  const ctx: RegisterContext = { app, table: routes, guards, pipeline, direct };
   registerBuiltInRoutes(ctx, deps);
   options.configure?.(ctx, deps);
   // On the main listener only when no separate metrics port is configured.
@@ -77,7 +86,18 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   options.hub?.mount(app);
   registerDocs(app, deps);
   if (options.webRoot) mountWebRoot(app, options.webRoot);
-  return { app, routes };
+  const dispatch =
+    direct && authenticateNow
+      ? createDirectDispatch({
+          routes: direct,
+          router: app.router as unknown as { match(method: string, path: string): unknown; version: number },
+          pipeline,
+          authenticateNow,
+          errors: deps.errors,
+          observed: deps.metrics !== undefined,
+        })
+      : undefined;
+  return { app, routes, direct: dispatch };
 }
 
 /**

@@ -5,7 +5,7 @@
  * bounded cache of verified tokens saves the work for tokens seen before; it never replaces the caller's
  * per-request session check.
  */
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { JWT_MIN_SECRET_BYTES } from '@svc/kernel';
 import { jwtVerify, SignJWT } from 'jose';
 import { type AccessClaims, type AccessTokenClaims, isAccessTokenClaims, toAccessClaims } from './claims.js';
@@ -61,6 +61,18 @@ const REQUIRED_CLAIMS = ['sub', 'sid', 'sadm', 'org', 'unique_name', 'iat', 'exp
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
+ * Whether `text` from `start` to its end is `expected`, in time independent of where they differ (both are
+ * ASCII: `expected` is base64url, and the caller checked `text` against COMPACT_JWS). No buffers: decoding the
+ * presented signature cost as much as the comparison it served.
+ */
+function sameText(expected: string, text: string, start: number): boolean {
+  if (text.length - start !== expected.length) return false;
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ text.charCodeAt(start + i);
+  return diff === 0;
+}
+
+/**
  * Creates the access-token issuer and verifier.
  * @example
  * const tokens = createAccessTokens({ key: resolved.key, issuer: options.Jwt.Issuer });
@@ -87,20 +99,15 @@ export function createAccessTokens(options: AccessTokensOptions): AccessTokens {
    * Cheap first gate: an HMAC-SHA256 over the signing input with node:crypto (about 2 µs) refuses forged,
    * edited, `none` and other-algorithm tokens before jose's asynchronous WebCrypto path runs. It only ever
    * refuses; jose's full verification below still decides every token it lets through. The signature must
-   * also be the canonical base64url of the MAC, so one token has exactly one accepted spelling (no padding,
-   * whitespace or spare bits), which keeps the verified-token cache keyed by the one real token text.
+   * also be the canonical base64url of the MAC (no padding, whitespace or spare bits): it is compared as text
+   * with the MAC's own base64url, so one token has exactly one accepted spelling, which keeps the
+   * verified-token cache keyed by the one real token text.
    */
   function signatureMatches(token: string): boolean {
     if (!COMPACT_JWS.test(token)) return false;
     const lastDot = token.lastIndexOf('.');
-    const expected = createHmac('sha256', rawKey).update(token.slice(0, lastDot)).digest();
-    const presented = token.slice(lastDot + 1);
-    const decoded = Buffer.from(presented, 'base64url');
-    return (
-      decoded.length === expected.length &&
-      timingSafeEqual(decoded, expected) &&
-      decoded.toString('base64url') === presented
-    );
+    const expected = createHmac('sha256', rawKey).update(token.slice(0, lastDot)).digest('base64url');
+    return sameText(expected, token, lastDot + 1);
   }
 
   function verifyNow(token: string): AccessClaims | null | undefined {

@@ -10,7 +10,15 @@
  * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
  * 48000 envelope where the socket can still take it, never reaching the exception log.
  */
-import { type IncomingMessage, type OutgoingHttpHeaders, type Server, ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
@@ -107,36 +115,51 @@ function listenMain(
   const drain = { on: false };
   return new Promise((resolve, reject) => {
     const serverOptions = { ServerResponse: serviceResponse(drain) };
-    const http = serve({ fetch: server.app.fetch, hostname, port, serverOptions }, (info: AddressInfo) => {
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      const shown = hostname === 'localhost' ? 'localhost' : host;
-      const url = `http://${shown}:${info.port}`;
-      logger.info(`Now listening on: ${url}`);
-      let stopping: Promise<void> | undefined;
-      resolve({
-        url,
-        shutdown() {
-          stopping ??= (async () => {
-            logger.info('Shutting down: no new connections, finishing in-flight requests.');
-            drain.on = true;
-            // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
-            const hubClosed = server.realtime?.close();
-            const closed = new Promise<void>((done) => http.close(() => done()));
-            if ('closeIdleConnections' in http) http.closeIdleConnections();
-            const timer = setTimeout(() => {
-              if ('closeAllConnections' in http) http.closeAllConnections();
-            }, drainMs);
-            await closed;
-            await hubClosed;
-            clearTimeout(timer);
-            await closeMetrics?.();
-            await server.close();
-            logger.info('Stopped.');
-          })();
-          return stopping;
-        },
-      });
-    });
+    const direct = server.direct;
+    // What middleware/direct.ts can decide from the Node request is answered before node-server builds its
+    // request and Hono its context; everything else goes on to them unchanged.
+    const withDirect = (options: ServerOptions, listener: RequestListener) =>
+      createServer(
+        options,
+        direct
+          ? (incoming, outgoing) => {
+              if (!direct(incoming, outgoing)) listener(incoming, outgoing);
+            }
+          : listener,
+      );
+    const http = serve(
+      { fetch: server.app.fetch, hostname, port, serverOptions, createServer: withDirect as never },
+      (info: AddressInfo) => {
+        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        const shown = hostname === 'localhost' ? 'localhost' : host;
+        const url = `http://${shown}:${info.port}`;
+        logger.info(`Now listening on: ${url}`);
+        let stopping: Promise<void> | undefined;
+        resolve({
+          url,
+          shutdown() {
+            stopping ??= (async () => {
+              logger.info('Shutting down: no new connections, finishing in-flight requests.');
+              drain.on = true;
+              // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
+              const hubClosed = server.realtime?.close();
+              const closed = new Promise<void>((done) => http.close(() => done()));
+              if ('closeIdleConnections' in http) http.closeIdleConnections();
+              const timer = setTimeout(() => {
+                if ('closeAllConnections' in http) http.closeAllConnections();
+              }, drainMs);
+              await closed;
+              await hubClosed;
+              clearTimeout(timer);
+              await closeMetrics?.();
+              await server.close();
+              logger.info('Stopped.');
+            })();
+            return stopping;
+          },
+        });
+      },
+    );
     server.realtime?.inject(http as Server);
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {

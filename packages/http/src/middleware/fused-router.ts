@@ -16,7 +16,7 @@ import { FUSED, PIPELINE } from './pipeline.js';
 type Entry<T> = [T, Record<string, string>];
 
 /** The Hono handler of a router entry (Hono stores `[handler, routerRoute]`). */
-function handlerOf(value: unknown): unknown {
+export function handlerOf(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -30,6 +30,12 @@ export class FusedRouter<T> implements Router<T> {
   /** Paths registered without parameters or wildcards: their matches are memoised. */
   readonly #staticPaths = new Set<string>();
   readonly #memo = new Map<string, Map<string, Result<T>>>();
+  #version = 0;
+
+  /** Grows with every route added: a verdict drawn from a match holds while it is unchanged. */
+  get version(): number {
+    return this.#version;
+  }
 
   /** How many matches are memoised (bounded by the static routes times the methods asked for). */
   get memoised(): number {
@@ -42,6 +48,7 @@ export class FusedRouter<T> implements Router<T> {
     this.#inner.add(method, path, handler);
     if (isStaticPath(path)) this.#staticPaths.add(path);
     this.#memo.clear();
+    this.#version++;
   }
 
   match(method: string, path: string): Result<T> {

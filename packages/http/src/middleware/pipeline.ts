@@ -20,6 +20,10 @@ import type { AppEnv } from '../context.js';
 
 /** One stage: a middleware and the test of whether it has anything to do for this request. */
 export interface Stage {
+  /**
+   * Decided by the request's method and path alone (`c.req.method`, `c.req.path`): the pipeline also asks it
+   * with a probe holding only those two, to tell which routes no stage touches ({@link Pipeline.quietFor}).
+   */
   applies(c: Context<AppEnv>): boolean;
   run: MiddlewareHandler<AppEnv>;
   /**
@@ -39,6 +43,11 @@ export interface Pipeline {
   run(c: Context<AppEnv>, inner: Inner): PipelineResult;
   /** The pipeline as a global middleware, for everything that is not a fused route. */
   middleware: MiddlewareHandler<AppEnv>;
+  /**
+   * True when no stage after the first has anything to do for a request of this method and path (a test that
+   * throws on the probe counts as having something to do).
+   */
+  quietFor(method: string, path: string): boolean;
 }
 
 /** Marks the pipeline middleware, so the router can leave it out of a fused route's match. */
@@ -150,7 +159,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       await next();
     }) as Promise<Response | undefined>;
   Object.defineProperty(middleware, PIPELINE, { value: true });
-  return { run, middleware };
+
+  function quietFor(method: string, path: string): boolean {
+    const probe = { req: { method, path } } as unknown as Context<AppEnv>;
+    try {
+      return stages.every((stage) => !stage.applies(probe));
+    } catch {
+      return false;
+    }
+  }
+  return { run, middleware, quietFor };
 }
 
 /** True when the stages already ran for this request (a fused route behind the global middleware). */

@@ -3,8 +3,10 @@
  * route table (the source of `GET /api/v1/menu/routes` and of the seed-consistency test).
  */
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { UserPrincipal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
+import type { DirectRoutes } from '../middleware/direct.js';
 import { FUSED, type Pipeline, pipelineRan } from '../middleware/pipeline.js';
 import { type AuthMarker, contractAuthOf, needsPermission, permissionCode, type RouteMeta } from './auth.js';
 
@@ -16,6 +18,11 @@ export interface RouteGuards {
    * answering nothing: then registerRoute may fuse the guards with the pipeline and the handler.
    */
   readonly fusable?: boolean;
+  /**
+   * True for the guards of `createRouteGuards`: their bearer guard is the one middleware/direct.ts reproduces on
+   * the listener. Other guards keep every request.
+   */
+  readonly standard?: boolean;
 }
 
 /** Every registered route, in registration order. */
@@ -38,6 +45,8 @@ export interface RegisterContext {
   module?: string | undefined;
   /** The request pipeline (middleware/pipeline.ts); with it, routes run it themselves (fused). */
   pipeline?: Pipeline | undefined;
+  /** Collects the routes the listener may answer or refuse before Hono (middleware/direct.ts). */
+  direct?: DirectRoutes | undefined;
 }
 
 export interface RouteOptions {
@@ -45,6 +54,13 @@ export interface RouteOptions {
   reauth?: boolean;
   skipEnvelope?: boolean;
   module?: string;
+  /**
+   * The route's `data` as a function of the signed-in user alone, for a `GET` on a fixed path with `auth:
+   * 'authenticated'` and no request parts: the reference listener may then answer it before Hono
+   * (middleware/direct.ts). The handler must answer `ok(direct(user))` with 200, and both must be the same
+   * function of the user: a route registered with this option is answered either way.
+   */
+  direct?: (user: UserPrincipal) => unknown;
 }
 
 /**
@@ -97,6 +113,7 @@ export function registerRoute<R extends RouteConfig>(
     ...(options.module ? { module: options.module } : {}),
     ...(needsPermission(options.auth) ? { permissionCode: permissionCode(route.method, route.path) } : {}),
   };
+  if (options.direct !== undefined) directAllowed(route, options);
   const guards = ctx.guards?.forRoute(meta) ?? [];
   const { middleware: declared, ...config } = withAuth(route, options, ctx.module);
   // The route's own middleware (`createRoute({ middleware })`) runs after its guards: it never sees a caller
@@ -104,7 +121,7 @@ export function registerRoute<R extends RouteConfig>(
   const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
   const pipeline = ctx.pipeline;
   if (pipeline && (guards.length === 0 || ctx.guards?.fusable === true)) {
-    registerFused(
+    const first = registerFused(
       ctx.app,
       pipeline,
       config as RouteConfig,
@@ -112,6 +129,8 @@ export function registerRoute<R extends RouteConfig>(
       own as MiddlewareHandler<AppEnv>[],
       handler as unknown as Handler,
     );
+    const single = own.length === 0 && !hasValidation(config as RouteConfig);
+    ctx.direct?.add({ ...meta, first, answer: single ? options.direct : undefined });
   } else {
     // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
     const chain = [...guards, ...(own as MiddlewareHandler<AppEnv>[])];
@@ -148,7 +167,7 @@ function registerFused(
   guards: MiddlewareHandler<AppEnv>[],
   own: MiddlewareHandler<AppEnv>[],
   handler: Handler,
-): void {
+): object {
   const before = app.routes.length;
   let first: object;
   if (own.length > 0 || hasValidation(config)) {
@@ -167,6 +186,7 @@ function registerFused(
     first = fused;
   }
   Object.defineProperty(first, FUSED, { value: app.routes.length - before });
+  return first;
 }
 
 /** The handler's answer, also set as the context's response (what `compose` does for the last handler). */
@@ -182,6 +202,23 @@ function answered(handler: Handler) {
     if (res instanceof Response && !c.finalized) c.res = res;
     return res;
   };
+}
+
+/** Refuses `direct` on a route the listener could not answer from the user alone. */
+function directAllowed(route: RouteConfig, options: RouteOptions): void {
+  const plain =
+    route.method === 'get' &&
+    options.auth === 'authenticated' &&
+    options.reauth !== true &&
+    options.skipEnvelope !== true &&
+    !route.path.includes('{') &&
+    route.middleware === undefined &&
+    !hasValidation(route);
+  if (!plain) {
+    throw new TypeError(
+      `${route.method.toUpperCase()} ${route.path}: \`direct\` needs a GET on a fixed path, auth 'authenticated' without re-authentication, the envelope, no request parts and no middleware of its own.`,
+    );
+  }
 }
 
 /** True when zod-openapi adds validators for the route (any request part declared). */

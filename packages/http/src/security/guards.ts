@@ -130,6 +130,8 @@ export function createRouteGuards(
   return {
     // Every guard here answers `next()`'s own answer, so routes may fuse them (openapi/register.ts).
     fusable: true,
+    // The bearer guard answers 401 exactly as middleware/direct.ts does for a refused token.
+    standard: true,
     forRoute(meta: RouteMeta) {
       const chain: MiddlewareHandler<AppEnv>[] = [];
       switch (meta.auth) {

@@ -1,6 +1,7 @@
 /** `GET /api/v1/ping`: `{pong, account, at}` for a live session. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import type { UserPrincipal } from '@svc/security';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { requireUser } from '../../security/principal.js';
@@ -18,8 +19,13 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, now: () => Date): void {
-  registerRoute(ctx, route, { auth: 'authenticated' }, (c) => {
-    const user = requireUser(c);
-    return c.json(ok({ pong: true as const, account: user.account, at: now().toISOString() }), 200);
+  // A function of the user alone: the listener may answer it before Hono (middleware/direct.ts).
+  const pong = (user: UserPrincipal) => ({
+    pong: true as const,
+    account: user.account,
+    at: now().toISOString(),
   });
+  registerRoute(ctx, route, { auth: 'authenticated', direct: pong }, (c) =>
+    c.json(ok(pong(requireUser(c))), 200),
+  );
 }
