@@ -28,7 +28,7 @@ import type { UserPrincipal } from '@svc/security';
 import { httpStatusOf } from '../errors/status.js';
 import { activeTracer } from '../observability/request.js';
 import type { RouteMeta } from '../openapi/auth.js';
-import { bearerToken } from '../security/guards.js';
+import { bearerToken } from '../security/bearer-token.js';
 import { handlerOf } from './fused-router.js';
 import type { Pipeline } from './pipeline.js';
 import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';

@@ -21,19 +21,14 @@ import { readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import type { RouteGuards } from '../openapi/register.js';
+import { bearerToken } from './bearer-token.js';
 import { clientInfoOf } from './client.js';
 import { requestIsCrossSite, sessionCookiesOf } from './cookie-guard.js';
 import type { HttpSecurity } from './deps.js';
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export { bearerToken };
 
-/** A non-empty bearer token from `Authorization`, or undefined. */
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header || header.length < 8) return undefined;
-  if (header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
-  const token = header.slice(7).trim();
-  return token === '' ? undefined : token;
-}
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface ReauthCheck {
   /** True when the route may proceed (no TOTP capability, or a recent re-authentication). */
