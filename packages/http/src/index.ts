@@ -25,6 +25,7 @@ export type {
   JobHandlerEntry,
   JobReclaimer,
 } from './jobs/types.js';
+export type { DirectDispatch } from './middleware/direct.js';
 export {
   deleteNotice,
   isSameOriginPath,

@@ -32,6 +32,13 @@ function testRoutes(ctx: RegisterContext): void {
       c.json(ok(answerOf(requireUser(c))), 200),
     );
   }
+  // A direct answer that fails: the usual way meets the failure again and answers it as any error.
+  const broken = (_user: UserPrincipal): unknown => {
+    throw new TypeError('direct-answer test');
+  };
+  registerRoute(ctx, get('/api/v1/test/direct-throws'), { auth: 'authenticated', direct: broken }, (c) =>
+    c.json(ok(broken(requireUser(c))), 200),
+  );
   // A consumer's own middleware in front of a guarded route: it must see every request.
   ctx.app.use('/api/v1/test/behind-middleware', async (c, next) => {
     c.env?.outgoing?.setHeader('X-Consumer-Middleware', 'ran');
@@ -84,11 +91,12 @@ function shape(res: RawResponse): string[] {
   });
 }
 
-/** The body without the values that vary per request (the ping's instant). */
+/** The body without the values that vary per request (the ping's instant, an error's trace id). */
 function bodyShape(res: RawResponse): unknown {
   if (res.body === '') return '';
   const body = JSON.parse(res.body);
   if (body?.data?.at !== undefined) body.data.at = typeof body.data.at;
+  if (body?.args?.traceId !== undefined) body.args.traceId = typeof body.args.traceId;
   return body;
 }
 
@@ -188,6 +196,10 @@ describe('answers before Hono on the listener', () => {
     await both('/api/v1/ping', bearer(token), false, 'HEAD');
     expect((await both('/api/v1/p%69ng', bearer(token), false)).status).toBe(200);
     expect((await both('/api/v1/ping/', bearer(token), false)).status).toBe(404);
+    // A route whose direct answer throws: no crash, the usual way's 500 envelope.
+    const failed = await both('/api/v1/test/direct-throws', bearer(token), false);
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.body).code).toBe(50000);
     // A consumer's middleware in front of the route sees the refused request too.
     const refused = await both('/api/v1/test/behind-middleware', bearer('x.y'), false);
     expect(refused.status).toBe(401);

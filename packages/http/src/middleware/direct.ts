@@ -167,29 +167,36 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     outgoing.end(body);
   }
 
-  return function direct(incoming, outgoing) {
-    if (incoming.method !== 'GET') return false;
+  /**
+   * The answer to send (status and body), or undefined for the usual way. Nothing here may throw into Node's
+   * request listener: any failure (a cache, a route's answer) leaves the request to the usual way, which meets
+   * it again and answers it as it answers any error.
+   */
+  function decide(incoming: IncomingMessage): [DirectRoute, number, string, number] | undefined {
+    if (incoming.method !== 'GET') return undefined;
     const url = incoming.url ?? '';
     const query = url.indexOf('?');
     const route = routeOf(query === -1 ? url : url.slice(0, query));
-    if (route === null || activeTracer() !== undefined) return false;
+    if (route === null || activeTracer() !== undefined) return undefined;
     const headers = incoming.headers;
-    if (!hostOk(headers.host)) return false;
+    if (!hostOk(headers.host)) return undefined;
     const token = bearerToken(headers.authorization);
     const user = token === undefined ? null : authenticateNow(token);
-    if (user === null) {
-      send(outgoing, route, refusedStatus, refusedBody, refusedLength);
-      return true;
-    }
-    if (user === undefined || route.answer === undefined) return false;
-    let body: string;
+    if (user === null) return [route, refusedStatus, refusedBody, refusedLength];
+    if (user === undefined || route.answer === undefined) return undefined;
+    const body = JSON.stringify(ok(route.answer(user)));
+    return [route, 200, body, Buffer.byteLength(body)];
+  }
+
+  return function direct(incoming, outgoing) {
+    let answer: ReturnType<typeof decide>;
     try {
-      body = JSON.stringify(ok(route.answer(user)));
+      answer = decide(incoming);
     } catch {
-      // The usual way runs the route again and answers its error as it answers any.
       return false;
     }
-    send(outgoing, route, 200, body, Buffer.byteLength(body));
+    if (answer === undefined) return false;
+    send(outgoing, answer[0], answer[1], answer[2], answer[3]);
     return true;
   };
 }
