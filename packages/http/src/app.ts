@@ -75,9 +75,10 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
 
   const routes = new RouteTable();
   const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
-  // The listener may decide only what the built-in guards decide (a consumer's guards are theirs).
-  const authenticateNow = deps.security.sessions.authenticateNow?.bind(deps.security.sessions);
-  const direct = guards.standard === true && authenticateNow ? new DirectRoutes() : undefined;
+  // The listener decides only for routes whose guards start with the built-in bearer guard of these sessions.
+  const sessions = deps.security.sessions;
+  const authenticateNow = sessions.authenticateNow?.bind(sessions);
+  const direct = authenticateNow ? new DirectRoutes(sessions) : undefined;
   const ctx: RegisterContext = { app, table: routes, guards, pipeline, direct };
   registerBuiltInRoutes(ctx, deps);
   options.configure?.(ctx, deps);

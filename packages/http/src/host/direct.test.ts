@@ -8,10 +8,12 @@
  */
 import { ok } from '@svc/kernel';
 import type { UserPrincipal } from '@svc/security';
+import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../context.js';
 import { createRoute, z } from '../index.js';
 import type { DirectDispatch } from '../middleware/direct.js';
-import { type RegisterContext, registerRoute } from '../openapi/register.js';
+import { type RegisterContext, type RouteGuards, registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { requireUser } from '../security/principal.js';
 import { bearer, login, signJwt } from '../testing/auth.js';
@@ -39,6 +41,31 @@ function testRoutes(ctx: RegisterContext): void {
   registerRoute(ctx, get('/api/v1/test/direct-throws'), { auth: 'authenticated', direct: broken }, (c) =>
     c.json(ok(broken(requireUser(c))), 200),
   );
+  // A plain function that still returns a promise (and a rejected one): the usual way answers it.
+  const promised = (_user: UserPrincipal): unknown => Promise.reject(new TypeError('direct-promise test'));
+  registerRoute(
+    ctx,
+    get('/api/v1/test/direct-promise'),
+    { auth: 'authenticated', direct: promised },
+    async (c) => c.json(ok(await promised(requireUser(c))), 200),
+  );
+  // Guards of the consumer's own around the built-in bearer guard: an extra check after it (the direct path
+  // may still refuse a token, never answer), a check before it, and no guard at all.
+  const builtIn = ctx.guards;
+  if (!builtIn) throw new Error('the test app has no guards');
+  const extra: MiddlewareHandler<AppEnv> = async (c) => c.json({ code: 41001, msgKey: 'x', data: null }, 403);
+  const stricter: RouteGuards = { ...builtIn, forRoute: (meta) => [...builtIn.forRoute(meta), extra] };
+  const earlier: RouteGuards = { ...builtIn, forRoute: (meta) => [extra, ...builtIn.forRoute(meta)] };
+  const guarded = [
+    ['/api/v1/test/stricter', stricter],
+    ['/api/v1/test/earlier', earlier],
+    ['/api/v1/test/unguarded', undefined],
+  ] as const;
+  for (const [path, guards] of guarded) {
+    registerRoute({ ...ctx, guards }, get(path), { auth: 'authenticated', direct: answerOf }, (c) =>
+      c.json(ok(null), 200),
+    );
+  }
   // A consumer's own middleware in front of a guarded route: it must see every request.
   ctx.app.use('/api/v1/test/behind-middleware', async (c, next) => {
     c.env?.outgoing?.setHeader('X-Consumer-Middleware', 'ran');
@@ -200,10 +227,30 @@ describe('answers before Hono on the listener', () => {
     const failed = await both('/api/v1/test/direct-throws', bearer(token), false);
     expect(failed.status).toBe(500);
     expect(JSON.parse(failed.body).code).toBe(50000);
+    // The consumer's guards: an extra check after the bearer guard is never skipped (a refused token is still
+    // refused here), one before it answers first, and a route without guards is never refused.
+    expect((await both('/api/v1/test/stricter', bearer(token), false)).status).toBe(403);
+    expect((await both('/api/v1/test/stricter', bearer('x.y'), true)).status).toBe(401);
+    expect((await both('/api/v1/test/earlier', bearer('x.y'), false)).status).toBe(403);
+    expect((await both('/api/v1/test/unguarded', {}, false)).status).toBe(200);
+    // A direct answer that is a promise: never left unhandled (vitest fails a run on one), the usual way's 500.
+    expect((await both('/api/v1/test/direct-promise', bearer(token), false)).status).toBe(500);
     // A consumer's middleware in front of the route sees the refused request too.
     const refused = await both('/api/v1/test/behind-middleware', bearer('x.y'), false);
     expect(refused.status).toBe(401);
     expect(refused.headers['x-consumer-middleware']).toBe('ran');
+  });
+
+  it('answers as the usual way after a route or middleware is added later', async () => {
+    await both('/api/v1/test/direct-answer', bearer(token), true);
+    // Added after the route, a middleware matches after it: the route answers first on both ways (the router
+    // changed, so the direct path draws its verdict again, and it stands).
+    t.server.app.use('/api/v1/test/direct-answer', async (c, next) => {
+      c.env?.outgoing?.setHeader('X-Late-Middleware', 'ran');
+      await next();
+    });
+    const res = await both('/api/v1/test/direct-answer', bearer(token), true);
+    expect(res.headers['x-late-middleware']).toBeUndefined();
   });
 
   it('leaves a Host header node-server refuses to node-server', async () => {
@@ -273,6 +320,7 @@ describe('the direct path stays out', () => {
           ['post', { method: 'post', path: '/api/v1/test/d1', responses: {} }, 'authenticated'],
           ['permission', { method: 'get', path: '/api/v1/test/d2', responses: {} }, 'permission'],
           ['param', { method: 'get', path: '/api/v1/test/d3/{id}', responses: {} }, 'authenticated'],
+          ['async', { method: 'get', path: '/api/v1/test/d5', responses: {} }, 'authenticated'],
           [
             'query',
             {
@@ -284,9 +332,11 @@ describe('the direct path stays out', () => {
             'authenticated',
           ],
         ];
+        const later = async (user: UserPrincipal) => answerOf(user);
         for (const [name, config, auth] of attempts) {
+          const direct = name === 'async' ? later : answerOf;
           try {
-            registerRoute(ctx, createRoute(config), { auth, direct: answerOf }, (c) => c.json(ok(null), 200));
+            registerRoute(ctx, createRoute(config), { auth, direct }, (c) => c.json(ok(null), 200));
           } catch (error) {
             if (error instanceof TypeError) refused.push(name);
           }
@@ -294,6 +344,6 @@ describe('the direct path stays out', () => {
       },
     });
     await t.close();
-    expect(refused).toEqual(['post', 'permission', 'param', 'query']);
+    expect(refused).toEqual(['post', 'permission', 'param', 'async', 'query']);
   });
 });

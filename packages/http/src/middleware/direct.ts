@@ -30,25 +30,44 @@ import { activeTracer } from '../observability/request.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import { bearerToken } from '../security/bearer-token.js';
 import { handlerOf } from './fused-router.js';
-import type { Pipeline } from './pipeline.js';
+import { isThenable, type Pipeline } from './pipeline.js';
 import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';
 import { TRACE_HEADER } from './trace-id.js';
 
-/** A fused route as registered: its marker, its first handler, and its `direct` answer when it has one. */
+/** A fused route as registered: its marker, its first handler, its guards and its `direct` answer if any. */
 export interface DirectRoute extends RouteMeta {
   /** The route's first Hono handler: the router's match must start with it. */
   first: object;
+  /** The guards the route runs, in order. */
+  guards: readonly object[];
   answer: ((user: UserPrincipal) => unknown) | undefined;
 }
 
-/** The registered routes this module may decide: `GET` on a fixed path behind a bearer guard. */
+/** The bearer guards of `createRouteGuards`, with the sessions each checks. */
+const STANDARD_BEARERS = new WeakMap<object, object>();
+
+/** Marks a guard that answers a refused token exactly as this module does (security/guards.ts). */
+export function markStandardBearer(guard: object, sessions: object): void {
+  STANDARD_BEARERS.set(guard, sessions);
+}
+
+/**
+ * The registered routes this module may decide: a `GET` on a fixed path whose first guard is the built-in
+ * bearer guard of the same sessions (so a refused token is answered 401 before anything else could answer),
+ * and which is answered here only when that guard is its only one.
+ */
 export class DirectRoutes {
   readonly #byPath = new Map<string, DirectRoute>();
 
+  /** @param sessions the sessions whose `authenticateNow` the dispatcher calls. */
+  constructor(private readonly sessions: object) {}
+
   add(route: DirectRoute): void {
-    const bearer = route.auth === 'authenticated' || route.auth === 'permission';
-    if (route.method !== 'GET' || !bearer || route.path.includes('{')) return;
-    this.#byPath.set(route.path, route);
+    if (route.method !== 'GET' || route.path.includes('{')) return;
+    const first = route.guards[0];
+    if (first === undefined || STANDARD_BEARERS.get(first) !== this.sessions) return;
+    const answer = route.guards.length === 1 ? route.answer : undefined;
+    this.#byPath.set(route.path, { ...route, answer });
   }
 
   get(path: string): DirectRoute | undefined {
@@ -80,7 +99,7 @@ export interface DirectDispatchOptions {
   now?: () => number;
 }
 
-/** Distinct Host headers whose verdict is kept; others are checked per request (what node-server does). */
+/** Distinct accepted Host headers kept; others are checked per request (what node-server does). */
 const HOST_VERDICTS_MAX = 32;
 
 const JSON_TYPE = 'application/json';
@@ -157,7 +176,8 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const known = hosts.get(host);
     if (known !== undefined) return known;
     const verdict = hostAccepted(host);
-    if (hosts.size < HOST_VERDICTS_MAX) hosts.set(host, verdict);
+    // Only accepted hosts are kept: junk Host headers cannot fill the map and push the real ones out.
+    if (verdict && hosts.size < HOST_VERDICTS_MAX) hosts.set(host, verdict);
     return verdict;
   }
 
@@ -184,7 +204,14 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const user = token === undefined ? null : authenticateNow(token);
     if (user === null) return [route, refusedStatus, refusedBody, refusedLength];
     if (user === undefined || route.answer === undefined) return undefined;
-    const body = JSON.stringify(ok(route.answer(user)));
+    const data = route.answer(user);
+    if (isThenable(data)) {
+      // Not what `direct` may answer (registerRoute refuses async functions; a function may still return a
+      // promise): never left unhandled, and the usual way answers.
+      Promise.resolve(data).catch(() => {});
+      return undefined;
+    }
+    const body = JSON.stringify(ok(data));
     return [route, 200, body, Buffer.byteLength(body)];
   }
 

@@ -21,8 +21,9 @@ import type { AppEnv } from '../context.js';
 /** One stage: a middleware and the test of whether it has anything to do for this request. */
 export interface Stage {
   /**
-   * Decided by the request's method and path alone (`c.req.method`, `c.req.path`): the pipeline also asks it
-   * with a probe holding only those two, to tell which routes no stage touches ({@link Pipeline.quietFor}).
+   * Decided by the request's method and path alone (`c.req.method`, `c.req.path`), the same for the life of the
+   * app: the pipeline also asks it with a probe holding only those two, to tell which routes no stage touches
+   * ({@link Pipeline.quietFor}), and that verdict is kept per path.
    */
   applies(c: Context<AppEnv>): boolean;
   run: MiddlewareHandler<AppEnv>;

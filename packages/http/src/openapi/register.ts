@@ -18,11 +18,6 @@ export interface RouteGuards {
    * answering nothing: then registerRoute may fuse the guards with the pipeline and the handler.
    */
   readonly fusable?: boolean;
-  /**
-   * True for the guards of `createRouteGuards`: their bearer guard is the one middleware/direct.ts reproduces on
-   * the listener. Other guards keep every request.
-   */
-  readonly standard?: boolean;
 }
 
 /** Every registered route, in registration order. */
@@ -58,7 +53,8 @@ export interface RouteOptions {
    * The route's `data` as a function of the signed-in user alone, for a `GET` on a fixed path with `auth:
    * 'authenticated'` and no request parts: the reference listener may then answer it before Hono
    * (middleware/direct.ts). The handler must answer `ok(direct(user))` with 200, and both must be the same
-   * function of the user: a route registered with this option is answered either way.
+   * synchronous function of the user without side effects: a route registered with this option is answered
+   * either way, and a failed direct answer is computed again the usual way.
    */
   direct?: (user: UserPrincipal) => unknown;
 }
@@ -130,7 +126,7 @@ export function registerRoute<R extends RouteConfig>(
       handler as unknown as Handler,
     );
     const single = own.length === 0 && !hasValidation(config as RouteConfig);
-    ctx.direct?.add({ ...meta, first, answer: single ? options.direct : undefined });
+    ctx.direct?.add({ ...meta, first, guards, answer: single ? options.direct : undefined });
   } else {
     // zod-openapi runs route middleware before validation, so guards answer 401/403 before a 48000 can.
     const chain = [...guards, ...(own as MiddlewareHandler<AppEnv>[])];
@@ -213,10 +209,11 @@ function directAllowed(route: RouteConfig, options: RouteOptions): void {
     options.skipEnvelope !== true &&
     !route.path.includes('{') &&
     route.middleware === undefined &&
-    !hasValidation(route);
+    !hasValidation(route) &&
+    options.direct?.constructor.name !== 'AsyncFunction';
   if (!plain) {
     throw new TypeError(
-      `${route.method.toUpperCase()} ${route.path}: \`direct\` needs a GET on a fixed path, auth 'authenticated' without re-authentication, the envelope, no request parts and no middleware of its own.`,
+      `${route.method.toUpperCase()} ${route.path}: \`direct\` needs a GET on a fixed path, auth 'authenticated' without re-authentication, the envelope, no request parts, no middleware of its own and a synchronous answer.`,
     );
   }
 }

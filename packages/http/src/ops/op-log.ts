@@ -82,7 +82,10 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
 const ORIGINAL_JSON = 'svc.opLog.json';
 const ENVELOPE_CODE = 'svc.opLog.code';
 
-/** Reads logged as if they were writes: the exports, which take data out of the system. */
+/**
+ * Reads logged as if they were writes: the exports, which take data out of the system. Filled when the route
+ * modules are imported, before any app exists: the pipeline's verdict that no stage applies to a path is kept.
+ */
 export const LOGGED_READS: Set<string> = new Set();
 const GIVEN_BODY = 'svc.opLog.body';
 

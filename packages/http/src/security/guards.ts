@@ -19,6 +19,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
+import { markStandardBearer } from '../middleware/direct.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import type { RouteGuards } from '../openapi/register.js';
 import { bearerToken } from './bearer-token.js';
@@ -89,6 +90,8 @@ export function createRouteGuards(
       .then((principal): Response | Promise<unknown> => admit(c, principal, next));
   }
   const bearer = bearerGuard as unknown as MiddlewareHandler<AppEnv>;
+  // This guard answers 401 exactly as middleware/direct.ts does for a refused token of these sessions.
+  markStandardBearer(bearer, security.sessions);
 
   const apiKey: MiddlewareHandler<AppEnv> = async function apiKeyGuard(c, next) {
     const caller = security.apiKeys.validate(readHeader(c, security.apiKeyHeader));
@@ -125,8 +128,6 @@ export function createRouteGuards(
   return {
     // Every guard here answers `next()`'s own answer, so routes may fuse them (openapi/register.ts).
     fusable: true,
-    // The bearer guard answers 401 exactly as middleware/direct.ts does for a refused token.
-    standard: true,
     forRoute(meta: RouteMeta) {
       const chain: MiddlewareHandler<AppEnv>[] = [];
       switch (meta.auth) {
