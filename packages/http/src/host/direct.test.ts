@@ -253,6 +253,23 @@ describe('answers before Hono on the listener', () => {
     expect(res.headers['x-late-middleware']).toBeUndefined();
   });
 
+  it('reads the first Host and Authorization, as Node does', async () => {
+    const request = (lines: string[]) =>
+      `GET /api/v1/ping HTTP/1.1\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`;
+    const cases: [string[], number][] = [
+      [['Host: localhost', `authorization: Bearer x.y`, `Authorization: Bearer ${token}`], 401],
+      [['HOST: localhost', `AUTHORIZATION: Bearer ${token}`, 'Authorization: Bearer x.y'], 200],
+      [['Host: localhost', 'Host: bad host', `Authorization: Bearer ${token}`], 200],
+    ];
+    for (const [lines, status] of cases) {
+      const before = counter.decided;
+      const mine = await exchange(direct.url, request(lines));
+      expect(counter.decided - before).toBe(1);
+      const theirs = await exchange(usual.url, request(lines));
+      expect([mine.status, theirs.status]).toEqual([status, status]);
+    }
+  });
+
   it('leaves a Host header node-server refuses to node-server', async () => {
     const before = counter.decided;
     const request = (host: string) =>

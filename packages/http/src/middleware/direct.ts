@@ -198,9 +198,19 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const query = url.indexOf('?');
     const route = routeOf(query === -1 ? url : url.slice(0, query));
     if (route === null || activeTracer() !== undefined) return undefined;
-    const headers = incoming.headers;
-    if (!hostOk(headers.host)) return undefined;
-    const token = bearerToken(headers.authorization);
+    // The first Host and Authorization, as Node's header object would hold them (it drops later ones of both),
+    // read from the raw list: the object itself is built only if the usual way asks for it.
+    const raw = incoming.rawHeaders;
+    let host: string | undefined;
+    let authorization: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (host === undefined && name.length === 4 && name.toLowerCase() === 'host') host = raw[i + 1];
+      else if (authorization === undefined && name.length === 13 && name.toLowerCase() === 'authorization')
+        authorization = raw[i + 1];
+    }
+    if (!hostOk(host)) return undefined;
+    const token = bearerToken(authorization);
     const user = token === undefined ? null : authenticateNow(token);
     if (user === null) return [route, refusedStatus, refusedBody, refusedLength];
     if (user === undefined || route.answer === undefined) return undefined;

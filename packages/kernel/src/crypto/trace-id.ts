@@ -13,6 +13,8 @@ import { randomFillSync } from 'node:crypto';
 const RANDOM_BYTES = 10;
 const POOL_IDS = 256;
 const pool = Buffer.alloc(RANDOM_BYTES * POOL_IDS);
+/** The pool as hex, made once per refill: an id takes a slice of it, not a conversion of its own. */
+let poolHex = '';
 let offset = pool.length;
 let lastMs = Number.NaN;
 let timeHex = '';
@@ -24,9 +26,10 @@ let timeHex = '';
 export function traceIdAt(nowMs: number): string {
   if (offset === pool.length) {
     randomFillSync(pool);
+    poolHex = pool.toString('hex');
     offset = 0;
   }
-  const random = pool.toString('hex', offset, offset + RANDOM_BYTES);
+  const random = poolHex.slice(offset * 2, (offset + RANDOM_BYTES) * 2);
   offset += RANDOM_BYTES;
   if (nowMs !== lastMs) {
     lastMs = nowMs;
