@@ -47,7 +47,7 @@ export interface SvcApp {
   routes: RouteTable;
   /**
    * What the reference listener asks before Hono (middleware/direct.ts); undefined when it could never decide
-   * anything (metrics on, the consumer's own guards, no route for it).
+   * anything (metrics on, no route behind the built-in bearer guard).
    */
   direct?: DirectDispatch | undefined;
 }

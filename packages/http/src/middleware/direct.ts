@@ -4,9 +4,10 @@
  * false and takes the usual way (node-server's request, Hono's context, the router, the fused route).
  *
  * What it decides, and only when the answer is exactly the one the usual way gives:
- * - a `GET` on a fixed path of a route with a bearer guard (`authenticated` or `permission`) whose token is
- *   missing or refused outright (malformed, forged, expired in the verified-token cache, a revoked session's
- *   tombstone): 401 with the 40006 envelope, the guard's answer;
+ * - a `GET` on a fixed path of a route whose first guard is the built-in bearer guard (`authenticated` or
+ *   `permission`, see {@link DirectRoutes}) when the token is missing or refused outright (malformed, forged,
+ *   expired in the verified-token cache, a revoked session's tombstone): 401 with the 40006 envelope, that
+ *   guard's answer;
  * - a `GET` on a route registered with `direct` (its data a function of the user alone, such as the ping) whose
  *   session the security layer can confirm without waiting (`authenticateNow`): 200 with `ok(direct(user))`.
  *
@@ -87,7 +88,7 @@ export interface DirectDispatchOptions {
   /** The app's router (`app.router`): the route must be matched alone, with no consumer middleware before it. */
   router: { match(method: string, path: string): unknown; readonly version?: number };
   pipeline: Pipeline;
-  /** The session check that answers without waiting (`SessionService.authenticateNow`). */
+  /** The session check that answers without waiting (`SessionAuthenticator.authenticateNow`). */
   authenticateNow: (token: string) => UserPrincipal | null | undefined;
   errors: ErrorCodeRegistry;
   /** Observers of every request (metrics): with any, nothing is decided here. */
@@ -145,7 +146,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   const refusedLength = Buffer.byteLength(refusedBody);
 
   // Per path: the route when the router matches it alone and no stage applies; null otherwise. Drawn again
-  // when the router changes (a route added later could put middleware in front).
+  // whenever the router changes: the match, not an assumption about the order of later routes, decides.
   let verdictVersion = router.version;
   const verdicts = new Map<string, DirectRoute | null>();
   const hosts = new Map<string, boolean>();
