@@ -297,6 +297,42 @@ describe('answers before Hono on the listener', () => {
   });
 });
 
+describe('the direct path during the drain', () => {
+  it('answers with Connection: close and closes the connection, as every answer of the drain', async () => {
+    const t = await startTestServer({ env: NO_RATE_LIMIT });
+    const real = t.server.direct;
+    if (!real) throw new Error('no direct path');
+    let running: ListeningServer | undefined;
+    let stopping: Promise<void> | undefined;
+    let decided = 0;
+    // The shutdown starts in the very turn the request arrives (its drain flag is set synchronously), so the
+    // direct path answers while the server drains: no timing involved.
+    const spy: DirectDispatch = (incoming, outgoing) => {
+      if (incoming.headers['x-stop-now'] !== undefined) stopping ??= running?.shutdown();
+      const answered = real(incoming, outgoing);
+      if (answered) decided++;
+      return answered;
+    };
+    running = await listen({ ...t.server, direct: spy }, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const connection = await RawConnection.open(running.url);
+      await connection.request('GET', '/api/v1/ping', bearer(token));
+      expect((await connection.response()).headers.connection).toBe('keep-alive');
+      const before = decided;
+      await connection.request('GET', '/api/v1/ping', { ...bearer('x.y'), 'X-Stop-Now': '1' });
+      const res = await connection.response();
+      expect(res.status).toBe(401);
+      expect(res.headers.connection).toBe('close');
+      await connection.closed;
+      expect(decided - before).toBe(1);
+    } finally {
+      await (stopping ?? running.shutdown());
+      await t.close();
+    }
+  });
+});
+
 describe('the direct path stays out', () => {
   it('while rate limiting runs (a stage applies to every API request)', async () => {
     const t = await startTestServer({ configure: testRoutes });

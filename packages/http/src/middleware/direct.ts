@@ -44,6 +44,12 @@ export interface DirectRoute extends RouteMeta {
   answer: ((user: UserPrincipal) => unknown) | undefined;
 }
 
+/** A route kept for the direct path, with what its answers carry. */
+interface KeptRoute extends DirectRoute {
+  /** Under `/api`: answers carry the secure headers. */
+  secure: boolean;
+}
+
 /** The bearer guards of `createRouteGuards`, with the sessions each checks. */
 const STANDARD_BEARERS = new WeakMap<object, object>();
 
@@ -58,7 +64,7 @@ export function markStandardBearer(guard: object, sessions: object): void {
  * and which is answered here only when that guard is its only one.
  */
 export class DirectRoutes {
-  readonly #byPath = new Map<string, DirectRoute>();
+  readonly #byPath = new Map<string, KeptRoute>();
 
   /** @param sessions the sessions whose `authenticateNow` the dispatcher calls. */
   constructor(private readonly sessions: object) {}
@@ -68,10 +74,10 @@ export class DirectRoutes {
     const first = route.guards[0];
     if (first === undefined || STANDARD_BEARERS.get(first) !== this.sessions) return;
     const answer = route.guards.length === 1 ? route.answer : undefined;
-    this.#byPath.set(route.path, { ...route, answer });
+    this.#byPath.set(route.path, { ...route, answer, secure: wantsApiSecureHeaders(route.path) });
   }
 
-  get(path: string): DirectRoute | undefined {
+  get(path: string): KeptRoute | undefined {
     return this.#byPath.get(path);
   }
 
@@ -93,11 +99,6 @@ export interface DirectDispatchOptions {
   errors: ErrorCodeRegistry;
   /** Observers of every request (metrics): with any, nothing is decided here. */
   observed: boolean;
-  /**
-   * Clock in epoch milliseconds for the trace id.
-   * @default Date.now
-   */
-  now?: () => number;
 }
 
 /** Distinct accepted Host headers kept; others are checked per request (what node-server does). */
@@ -139,7 +140,6 @@ function hostAccepted(host: string): boolean {
 export function createDirectDispatch(options: DirectDispatchOptions): DirectDispatch | undefined {
   const { routes, router, pipeline, authenticateNow, errors } = options;
   if (options.observed || routes.size === 0) return undefined;
-  const now = options.now ?? Date.now;
   const refusedCode = ErrorCode.TokenInvalid.code;
   const refusedStatus = httpStatusOf(refusedCode);
   const refusedBody = JSON.stringify(fail(refusedCode, errors.msgKeyOf(refusedCode)));
@@ -148,10 +148,10 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   // Per path: the route when the router matches it alone and no stage applies; null otherwise. Drawn again
   // whenever the router changes: the match, not an assumption about the order of later routes, decides.
   let verdictVersion = router.version;
-  const verdicts = new Map<string, DirectRoute | null>();
+  const verdicts = new Map<string, KeptRoute | null>();
   const hosts = new Map<string, boolean>();
 
-  function routeOf(path: string): DirectRoute | null {
+  function routeOf(path: string): KeptRoute | null {
     if (router.version !== verdictVersion) {
       verdicts.clear();
       verdictVersion = router.version;
@@ -166,7 +166,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     return verdict;
   }
 
-  function matchedAlone(path: string, route: DirectRoute): boolean {
+  function matchedAlone(path: string, route: KeptRoute): boolean {
     const [entries] = router.match('GET', path) as [[unknown, unknown][]];
     const first = entries[0];
     return first !== undefined && handlerOf(first[0]) === route.first;
@@ -182,8 +182,9 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     return verdict;
   }
 
-  function send(outgoing: ServerResponse, route: DirectRoute, status: number, body: string, length: number) {
-    const head = headRecord(length, traceIdAt(now()), wantsApiSecureHeaders(route.path));
+  function send(outgoing: ServerResponse, route: KeptRoute, status: number, body: string, length: number) {
+    // The trace id as the first stage draws it (trace-id.ts): on the system clock.
+    const head = headRecord(length, traceIdAt(Date.now()), route.secure);
     outgoing.writeHead(status, head as unknown as string);
     outgoing.end(body);
   }
@@ -193,7 +194,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
    * request listener: any failure (a cache, a route's answer) leaves the request to the usual way, which meets
    * it again and answers it as it answers any error.
    */
-  function decide(incoming: IncomingMessage): [DirectRoute, number, string, number] | undefined {
+  function decide(incoming: IncomingMessage): [KeptRoute, number, string, number] | undefined {
     if (incoming.method !== 'GET') return undefined;
     const url = incoming.url ?? '';
     const query = url.indexOf('?');
