@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
 import { RawConnection, type RawResponse } from './host/raw-http.contract.js';
 import type { DirectDispatch } from './middleware/direct.js';
-import { bearer, login } from './testing/auth.js';
+import { bearer, json, login } from './testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
 
 describe('the direct path on a second instance sharing Redis', () => {
@@ -61,7 +61,7 @@ describe('the direct path on a second instance sharing Redis', () => {
     // Live tokens on Redis are the usual way's: the shared copy needs a round trip.
     expect(counter.decided).toBe(before);
     const out = await a.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(token) });
-    expect((await out.json()).code).toBe(0);
+    expect((await json(out)).code).toBe(0);
     const refused = await ping(token);
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body).code).toBe(40006);
