@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // Operation-log benchmark (issue 6), against the built packages:
-//  1. Throughput of an authenticated write (POST /api/v1/sys/cache/rebuild-portal, a cheap route, so the
-//     op-log share is as large as it gets) on the reference host with the asynchronous operation log on versus
-//     off (`Service__Logging__OpLog__Enabled`), on SQLite and on PostgreSQL (issue 16): the two hosts run at once,
-//     each in its own process on 127.0.0.1 on its own fresh database, loaded in turn by autocannon from a separate
-//     process (bench/load.mjs), `--rounds` interleaved windows; req/s and server CPU µs per request, medians.
-//     Goal: on >= 90 % of off.
+//  1. Throughput of authenticated writes on the reference host with the asynchronous operation log on versus
+//     off (`Service__Logging__OpLog__Enabled`), on SQLite and on PostgreSQL (issue 16), for two writes
+//     (`--writes`):
+//       update  PUT /api/v1/sys/position/{id} with a JSON body: what an admin write is (path parameter, body
+//               validated, masked and logged, one row updated), the issue's "authenticated write";
+//       action  POST /api/v1/sys/cache/rebuild-portal without a body: a write that touches no table (it bumps a
+//               counter in the cache), so the log's share is as large as it gets; reported as the worst case.
+//     The two hosts run at once, each in its own process on 127.0.0.1 on its own fresh database, loaded in turn by
+//     autocannon from a separate process (bench/load.mjs), `--rounds` interleaved windows; req/s and server CPU µs
+//     per request, medians. Goal: on >= 90 % of off.
 //  2. Sustained op-log inserts per second per dialect: the writer (bounded queue, 200-row batches) over the
 //     op-log repository on a fresh SQLite file, PostgreSQL and MariaDB database (the test servers,
 //     SVC_TEST_PG_URL / SVC_TEST_MYSQL_URL), timed from the first write to the end of the drain.
 // Prints ratios; noisy machines: compare numbers of one run only.
 //
 //   node bench/oplog.mjs [--duration 10] [--connections 50] [--rounds 3] [--warmup 10] [--host-dialects Sqlite,PostgreSQL]
-//                        [--rows 20000] [--dialects Sqlite,PostgreSQL,MySql]
+//                        [--writes update,action] [--rows 20000] [--dialects Sqlite,PostgreSQL,MySql]
 //
 // Needs a built tree (`npx tsc -b apps/host`).
 import { fork } from 'node:child_process';
@@ -42,6 +46,7 @@ const { values: args } = parseArgs({
     dialects: { type: 'string', default: 'Sqlite,PostgreSQL,MySql' },
     // The hosts of the throughput comparison run on these (the issue's goal names SQLite and PostgreSQL).
     'host-dialects': { type: 'string', default: 'Sqlite,PostgreSQL' },
+    writes: { type: 'string', default: 'update,action' },
     rounds: { type: 'string', default: '3' },
     // Seconds of load per host before the first round: V8 is still optimising the write path for the first
     // 6–9 s (hundreds of functions in the first 3 s, a handful after 9 s, `--trace-opt`), and a round that
@@ -81,7 +86,42 @@ function load(options) {
  * CPU per request is the host's utime+stime (all threads, the writer's inserts included) per request sent, read
  * after it is idle again, so rows still queued at the end of a window are paid inside it.
  */
-async function writeThroughput(dbType) {
+/** The writes the benchmark can send: each answers the autocannon request for a host it has signed in to. */
+const WRITES = {
+  update: {
+    label: 'PUT /api/v1/sys/position/{id}',
+    async request(host, token) {
+      const authorization = `Bearer ${token}`;
+      // A position of its own, updated with the same body by every request (a steady-state UPDATE of one row).
+      const created = await fetch(`${host.url}/api/v1/sys/position`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench position', code: 'bench_position' }),
+      }).then((r) => r.json());
+      const id = created.data?.id;
+      if (!id) throw new Error(`position not created: ${JSON.stringify(created)}`);
+      return {
+        url: `${host.url}/api/v1/sys/position/${id}`,
+        method: 'PUT',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench position', sort: 10, remark: 'Updated by bench/oplog.mjs' }),
+      };
+    },
+  },
+  action: {
+    label: 'POST /api/v1/sys/cache/rebuild-portal',
+    async request(host, token) {
+      // The route takes no body, so none is sent (a client of this action sends none either).
+      return {
+        url: `${host.url}/api/v1/sys/cache/rebuild-portal`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
+  },
+};
+
+async function writeThroughput(dbType, write) {
   const hosts = await Promise.all(
     [false, true].map(async (enabled) => {
       const host = await startBenchHost({
@@ -89,13 +129,7 @@ async function writeThroughput(dbType) {
         Service__Logging__OpLog__Enabled: String(enabled),
       });
       const token = await loginToken(host);
-      const request = {
-        url: `${host.url}/api/v1/sys/cache/rebuild-portal`,
-        method: 'POST',
-        // The route takes no body, so none is sent (a client of this action sends none either).
-        headers: { authorization: `Bearer ${token}` },
-        connections,
-      };
+      const request = { ...(await write.request(host, token)), connections };
       return { enabled, host, request, runs: [] };
     }),
   );
@@ -175,41 +209,44 @@ async function insertRate(dbType) {
   }
 }
 
-const dialectList = (text) =>
+const listOf = (text) =>
   text
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean);
-for (const dbType of dialectList(args['host-dialects'])) {
-  let result;
-  try {
-    result = await writeThroughput(dbType);
-  } catch (error) {
-    console.log(`\n${dbType}: skipped (${error.message})`);
-    continue;
-  }
-  const { off, on } = result;
-  console.log(
-    `\nAuthenticated write (POST /api/v1/sys/cache/rebuild-portal), ${dbType}, async op log, medians of ${rounds}:`,
-  );
-  for (const [label, m] of [
-    ['off', off],
-    ['on ', on],
-  ]) {
+for (const dbType of listOf(args['host-dialects']))
+  for (const name of listOf(args.writes)) {
+    const write = WRITES[name];
+    if (!write) throw new Error(`unknown write ${name} (update, action)`);
+    let result;
+    try {
+      result = await writeThroughput(dbType, write);
+    } catch (error) {
+      console.log(`\n${dbType}, ${name}: skipped (${error.message})`);
+      continue;
+    }
+    const { off, on } = result;
     console.log(
-      `  op log ${label}: ${m.rps.toFixed(0)} req/s, ${m.cpuUs.toFixed(0)} CPU µs/req, p99 ${m.p99} ms, statuses ${m.statuses}`,
+      `\nAuthenticated write (${name}: ${write.label}), ${dbType}, async op log, medians of ${rounds}:`,
+    );
+    for (const [label, m] of [
+      ['off', off],
+      ['on ', on],
+    ]) {
+      console.log(
+        `  op log ${label}: ${m.rps.toFixed(0)} req/s, ${m.cpuUs.toFixed(0)} CPU µs/req, p99 ${m.p99} ms, statuses ${m.statuses}`,
+      );
+    }
+    const byRate = on.rps / off.rps;
+    const byCpu = off.cpuUs / on.cpuUs;
+    const verdict = (x) => `${(x * 100).toFixed(1)} % ${x >= GOAL ? 'met' : 'MISSED'}`;
+    console.log(
+      `  on/off: by req/s ${verdict(byRate)}, by CPU/req ${verdict(byCpu)} (goal >= ${GOAL * 100} %)`,
     );
   }
-  const byRate = on.rps / off.rps;
-  const byCpu = off.cpuUs / on.cpuUs;
-  const verdict = (x) => `${(x * 100).toFixed(1)} % ${x >= GOAL ? 'met' : 'MISSED'}`;
-  console.log(
-    `  on/off: by req/s ${verdict(byRate)}, by CPU/req ${verdict(byCpu)} (goal >= ${GOAL * 100} %)`,
-  );
-}
 
 console.log(`\nSustained op-log inserts (${rows} rows through the writer, 200-row batches):`);
-for (const dbType of dialectList(args.dialects)) {
+for (const dbType of listOf(args.dialects)) {
   try {
     const r = await insertRate(dbType);
     console.log(
