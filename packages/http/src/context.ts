@@ -33,6 +33,24 @@ export function readHeader(c: Context, name: string): string | undefined {
 }
 
 /**
+ * Makes `c.req.header(name)` read the Node request's parsed headers, as {@link readHeader} does, instead of
+ * node-server's Web `Headers`, which it would build from every raw header on first use (~10 CPU µs): Hono's
+ * validators ask for `Content-Type` on every validated request, whatever part they validate. `c.req.header()`
+ * without a name (all headers) and `c.req.raw.headers` are left as they were. Outside node-server it does nothing.
+ */
+export function headersFromIncoming(c: Context<AppEnv>): void {
+  const incoming = c.env?.incoming;
+  if (!incoming) return;
+  const req = c.req;
+  const all = req.header;
+  req.header = ((name?: string) => {
+    if (name === undefined) return all.call(req);
+    const value = incoming.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }) as typeof req.header;
+}
+
+/**
  * Whether the request carries a body, told by the raw headers where they can tell (no Web `Request` with a body
  * stream is built for it): on HTTP/1.x a body is announced by a `Content-Length` other than 0 or by
  * `Transfer-Encoding`, and without either there is none (RFC 9112 §6.3). Elsewhere (HTTP/2, whose frames carry

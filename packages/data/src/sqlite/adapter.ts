@@ -66,10 +66,12 @@ interface PreparingSession {
 }
 
 /**
- * Per connection, the append statements by table, columns and row count: the two last used are kept (under
- * load every batch has the same size; a quiet host's varying tails are prepared again, as any statement is).
+ * Per connection, the append statements by table, columns and row count ({@link appendSize}: a full batch or a
+ * power of two); the {@link APPEND_STATEMENTS_KEPT} last used are kept.
  */
 const appendStatements = new WeakMap<object, Map<string, AppendStatement>>();
+/** The sizes of two tables' appends (a full batch and eight powers of two each), the op log's and the login log's. */
+const APPEND_STATEMENTS_KEPT = 20;
 
 function appendStatement(
   db: QueryDb,
@@ -106,8 +108,22 @@ function appendStatement(
   );
   statement = { params, run: () => prepared.run() };
   cache.set(key, statement);
-  if (cache.size > 2) cache.delete(cache.keys().next().value as string);
+  if (cache.size > APPEND_STATEMENTS_KEPT) cache.delete(cache.keys().next().value as string);
   return statement;
+}
+
+/** Rows of a full batch of the log writers (`OP_LOG_BATCH_SIZE` in @svc/logging): one statement under load. */
+const FULL_APPEND_ROWS = 200;
+
+/**
+ * Rows of the next append statement for `left` rows: a full batch when there is one, else the largest power of two
+ * that fits, so a quiet host's odd batch sizes (137 = 128 + 8 + 1) reuse at most nine compiled statements instead
+ * of compiling one per size.
+ */
+export function appendSize(left: number, perStatement: number): number {
+  const full = Math.min(FULL_APPEND_ROWS, perStatement);
+  if (left >= full) return full;
+  return 2 ** Math.floor(Math.log2(left));
 }
 
 /** An SQLite identifier in double quotes (a quote inside is doubled). */
@@ -122,8 +138,8 @@ export const sqliteAdapter: DialectAdapter = {
 
   async appendRows(db, table, columns, rows) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const count = Math.min(perStatement, rows.length - start);
+    for (let start = 0, count = 0; start < rows.length; start += count) {
+      count = appendSize(rows.length - start, perStatement);
       const statement = appendStatement(db, table, columns, count);
       const params = statement.params;
       let k = 0;

@@ -22,6 +22,16 @@ import { RawConnection } from './raw-http.contract.js';
 let settled = 0;
 /** How each request's body reached the route: read from Node's request (`rawBody`) or not. */
 const readDirectly: boolean[] = [];
+/** Whether node-server had built the Web `Headers` of each request when its handler ran. */
+const webHeadersBuilt: boolean[] = [];
+/** What the handler read through `c.req.header`. */
+const headerReads: unknown[] = [];
+
+/** node-server keeps the Web `Headers` it built under a symbol of its own (test-only look). */
+const builtHeaders = (raw: Request) =>
+  Object.getOwnPropertySymbols(raw).some(
+    (s) => s.description === 'headersKey' && (raw as unknown as Record<symbol, unknown>)[s] !== undefined,
+  );
 
 async function turnsUntil(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
@@ -58,6 +68,8 @@ describe('JSON bodies read from the Node request', () => {
           }),
           { auth: 'authenticated' },
           async (c) => {
+            webHeadersBuilt.push(builtHeaders(c.req.raw));
+            headerReads.push([c.req.header('X-Probe'), c.req.header('content-type')]);
             // The raw Web request asked for after the body was read: node-server serves `rawBody`.
             const raw = await c.req.raw.text();
             readDirectly.push(
@@ -96,6 +108,17 @@ describe('JSON bodies read from the Node request', () => {
     const row = rows.items.find((r) => r.path === '/api/v1/test/json-echo');
     expect(row?.paramJson).toContain('Zoë 名前');
     expect(row?.paramJson).not.toContain('Secret-1');
+  });
+
+  it('lets validation read Content-Type without building Web Headers; c.req.header() still answers', async () => {
+    webHeadersBuilt.length = 0;
+    headerReads.length = 0;
+    const c = await RawConnection.open(running.url);
+    await c.request('POST', '/api/v1/test/json-echo', { ...headers(), 'X-Probe': 'p1' }, '{"name":"h"}');
+    expect((await c.response()).status).toBe(200);
+    c.close();
+    expect(webHeadersBuilt).toEqual([false]);
+    expect(headerReads).toEqual([['p1', 'application/json']]);
   });
 
   it('reads a body that arrives in several packets, and the connection carries the next request', async () => {

@@ -5,7 +5,7 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { UserPrincipal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context.js';
+import { type AppEnv, headersFromIncoming } from '../context.js';
 import type { DirectRoutes } from '../middleware/direct.js';
 import { FUSED, type Pipeline, pipelineRan } from '../middleware/pipeline.js';
 import { type AuthMarker, contractAuthOf, needsPermission, permissionCode, type RouteMeta } from './auth.js';
@@ -170,6 +170,7 @@ function registerFused(
     // Pipeline and guards as the route's first middleware, with Hono's `next`: the route's own middleware and
     // the validators follow them.
     const pre: MiddlewareHandler<AppEnv> = (c, next) => {
+      headersFromIncoming(c);
       const chain = throughGuards(guards, () => next());
       return (pipelineRan(c) ? chain(c) : pipeline.run(c, () => chain(c))) as Promise<void>;
     };

@@ -1,0 +1,128 @@
+/**
+ * The SQLite connection's kept statements (statements.ts): a query compiled once is reused, drizzle's array rows
+ * on one use of a statement never leak into another use that expects objects, the cache stays bounded, a
+ * statement someone is iterating is not handed out again, and a schema change reaches a kept statement. The
+ * op-log append splits odd batch sizes into the few sizes it keeps compiled.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appendSize } from './adapter.js';
+import { keepStatements } from './statements.js';
+
+const open: BetterSqlite3.Database[] = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c.close();
+});
+
+function client(): BetterSqlite3.Database {
+  const c = new BetterSqlite3(':memory:');
+  open.push(c);
+  c.exec(
+    "create table t (id integer primary key, name text not null); insert into t (name) values ('a'), ('b')",
+  );
+  return c;
+}
+
+describe('kept statements', () => {
+  it('compiles a query once however often drizzle runs it', () => {
+    const c = client();
+    const compile = vi.spyOn(c, 'prepare');
+    keepStatements(c);
+    const db = drizzle({ client: c });
+    const t = sqliteTable('t', { id: integer('id').primaryKey(), name: text('name').notNull() });
+    for (let i = 0; i < 5; i++) expect(db.select().from(t).where(sql`${t.id} = ${1}`).all()).toHaveLength(1);
+    for (let i = 0; i < 5; i++)
+      db.update(t)
+        .set({ name: `n${i}` })
+        .where(sql`${t.id} = ${2}`)
+        .run();
+    // Two query shapes, two compilations (the spy sees the original `prepare` the cache calls).
+    expect(compile).toHaveBeenCalledTimes(2);
+    expect(db.select().from(t).where(sql`${t.id} = ${2}`).all()).toEqual([{ id: 2, name: 'n4' }]);
+  });
+
+  it('keeps array rows of one use out of the next use that expects objects', () => {
+    const c = client();
+    const kept = keepStatements(c);
+    const text = 'select id, name from t order by id';
+    const viaArrays = c.prepare(text) as unknown as { raw(): { all(): unknown[] } };
+    expect(viaArrays.raw().all()).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    const viaObjects = c.prepare(text) as unknown as { all(): unknown[]; get(): unknown };
+    expect(viaObjects.all()).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+    expect(viaArrays.raw().all()).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    // The first view, held on to as drizzle's prepared queries do, still answers objects.
+    expect((viaArrays as unknown as { get(): unknown }).get()).toEqual({ id: 1, name: 'a' });
+    expect(kept.size).toBe(1);
+  });
+
+  it('keeps at most its size, the least recently used leaving first', () => {
+    const c = client();
+    const kept = keepStatements(c, 3);
+    for (const n of [1, 2, 3]) c.prepare(`select ${n}`);
+    c.prepare('select 1');
+    c.prepare('select 4');
+    expect([...kept.keys()]).toEqual(['select 3', 'select 1', 'select 4']);
+  });
+
+  it('hands out a fresh statement while the kept one is being iterated', () => {
+    const c = client();
+    keepStatements(c);
+    const first = c.prepare('select name from t order by id') as unknown as {
+      statement: BetterSqlite3.Statement;
+    };
+    const rows = first.statement.iterate();
+    expect(rows.next().value).toEqual({ name: 'a' });
+    const second = c.prepare('select name from t order by id') as unknown as {
+      statement: BetterSqlite3.Statement;
+      all(): unknown[];
+    };
+    expect(second.statement).not.toBe(first.statement);
+    expect(second.all()).toEqual([{ name: 'a' }, { name: 'b' }]);
+    rows.return?.();
+  });
+
+  it('sees a column added after the statement was kept', () => {
+    const c = client();
+    keepStatements(c);
+    const before = c.prepare('select * from t where id = 1') as unknown as { get(): unknown };
+    expect(before.get()).toEqual({ id: 1, name: 'a' });
+    c.exec("alter table t add column note text default 'x'");
+    const after = c.prepare('select * from t where id = 1') as unknown as { get(): unknown };
+    expect(after.get()).toEqual({ id: 1, name: 'a', note: 'x' });
+  });
+});
+
+describe('append sizes', () => {
+  it('sends a full batch whole and splits the rest into powers of two', () => {
+    const sizes = (n: number, per = 2_520) => {
+      const out: number[] = [];
+      for (let left = n; left > 0; ) {
+        const size = appendSize(left, per);
+        out.push(size);
+        left -= size;
+      }
+      return out;
+    };
+    expect(sizes(200)).toEqual([200]);
+    expect(sizes(137)).toEqual([128, 8, 1]);
+    expect(sizes(401)).toEqual([200, 200, 1]);
+    expect(sizes(1)).toEqual([1]);
+    // A table too wide for 200 rows per statement: full statements of what fits.
+    expect(sizes(250, 100)).toEqual([100, 100, 32, 16, 2]);
+    const distinct = new Set<number>();
+    for (let n = 1; n <= 200; n++) for (const s of sizes(n)) distinct.add(s);
+    expect(distinct.size).toBe(9);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Compiled statements kept per SQLite connection. drizzle's better-sqlite3 session compiles every query it runs
+ * (`client.prepare(sql)` per call, ~10 µs for a short UPDATE, more than running it), although its builders
+ * produce the same SQL text for the same query shape with the values bound. The connection's `prepare` is
+ * replaced by one that keeps the last {@link STATEMENT_CACHE_SIZE} statements by their text (least recently used
+ * out first) and hands out views of them rather than the statements themselves: drizzle switches a statement to
+ * array rows with `raw()` and never back, which on a shared statement would leak into the next caller that
+ * expects objects. Each view sets the row mode it means before it runs. SQLite recompiles a kept statement by
+ * itself when the schema changes under it.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** Statements kept per connection: the queries of every route and the op-log append sizes fit many times. */
+export const STATEMENT_CACHE_SIZE = 256;
+
+type Statement = BetterSqlite3.Statement<unknown[]>;
+
+/** The part of a statement drizzle's session uses: `all`, `get`, `run` and `raw()` (array rows). */
+interface StatementView {
+  all(...params: unknown[]): unknown[];
+  get(...params: unknown[]): unknown;
+  run(...params: unknown[]): BetterSqlite3.RunResult;
+  raw(toggle?: boolean): StatementView;
+  /** The statement underneath (tests; anything that needs more than drizzle does). */
+  readonly statement: Statement;
+}
+
+function viewsOf(statement: Statement): StatementView {
+  // `raw(false)` throws on a statement that returns no data; `all`/`get` on those throw anyway.
+  const rows = (asArrays: boolean): Statement =>
+    statement.reader ? (statement.raw(asArrays) as Statement) : statement;
+  const arrays: StatementView = {
+    all: (...params) => rows(true).all(...params),
+    get: (...params) => rows(true).get(...params),
+    run: (...params) => statement.run(...params),
+    raw: (toggle = true) => (toggle ? arrays : objects),
+    statement,
+  };
+  const objects: StatementView = {
+    all: (...params) => rows(false).all(...params),
+    get: (...params) => rows(false).get(...params),
+    run: (...params) => statement.run(...params),
+    raw: (toggle = true) => (toggle ? arrays : objects),
+    statement,
+  };
+  return objects;
+}
+
+/** Replaces `client.prepare` with the caching one (see the module comment); answers the cache for tests. */
+export function keepStatements(
+  client: BetterSqlite3.Database,
+  size = STATEMENT_CACHE_SIZE,
+): Map<string, StatementView> {
+  const compile = client.prepare.bind(client) as (source: string) => Statement;
+  const kept = new Map<string, StatementView>();
+  const prepare = (source: string): StatementView => {
+    const found = kept.get(source);
+    if (found && !found.statement.busy) {
+      // Most recently used last: delete and set again (cheap next to compiling).
+      kept.delete(source);
+      kept.set(source, found);
+      return found;
+    }
+    const view = viewsOf(compile(source));
+    // A statement another caller is still iterating stays with that caller; this one takes its place.
+    kept.delete(source);
+    kept.set(source, view);
+    if (kept.size > size) kept.delete(kept.keys().next().value as string);
+    return view;
+  };
+  (client as unknown as { prepare: typeof prepare }).prepare = prepare;
+  return kept;
+}
