@@ -66,6 +66,36 @@ describe('masking', () => {
     const a: Record<string, unknown> = { name: 'a', fn: () => 1 };
     a.self = a;
     expect(maskSensitive(a)).toEqual({ name: 'a', fn: '<unserializable>', self: '<unserializable>' });
+    const deep: Record<string, unknown> = { list: [{ up: undefined }] };
+    ((deep.list as Record<string, unknown>[])[0] as Record<string, unknown>).up = deep;
+    expect(maskSensitive(deep)).toEqual({ list: [{ up: '<unserializable>' }] });
+  });
+  it('copies an object reached along two paths twice (no cycle), masked both times', () => {
+    const shared = { password: 'x', keep: 1 };
+    expect(maskSensitive({ a: shared, b: [shared, shared] })).toEqual({
+      a: { password: MASK, keep: 1 },
+      b: [
+        { password: MASK, keep: 1 },
+        { password: MASK, keep: 1 },
+      ],
+    });
+  });
+  it('masks JSON behind leading white space in a string, and gives the same verdict to a name every time', () => {
+    const masked = maskSensitive({ note: ' \n\t{"token":"t"}', other: '\u00a0{"token":"t"}' }) as Record<
+      string,
+      string
+    >;
+    expect(JSON.parse(masked.note as string)).toEqual({ token: MASK });
+    // Not JSON to `JSON.parse` (U+00A0 is no JSON white space): kept as it is.
+    expect(masked.other).toBe('\u00a0{"token":"t"}');
+    for (let i = 0; i < 3; i++) {
+      expect(maskSensitive({ Token: 't', token: 't', tokenize: 't', name: 'n' })).toEqual({
+        Token: MASK,
+        token: MASK,
+        tokenize: MASK,
+        name: 'n',
+      });
+    }
   });
 });
 

@@ -54,15 +54,37 @@ export function isSensitiveName(name: string): boolean {
   return SENSITIVE_NAMES.some((s) => lower.includes(s));
 }
 
+/** Verdicts by property name: a request's names repeat from request to request (bounded, cleared when full). */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
 /** True when a logged parameter's name is masked: a sensitive fragment or one of the exact names. */
 export function isSensitiveParamName(name: string): boolean {
-  return EXACT.has(name.toLowerCase()) || isSensitiveName(name);
+  let verdict = verdicts.get(name);
+  if (verdict === undefined) {
+    verdict = EXACT.has(name.toLowerCase()) || isSensitiveName(name);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(name, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * True when the text's first character after JSON's white space opens an object or an array: only then can
+ * `JSON.parse` answer one (any other leading character, white space to `trimStart` or not, makes it throw).
+ */
+function opensJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return false;
 }
 
 /** A string holding a JSON object or array, masked and re-serialised; the string itself when nothing is masked. */
-function maskEmbeddedJson(text: string, seen: WeakSet<object>): string {
-  const start = text.trimStart()[0];
-  if ((start !== '{' && start !== '[') || text.length > MAX_EMBEDDED_JSON_CHARS) return text;
+function maskEmbeddedJson(text: string, path: object[]): string {
+  if (text.length > MAX_EMBEDDED_JSON_CHARS || !opensJson(text)) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -70,24 +92,42 @@ function maskEmbeddedJson(text: string, seen: WeakSet<object>): string {
     return text;
   }
   if (parsed === null || typeof parsed !== 'object') return text;
-  const masked = JSON.stringify(maskSensitive(parsed, seen));
+  const masked = JSON.stringify(maskAlong(parsed, path));
   return masked === JSON.stringify(parsed) ? text : masked;
 }
 
-/** A deep copy with sensitive values replaced; cycles and unserializable values become placeholders. */
-export function maskSensitive(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
+/**
+ * A deep copy with sensitive values replaced; cycles and unserializable values become placeholders. An object
+ * met again on the way down from the root is a cycle; one reached twice along different paths is copied twice,
+ * as `JSON.stringify` would write it.
+ */
+export function maskSensitive(value: unknown): unknown {
+  return maskAlong(value, []);
+}
+
+/** {@link maskSensitive} with the objects above `value` (its path from the root). */
+function maskAlong(value: unknown, path: object[]): unknown {
   if (value === null || typeof value !== 'object') {
-    if (typeof value === 'string') return maskEmbeddedJson(value, seen);
+    if (typeof value === 'string') return maskEmbeddedJson(value, path);
     if (typeof value === 'bigint') return value.toString();
     if (typeof value === 'function' || typeof value === 'symbol') return UNSERIALIZABLE;
     return value;
   }
-  if (seen.has(value)) return UNSERIALIZABLE;
-  seen.add(value);
-  if (Array.isArray(value)) return value.map((v) => maskSensitive(v, seen));
+  if (path.includes(value)) return UNSERIALIZABLE;
   if (value instanceof Date) return value.toISOString();
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value))
-    out[k] = isSensitiveParamName(k) ? MASK : maskSensitive(v, seen);
+  path.push(value);
+  let out: unknown;
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = maskAlong(value[i], path);
+    out = items;
+  } else {
+    const copy: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) {
+      copy[k] = isSensitiveParamName(k) ? MASK : maskAlong((value as Record<string, unknown>)[k], path);
+    }
+    out = copy;
+  }
+  path.pop();
   return out;
 }

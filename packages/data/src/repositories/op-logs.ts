@@ -114,6 +114,25 @@ function columnValues(r: NewOpLog): InsertValues {
   };
 }
 
+/** {@link columnValues} as an array in {@link INSERT_COLUMNS} order (what an append binds), built directly. */
+function columnArray(r: NewOpLog): unknown[] {
+  return [
+    truncate(r.title, 128),
+    truncate(r.httpMethod, 16),
+    truncate(r.path, 500),
+    r.paramJson,
+    resultCodeOf(r),
+    r.success,
+    elapsedOf(r),
+    r.operatorId,
+    clip(r.operatorName, 64),
+    clip(r.ip, 64),
+    clip(r.userAgent, 500),
+    clip(r.traceId, 64),
+    r.createTime,
+  ];
+}
+
 /**
  * Dialects whose full chunks go through one statement prepared once. SQLite and PostgreSQL append the rows with
  * `appendRows`; SQL Server (which cannot be tested here) sends each chunk as its own statement.
@@ -153,10 +172,7 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     async insertMany(rows) {
       if (adapter.appendRows) {
         // One statement for any number of rows (see DialectAdapter.appendRows).
-        const values = rows.map((r) => {
-          const v = columnValues(r);
-          return INSERT_COLUMNS.map((column) => v[column]);
-        });
+        const values = rows.map(columnArray);
         await adapter.appendRows(db, t, columns, values);
         return rows.length;
       }

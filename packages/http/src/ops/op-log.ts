@@ -13,6 +13,7 @@ import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
 import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import type { RouterRoute } from 'hono/types';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { isThenable, type PipelineResult } from '../middleware/pipeline.js';
 import { clientInfoOf } from '../security/client.js';
@@ -40,13 +41,19 @@ function summaries(app: OpenAPIHono<AppEnv>): Map<string, string> {
   return map;
 }
 
+/** What a row takes from the route that answered: its title and whether its template has path parameters. */
+interface RouteFacts {
+  title: string | undefined;
+  params: boolean;
+}
+
 /**
- * The route template that answered, e.g. `/api/v1/sys/config/:id`: after `next()` the request's route index
- * points at the last handler that ran (`/sys/config/batch` also matches `/sys/config/:id`, which never ran).
+ * The route that answered, e.g. `PUT /api/v1/sys/config/:id`: after `next()` the request's route index points
+ * at the last handler that ran (`/sys/config/batch` also matches `/sys/config/:id`, which never ran).
  */
-function matchedTemplate(c: Context<AppEnv>): string | undefined {
+function matchedRoute(c: Context<AppEnv>): RouterRoute | undefined {
   const route = matchedRoutes(c)[c.req.routeIndex];
-  return route && route.method === c.req.method ? route.path : undefined;
+  return route && route.method === c.req.method ? route : undefined;
 }
 
 /** A File in a multipart body is described, never stored. */
@@ -166,14 +173,26 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     if (!options.writer.enqueue(row)) return options.writer.write(row);
   }
 
+  /** Title and parameters by route entry (Hono's route objects live as long as the app). */
+  const known = new WeakMap<RouterRoute, RouteFacts>();
+  function factsOf(route: RouterRoute | undefined): RouteFacts | undefined {
+    if (!route) return undefined;
+    let facts = known.get(route);
+    if (!facts) {
+      titles ??= summaries(options.app);
+      facts = { title: titles.get(`${route.method} ${route.path}`), params: route.path.includes(':') };
+      known.set(route, facts);
+    }
+    return facts;
+  }
+
   function rowOf(c: Context<AppEnv>, principal: Principal, elapsedMs: number, body: unknown): NewOpLog {
-    const template = matchedTemplate(c);
-    titles ??= summaries(options.app);
+    const route = factsOf(matchedRoute(c));
     const method = c.req.method;
     const path = c.req.path;
     const params: Record<string, unknown> = {};
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
-    if (template === undefined || template.includes(':')) {
+    if (route === undefined || route.params) {
       const pathParams = c.req.param();
       if (Object.keys(pathParams).length > 0) params.params = pathParams;
     }
@@ -185,7 +204,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const client = clientInfoOf(c, options.resolveClientIp);
     return {
-      title: (template && titles.get(`${method} ${template}`)) ?? `${method} ${path}`,
+      title: route?.title ?? `${method} ${path}`,
       httpMethod: method,
       path,
       paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
