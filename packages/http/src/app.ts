@@ -28,7 +28,7 @@ import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode, demoModeApplies } from './security/demo-mode.js';
 import { createRouteGuards } from './security/guards.js';
-import { rateLimit } from './security/rate-limit.js';
+import { rateLimitStage } from './security/rate-limit.js';
 import { mountWebRoot } from './static/web-root.js';
 
 export interface CreateAppOptions {
@@ -126,10 +126,8 @@ function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: Creat
   });
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no stage at all.
   if (deps.config.service.Security.RateLimit.Enabled) {
-    stages.push({
-      applies: api,
-      run: rateLimit(deps.security, deps.errors, deps.logger.child('Service.RateLimit')),
-    });
+    const stage = rateLimitStage(deps.security, deps.errors, deps.logger.child('Service.RateLimit'));
+    stages.push({ applies: api, run: stage.run, around: stage.around });
   }
   if (deps.security.demoMode) stages.push({ applies: demoModeApplies, run: demoMode(deps.errors) });
   // Every authenticated write, built-in or consumer; see ops/op-log.ts for why here and not in registerRoute.

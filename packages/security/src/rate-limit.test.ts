@@ -34,6 +34,35 @@ describe('rate limiter', () => {
     expect((await limiter.hit('ip:2', RULE)).allowed).toBe(true);
   });
 
+  it('decides now on a cache that counts without I/O, sharing the counters and decisions of hit', async () => {
+    const { limiter, clock } = setup();
+    const hitNow = limiter.hitNow;
+    if (!hitNow) throw new Error('the memory cache counts without I/O');
+    const allowed = { allowed: true, retryAfterSeconds: 0, firstRefusal: false };
+    expect(hitNow('ip:1', RULE)).toEqual({ ...allowed, remaining: 2 });
+    expect(await limiter.hit('ip:1', RULE)).toEqual({ ...allowed, remaining: 1 });
+    expect(hitNow('ip:1', RULE)).toEqual({ ...allowed, remaining: 0 });
+    clock.at += 20_000;
+    expect(hitNow('ip:1', RULE)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterSeconds: 40,
+      firstRefusal: true,
+    });
+    expect(await limiter.hit('ip:1', RULE)).toMatchObject({ allowed: false, firstRefusal: false });
+    expect(limiter.stats().refused).toBe(2);
+    // The window the first request opened ends for both forms.
+    clock.at += 40_000;
+    expect(hitNow('ip:1', RULE)).toEqual({ ...allowed, remaining: 2 });
+    expect(() => hitNow('ip:1', { permit: 0, windowSeconds: 60 })).toThrow(RangeError);
+  });
+
+  it('has no decision now on a cache that needs I/O to count', () => {
+    const { cache } = setup();
+    const remote = { ...cache, syncCounters: undefined };
+    expect(createRateLimiter({ cache: remote }).hitNow).toBeUndefined();
+  });
+
   it('lets exactly permit requests through under concurrency', async () => {
     const { limiter } = setup();
     const results = await Promise.all(

@@ -44,6 +44,11 @@ export interface RateLimiterDeps {
 export interface RateLimiter {
   /** Counts one request against `bucket` and decides it. */
   hit(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  /**
+   * {@link RateLimiter.hit} without a promise, present when the cache counts without I/O (the memory
+   * provider): the request path then decides in the same turn. Counts and decides exactly as `hit`.
+   */
+  readonly hitNow?: (bucket: string, rule: RateLimitRule) => RateLimitDecision;
   /** The counters of this process (a copy). */
   stats(): RateLimitStats;
 }
@@ -58,34 +63,61 @@ export interface RateLimiter {
 export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   const { cache } = deps;
   let refused = 0;
+
+  function checked(rule: RateLimitRule): number {
+    const { permit, windowSeconds } = rule;
+    if (!Number.isSafeInteger(permit) || permit < 1)
+      throw new RangeError(`permit must be >= 1, got ${permit}`);
+    if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+      throw new RangeError(`windowSeconds must be positive, got ${windowSeconds}`);
+    }
+    return Math.ceil(windowSeconds * 1000);
+  }
+
+  /** The decision for the window's `count`-th request; `ttl` is read only for a refusal. */
+  function decide(
+    count: number,
+    permit: number,
+    windowMs: number,
+    ttl: () => number | undefined,
+  ): RateLimitDecision {
+    if (count <= permit)
+      return { allowed: true, remaining: permit - count, retryAfterSeconds: 0, firstRefusal: false };
+    refused++;
+    // The port gives a counter without expiry one at this increment, so the TTL is finite here; undefined
+    // means the window closed in between (retry at once, after the 1 s floor).
+    const left = ttl();
+    const ms = left === undefined ? 0 : Number.isFinite(left) ? left : windowMs;
+    return {
+      allowed: false,
+      remaining: 0,
+      retryAfterSeconds: Math.max(MIN_RETRY_AFTER_SECONDS, Math.ceil(ms / 1000)),
+      // The counter is atomic, so exactly one request of the window sees permit + 1.
+      firstRefusal: count === permit + 1,
+    };
+  }
+
+  const counters = cache.syncCounters;
   return {
     stats: () => ({ refused }),
     async hit(bucket, rule) {
-      const { permit, windowSeconds } = rule;
-      if (!Number.isSafeInteger(permit) || permit < 1)
-        throw new RangeError(`permit must be >= 1, got ${permit}`);
-      if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
-        throw new RangeError(`windowSeconds must be positive, got ${windowSeconds}`);
-      }
+      const windowMs = checked(rule);
       const key = RATE_LIMIT_KEY_PREFIX + bucket;
-      const windowMs = Math.ceil(windowSeconds * 1000);
       // No slide: the TTL is set only by the increment that creates the counter, which fixes the window.
       const count = await cache.increment(key, { ttlMs: windowMs });
-      if (count <= permit)
-        return { allowed: true, remaining: permit - count, retryAfterSeconds: 0, firstRefusal: false };
-      refused++;
-      // The port gives a counter without expiry one at this increment, so the TTL is finite here; undefined
-      // means the window closed in between (retry at once, after the 1 s floor).
-      const ttl = await cache.ttlMs(key);
-      const ms = ttl === undefined ? 0 : Number.isFinite(ttl) ? ttl : windowMs;
-      return {
-        allowed: false,
-        remaining: 0,
-        retryAfterSeconds: Math.max(MIN_RETRY_AFTER_SECONDS, Math.ceil(ms / 1000)),
-        // The counter is atomic, so exactly one request of the window sees permit + 1.
-        firstRefusal: count === permit + 1,
-      };
+      const ttl = count > rule.permit ? await cache.ttlMs(key) : undefined;
+      return decide(count, rule.permit, windowMs, () => ttl);
     },
+    ...(counters
+      ? {
+          hitNow(bucket: string, rule: RateLimitRule): RateLimitDecision {
+            const windowMs = checked(rule);
+            const key = RATE_LIMIT_KEY_PREFIX + bucket;
+            const count = counters.increment(key, { ttlMs: windowMs });
+            return decide(count, rule.permit, windowMs, () => counters.ttlMs(key));
+          },
+        }
+      : {}),
   };
 }
 

@@ -170,4 +170,24 @@ describe('runtime settings', () => {
     version = 3;
     expect((await settings.rateLimit()).permitPerWindow).toBe(11);
   });
+
+  it('answers the rate-limit settings now only while the version of their last read holds', async () => {
+    const table = new Map([['sys.security.rateLimit.permitPerWindow', '7']]);
+    let version: number | undefined = 1;
+    const store: RuntimeConfigStore = { getRaw: async (key) => table.get(key), version: () => version };
+    const settings = createRuntimeSettings({ store, options: optionsFrom() });
+    // Nothing read yet.
+    expect(settings.rateLimitNow?.()).toBeUndefined();
+    await settings.rateLimit();
+    expect(settings.rateLimitNow?.()?.permitPerWindow).toBe(7);
+    table.set('sys.security.rateLimit.permitPerWindow', '9');
+    version = 2;
+    // A changed version: not now; the next read takes the new value, and now answers it.
+    expect(settings.rateLimitNow?.()).toBeUndefined();
+    expect((await settings.rateLimit()).permitPerWindow).toBe(9);
+    expect(settings.rateLimitNow?.()?.permitPerWindow).toBe(9);
+    // A store that cannot tell (an expired snapshot) is never answered now.
+    version = undefined;
+    expect(settings.rateLimitNow?.()).toBeUndefined();
+  });
 });

@@ -120,6 +120,11 @@ export interface RuntimeSettings {
   loginLock(): Promise<LoginLockSettings>;
   /** With the deploy hard switch applied: `Service:Security:RateLimit:Enabled=false` wins over the row. */
   rateLimit(): Promise<RateLimitSettings>;
+  /**
+   * The settings {@link RuntimeSettings.rateLimit} would answer, now, when the store's version shows its last
+   * answer still holds; undefined otherwise (call `rateLimit`). Lets the request path decide without a promise.
+   */
+  rateLimitNow?(): RateLimitSettings | undefined;
   sessionLifetimes(): Promise<SessionLifetimes>;
 }
 
@@ -140,6 +145,23 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
     if (parsed === undefined && raw !== undefined) onInvalid?.(key, raw);
     return (parsed ?? def.fallback(options)) as RuntimeValues[K];
   }
+
+  const rateLimit = memoByVersion(store, async (): Promise<RateLimitSettings> => {
+    const deploy = options.Security.RateLimit;
+    const [enabled, windowSeconds, permitPerWindow, authPermitPerWindow] = await Promise.all([
+      get('sys.security.rateLimit.enabled'),
+      get('sys.security.rateLimit.windowSeconds'),
+      get('sys.security.rateLimit.permitPerWindow'),
+      get('sys.security.rateLimit.authPermitPerWindow'),
+    ]);
+    return {
+      enabled: deploy.Enabled && enabled,
+      windowSeconds,
+      permitPerWindow,
+      authPermitPerWindow,
+      keyPermitPerWindow: deploy.KeyPermitPerWindow,
+    };
+  });
 
   return {
     get,
@@ -185,22 +207,8 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
       return { maxFailCount, lockMinutes };
     },
 
-    rateLimit: memoByVersion(store, async () => {
-      const deploy = options.Security.RateLimit;
-      const [enabled, windowSeconds, permitPerWindow, authPermitPerWindow] = await Promise.all([
-        get('sys.security.rateLimit.enabled'),
-        get('sys.security.rateLimit.windowSeconds'),
-        get('sys.security.rateLimit.permitPerWindow'),
-        get('sys.security.rateLimit.authPermitPerWindow'),
-      ]);
-      return {
-        enabled: deploy.Enabled && enabled,
-        windowSeconds,
-        permitPerWindow,
-        authPermitPerWindow,
-        keyPermitPerWindow: deploy.KeyPermitPerWindow,
-      };
-    }),
+    rateLimit: rateLimit.read,
+    rateLimitNow: rateLimit.now,
 
     async sessionLifetimes() {
       const [accessMinutes, refreshMinutes] = await Promise.all([
@@ -214,15 +222,26 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
 
 /**
  * Reuses the last result of `read` while the store reports the same version it had before that read began (a
- * change during the read leaves nothing cached). Without a version every call reads.
+ * change during the read leaves nothing cached). Without a version every call reads. `now` answers the kept
+ * result while it holds, undefined when a read is needed.
  */
-function memoByVersion<T>(store: RuntimeConfigStore, read: () => Promise<T>): () => Promise<T> {
+function memoByVersion<T>(
+  store: RuntimeConfigStore,
+  read: () => Promise<T>,
+): { read: () => Promise<T>; now: () => T | undefined } {
   let cached: { version: number; value: T } | undefined;
-  return async () => {
-    const before = store.version?.();
-    if (before !== undefined && cached?.version === before) return cached.value;
-    const value = await read();
-    if (before !== undefined && store.version?.() === before) cached = { version: before, value };
-    return value;
+  const now = (): T | undefined => {
+    const version = store.version?.();
+    return version !== undefined && cached?.version === version ? cached.value : undefined;
+  };
+  return {
+    now,
+    read: async () => {
+      const before = store.version?.();
+      if (before !== undefined && cached?.version === before) return cached.value;
+      const value = await read();
+      if (before !== undefined && store.version?.() === before) cached = { version: before, value };
+      return value;
+    },
   };
 }

@@ -18,6 +18,7 @@ export {
   CacheUnavailableError,
   type IncrementOptions,
   type MessageHandler,
+  type SyncCounters,
   type Unsubscribe,
 } from './port.js';
 export type { RedisCacheOptions } from './redis.js';

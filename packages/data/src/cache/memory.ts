@@ -140,6 +140,26 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
   const remaining = (entry: { expiresAt: number | undefined }) =>
     entry.expiresAt === undefined ? Number.POSITIVE_INFINITY : entry.expiresAt - now();
 
+  function increment(key: string, incrementOptions: IncrementOptions = {}): number {
+    open();
+    const step = normalizeStep(incrementOptions.by);
+    const ttl = normalizeTtl(incrementOptions.ttlMs);
+    if (liveValue(key, false) !== undefined) throw notACounter(key);
+    const entry = liveCounter(key) ?? { value: 0, expiresAt: undefined };
+    entry.value += step;
+    if (ttl !== undefined && (incrementOptions.slide === true || entry.expiresAt === undefined)) {
+      entry.expiresAt = now() + ttl;
+    }
+    counters.set(key, entry);
+    return entry.value;
+  }
+
+  function ttlMs(key: string): number | undefined {
+    open();
+    const entry = liveValue(key, false) ?? liveCounter(key);
+    return entry === undefined ? undefined : remaining(entry);
+  }
+
   return {
     provider: 'Memory',
 
@@ -154,6 +174,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
     },
 
     sync: { getShared: shared },
+    syncCounters: { increment, ttlMs },
 
     async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
       open();
@@ -191,17 +212,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
     },
 
     async increment(key: string, incrementOptions: IncrementOptions = {}): Promise<number> {
-      open();
-      const step = normalizeStep(incrementOptions.by);
-      const ttl = normalizeTtl(incrementOptions.ttlMs);
-      if (liveValue(key, false) !== undefined) throw notACounter(key);
-      const entry = liveCounter(key) ?? { value: 0, expiresAt: undefined };
-      entry.value += step;
-      if (ttl !== undefined && (incrementOptions.slide === true || entry.expiresAt === undefined)) {
-        entry.expiresAt = now() + ttl;
-      }
-      counters.set(key, entry);
-      return entry.value;
+      return increment(key, incrementOptions);
     },
 
     async getCounter(key: string): Promise<number> {
@@ -211,9 +222,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
     },
 
     async ttlMs(key: string): Promise<number | undefined> {
-      open();
-      const entry = liveValue(key, false) ?? liveCounter(key);
-      return entry === undefined ? undefined : remaining(entry);
+      return ttlMs(key);
     },
 
     async deleteByPrefix(prefix: string): Promise<number> {

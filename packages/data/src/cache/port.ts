@@ -37,6 +37,14 @@ export interface SyncReads {
   getShared<T = unknown>(key: string): Readonly<T> | undefined;
 }
 
+/** Counters a cache keeps without I/O (see {@link Cache.syncCounters}). */
+export interface SyncCounters {
+  /** As {@link Cache.increment}, now. */
+  increment(key: string, options?: IncrementOptions): number;
+  /** As {@link Cache.ttlMs}, now. */
+  ttlMs(key: string): number | undefined;
+}
+
 /**
  * A key-value cache with expiry. Values must be JSON-serialisable and come back as their JSON round trip
  * (a `Date` comes back as its ISO string). Counters share the key space with values but are written only by
@@ -60,6 +68,12 @@ export interface Cache {
    * to answer without a promise when everything it needs is in memory; without it, it takes the async path.
    */
   readonly sync?: SyncReads;
+  /**
+   * Synchronous counters, present only where counting needs no I/O (the memory provider): the rate limit
+   * decides a request without a promise through them. Same semantics as {@link Cache.increment} and
+   * {@link Cache.ttlMs}, errors thrown instead of rejected.
+   */
+  readonly syncCounters?: SyncCounters;
   /** Stores `value` under `key`, replacing any value or counter there. `undefined` is rejected. */
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   /** Removes `key`; `true` when something was there. */

@@ -8,37 +8,53 @@
  */
 import type { ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, silentLogger } from '@svc/kernel';
-import { rateLimitTarget } from '@svc/security';
-import type { MiddlewareHandler } from 'hono';
+import {
+  type RateLimitDecision,
+  type RateLimitSettings,
+  type RateLimitTarget,
+  rateLimitTarget,
+} from '@svc/security';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
+import type { PipelineResult } from '../middleware/pipeline.js';
 import { clientIpOf } from './client.js';
 import type { HttpSecurity } from './deps.js';
 
+/** The rate limit as a pipeline stage: `around` decides in the same turn when it can, `run` is the middleware. */
+export interface RateLimitStage {
+  run: MiddlewareHandler<AppEnv>;
+  around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
+}
+
 /**
- * The rate-limit middleware.
+ * The rate-limit middleware and stage. Where the settings are known (the config snapshot the last request read
+ * is still current) and the cache counts without I/O (the memory provider), a request is counted and decided in
+ * the same turn: an allowed one goes on without a promise of the stage's own. Otherwise (Redis, a config change
+ * to read first) the same rules run through the asynchronous path.
  * @param logger Receives one warning per bucket and window. @default silentLogger
  */
-export function rateLimit(
+export function rateLimitStage(
   security: HttpSecurity,
   errors: ErrorCodeRegistry,
   logger: Logger = silentLogger,
-): MiddlewareHandler<AppEnv> {
-  return async function rateLimitMiddleware(c, next) {
-    const settings = await security.settings.rateLimit();
-    if (!settings.enabled) return next();
+): RateLimitStage {
+  const settingsNow = security.settings.rateLimitNow;
+  const hitNow = security.rateLimiter.hitNow;
+
+  function targetOf(c: Context<AppEnv>, settings: RateLimitSettings): RateLimitTarget | null {
     const presented = readHeader(c, security.apiKeyHeader);
     const apiKey = presented && security.apiKeys.validate(presented) ? presented : undefined;
-    const target = rateLimitTarget({
+    return rateLimitTarget({
       clientIp: clientIpOf(c, security.resolveClientIp),
       path: c.req.path,
       apiKey,
       settings,
     });
-    if (!target) return next();
-    const decision = await security.rateLimiter.hit(target.bucket, target.rule);
-    if (decision.allowed) return next();
+  }
+
+  function refuse(c: Context<AppEnv>, target: RateLimitTarget, decision: RateLimitDecision): Response {
     if (decision.firstRefusal) {
       logger.warn('Rate limit reached; further refusals in this window are counted, not logged.', {
         bucket: target.bucket,
@@ -56,5 +72,27 @@ export function rateLimit(
       { retryAfterSeconds: decision.retryAfterSeconds },
       429,
     );
+  }
+
+  const run: MiddlewareHandler<AppEnv> = async function rateLimitMiddleware(c, next) {
+    const settings = await security.settings.rateLimit();
+    if (!settings.enabled) return next();
+    const target = targetOf(c, settings);
+    if (!target) return next();
+    const decision = await security.rateLimiter.hit(target.bucket, target.rule);
+    if (decision.allowed) return next();
+    return refuse(c, target, decision);
   };
+
+  function around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult {
+    const settings = hitNow ? settingsNow?.() : undefined;
+    if (!hitNow || !settings) return run(c, async () => void (await next())) as PipelineResult;
+    if (!settings.enabled) return next();
+    const target = targetOf(c, settings);
+    if (!target) return next();
+    const decision = hitNow(target.bucket, target.rule);
+    return decision.allowed ? next() : refuse(c, target, decision);
+  }
+
+  return { run, around };
 }
