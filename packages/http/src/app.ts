@@ -11,7 +11,12 @@ import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
 import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
 import { bodyLimitApplies, jsonBodyLimit } from './middleware/body-limit.js';
-import { createDirectDispatch, type DirectDispatch, DirectRoutes } from './middleware/direct.js';
+import {
+  createDirectDispatch,
+  type DirectDispatch,
+  type DirectRateLimit,
+  DirectRoutes,
+} from './middleware/direct.js';
 import { FusedRouter } from './middleware/fused-router.js';
 import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
 import { quickTraceId, traceId } from './middleware/trace-id.js';
@@ -64,10 +69,11 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   const onError = createErrorHandler(deps);
   app.onError(onError);
   app.notFound(createNotFoundHandler(deps));
+  const { stages, rateLimited } = pipelineStages(app, deps, options);
   const pipeline = createPipeline({
     quick: quickTraceId({ metrics: deps.metrics }),
     first: traceId({ metrics: deps.metrics }),
-    stages: pipelineStages(app, deps, options),
+    stages,
     onError,
   });
   // Everything passes the pipeline; routes registered with registerRoute run it themselves (FusedRouter).
@@ -94,6 +100,7 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
           router: app.router as unknown as { match(method: string, path: string): unknown; version: number },
           pipeline,
           authenticateNow,
+          ...(rateLimited ? { rateLimit: rateLimited } : {}),
           errors: deps.errors,
           observed: deps.metrics !== undefined,
         })
@@ -105,9 +112,14 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
  * The stages after the trace id, in the order the middlewares had: SQL request scope, body limit, rate limit,
  * demo mode, operation log. Each is there only when switched on, and says cheaply when it has nothing to do.
  */
-function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: CreateAppOptions): Stage[] {
+function pipelineStages(
+  app: OpenAPIHono<AppEnv>,
+  deps: HttpDeps,
+  options: CreateAppOptions,
+): { stages: Stage[]; rateLimited: DirectRateLimit | undefined } {
   const api = (c: Context<AppEnv>) => isApiPath(c.req.path);
   const stages: Stage[] = [];
+  let rateLimited: DirectRateLimit | undefined;
   if (options.sqlLog?.wantsRequestScope) stages.push({ applies: api, run: sqlRequestScope(options.sqlLog) });
   stages.push({
     applies: (c) => bodyLimitApplies(c) && api(c),
@@ -127,7 +139,9 @@ function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: Creat
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no stage at all.
   if (deps.config.service.Security.RateLimit.Enabled) {
     const stage = rateLimitStage(deps.security, deps.errors, deps.logger.child('Service.RateLimit'));
-    stages.push({ applies: api, run: stage.run, around: stage.around });
+    const entry: Stage = { applies: api, run: stage.run, around: stage.around };
+    stages.push(entry);
+    rateLimited = { stage: entry, decideRaw: stage.decideRaw };
   }
   if (deps.security.demoMode) stages.push({ applies: demoModeApplies, run: demoMode(deps.errors) });
   // Every authenticated write, built-in or consumer; see ops/op-log.ts for why here and not in registerRoute.
@@ -141,5 +155,5 @@ function pipelineStages(app: OpenAPIHono<AppEnv>, deps: HttpDeps, options: Creat
     });
     stages.push({ applies: (c) => opLogApplies(c) && api(c), run: stage.run, around: stage.around });
   }
-  return stages;
+  return { stages, rateLimited };
 }

@@ -76,3 +76,44 @@ describe('the direct path on a second instance sharing Redis', () => {
     expect(counter.decided - before).toBe(1);
   });
 });
+
+describe('the direct path under rate limiting on Redis', () => {
+  it('leaves every counted request to the usual way (no count without a round trip), counted once there', async () => {
+    const t = await startTestServer({
+      cache: 'Redis',
+      env: {
+        Service__Security__RateLimit__PermitPerWindow: '3',
+        Service__Cache__Redis__KeyPrefix: `svc-direct-rl-${Math.random().toString(36).slice(2, 10)}:`,
+      },
+    });
+    const real = t.server.direct;
+    if (!real) throw new Error('no direct path');
+    let decided = 0;
+    const running = await listen(
+      {
+        ...t.server,
+        direct: (incoming, outgoing) => {
+          const yes = real(incoming, outgoing);
+          if (yes) decided++;
+          return yes;
+        },
+      },
+      t.server.deps.logger,
+      'http://127.0.0.1:0',
+    );
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        const connection = await RawConnection.open(running.url);
+        await connection.request('GET', '/api/v1/ping', bearer('x.y'));
+        statuses.push((await connection.response()).status);
+        connection.close();
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      expect(decided).toBe(0);
+    } finally {
+      await running.shutdown();
+      await t.close();
+    }
+  });
+});

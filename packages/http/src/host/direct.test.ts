@@ -16,7 +16,7 @@ import type { DirectDispatch } from '../middleware/direct.js';
 import { type RegisterContext, type RouteGuards, registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { requireUser } from '../security/principal.js';
-import { bearer, login, signJwt } from '../testing/auth.js';
+import { bearer, json, login, signJwt } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 import { type ListeningServer, listen } from './listen.js';
 import { RawConnection, type RawResponse } from './raw-http.contract.js';
@@ -333,8 +333,68 @@ describe('the direct path during the drain', () => {
   });
 });
 
-describe('the direct path stays out', () => {
-  it('while rate limiting runs (a stage applies to every API request)', async () => {
+describe('the direct path under rate limiting', () => {
+  it('counts each request once, with the usual way, and leaves refusals and unknown settings to it', async () => {
+    const t = await startTestServer({
+      env: { Service__Security__RateLimit__PermitPerWindow: '7' },
+      configure: testRoutes,
+    });
+    const spy = counting(t.server.direct);
+    const direct = await listen(
+      { ...t.server, direct: spy.wrapped },
+      t.server.deps.logger,
+      'http://127.0.0.1:0',
+    );
+    const usual = await listen(
+      { ...t.server, direct: undefined },
+      t.server.deps.logger,
+      'http://127.0.0.1:0',
+    );
+    try {
+      const auth = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      const decided = () => spy.counter.decided;
+      const statuses: number[] = [];
+      const send = async (url: string, path = '/api/v1/ping', headers = auth) => {
+        const res = await get(url, path, headers);
+        statuses.push(res.status);
+        return res;
+      };
+      // 1: the usual way reads the settings and warms the session.
+      await send(usual.url);
+      // 2, 3: decided here, a live session and a forged token.
+      await send(direct.url);
+      await send(direct.url, '/api/v1/ping', bearer('x.y'));
+      expect(decided()).toBe(2);
+      // 4: counted here, answered the usual way (a permission route with a live token), not counted twice.
+      await send(direct.url, '/api/v1/sys/config/site');
+      expect(decided()).toBe(2);
+      // 5 on the other listener, 6 and 7 here: one bucket for both (a page outside /api is not counted).
+      await send(usual.url);
+      await send(direct.url);
+      await send(direct.url, '/custom/direct-answer');
+      expect(decided()).toBe(4);
+      await send(direct.url);
+      expect(decided()).toBe(5);
+      // 8 and 9: refused, here by the usual way's answer (Retry-After, 40008, one warning), there alike.
+      const mine = await send(direct.url);
+      const theirs = await send(usual.url);
+      expect(decided()).toBe(5);
+      expect(statuses).toEqual([200, 200, 401, 200, 200, 200, 200, 200, 429, 429]);
+      expect(shape(mine).filter((l) => !/^retry-after/i.test(l))).toEqual(
+        shape(theirs).filter((l) => !/^retry-after/i.test(l)),
+      );
+      expect(JSON.parse(mine.body).code).toBe(40008);
+      expect(Number(mine.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(t.server.deps.security.rateLimiter.stats().refused).toBe(2);
+      expect(t.logs.filter((l) => l.includes('Rate limit reached')).length).toBe(1);
+    } finally {
+      await direct.shutdown();
+      await usual.shutdown();
+      await t.close();
+    }
+  });
+
+  it('leaves a request to the usual way while the settings must be read again, then decides again', async () => {
     const t = await startTestServer({ configure: testRoutes });
     const spy = counting(t.server.direct);
     const running = await listen(
@@ -343,18 +403,33 @@ describe('the direct path stays out', () => {
       'http://127.0.0.1:0',
     );
     try {
-      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
-      expect((await get(running.url, '/api/v1/ping', bearer(token))).status).toBe(200);
-      expect((await get(running.url, '/api/v1/ping', bearer('x.y'))).status).toBe(401);
-      // Outside /api no stage applies: the consumer's page is still decided there.
-      expect((await get(running.url, '/custom/direct-answer', bearer(token))).status).toBe(200);
+      const auth = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      expect((await get(running.url, '/api/v1/ping', auth)).status).toBe(200);
+      expect((await get(running.url, '/api/v1/ping', auth)).status).toBe(200);
       expect(spy.counter.decided).toBe(1);
+      const change = await fetch(`${running.url}/api/v1/sys/config/batch`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify([{ key: 'sys.security.rateLimit.permitPerWindow', value: '1000' }]),
+      });
+      expect((await json(change)).code).toBe(0);
+      expect((await get(running.url, '/api/v1/ping', auth)).status).toBe(200);
+      expect(spy.counter.decided).toBe(1);
+      // The config cache reloads on that request; the settings are kept from the one after it (whose read
+      // began with the reloaded version), and from then on decided here again.
+      for (let i = 0; i < 3; i++) expect((await get(running.url, '/api/v1/ping', auth)).status).toBe(200);
+      expect(spy.counter.decided).toBeGreaterThanOrEqual(2);
+      const before = spy.counter.decided;
+      expect((await get(running.url, '/api/v1/ping', auth)).status).toBe(200);
+      expect(spy.counter.decided).toBe(before + 1);
     } finally {
       await running.shutdown();
       await t.close();
     }
   });
+});
 
+describe('the direct path stays out', () => {
   it('with metrics on (they observe every request)', async () => {
     const t = await startTestServer({ env: { ...NO_RATE_LIMIT, Service__Metrics__Enabled: 'true' } });
     try {

@@ -12,8 +12,10 @@
  *   session the security layer can confirm without waiting (`authenticateNow`): 200 with `ok(direct(user))`.
  *
  * Every rule the usual way applies to such a request still applies, because the cases where one would act
- * are left to it: no pipeline stage may have anything to do for the route (`Pipeline.quietFor`: rate limiting,
- * the SQL request scope and logged reads each keep their routes), metrics and tracing are off (they observe
+ * are left to it: no pipeline stage may have anything to do for the route (`Pipeline.quietFor`: the SQL request
+ * scope and logged reads each keep their routes) but the rate limit, which counts the request here first as its
+ * stage would (`DirectRateLimit`; a refusal, or a limiter that needs a round trip or a settings read, goes the
+ * usual way, which answers from the kept decision or counts the request itself), metrics and tracing are off (they observe
  * every request), a consumer's middleware before the route keeps it (the router's match must be the route
  * alone), and the Host header must be one node-server accepts. A session that needs a check, a stamp or a
  * read (`authenticateNow` answers undefined) goes the usual way. The answer carries what the first stage adds
@@ -31,7 +33,7 @@ import { activeTracer } from '../observability/request.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import { bearerToken } from '../security/bearer-token.js';
 import { handlerOf } from './fused-router.js';
-import { isThenable, type Pipeline } from './pipeline.js';
+import { isThenable, type Pipeline, type Stage } from './pipeline.js';
 import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';
 import { TRACE_HEADER } from './trace-id.js';
 
@@ -48,6 +50,12 @@ export interface DirectRoute extends RouteMeta {
 interface KeptRoute extends DirectRoute {
   /** Under `/api`: answers carry the secure headers. */
   secure: boolean;
+}
+
+/** A route's verdict: kept, and whether the rate limit counts its requests. */
+interface Verdict {
+  route: KeptRoute;
+  limited: boolean;
 }
 
 /** The bearer guards of `createRouteGuards`, with the sessions each checks. */
@@ -99,6 +107,18 @@ export interface DirectDispatchOptions {
   errors: ErrorCodeRegistry;
   /** Observers of every request (metrics): with any, nothing is decided here. */
   observed: boolean;
+  /**
+   * The rate-limit stage, when it runs: on the routes it applies to, the request is counted here first
+   * (`decideRaw`); a refusal, or a limiter that cannot decide now, goes the usual way (which answers the 429
+   * from the decision kept, or counts the request itself).
+   */
+  rateLimit?: DirectRateLimit;
+}
+
+/** The rate-limit stage as the direct path uses it. */
+export interface DirectRateLimit {
+  stage: Stage;
+  decideRaw(incoming: IncomingMessage, path: string): boolean | undefined;
 }
 
 /** Distinct accepted Host headers kept; others are checked per request (what node-server does). */
@@ -148,10 +168,11 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   // Per path: the route when the router matches it alone and no stage applies; null otherwise. Drawn again
   // whenever the router changes: the match, not an assumption about the order of later routes, decides.
   let verdictVersion = router.version;
-  const verdicts = new Map<string, KeptRoute | null>();
+  const verdicts = new Map<string, Verdict | null>();
+  const limiter = options.rateLimit;
   const hosts = new Map<string, boolean>();
 
-  function routeOf(path: string): KeptRoute | null {
+  function routeOf(path: string): Verdict | null {
     if (router.version !== verdictVersion) {
       verdicts.clear();
       verdictVersion = router.version;
@@ -161,7 +182,9 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const route = routes.get(path);
     // Only registered paths get a verdict, so the map is bounded by the route table.
     if (route === undefined) return null;
-    const verdict = pipeline.quietFor('GET', path) && matchedAlone(path, route) ? route : null;
+    // No stage may apply but the rate limit, which the direct path applies itself.
+    const quiet = pipeline.quietFor('GET', path, limiter?.stage) && matchedAlone(path, route);
+    const verdict = quiet ? { route, limited: !pipeline.quietFor('GET', path) } : null;
     verdicts.set(path, verdict);
     return verdict;
   }
@@ -198,8 +221,10 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     if (incoming.method !== 'GET') return undefined;
     const url = incoming.url ?? '';
     const query = url.indexOf('?');
-    const route = routeOf(query === -1 ? url : url.slice(0, query));
-    if (route === null || activeTracer() !== undefined) return undefined;
+    const path = query === -1 ? url : url.slice(0, query);
+    const verdict = routeOf(path);
+    if (verdict === null || activeTracer() !== undefined) return undefined;
+    const route = verdict.route;
     // The first Host and Authorization, as Node's header object would hold them (it drops later ones of both),
     // read from the raw list: the object itself is built only if the usual way asks for it.
     const raw = incoming.rawHeaders;
@@ -212,6 +237,8 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
         authorization = raw[i + 1];
     }
     if (!hostOk(host)) return undefined;
+    // Counted as the stage counts it, before anything is answered; a refusal is answered the usual way.
+    if (verdict.limited && limiter?.decideRaw(incoming, path) !== true) return undefined;
     const token = bearerToken(authorization);
     const user = token === undefined ? null : authenticateNow(token);
     if (user === null) return [route, refusedStatus, refusedBody, refusedLength];

@@ -46,9 +46,9 @@ export interface Pipeline {
   middleware: MiddlewareHandler<AppEnv>;
   /**
    * True when no stage after the first has anything to do for a request of this method and path (a test that
-   * throws on the probe counts as having something to do).
+   * throws on the probe counts as having something to do), `except` left out of the question.
    */
-  quietFor(method: string, path: string): boolean;
+  quietFor(method: string, path: string, except?: Stage): boolean;
 }
 
 /** Marks the pipeline middleware, so the router can leave it out of a fused route's match. */
@@ -161,10 +161,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }) as Promise<Response | undefined>;
   Object.defineProperty(middleware, PIPELINE, { value: true });
 
-  function quietFor(method: string, path: string): boolean {
+  function quietFor(method: string, path: string, except?: Stage): boolean {
     const probe = { req: { method, path } } as unknown as Context<AppEnv>;
     try {
-      return stages.every((stage) => !stage.applies(probe));
+      return stages.every((stage) => stage === except || !stage.applies(probe));
     } catch {
       return false;
     }

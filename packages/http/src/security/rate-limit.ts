@@ -6,6 +6,7 @@
  * counted (`rateLimiter.stats()`) and the first one of each bucket and window is logged as one warning, never
  * a row each.
  */
+import type { IncomingMessage } from 'node:http';
 import type { ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, silentLogger } from '@svc/kernel';
 import {
@@ -26,6 +27,19 @@ import type { HttpSecurity } from './deps.js';
 export interface RateLimitStage {
   run: MiddlewareHandler<AppEnv>;
   around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
+  /**
+   * Counts and decides a request from the Node request alone, for the listener's direct path
+   * (middleware/direct.ts): true when allowed, false when refused, undefined when it cannot decide now (nothing
+   * counted). A counted request keeps its decision, which the stage then applies instead of counting it again
+   * when the request goes the usual way (a refusal is answered there, with its warning).
+   */
+  decideRaw(incoming: IncomingMessage, path: string): boolean | undefined;
+}
+
+/** What the direct path counted for a request, applied by the stage instead of counting again. */
+interface Counted {
+  target: RateLimitTarget;
+  decision: RateLimitDecision;
 }
 
 /**
@@ -43,15 +57,53 @@ export function rateLimitStage(
   const settingsNow = security.settings.rateLimitNow;
   const hitNow = security.rateLimiter.hitNow;
 
+  const counted = new WeakMap<IncomingMessage, Counted>();
+
+  function targetFor(
+    presented: string | undefined,
+    clientIp: string,
+    path: string,
+    settings: RateLimitSettings,
+  ): RateLimitTarget | null {
+    const apiKey = presented && security.apiKeys.validate(presented) ? presented : undefined;
+    return rateLimitTarget({ clientIp, path, apiKey, settings });
+  }
+
   function targetOf(c: Context<AppEnv>, settings: RateLimitSettings): RateLimitTarget | null {
     const presented = readHeader(c, security.apiKeyHeader);
-    const apiKey = presented && security.apiKeys.validate(presented) ? presented : undefined;
-    return rateLimitTarget({
-      clientIp: clientIpOf(c, security.resolveClientIp),
-      path: c.req.path,
-      apiKey,
-      settings,
+    return targetFor(presented, clientIpOf(c, security.resolveClientIp), c.req.path, settings);
+  }
+
+  /** The decision the direct path already counted for this request, taken once. */
+  function countedFor(c: Context<AppEnv>): Counted | undefined {
+    const incoming = c.env?.incoming;
+    const found = incoming ? counted.get(incoming) : undefined;
+    if (found && incoming) counted.delete(incoming);
+    return found;
+  }
+
+  function decideRaw(incoming: IncomingMessage, path: string): boolean | undefined {
+    const settings = hitNow ? settingsNow?.() : undefined;
+    if (!hitNow || !settings) return undefined;
+    if (!settings.enabled) return true;
+    // The client address and the key header exactly as the stage reads them (clientIpOf, readHeader).
+    const headers = incoming.headers;
+    const presented = headers[security.apiKeyHeader.toLowerCase()];
+    const forwardedFor = headers['x-forwarded-for'];
+    const clientIp = security.resolveClientIp({
+      remoteAddress: incoming.socket?.remoteAddress,
+      forwardedFor,
     });
+    const target = targetFor(
+      Array.isArray(presented) ? presented.join(', ') : presented,
+      clientIp,
+      path,
+      settings,
+    );
+    if (!target) return true;
+    const decision = hitNow(target.bucket, target.rule);
+    counted.set(incoming, { target, decision });
+    return decision.allowed;
   }
 
   function refuse(c: Context<AppEnv>, target: RateLimitTarget, decision: RateLimitDecision): Response {
@@ -75,6 +127,8 @@ export function rateLimitStage(
   }
 
   const run: MiddlewareHandler<AppEnv> = async function rateLimitMiddleware(c, next) {
+    const known = countedFor(c);
+    if (known) return known.decision.allowed ? next() : refuse(c, known.target, known.decision);
     const settings = await security.settings.rateLimit();
     if (!settings.enabled) return next();
     const target = targetOf(c, settings);
@@ -85,6 +139,8 @@ export function rateLimitStage(
   };
 
   function around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult {
+    const known = countedFor(c);
+    if (known) return known.decision.allowed ? next() : refuse(c, known.target, known.decision);
     const settings = hitNow ? settingsNow?.() : undefined;
     if (!hitNow || !settings) return run(c, async () => void (await next())) as PipelineResult;
     if (!settings.enabled) return next();
@@ -94,5 +150,5 @@ export function rateLimitStage(
     return decision.allowed ? next() : refuse(c, target, decision);
   }
 
-  return { run, around };
+  return { run, around, decideRaw };
 }
