@@ -1,6 +1,8 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { type AppEnv, announcesBody } from './context.js';
+import { type AppEnv, announcesBody, rawHeader } from './context.js';
 
 /** What `announcesBody` answers for a POST with these raw Node headers (HTTP version `major`) and Web body. */
 async function announced(headers: Record<string, string>, major: number, webBody: string | null) {
@@ -29,5 +31,50 @@ describe('announcesBody', () => {
   it('asks the Web request on HTTP/2, whose frames carry a body without either header', async () => {
     expect(await announced({}, 2, '{"a":1}')).toBe(true);
     expect(await announced({}, 2, null)).toBe(false);
+  });
+});
+
+describe('rawHeader', () => {
+  it("answers what Node's header object holds, for repeated, single and cookie headers in any case", () => {
+    const raw = [
+      'Host',
+      'a.example',
+      'X-Forwarded-For',
+      '203.0.113.1',
+      'host',
+      'b.example',
+      'x-forwarded-for',
+      '198.51.100.2',
+      'X-Api-Key',
+      'k1',
+      'Cookie',
+      'a=1',
+      'AUTHORIZATION',
+      'Bearer one',
+      'x-api-key',
+      'k2',
+      'cookie',
+      'b=2',
+      'Authorization',
+      'Bearer two',
+      'Content-Type',
+      'application/json',
+    ];
+    // Node's own parse of the same list (what the parser calls for a real request).
+    const node = new IncomingMessage(new Socket()) as IncomingMessage & {
+      _addHeaderLines(headers: string[], n: number): void;
+    };
+    node._addHeaderLines(raw, raw.length);
+    const names = [
+      'host',
+      'x-forwarded-for',
+      'x-api-key',
+      'cookie',
+      'authorization',
+      'content-type',
+      'x-none',
+    ];
+    for (const name of names)
+      expect([name, rawHeader({ rawHeaders: raw }, name)]).toEqual([name, node.headers[name]]);
   });
 });

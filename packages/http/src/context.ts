@@ -32,6 +32,49 @@ export function readHeader(c: Context, name: string): string | undefined {
   return c.req.header(name) ?? undefined;
 }
 
+/** Headers of which Node's header object keeps the first (`_http_incoming.js` `matchKnownFields`). */
+const FIRST_WINS = new Set([
+  'content-type',
+  'content-length',
+  'user-agent',
+  'referer',
+  'host',
+  'authorization',
+  'proxy-authorization',
+  'if-modified-since',
+  'if-unmodified-since',
+  'from',
+  'location',
+  'max-forwards',
+  'retry-after',
+  'etag',
+  'last-modified',
+  'server',
+  'age',
+  'expires',
+]);
+
+/**
+ * A request header as Node's header object would hold it, read from the raw list without building that object:
+ * the first value of the headers Node keeps once, cookies joined with "; ", every other repeat joined with ", ".
+ * `name` is lower-case. (`set-cookie`, an array there, is not a request header and is not asked for.)
+ */
+export function rawHeader(incoming: { rawHeaders: string[] }, name: string): string | undefined {
+  const raw = incoming.rawHeaders;
+  const first = FIRST_WINS.has(name);
+  const separator = name === 'cookie' ? '; ' : ', ';
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i] as string;
+    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    const next = raw[i + 1] as string;
+    if (value === undefined) value = next;
+    else if (first) break;
+    else value = `${value}${separator}${next}`;
+  }
+  return value;
+}
+
 /**
  * Makes `c.req.header(name)` read the Node request's parsed headers, as {@link readHeader} does, instead of
  * node-server's Web `Headers`, which it would build from every raw header on first use (~10 CPU µs): Hono's

@@ -127,7 +127,25 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
  * not buy fresh buckets.
  */
 export function ipBucket(ip: string, isAuthPath: boolean): string {
-  return `${isAuthPath ? 'auth' : 'ip'}:${ipPartition(ip)}`;
+  return `${isAuthPath ? 'auth' : 'ip'}:${remembered(partitions, ip, ipPartition)}`;
+}
+
+/**
+ * Answers of the pure functions a bucket is chosen by, per input (a request's client address and path repeat
+ * from request to request): at most {@link MEMO_MAX} each, emptied when full, so odd inputs cannot grow them.
+ */
+const MEMO_MAX = 1024;
+const partitions = new Map<string, string>();
+const authPaths = new Map<string, boolean>();
+
+function remembered<T>(memo: Map<string, T>, input: string, compute: (input: string) => T): T {
+  let answer = memo.get(input);
+  if (answer === undefined) {
+    answer = compute(input);
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(input, answer);
+  }
+  return answer;
 }
 
 /**
@@ -209,7 +227,7 @@ export function rateLimitTarget(input: {
       rule: { permit: settings.keyPermitPerWindow, windowSeconds },
     };
   }
-  const auth = isAuthPath(input.path);
+  const auth = remembered(authPaths, input.path, isAuthPath);
   const permit = auth ? settings.authPermitPerWindow : settings.permitPerWindow;
   return { bucket: ipBucket(input.clientIp, auth), rule: { permit, windowSeconds } };
 }

@@ -144,8 +144,13 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
     open();
     const step = normalizeStep(incrementOptions.by);
     const ttl = normalizeTtl(incrementOptions.ttlMs);
-    if (liveValue(key, false) !== undefined) throw notACounter(key);
-    const entry = liveCounter(key) ?? { value: 0, expiresAt: undefined };
+    // A key holds a value or a counter, never both (`store` drops the counter): a live counter needs no look
+    // at the values.
+    let entry = liveCounter(key);
+    if (entry === undefined) {
+      if (liveValue(key, false) !== undefined) throw notACounter(key);
+      entry = { value: 0, expiresAt: undefined };
+    }
     entry.value += step;
     if (ttl !== undefined && (incrementOptions.slide === true || entry.expiresAt === undefined)) {
       entry.expiresAt = now() + ttl;

@@ -17,7 +17,7 @@ import {
 } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
-import { readHeader } from '../context.js';
+import { rawHeader, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
 import type { PipelineResult } from '../middleware/pipeline.js';
 import { clientIpOf } from './client.js';
@@ -42,6 +42,10 @@ interface Counted {
   decision: RateLimitDecision;
 }
 
+/** Where a request keeps what the direct path counted for it (a property of the Node request: no side table). */
+const COUNTED = Symbol('svc.rateLimit.counted');
+type CountedRequest = IncomingMessage & { [COUNTED]?: Counted | undefined };
+
 /**
  * The rate-limit middleware and stage. Where the settings are known (the config snapshot the last request read
  * is still current) and the cache counts without I/O (the memory provider), a request is counted and decided in
@@ -57,7 +61,7 @@ export function rateLimitStage(
   const settingsNow = security.settings.rateLimitNow;
   const hitNow = security.rateLimiter.hitNow;
 
-  const counted = new WeakMap<IncomingMessage, Counted>();
+  const keyHeader = security.apiKeyHeader.toLowerCase();
 
   function targetFor(
     presented: string | undefined,
@@ -76,9 +80,9 @@ export function rateLimitStage(
 
   /** The decision the direct path already counted for this request, taken once. */
   function countedFor(c: Context<AppEnv>): Counted | undefined {
-    const incoming = c.env?.incoming;
-    const found = incoming ? counted.get(incoming) : undefined;
-    if (found && incoming) counted.delete(incoming);
+    const incoming = c.env?.incoming as CountedRequest | undefined;
+    const found = incoming?.[COUNTED];
+    if (found) incoming[COUNTED] = undefined;
     return found;
   }
 
@@ -86,23 +90,18 @@ export function rateLimitStage(
     const settings = hitNow ? settingsNow?.() : undefined;
     if (!hitNow || !settings) return undefined;
     if (!settings.enabled) return true;
-    // The client address and the key header exactly as the stage reads them (clientIpOf, readHeader).
-    const headers = incoming.headers;
-    const presented = headers[security.apiKeyHeader.toLowerCase()];
-    const forwardedFor = headers['x-forwarded-for'];
+    // The client address and the key header as the stage reads them (clientIpOf, readHeader), from the raw
+    // list: the header object is built only if the usual way asks for it.
+    const presented = rawHeader(incoming, keyHeader);
+    const forwardedFor = rawHeader(incoming, 'x-forwarded-for');
     const clientIp = security.resolveClientIp({
       remoteAddress: incoming.socket?.remoteAddress,
       forwardedFor,
     });
-    const target = targetFor(
-      Array.isArray(presented) ? presented.join(', ') : presented,
-      clientIp,
-      path,
-      settings,
-    );
+    const target = targetFor(presented, clientIp, path, settings);
     if (!target) return true;
     const decision = hitNow(target.bucket, target.rule);
-    counted.set(incoming, { target, decision });
+    (incoming as CountedRequest)[COUNTED] = { target, decision };
     return decision.allowed;
   }
 
