@@ -29,20 +29,15 @@ function viewsOf(statement: Statement): StatementView {
   // `raw(false)` throws on a statement that returns no data; `all`/`get` on those throw anyway.
   const rows = (asArrays: boolean): Statement =>
     statement.reader ? (statement.raw(asArrays) as Statement) : statement;
-  const arrays: StatementView = {
-    all: (...params) => rows(true).all(...params),
-    get: (...params) => rows(true).get(...params),
+  const view = (asArrays: boolean): StatementView => ({
+    all: (...params) => rows(asArrays).all(...params),
+    get: (...params) => rows(asArrays).get(...params),
     run: (...params) => statement.run(...params),
     raw: (toggle = true) => (toggle ? arrays : objects),
     statement,
-  };
-  const objects: StatementView = {
-    all: (...params) => rows(false).all(...params),
-    get: (...params) => rows(false).get(...params),
-    run: (...params) => statement.run(...params),
-    raw: (toggle = true) => (toggle ? arrays : objects),
-    statement,
-  };
+  });
+  const arrays = view(true);
+  const objects = view(false);
   return objects;
 }
 
