@@ -94,8 +94,9 @@ export interface DialectAdapter {
    * Inserts many rows in one statement, cheaper than `insert(...).values(...)` (which builds each row's SQL and
    * looks up every value by name). Each row holds the values of `columns` in that order, instants as `Date`s or
    * epoch milliseconds. On PostgreSQL the rows travel as one JSON parameter read as jsonb (a 200-row batch of
-   * the operation log cost the client ~16 CPU µs a row as 2,600 bound parameters, ~5 as one JSON text); on SQLite a statement prepared
-   * once per row count is bound positionally. Undefined on MySQL and SQL Server: use `insert`. PostgreSQL takes
+   * the operation log cost the client ~16 CPU µs a row as 2,600 bound parameters, ~5 as one JSON text); on SQLite
+   * statements of a full batch or a power of two rows, each prepared once, are bound positionally, inside one
+   * savepoint when a batch takes more than one (all rows or none). Undefined on MySQL and SQL Server: use `insert`. PostgreSQL takes
    * texts, integers, booleans and instants with time zone, and refuses other column types.
    */
   appendRows?(

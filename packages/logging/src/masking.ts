@@ -83,7 +83,7 @@ function opensJson(text: string): boolean {
 }
 
 /** A string holding a JSON object or array, masked and re-serialised; the string itself when nothing is masked. */
-function maskEmbeddedJson(text: string, path: object[]): string {
+function maskEmbeddedJson(text: string, path: Set<object>): string {
   if (text.length > MAX_EMBEDDED_JSON_CHARS || !opensJson(text)) return text;
   let parsed: unknown;
   try {
@@ -102,20 +102,20 @@ function maskEmbeddedJson(text: string, path: object[]): string {
  * as `JSON.stringify` would write it.
  */
 export function maskSensitive(value: unknown): unknown {
-  return maskAlong(value, []);
+  return maskAlong(value, new Set());
 }
 
-/** {@link maskSensitive} with the objects above `value` (its path from the root). */
-function maskAlong(value: unknown, path: object[]): unknown {
+/** {@link maskSensitive} with the objects above `value` (its path from the root; a set, so depth costs nothing). */
+function maskAlong(value: unknown, path: Set<object>): unknown {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'string') return maskEmbeddedJson(value, path);
     if (typeof value === 'bigint') return value.toString();
     if (typeof value === 'function' || typeof value === 'symbol') return UNSERIALIZABLE;
     return value;
   }
-  if (path.includes(value)) return UNSERIALIZABLE;
+  if (path.has(value)) return UNSERIALIZABLE;
   if (value instanceof Date) return value.toISOString();
-  path.push(value);
+  path.add(value);
   let out: unknown;
   if (Array.isArray(value)) {
     const items = new Array<unknown>(value.length);
@@ -128,6 +128,6 @@ function maskAlong(value: unknown, path: object[]): unknown {
     }
     out = copy;
   }
-  path.pop();
+  path.delete(value);
   return out;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   apiKeyBucket,
   createRateLimiter,
+  hitNowOf,
   ipBucket,
   isAuthPath,
   type RateLimitSettings,
@@ -55,6 +56,17 @@ describe('rate limiter', () => {
     clock.at += 40_000;
     expect(hitNow('ip:1', RULE)).toEqual({ ...allowed, remaining: 2 });
     expect(() => hitNow('ip:1', { permit: 0, windowSeconds: 60 })).toThrow(RangeError);
+  });
+
+  it("offers no decision now once the limiter's hit is replaced (the replacement decides every request)", () => {
+    const { limiter } = setup();
+    expect(hitNowOf(limiter)).toBe(limiter.hitNow);
+    const replaced = {
+      ...limiter,
+      hit: async () => ({ allowed: false, remaining: 0, retryAfterSeconds: 1, firstRefusal: true }),
+    };
+    expect(replaced.hitNow).toBeDefined();
+    expect(hitNowOf(replaced)).toBeUndefined();
   });
 
   it('has no decision now on a cache that needs I/O to count', () => {

@@ -98,7 +98,7 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   }
 
   const counters = cache.syncCounters;
-  return {
+  const limiter: RateLimiter = {
     stats: () => ({ refused }),
     async hit(bucket, rule) {
       const windowMs = checked(rule);
@@ -119,6 +119,20 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
         }
       : {}),
   };
+  if (limiter.hitNow) SYNC_PAIRS.set(limiter.hitNow, limiter.hit);
+  return limiter;
+}
+
+/** Each `hitNow` with the `hit` it counts alike. */
+const SYNC_PAIRS = new WeakMap<object, RateLimiter['hit']>();
+
+/**
+ * The limiter's `hitNow` when it still belongs with its `hit`: a limiter made from another (`{ ...limiter, hit }`)
+ * whose `hit` was replaced has none, so the request path always goes through the replacement.
+ */
+export function hitNowOf(limiter: RateLimiter): RateLimiter['hitNow'] {
+  const now = limiter.hitNow;
+  return now && SYNC_PAIRS.get(now) === limiter.hit ? now : undefined;
 }
 
 /**

@@ -133,22 +133,49 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const bindable = (value: unknown) =>
   typeof value === 'boolean' ? (value ? 1 : 0) : value instanceof Date ? value.getTime() : value;
 
+/** The rows in statements of {@link appendSize} rows each, synchronously (no other statement between them). */
+function appendChunks(
+  db: QueryDb,
+  table: Table,
+  columns: readonly Column[],
+  rows: readonly (readonly unknown[])[],
+  perStatement: number,
+): void {
+  for (let start = 0, count = 0; start < rows.length; start += count) {
+    count = appendSize(rows.length - start, perStatement);
+    const statement = appendStatement(db, table, columns, count);
+    const params = statement.params;
+    let k = 0;
+    for (let r = start; r < start + count; r++) {
+      const row = rows[r] as readonly unknown[];
+      for (let i = 0; i < columns.length; i++) params[k++] = bindable(row[i]);
+    }
+    statement.run();
+  }
+}
+
 export const sqliteAdapter: DialectAdapter = {
   dbType: 'Sqlite',
 
   async appendRows(db, table, columns, rows) {
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-    for (let start = 0, count = 0; start < rows.length; start += count) {
-      count = appendSize(rows.length - start, perStatement);
-      const statement = appendStatement(db, table, columns, count);
-      const params = statement.params;
-      let k = 0;
-      for (let r = start; r < start + count; r++) {
-        const row = rows[r] as readonly unknown[];
-        for (let i = 0; i < columns.length; i++) params[k++] = bindable(row[i]);
-      }
-      statement.run();
+    if (rows.length === 0) return;
+    // Several statements (an odd batch size, or more rows than one statement takes) commit together or not at
+    // all: a writer retries or spills a failed batch whole, so a partial one would be written twice.
+    const whole = appendSize(rows.length, perStatement) === rows.length;
+    if (whole) {
+      appendChunks(db, table, columns, rows, perStatement);
+      return;
     }
+    exec(db, 'savepoint svc_append');
+    try {
+      appendChunks(db, table, columns, rows, perStatement);
+    } catch (error) {
+      exec(db, 'rollback to svc_append');
+      exec(db, 'release svc_append');
+      throw error;
+    }
+    exec(db, 'release svc_append');
   },
 
   async insertReturningId(db, table, values) {

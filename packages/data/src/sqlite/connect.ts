@@ -13,7 +13,7 @@ import type { ConnectionConfig } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
 import { registerSqliteConnection } from './adapter.js';
-import { keepStatements } from './statements.js';
+import { useKeptStatements } from './statements.js';
 
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
   if (config.dbType !== 'Sqlite') throw new Error(`SQLite connect called with ${config.dbType} settings`);
@@ -28,8 +28,8 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     client.close();
     throw error;
   }
-  keepStatements(client);
   const drizzleDb = drizzle({ client, ...(options.queryLogger ? { logger: options.queryLogger } : {}) });
+  useKeptStatements(drizzleDb, client);
   const db = drizzleDb as unknown as QueryDb;
   registerSqliteConnection(db, memory ? `memory:${Math.random()}` : config.filename);
   return {

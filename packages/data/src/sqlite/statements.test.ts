@@ -9,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appendSize } from './adapter.js';
-import { keepStatements } from './statements.js';
+import { appendSize, sqliteAdapter } from './adapter.js';
+import { keepStatements, useKeptStatements } from './statements.js';
 
 const open: BetterSqlite3.Database[] = [];
 afterEach(() => {
@@ -27,11 +27,11 @@ function client(): BetterSqlite3.Database {
 }
 
 describe('kept statements', () => {
-  it('compiles a query once however often drizzle runs it', () => {
+  it('compiles a query once however often drizzle runs it; the connection itself keeps its own prepare', () => {
     const c = client();
     const compile = vi.spyOn(c, 'prepare');
-    keepStatements(c);
     const db = drizzle({ client: c });
+    useKeptStatements(db, c);
     const t = sqliteTable('t', { id: integer('id').primaryKey(), name: text('name').notNull() });
     for (let i = 0; i < 5; i++) expect(db.select().from(t).where(sql`${t.id} = ${1}`).all()).toHaveLength(1);
     for (let i = 0; i < 5; i++)
@@ -42,18 +42,30 @@ describe('kept statements', () => {
     // Two query shapes, two compilations (the spy sees the original `prepare` the cache calls).
     expect(compile).toHaveBeenCalledTimes(2);
     expect(db.select().from(t).where(sql`${t.id} = ${2}`).all()).toEqual([{ id: 2, name: 'n4' }]);
+    // `$client` is the connection: full statements (iterate, pluck), compiled on every call as before.
+    expect(db.$client).toBe(c);
+    const own = db.$client.prepare('select name from t order by id');
+    expect(own.pluck().all()).toEqual(['a', 'n4']);
+    // drizzle's own synchronous transaction still runs on the session's client, and rolls back.
+    expect(() =>
+      db.transaction((tx) => {
+        tx.update(t).set({ name: 'lost' }).where(sql`${t.id} = ${1}`).run();
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(db.select().from(t).where(sql`${t.id} = ${1}`).all()).toEqual([{ id: 1, name: 'a' }]);
   });
 
   it('keeps array rows of one use out of the next use that expects objects', () => {
     const c = client();
-    const kept = keepStatements(c);
+    const { client: session, kept } = keepStatements(c);
     const text = 'select id, name from t order by id';
-    const viaArrays = c.prepare(text) as unknown as { raw(): { all(): unknown[] } };
+    const viaArrays = session.prepare(text) as unknown as { raw(): { all(): unknown[] } };
     expect(viaArrays.raw().all()).toEqual([
       [1, 'a'],
       [2, 'b'],
     ]);
-    const viaObjects = c.prepare(text) as unknown as { all(): unknown[]; get(): unknown };
+    const viaObjects = session.prepare(text) as unknown as { all(): unknown[]; get(): unknown };
     expect(viaObjects.all()).toEqual([
       { id: 1, name: 'a' },
       { id: 2, name: 'b' },
@@ -69,22 +81,21 @@ describe('kept statements', () => {
 
   it('keeps at most its size, the least recently used leaving first', () => {
     const c = client();
-    const kept = keepStatements(c, 3);
-    for (const n of [1, 2, 3]) c.prepare(`select ${n}`);
-    c.prepare('select 1');
-    c.prepare('select 4');
+    const { client: session, kept } = keepStatements(c, 3);
+    for (const n of [1, 2, 3]) session.prepare(`select ${n}`);
+    session.prepare('select 1');
+    session.prepare('select 4');
     expect([...kept.keys()]).toEqual(['select 3', 'select 1', 'select 4']);
   });
 
   it('hands out a fresh statement while the kept one is being iterated', () => {
-    const c = client();
-    keepStatements(c);
-    const first = c.prepare('select name from t order by id') as unknown as {
+    const session = keepStatements(client()).client;
+    const first = session.prepare('select name from t order by id') as unknown as {
       statement: BetterSqlite3.Statement;
     };
     const rows = first.statement.iterate();
     expect(rows.next().value).toEqual({ name: 'a' });
-    const second = c.prepare('select name from t order by id') as unknown as {
+    const second = session.prepare('select name from t order by id') as unknown as {
       statement: BetterSqlite3.Statement;
       all(): unknown[];
     };
@@ -95,12 +106,33 @@ describe('kept statements', () => {
 
   it('sees a column added after the statement was kept', () => {
     const c = client();
-    keepStatements(c);
-    const before = c.prepare('select * from t where id = 1') as unknown as { get(): unknown };
+    const session = keepStatements(c).client;
+    const before = session.prepare('select * from t where id = 1') as unknown as { get(): unknown };
     expect(before.get()).toEqual({ id: 1, name: 'a' });
     c.exec("alter table t add column note text default 'x'");
-    const after = c.prepare('select * from t where id = 1') as unknown as { get(): unknown };
+    const after = session.prepare('select * from t where id = 1') as unknown as { get(): unknown };
     expect(after.get()).toEqual({ id: 1, name: 'a', note: 'x' });
+  });
+});
+
+describe('appends of several statements', () => {
+  it('write all rows or none: a failing later statement takes the earlier ones back', async () => {
+    const c = client();
+    const db = drizzle({ client: c });
+    useKeptStatements(db, c);
+    const t = sqliteTable('t', { id: integer('id').primaryKey(), name: text('name').notNull() });
+    const columns = [t.name];
+    const count = () => (c.prepare('select count(*) n from t').get() as { n: number }).n;
+    const before = count();
+    // Three rows are two statements (2 + 1); the last row breaks NOT NULL.
+    await expect(
+      sqliteAdapter.appendRows?.(db as never, t, columns, [['x'], ['y'], [null]]),
+    ).rejects.toThrow();
+    expect(count()).toBe(before);
+    await sqliteAdapter.appendRows?.(db as never, t, columns, [['x'], ['y'], ['z']]);
+    expect(count()).toBe(before + 3);
+    // No savepoint is left open: a later transaction of the connection begins and commits.
+    c.exec('begin immediate; commit');
   });
 });
 

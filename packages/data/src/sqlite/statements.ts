@@ -1,8 +1,8 @@
 /**
  * Compiled statements kept per SQLite connection. drizzle's better-sqlite3 session compiles every query it runs
  * (`client.prepare(sql)` per call, ~10 µs for a short UPDATE, more than running it), although its builders
- * produce the same SQL text for the same query shape with the values bound. The connection's `prepare` is
- * replaced by one that keeps the last {@link STATEMENT_CACHE_SIZE} statements by their text (least recently used
+ * produce the same SQL text for the same query shape with the values bound. drizzle's session is given a
+ * `prepare` that keeps the last {@link STATEMENT_CACHE_SIZE} statements by their text (least recently used
  * out first) and hands out views of them rather than the statements themselves: drizzle switches a statement to
  * array rows with `raw()` and never back, which on a shared statement would leak into the next caller that
  * expects objects. Each view sets the row mode it means before it runs. SQLite recompiles a kept statement by
@@ -41,11 +41,19 @@ function viewsOf(statement: Statement): StatementView {
   return objects;
 }
 
-/** Replaces `client.prepare` with the caching one (see the module comment); answers the cache for tests. */
-export function keepStatements(
-  client: BetterSqlite3.Database,
-  size = STATEMENT_CACHE_SIZE,
-): Map<string, StatementView> {
+/** The client drizzle's session is given, and the statements it keeps (tests). */
+export interface KeptStatements {
+  /** The connection as drizzle's session sees it: `prepare` keeps statements, everything else is the client's. */
+  client: BetterSqlite3.Database;
+  kept: Map<string, StatementView>;
+}
+
+/**
+ * A view of `client` whose `prepare` is the caching one (see the module comment), for drizzle's session only:
+ * the connection itself (`db.$client`, better-sqlite3's own transactions and pragmas) keeps its own `prepare`
+ * and full statements.
+ */
+export function keepStatements(client: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): KeptStatements {
   const compile = client.prepare.bind(client) as (source: string) => Statement;
   const kept = new Map<string, StatementView>();
   const prepare = (source: string): StatementView => {
@@ -63,6 +71,15 @@ export function keepStatements(
     if (kept.size > size) kept.delete(kept.keys().next().value as string);
     return view;
   };
-  (client as unknown as { prepare: typeof prepare }).prepare = prepare;
-  return kept;
+  const seen = Object.create(client, { prepare: { value: prepare } }) as BetterSqlite3.Database;
+  return { client: seen, kept };
+}
+
+/** Gives drizzle's session of `db` (over `client`) the statement-keeping client; throws if drizzle moved it. */
+export function useKeptStatements(db: object, client: BetterSqlite3.Database): void {
+  const session = (db as { session?: { client?: unknown } }).session;
+  if (!session || session.client !== client) {
+    throw new Error('drizzle-orm: the better-sqlite3 session no longer holds its client as `session.client`');
+  }
+  session.client = keepStatements(client).client;
 }

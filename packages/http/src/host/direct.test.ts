@@ -394,6 +394,57 @@ describe('the direct path under rate limiting', () => {
     }
   });
 
+  it("counts a trusted proxy's clients (X-Forwarded-For, repeated headers joined) in the buckets the usual way uses", async () => {
+    const t = await startTestServer({
+      env: {
+        Service__Security__RateLimit__PermitPerWindow: '2',
+        Service__Security__ForwardedHeaders__Enabled: 'true',
+        Service__Security__ForwardedHeaders__KnownProxies__0: '127.0.0.1',
+      },
+    });
+    const spy = counting(t.server.direct);
+    const direct = await listen(
+      { ...t.server, direct: spy.wrapped },
+      t.server.deps.logger,
+      'http://127.0.0.1:0',
+    );
+    const usual = await listen(
+      { ...t.server, direct: undefined },
+      t.server.deps.logger,
+      'http://127.0.0.1:0',
+    );
+    try {
+      const forged = bearer('x.y');
+      const from = async (url: string, lines: string[]) => {
+        const head = [
+          'GET /api/v1/ping HTTP/1.1',
+          'Host: localhost',
+          `Authorization: ${forged.authorization}`,
+        ];
+        return (await exchange(url, `${[...head, ...lines].join('\r\n')}\r\n\r\n`)).status;
+      };
+      // Warm the settings through the usual way (clients of their own): the config snapshot's first load and
+      // the read after it.
+      expect(await from(usual.url, ['X-Forwarded-For: 198.51.100.9'])).toBe(401);
+      expect(await from(usual.url, ['X-Forwarded-For: 198.51.100.10'])).toBe(401);
+      // Client A, its address given in two header lines (Node joins them: the last hop is the client).
+      const a = ['X-Forwarded-For: 10.0.0.1', 'X-Forwarded-For: 203.0.113.7'];
+      expect(await from(direct.url, a)).toBe(401);
+      expect(await from(usual.url, ['X-Forwarded-For: 203.0.113.7'])).toBe(401);
+      expect(await from(direct.url, a)).toBe(429);
+      // Client B has a bucket of its own, on either listener; IPv6 clients by their /64.
+      expect(await from(direct.url, ['X-Forwarded-For: 203.0.113.8'])).toBe(401);
+      expect(await from(direct.url, ['X-Forwarded-For: 2001:db8::1'])).toBe(401);
+      expect(await from(usual.url, ['X-Forwarded-For: 2001:db8::2'])).toBe(401);
+      expect(await from(direct.url, ['X-Forwarded-For: 2001:db8::3'])).toBe(429);
+      expect(spy.counter.decided).toBe(3);
+    } finally {
+      await direct.shutdown();
+      await usual.shutdown();
+      await t.close();
+    }
+  });
+
   it('leaves a request to the usual way while the settings must be read again, then decides again', async () => {
     const t = await startTestServer({ configure: testRoutes });
     const spy = counting(t.server.direct);

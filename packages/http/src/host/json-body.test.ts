@@ -6,11 +6,14 @@
  * driven on a bare `IncomingMessage`: it leaves a stream someone has begun to read alone.
  */
 import { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Socket } from 'node:net';
+import { serve } from '@hono/node-server';
 import { ok } from '@svc/kernel';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoute, z } from '../index.js';
-import { readUntouched } from '../middleware/body-limit.js';
+import { readUntouched, webRequestBuilt } from '../middleware/body-limit.js';
 import { registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { bearer, login } from '../testing/auth.js';
@@ -204,6 +207,14 @@ describe('readUntouched', () => {
     await expect(failed).rejects.toThrow('reset');
   });
 
+  it('rejects at once a request destroyed before it is read (no end will come)', async () => {
+    const gone = message();
+    gone.destroy();
+    await expect(readUntouched(gone, 10) as Promise<Buffer>).rejects.toThrow(
+      /closed before its 10 body bytes/,
+    );
+  });
+
   it('leaves alone a stream someone has begun to read, paused or ended, or one already read', async () => {
     const flowing = message();
     flowing.on('data', () => {});
@@ -222,5 +233,32 @@ describe('readUntouched', () => {
     again.push(null);
     await first;
     expect(readUntouched(again, 2)).toBeUndefined();
+  });
+});
+
+describe('webRequestBuilt', () => {
+  it("tells whether node-server's full Request (which owns the stream) exists", async () => {
+    const seen: boolean[] = [];
+    const app = new Hono();
+    app.post('/x', (c) => {
+      seen.push(webRequestBuilt(c.req.raw));
+      void c.req.raw.signal;
+      seen.push(webRequestBuilt(c.req.raw));
+      return c.text('ok');
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/x`, { method: 'POST', body: '{}' });
+      expect(await res.text()).toBe('ok');
+      expect(seen).toEqual([false, true]);
+      // Not node-server's light request at all (`app.request()`): treated as built.
+      seen.length = 0;
+      await app.request('/x', { method: 'POST', body: '{}' });
+      expect(seen[0]).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

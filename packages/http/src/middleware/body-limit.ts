@@ -80,6 +80,10 @@ export function readUntouched(incoming: IncomingMessage, length: number): Promis
   if (incoming.readableFlowing !== null || incoming.readableDidRead || incoming.readableEnded)
     return undefined;
   if ('rawBody' in incoming) return undefined;
+  // Gone before anyone read it (the client hung up while something earlier waited): no 'end' will come.
+  if (incoming.destroyed || incoming.errored || incoming.readableAborted) {
+    return Promise.reject(new Error(`the connection closed before its ${length} body bytes were read`));
+  }
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -112,6 +116,20 @@ export function readUntouched(incoming: IncomingMessage, length: number): Promis
     incoming.once('error', onError);
     incoming.once('close', onClose);
   });
+}
+
+/**
+ * Whether node-server has built the full Web `Request` behind its light one (something asked for its `body`,
+ * `signal` or another part only the full request has): it then owns the Node stream. node-server keeps it under
+ * a symbol of its own, looked up by description; a request that is not node-server's light one (replaced, or
+ * `app.request()`) counts as built.
+ */
+export function webRequestBuilt(raw: Request): boolean {
+  const symbols = Object.getOwnPropertySymbols(raw);
+  if (!symbols.some((s) => s.description === 'incomingKey')) return true;
+  return symbols.some(
+    (s) => s.description === 'requestCache' && (raw as unknown as Record<symbol, unknown>)[s] !== undefined,
+  );
 }
 
 /** After this answer the server closes the connection (Node honours the response header). */
@@ -157,7 +175,11 @@ export function jsonBodyLimit(options: {
     // The media type first: reading `body` builds node-server's full Web `Request`, which only JSON needs here.
     if (!isJsonContentType(readHeader(c, 'content-type'))) return next();
     const incoming = c.env?.incoming;
-    const direct = length !== undefined && incoming ? readUntouched(incoming, length) : undefined;
+    // node-server's Web `Request`, once built, holds the stream: its body is read through it.
+    const direct =
+      length !== undefined && incoming && !webRequestBuilt(c.req.raw)
+        ? readUntouched(incoming, length)
+        : undefined;
     if (direct || c.req.raw.body) {
       const checked = checkJsonBody(direct ? await direct : new Uint8Array(await c.req.arrayBuffer()));
       if ('problem' in checked) {

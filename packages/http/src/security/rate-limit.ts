@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, silentLogger } from '@svc/kernel';
 import {
+  hitNowOf,
   type RateLimitDecision,
   type RateLimitSettings,
   type RateLimitTarget,
@@ -59,7 +60,7 @@ export function rateLimitStage(
   logger: Logger = silentLogger,
 ): RateLimitStage {
   const settingsNow = security.settings.rateLimitNow;
-  const hitNow = security.rateLimiter.hitNow;
+  const hitNow = hitNowOf(security.rateLimiter);
 
   const keyHeader = security.apiKeyHeader.toLowerCase();
 
