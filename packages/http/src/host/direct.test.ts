@@ -333,23 +333,25 @@ describe('the direct path during the drain', () => {
   });
 });
 
+/** Two listeners of one service: one asking the (counted) direct path first, one without it. */
+async function bothListeners(t: TestServer) {
+  const spy = counting(t.server.direct);
+  const direct = await listen(
+    { ...t.server, direct: spy.wrapped },
+    t.server.deps.logger,
+    'http://127.0.0.1:0',
+  );
+  const usual = await listen({ ...t.server, direct: undefined }, t.server.deps.logger, 'http://127.0.0.1:0');
+  return { spy, direct, usual };
+}
+
 describe('the direct path under rate limiting', () => {
   it('counts each request once, with the usual way, and leaves refusals and unknown settings to it', async () => {
     const t = await startTestServer({
       env: { Service__Security__RateLimit__PermitPerWindow: '7' },
       configure: testRoutes,
     });
-    const spy = counting(t.server.direct);
-    const direct = await listen(
-      { ...t.server, direct: spy.wrapped },
-      t.server.deps.logger,
-      'http://127.0.0.1:0',
-    );
-    const usual = await listen(
-      { ...t.server, direct: undefined },
-      t.server.deps.logger,
-      'http://127.0.0.1:0',
-    );
+    const { spy, direct, usual } = await bothListeners(t);
     try {
       const auth = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
       const decided = () => spy.counter.decided;
@@ -402,17 +404,7 @@ describe('the direct path under rate limiting', () => {
         Service__Security__ForwardedHeaders__KnownProxies__0: '127.0.0.1',
       },
     });
-    const spy = counting(t.server.direct);
-    const direct = await listen(
-      { ...t.server, direct: spy.wrapped },
-      t.server.deps.logger,
-      'http://127.0.0.1:0',
-    );
-    const usual = await listen(
-      { ...t.server, direct: undefined },
-      t.server.deps.logger,
-      'http://127.0.0.1:0',
-    );
+    const { spy, direct, usual } = await bothListeners(t);
     try {
       const forged = bearer('x.y');
       const from = async (url: string, lines: string[]) => {
