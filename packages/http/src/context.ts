@@ -86,11 +86,8 @@ export function headersFromIncoming(c: Context<AppEnv>): void {
   if (!incoming) return;
   const req = c.req;
   const all = req.header;
-  req.header = ((name?: string) => {
-    if (name === undefined) return all.call(req);
-    const value = incoming.headers[name.toLowerCase()];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }) as typeof req.header;
+  req.header = ((name?: string) =>
+    name === undefined ? all.call(req) : readHeader(c, name)) as typeof req.header;
 }
 
 /**
