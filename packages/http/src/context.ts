@@ -13,6 +13,11 @@ export interface AppVariables {
   principal: Principal | undefined;
   /** The client address, resolved once per request (forwarded headers only from trusted proxies). */
   clientIp: string | undefined;
+  /**
+   * The request's JSON body as checked text (valid UTF-8, no NUL or lone surrogate), set by the body limit before
+   * any route reads it; what the operation log records without waiting for a parse.
+   */
+  jsonText: string | undefined;
 }
 
 export type AppEnv = { Bindings: Partial<HttpBindings>; Variables: AppVariables };

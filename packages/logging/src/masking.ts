@@ -82,6 +82,18 @@ function opensJson(text: string): boolean {
   return false;
 }
 
+/**
+ * True when masking leaves this record as it is (path parameters, a query): every value a string that cannot hold
+ * JSON, no name masked. Such a record is serialised without the copy {@link maskSensitive} makes.
+ */
+export function plainStrings(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value !== 'string' || opensJson(value) || isSensitiveParamName(key)) return false;
+  }
+  return true;
+}
+
 /** A string holding a JSON object or array, masked and re-serialised; the string itself when nothing is masked. */
 function maskEmbeddedJson(text: string, path: Set<object>): string {
   if (text.length > MAX_EMBEDDED_JSON_CHARS || !opensJson(text)) return text;

@@ -188,6 +188,7 @@ export function jsonBodyLimit(options: {
       }
       // Hono's body cache holds promises although its type says otherwise; `c.req.json()` reads this text.
       (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(checked.text);
+      c.set('jsonText', checked.text);
     }
     await next();
   }

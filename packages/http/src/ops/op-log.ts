@@ -9,14 +9,14 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { NewOpLog } from '@svc/data';
-import { type OpLogWriter, opLogParamText, UNSERIALIZABLE } from '@svc/logging';
+import { type OpLogParams, type OpLogWriter, opLogParamsText, UNSERIALIZABLE } from '@svc/logging';
 import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { RouterRoute } from 'hono/types';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { isThenable, type PipelineResult } from '../middleware/pipeline.js';
-import { clientInfoOf } from '../security/client.js';
+import { clientIpOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -68,9 +68,8 @@ function describeForm(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** The body of a request whose JSON text the body limit did not keep, read from Hono's body cache. */
 async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
-  const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
-  if (given !== undefined) return given;
   const type = readHeader(c, 'content-type') ?? '';
   try {
     const summarise = SUMMARISED_BODIES.get(c.req.path);
@@ -158,18 +157,26 @@ export interface OpLogStage {
 export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   let titles: Map<string, string> | undefined;
 
-  /** The row of a request that has been answered: its own promise only when the body must be read first. */
+  /**
+   * The row of a request that has been answered: its own promise only when the body must be read first (a form,
+   * an import's summary, JSON the body limit did not check); a JSON body the body limit checked is at hand.
+   */
   function record(c: Context<AppEnv>, started: number): void | Promise<void> {
     const principal = c.get('principal');
     if (!principal) return;
     const elapsedMs = performance.now() - started;
-    if (announcesBody(c)) {
-      return bodyOf(c).then((body) => {
-        const row = rowOf(c, principal, elapsedMs, body);
-        if (!options.writer.enqueue(row)) return options.writer.write(row);
-      });
+    let bodyJson: string | undefined;
+    if ((c as unknown as CaptureContext).get(GIVEN_BODY) === undefined && announcesBody(c)) {
+      bodyJson = SUMMARISED_BODIES.has(c.req.path) ? undefined : c.get('jsonText');
+      if (bodyJson === undefined) {
+        return bodyOf(c).then((body) => queue(rowOf(c, principal, elapsedMs, body, undefined)));
+      }
     }
-    const row = rowOf(c, principal, elapsedMs, undefined);
+    return queue(rowOf(c, principal, elapsedMs, undefined, bodyJson));
+  }
+
+  /** Queues the row (async mode) or writes it (sync mode). */
+  function queue(row: NewOpLog): void | Promise<void> {
     if (!options.writer.enqueue(row)) return options.writer.write(row);
   }
 
@@ -186,35 +193,45 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     return facts;
   }
 
-  function rowOf(c: Context<AppEnv>, principal: Principal, elapsedMs: number, body: unknown): NewOpLog {
+  function rowOf(
+    c: Context<AppEnv>,
+    principal: Principal,
+    elapsedMs: number,
+    body: unknown,
+    bodyJson: string | undefined,
+  ): NewOpLog {
     const route = factsOf(matchedRoute(c));
     const method = c.req.method;
     const path = c.req.path;
-    const params: Record<string, unknown> = {};
+    const parts: OpLogParams = { body, bodyJson };
+    if (body === undefined) {
+      const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
+      if (given !== undefined) parts.body = given;
+    }
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
     if (route === undefined || route.params) {
       const pathParams = c.req.param();
-      if (Object.keys(pathParams).length > 0) params.params = pathParams;
+      if (Object.keys(pathParams).length > 0) parts.params = pathParams;
     }
     if (c.req.url.includes('?')) {
       const query = c.req.query();
-      if (Object.keys(query).length > 0) params.query = query;
+      if (Object.keys(query).length > 0) parts.query = query;
     }
-    if (body !== undefined) params.body = body;
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
-    const client = clientInfoOf(c, options.resolveClientIp);
+    const ip = clientIpOf(c, options.resolveClientIp);
+    const userAgent = readHeader(c, 'user-agent');
     return {
       title: route?.title ?? `${method} ${path}`,
       httpMethod: method,
       path,
-      paramJson: Object.keys(params).length > 0 ? opLogParamText(params, options.paramMaxChars) : null,
+      paramJson: opLogParamsText(parts, options.paramMaxChars),
       resultCode,
       success: resultCode === 0,
       elapsedMs,
       operatorId: principal.userId,
       operatorName: principal.kind === 'user' ? principal.account : principal.name,
-      ip: client.ip || null,
-      userAgent: client.userAgent || null,
+      ip: ip || null,
+      userAgent: userAgent ? userAgent.slice(0, 500) : null,
       traceId: c.get('traceId') ?? null,
       createTime: options.now(),
     };

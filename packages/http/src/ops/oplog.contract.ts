@@ -99,6 +99,11 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       });
       expect(JSON.parse(echo?.paramJson as string)).toEqual({ query: { x: '1' }, body: { a: 1 } });
       expect(rows.find((r) => r.path === '/api/v1/test/plain')?.title).toBe('POST /api/v1/test/plain');
+      const update = rows.find((r) => r.path === '/api/v1/sys/dict/item/999999');
+      expect(JSON.parse(update?.paramJson as string)).toEqual({
+        params: { id: '999999' },
+        body: { label: 'x' },
+      });
       expect(rows.find((r) => r.path === '/api/v1/sys/dict/item/999999')).toMatchObject({
         title: 'Update a dictionary item',
         resultCode: 43003,
@@ -140,6 +145,27 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         items: [{ secretAnswer: '***' }],
       });
       expect(row?.paramJson).not.toContain('p1');
+    });
+
+    it('masks names a body spells with escapes or with letters that lower-case to one; keeps a clean body as sent', async () => {
+      const send = (body: string) =>
+        t.request('/api/v1/test/echo', {
+          method: 'POST',
+          headers: { ...admin, 'content-type': 'application/json' },
+          body,
+        });
+      // "pass\u0077ord" is "password" once parsed; U+212A (Kelvin) lower-cases to "k", so "api\u212Aey" is "apikey".
+      expect((await send('{"pass\\u0077ord":"esc-p2","marker":"m1"}')).status).toBe(200);
+      expect((await send('{"api\u212Aey":"kelvin-k9","marker":"m2"}')).status).toBe(200);
+      expect((await send('{ "marker" : "m3",\n  "n": [ 1, 2 ] }')).status).toBe(200);
+      const rows = await ops();
+      const of = (marker: string) =>
+        rows.find((r) => (r.paramJson as string | null)?.includes(`"${marker}"`))?.paramJson as string;
+      expect(JSON.parse(of('m1')).body).toEqual({ password: '***', marker: 'm1' });
+      expect(of('m1')).not.toContain('esc-p2');
+      expect(JSON.parse(of('m2')).body).toEqual({ 'api\u212Aey': '***', marker: 'm2' });
+      expect(of('m2')).not.toContain('kelvin-k9');
+      expect(of('m3')).toBe('{"body":{ "marker" : "m3",\n  "n": [ 1, 2 ] }}');
     });
 
     it('caps parameter text at 8192, keeping its start and original length, as valid JSON', async () => {

@@ -2,7 +2,7 @@ import type { NewOpLog } from '@svc/data';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
-import { capParamText, opLogParamText, serializeParams } from './params.js';
+import { capParamText, maskedJsonText, opLogParamsText, opLogParamText, serializeParams } from './params.js';
 import { createOpLogWriter } from './writer.js';
 
 const row = (n: number): NewOpLog => ({
@@ -54,6 +54,61 @@ describe('operation-log parameters', () => {
   });
 });
 
+describe('operation-log parameters from the JSON text of a body', () => {
+  const parts = { params: { id: '17' }, query: { tab: 'a' } };
+  const samples: unknown[] = [
+    { name: 'Bench position', sort: 10, remark: 'Updated' },
+    { account: 'bob', newPassword: 'p1', nested: [{ ApiKey: 'k' }] },
+    { data: '{"token":"t"}', list: [1, '[2]'] },
+    { deep: { deeper: { deepest: [null, true, 1.5, 'x'] } } },
+    [{ code: 'c' }, { barcode: 'b' }],
+    'text',
+    42,
+  ];
+
+  it('writes the same text as masking the parsed body, for every kind of body', () => {
+    for (const body of samples) {
+      const text = JSON.stringify(body);
+      expect(opLogParamsText({ ...parts, bodyJson: text }, 8192)).toBe(
+        opLogParamText({ ...parts, body }, 8192),
+      );
+    }
+    expect(opLogParamsText({}, 8192)).toBeNull();
+    expect(opLogParamsText({ body: { a: 1 } }, 8192)).toBe('{"body":{"a":1}}');
+  });
+
+  it('keeps a body with nothing to mask as the client spelled it, only without outer white space', () => {
+    expect(maskedJsonText(' {"a" : 1,\n "b":[ 2 ]}\r\n')).toBe('{"a" : 1,\n "b":[ 2 ]}');
+  });
+
+  it('masks names the text spells with escapes, or with letters that lower-case to a sensitive name', () => {
+    // `\u0077` is "w": the name is "password" only once parsed.
+    const escaped = maskedJsonText('{"pass\\u0077ord":"p2","keep":"k"}');
+    expect(JSON.parse(escaped)).toEqual({ password: '***', keep: 'k' });
+    expect(escaped).not.toContain('p2');
+    // U+212A KELVIN SIGN lower-cases to "k": "apiKey" to the name check.
+    const kelvin = maskedJsonText('{"api\u212Aey":"k9"}');
+    expect(JSON.parse(kelvin)).toEqual({ 'api\u212Aey': '***' });
+    // A name inside JSON held in a string, escaped as JSON in a string must be.
+    expect(JSON.parse(maskedJsonText(JSON.stringify({ inner: '{"secret":"s"}' })))).toEqual({
+      inner: '{"secret":"***"}',
+    });
+  });
+
+  it('records text that is not JSON as <unserializable>', () => {
+    for (const bad of ['{"a":', '', 'undefined', "{'a':1}"]) {
+      expect(maskedJsonText(bad)).toBe('"<unserializable>"');
+    }
+  });
+
+  it('writes path parameters and queries with a sensitive name or JSON inside masked, the others as they are', () => {
+    expect(opLogParamsText({ params: { token: 'abc' }, query: { q: '{"pwd":"x"}' } }, 8192)).toBe(
+      '{"params":{"token":"***"},"query":{"q":"{\\"pwd\\":\\"***\\"}"}}',
+    );
+    expect(opLogParamsText({ query: { tags: ['a', 'b'] } }, 8192)).toBe('{"query":{"tags":["a","b"]}}');
+  });
+});
+
 describe('operation-log writer', () => {
   it('queues without a promise in async mode; in sync mode enqueue declines and write stores the row', async () => {
     const stored: NewOpLog[] = [];
@@ -86,6 +141,29 @@ describe('operation-log writer', () => {
     expect(left).toMatchObject({ queued: 0, written: 450, dropped: 0 });
     expect(Math.max(...batches)).toBeLessThanOrEqual(200);
     expect(batches.reduce((a, b) => a + b, 0)).toBe(450);
+  });
+
+  it('writes full batches under load; the rows that come in meanwhile wait for the pace, not a small INSERT of their own', async () => {
+    const batches: number[] = [];
+    const writer = createOpLogWriter({
+      sink: {
+        insertMany: async (rows) => {
+          batches.push(rows.length);
+          return rows.length;
+        },
+      },
+      logger: silentLogger,
+      // The pace never comes within the test: only a full batch (or the drain) starts a flush.
+      flushIntervalMs: 600_000,
+    });
+    writer.enqueue(row(0));
+    await new Promise((r) => setImmediate(r)); // the first row after a quiet spell goes out at once
+    for (let i = 1; i <= 450; i++) writer.enqueue(row(i));
+    for (let turn = 0; turn < 5; turn++) await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([1, 200, 200]);
+    expect(writer.stats().queued).toBe(50);
+    expect(await writer.drain(5000)).toMatchObject({ queued: 0, written: 451 });
+    expect(batches).toEqual([1, 200, 200, 50]);
   });
 
   it('drops the oldest rows when full and warns near the cap', async () => {

@@ -3,7 +3,13 @@
  * recursively, with `<unserializable>` for what JSON cannot hold, then capped at `Logging:OpLog:ParamMaxChars`.
  * A capped text keeps its start and stays valid JSON: `{"truncated":true,"originalLength":N,"head":"…"}`.
  */
-import { maskSensitive, UNSERIALIZABLE } from '../masking.js';
+import {
+  maskSensitive,
+  plainStrings,
+  SENSITIVE_EXACT_NAMES,
+  SENSITIVE_NAMES,
+  UNSERIALIZABLE,
+} from '../masking.js';
 
 /** The smallest cap that still leaves room for the truncation wrapper and some head text. */
 export const MIN_PARAM_MAX_CHARS = 256;
@@ -15,6 +21,63 @@ export function serializeParams(value: unknown): string {
   } catch {
     return JSON.stringify(UNSERIALIZABLE);
   }
+}
+
+/**
+ * Any text in which masking could find a name to mask: every sensitive fragment and exact name as a substring,
+ * with Unicode case folding (`u`), so that whatever `toLowerCase` turns into one of them (the Kelvin sign into
+ * `k`) also matches. It over-matches (`code` inside `barcode`), which only sends a text the long way.
+ */
+const MASKABLE = new RegExp(
+  [...SENSITIVE_NAMES, ...SENSITIVE_EXACT_NAMES].map((n) => n.replaceAll(/[^\w]/g, '\\$&')).join('|'),
+  'iu',
+);
+
+/**
+ * The masked JSON of a request body's JSON text, for the parameter text. A text without a backslash (so every
+ * property name, at any depth and inside embedded JSON, is written out literally) and without any sensitive
+ * name in it has nothing to mask: it is only checked to be JSON and kept as the client sent it, without being
+ * copied and written again. Any other text is parsed, masked and serialised ({@link serializeParams}); a text
+ * that is not JSON is `"<unserializable>"`.
+ */
+export function maskedJsonText(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return JSON.stringify(UNSERIALIZABLE);
+  }
+  if (!text.includes('\\') && !MASKABLE.test(text)) return text.trim();
+  return serializeParams(parsed);
+}
+
+/** Path parameters or a query, masked: most have nothing to mask and are written as they are. */
+const recordText = (record: Record<string, unknown>) =>
+  plainStrings(record) ? JSON.stringify(record) : serializeParams(record);
+
+/** What a row's parameter text is made of; absent parts are left out. */
+export interface OpLogParams {
+  /** Path parameters. */
+  params?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+  /** The body as a value (a form, a summary). */
+  body?: unknown;
+  /** The body as the JSON text the client sent, used instead of `body` ({@link maskedJsonText}). */
+  bodyJson?: string | undefined;
+}
+
+/**
+ * The parameter text of a row: `{"params":…,"query":…,"body":…}` with the parts that are there, each masked,
+ * then capped (`null` when there is no part). The same text as {@link opLogParamText} of an object holding the
+ * parts, except that a JSON body with nothing to mask keeps its own spelling.
+ */
+export function opLogParamsText(parts: OpLogParams, maxChars: number): string | null {
+  let text = '';
+  if (parts.params !== undefined) text += `,"params":${recordText(parts.params)}`;
+  if (parts.query !== undefined) text += `,"query":${recordText(parts.query)}`;
+  if (parts.bodyJson !== undefined) text += `,"body":${maskedJsonText(parts.bodyJson)}`;
+  else if (parts.body !== undefined) text += `,"body":${serializeParams(parts.body)}`;
+  return text === '' ? null : capParamText(`{${text.slice(1)}}`, maxChars);
 }
 
 /** Cuts without splitting a surrogate pair. */

@@ -282,6 +282,9 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
       } finally {
         inFlight = undefined;
       }
+      // A part batch that queued meanwhile waits for the pace (`finally` below schedules it): under load every
+      // INSERT is then a full one, not a full one trailed by the few rows that came in while it was being written.
+      if (!draining && size() < batchSize) break;
     }
     if (warned && size() < warnAt / 2) warned = false;
   }
