@@ -8,8 +8,13 @@
  * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { NewOpLog } from '@svc/data';
-import { type OpLogParams, type OpLogWriter, opLogParamsText, UNSERIALIZABLE } from '@svc/logging';
+import {
+  type OpLogEntry,
+  type OpLogParams,
+  type OpLogWriter,
+  opLogParamsText,
+  UNSERIALIZABLE,
+} from '@svc/logging';
 import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -176,7 +181,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   }
 
   /** Queues the row (async mode) or writes it (sync mode). */
-  function queue(row: NewOpLog): void | Promise<void> {
+  function queue(row: OpLogEntry): void | Promise<void> {
     if (!options.writer.enqueue(row)) return options.writer.write(row);
   }
 
@@ -199,7 +204,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     elapsedMs: number,
     body: unknown,
     bodyJson: string | undefined,
-  ): NewOpLog {
+  ): OpLogEntry {
     const route = factsOf(matchedRoute(c));
     const method = c.req.method;
     const path = c.req.path;
@@ -220,11 +225,20 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const ip = clientIpOf(c, options.resolveClientIp);
     const userAgent = readHeader(c, 'user-agent');
+    const some =
+      parts.params !== undefined ||
+      parts.query !== undefined ||
+      parts.body !== undefined ||
+      parts.bodyJson !== undefined;
+    // The text is written with the row's batch (writer.ts), unless the body is longer than the cap: a queue that
+    // fills while the database is away then holds no more text than the capped rows would.
+    const later = some && (bodyJson === undefined || bodyJson.length <= options.paramMaxChars);
     return {
       title: route?.title ?? `${method} ${path}`,
       httpMethod: method,
       path,
-      paramJson: opLogParamsText(parts, options.paramMaxChars),
+      paramJson: some && !later ? opLogParamsText(parts, options.paramMaxChars) : null,
+      pendingParams: later ? { parts, maxChars: options.paramMaxChars } : undefined,
       resultCode,
       success: resultCode === 0,
       elapsedMs,

@@ -11,7 +11,7 @@ import type { NewOpLog } from '@svc/data';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
-import { createOpLogWriter, type OpLogWriterOptions } from './writer.js';
+import { createOpLogWriter, type OpLogEntry, type OpLogWriterOptions } from './writer.js';
 
 const row = (n: number): NewOpLog => ({
   title: `op ${n}`,
@@ -100,6 +100,40 @@ describe('operation-log durability', () => {
     expect(db.stored).toHaveLength(301);
     expect(writer.stats()).toMatchObject({ dropped: 0, failing: false, replayed: 300 });
     writer.close();
+  });
+
+  it('writes the parameter text of queued rows before they reach the database or the spill', async () => {
+    const db = fakeDatabase();
+    const pending = (n: number): OpLogEntry => ({
+      ...row(n),
+      paramJson: null,
+      pendingParams: {
+        parts: { params: { id: String(n) }, bodyJson: '{"password":"p","n":1}' },
+        maxChars: 8192,
+      },
+    });
+    const expected = (n: number) => `{"params":{"id":"${n}"},"body":{"password":"***","n":1}}`;
+    db.down = true;
+    const writer = writerOn(db, tmp(), { capacity: 10, retryDelaysMs: [] });
+    // Twenty rows through a queue of ten while the database is away: the failed batches and the queue's
+    // overflow both go to the spill.
+    for (let i = 0; i < 20; i++) writer.enqueue(pending(i));
+    await until(() => writer.stats().queued === 0 && writer.stats().spilled === 20);
+    db.down = false;
+    await writer.write(pending(20));
+    await until(() => writer.stats().queued === 0);
+    await writer.replay();
+    expect(db.stored).toHaveLength(21);
+    for (const stored of db.stored) {
+      const n = Number(stored.title.slice(3));
+      expect(stored.paramJson).toBe(expected(n));
+      expect((stored as OpLogEntry).pendingParams).toBeUndefined();
+    }
+    writer.close();
+
+    const sync = createOpLogWriter({ sink: db, logger: silentLogger, sync: true });
+    await sync.write(pending(21));
+    expect(db.stored.at(-1)?.paramJson).toBe(expected(21));
   });
 
   it('spills the oldest queued rows instead of dropping them when the queue is full', async () => {

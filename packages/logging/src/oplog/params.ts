@@ -66,6 +66,12 @@ export interface OpLogParams {
   bodyJson?: string | undefined;
 }
 
+/** The parts of a row's parameter text and its cap, kept until the row's batch is written. */
+export interface PendingParams {
+  parts: OpLogParams;
+  maxChars: number;
+}
+
 /**
  * The parameter text of a row: `{"params":…,"query":…,"body":…}` with the parts that are there, each masked,
  * then capped (`null` when there is no part). The same text as {@link opLogParamText} of an object holding the
