@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
     // The hosts of the throughput comparison run on these (the issue's goal names SQLite and PostgreSQL).
     'host-dialects': { type: 'string', default: 'Sqlite,PostgreSQL' },
     writes: { type: 'string', default: 'update,action' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '6' },
     // Seconds of load per host before the first round: V8 is still optimising the write path for the first
     // 6–9 s (hundreds of functions in the first 3 s, a handful after 9 s, `--trace-opt`), and a round that
     // measures compilation measures neither host.

@@ -83,6 +83,28 @@ function opensJson(text: string): boolean {
 }
 
 /**
+ * Any text in which masking could find a name to mask: every sensitive fragment and exact name as a substring,
+ * with Unicode case folding (`u`), so that whatever `toLowerCase` turns into one of them (the Kelvin sign into
+ * `k`) also matches. It over-matches (`code` inside `barcode`), which only sends a text the long way. Built from
+ * the same lists as {@link isSensitiveParamName}.
+ */
+const MASKABLE = new RegExp(
+  [...SENSITIVE_NAMES, ...SENSITIVE_EXACT_NAMES]
+    .map((n) => n.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+  'iu',
+);
+
+/**
+ * True when masking a JSON text's value cannot change anything: the text has no backslash (so every property
+ * name, at any depth and inside JSON held in a string, is spelled out literally) and no sensitive name occurs in
+ * it anywhere. Such a text needs no parse-and-copy to be logged.
+ */
+export function nothingToMask(text: string): boolean {
+  return !text.includes('\\') && !MASKABLE.test(text);
+}
+
+/**
  * True when masking leaves this record as it is (path parameters, a query): every value a string that cannot hold
  * JSON, no name masked. Such a record is serialised without the copy {@link maskSensitive} makes.
  */

@@ -9,6 +9,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
+  nothingToMask,
   type OpLogEntry,
   type OpLogParams,
   type OpLogWriter,
@@ -63,13 +64,14 @@ function matchedRoute(c: Context<AppEnv>): RouterRoute | undefined {
 
 /** A File in a multipart body is described, never stored. */
 function describeForm(body: Record<string, unknown>): Record<string, unknown> {
+  const describe = (value: unknown) =>
+    typeof File !== 'undefined' && value instanceof File
+      ? { fileName: value.name, size: value.size, type: value.type }
+      : value;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    out[key] =
-      typeof File !== 'undefined' && value instanceof File
-        ? { fileName: value.name, size: value.size, type: value.type }
-        : value;
-  }
+  // A repeated field (`f[]`, or `all: true` parsing) is an array, of files too.
+  for (const [key, value] of Object.entries(body))
+    out[key] = Array.isArray(value) ? value.map(describe) : describe(value);
   return out;
 }
 
@@ -230,9 +232,15 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
       parts.query !== undefined ||
       parts.body !== undefined ||
       parts.bodyJson !== undefined;
-    // The text is written with the row's batch (writer.ts), unless the body is longer than the cap: a queue that
-    // fills while the database is away then holds no more text than the capped rows would.
-    const later = some && (bodyJson === undefined || bodyJson.length <= options.paramMaxChars);
+    // The text is written with the row's batch (writer.ts) when what it is made of is small and cheap: path
+    // parameters, a query, a JSON text within the cap that has nothing to mask. A body object (a form, a summary,
+    // JSON the body limit did not check) or a longer text is written and capped now, so a queue that fills while
+    // the database is away holds no more than the capped rows would; a text to mask is masked now, so that a
+    // batch never stalls the event loop with two hundred of them.
+    const later =
+      some &&
+      parts.body === undefined &&
+      (bodyJson === undefined || (bodyJson.length <= options.paramMaxChars && nothingToMask(bodyJson)));
     return {
       title: route?.title ?? `${method} ${path}`,
       httpMethod: method,

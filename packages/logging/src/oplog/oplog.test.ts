@@ -2,6 +2,7 @@ import type { NewOpLog } from '@svc/data';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
+import { nothingToMask } from '../masking.js';
 import { capParamText, maskedJsonText, opLogParamsText, opLogParamText, serializeParams } from './params.js';
 import { createOpLogWriter } from './writer.js';
 
@@ -93,6 +94,61 @@ describe('operation-log parameters from the JSON text of a body', () => {
     expect(JSON.parse(maskedJsonText(JSON.stringify({ inner: '{"secret":"s"}' })))).toEqual({
       inner: '{"secret":"***"}',
     });
+  });
+
+  it('keeps a text only when masking its value would change nothing (generated bodies)', () => {
+    // A small deterministic generator (no dependency on a random seed): names and strings drawn from sensitive
+    // fragments, exact names, look-alikes (Kelvin sign, dotted I, long s), `__proto__` and embedded JSON.
+    let state = 20261126;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const words = [
+      'name',
+      'Pass',
+      'word',
+      'api\u212Aey',
+      'code',
+      'bar',
+      'sİg',
+      'ſecret',
+      '__proto__',
+      'to',
+      'ken',
+      'x',
+    ];
+    const word = () =>
+      (words[next(words.length)] as string) + (next(3) === 0 ? (words[next(words.length)] as string) : '');
+    const value = (depth: number): unknown => {
+      switch (depth > 2 ? next(3) : next(6)) {
+        case 0:
+          return word();
+        case 1:
+          return next(1000) / 10;
+        case 2:
+          return next(2) === 0;
+        case 3:
+          return JSON.stringify({ [word()]: word() });
+        case 4:
+          return Array.from({ length: next(3) }, () => value(depth + 1));
+        default:
+          return Object.fromEntries(Array.from({ length: next(4) }, () => [word(), value(depth + 1)]));
+      }
+    };
+    let kept = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = JSON.stringify(value(0));
+      const parsed = JSON.parse(text);
+      if (nothingToMask(text)) {
+        kept++;
+        expect(serializeParams(parsed)).toBe(JSON.stringify(parsed));
+      }
+      expect(JSON.parse(maskedJsonText(text))).toEqual(JSON.parse(serializeParams(parsed)));
+    }
+    // Both ways were taken.
+    expect(kept).toBeGreaterThan(100);
+    expect(kept).toBeLessThan(3000);
   });
 
   it('records text that is not JSON as <unserializable>', () => {

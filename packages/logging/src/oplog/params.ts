@@ -3,13 +3,7 @@
  * recursively, with `<unserializable>` for what JSON cannot hold, then capped at `Logging:OpLog:ParamMaxChars`.
  * A capped text keeps its start and stays valid JSON: `{"truncated":true,"originalLength":N,"head":"…"}`.
  */
-import {
-  maskSensitive,
-  plainStrings,
-  SENSITIVE_EXACT_NAMES,
-  SENSITIVE_NAMES,
-  UNSERIALIZABLE,
-} from '../masking.js';
+import { maskSensitive, nothingToMask, plainStrings, UNSERIALIZABLE } from '../masking.js';
 
 /** The smallest cap that still leaves room for the truncation wrapper and some head text. */
 export const MIN_PARAM_MAX_CHARS = 256;
@@ -22,16 +16,6 @@ export function serializeParams(value: unknown): string {
     return JSON.stringify(UNSERIALIZABLE);
   }
 }
-
-/**
- * Any text in which masking could find a name to mask: every sensitive fragment and exact name as a substring,
- * with Unicode case folding (`u`), so that whatever `toLowerCase` turns into one of them (the Kelvin sign into
- * `k`) also matches. It over-matches (`code` inside `barcode`), which only sends a text the long way.
- */
-const MASKABLE = new RegExp(
-  [...SENSITIVE_NAMES, ...SENSITIVE_EXACT_NAMES].map((n) => n.replaceAll(/[^\w]/g, '\\$&')).join('|'),
-  'iu',
-);
 
 /**
  * The masked JSON of a request body's JSON text, for the parameter text. A text without a backslash (so every
@@ -47,7 +31,7 @@ export function maskedJsonText(text: string): string {
   } catch {
     return JSON.stringify(UNSERIALIZABLE);
   }
-  if (!text.includes('\\') && !MASKABLE.test(text)) return text.trim();
+  if (nothingToMask(text)) return text.trim();
   return serializeParams(parsed);
 }
 
