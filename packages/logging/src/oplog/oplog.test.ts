@@ -181,17 +181,14 @@ describe('operation-log writer', () => {
     expect(stored.map((r) => r.title)).toEqual(['op 1', 'op 2']);
   });
 
+  /** A sink that keeps the size of each batch it is given. */
+  const counting = (batches: number[]) => ({
+    insertMany: async (rows: readonly NewOpLog[]) => batches.push(rows.length),
+  });
+
   it('writes in batches of 200 and drains everything', async () => {
     const batches: number[] = [];
-    const writer = createOpLogWriter({
-      sink: {
-        insertMany: async (rows) => {
-          batches.push(rows.length);
-          return rows.length;
-        },
-      },
-      logger: silentLogger,
-    });
+    const writer = createOpLogWriter({ sink: counting(batches), logger: silentLogger });
     for (let i = 0; i < 450; i++) await writer.write(row(i));
     const left = await writer.drain(5000);
     expect(left).toMatchObject({ queued: 0, written: 450, dropped: 0 });
@@ -202,12 +199,7 @@ describe('operation-log writer', () => {
   it('writes full batches under load; the rows that come in meanwhile wait for the pace, not a small INSERT of their own', async () => {
     const batches: number[] = [];
     const writer = createOpLogWriter({
-      sink: {
-        insertMany: async (rows) => {
-          batches.push(rows.length);
-          return rows.length;
-        },
-      },
+      sink: counting(batches),
       logger: silentLogger,
       // The pace never comes within the test: only a full batch (or the drain) starts a flush.
       flushIntervalMs: 600_000,

@@ -92,8 +92,8 @@ export interface OpLogWriterOptions
 /**
  * An operation-log row as it is queued: `pendingParams`, when set, are the parts of its parameter text, written
  * into `paramJson` when its batch is written or spilled ({@link finishOpLogRows}). Formatting a few hundred rows
- * in one loop costs about a third of formatting each in its request's turn, among the request's own work
- * (bench/oplog.mjs: ~10 µs against ~3 µs for a small JSON body on the reference host).
+ * in one loop costs about a third of formatting each in its request's turn, among the request's own work (timed
+ * inside the reference host under bench/oplog.mjs's update: ~3 µs against ~10 µs for a small JSON body).
  */
 export interface OpLogEntry extends NewOpLog {
   pendingParams?: PendingParams | undefined;
@@ -212,11 +212,11 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
 
   function toSpill(rows: T[]): void {
     if (rows.length === 0) return;
-    prepare?.(rows);
     if (!spill) {
       dropped += rows.length;
       return;
     }
+    prepare?.(rows);
     try {
       spill.append(rows);
       spilledTotal += rows.length;
