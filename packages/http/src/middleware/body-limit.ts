@@ -16,7 +16,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
 import { checkJsonBody, isJsonContentType } from './json-text.js';
@@ -137,6 +137,31 @@ export function closeAfterAnswer(c: Context): void {
   c.header('Connection', 'close');
 }
 
+/**
+ * Set in a request's body cache once `c.req.json()` has parsed the checked JSON text. A symbol: Hono's own loop
+ * over the cache's keys (`for … in`, to find a cached body to convert) never sees it.
+ */
+const JSON_PARSED = Symbol('svc.jsonParsed');
+
+/**
+ * `c.req.json()` of a request whose JSON text the body limit checked: Hono's own parse of that text (a fresh value
+ * each call, as Hono gives it), which also notes that the text is JSON, so that the operation log does not parse
+ * it a second time to know (one function for every request, reading the request from `this`).
+ */
+function parseCheckedText(this: HonoRequest): Promise<unknown> {
+  const cache = this.bodyCache as Record<string | symbol, unknown>;
+  return this.text().then((text) => {
+    const value: unknown = JSON.parse(text);
+    cache[JSON_PARSED] = true;
+    return value;
+  });
+}
+
+/** True when the route parsed the request's checked JSON text (`jsonText`) successfully. */
+export function jsonTextParsed(c: Context): boolean {
+  return (c.req.bodyCache as Record<string | symbol, unknown>)[JSON_PARSED] === true;
+}
+
 /** True when the body limit has something to check: a method that may carry a body. */
 export function bodyLimitApplies(c: Context<AppEnv>): boolean {
   const method = c.req.method;
@@ -188,6 +213,7 @@ export function jsonBodyLimit(options: {
       }
       // Hono's body cache holds promises although its type says otherwise; `c.req.json()` reads this text.
       (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(checked.text);
+      c.req.json = parseCheckedText as typeof c.req.json;
       c.set('jsonText', checked.text);
     }
     await next();

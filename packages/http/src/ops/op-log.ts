@@ -9,6 +9,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
+  type KnownJsonText,
   nothingToMask,
   type OpLogEntry,
   type OpLogParams,
@@ -21,10 +22,15 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { RouterRoute } from 'hono/types';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
+import { jsonTextParsed } from '../middleware/body-limit.js';
 import { isThenable, type PipelineResult } from '../middleware/pipeline.js';
 import { clientIpOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A body text with nothing to mask that the route parsed as JSON, and one it did not parse (shared, frozen). */
+const CLEAN_JSON: KnownJsonText = Object.freeze({ clean: true, parsed: true });
+const CLEAN_TEXT: KnownJsonText = Object.freeze({ clean: true });
 
 export interface OpLogMiddlewareOptions {
   writer: OpLogWriter;
@@ -237,10 +243,12 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     // JSON the body limit did not check) or a longer text is written and capped now, so a queue that fills while
     // the database is away holds no more than the capped rows would; a text to mask is masked now, so that a
     // batch never stalls the event loop with two hundred of them.
-    const later =
-      some &&
-      parts.body === undefined &&
-      (bodyJson === undefined || (bodyJson.length <= options.paramMaxChars && nothingToMask(bodyJson)));
+    let later = some && parts.body === undefined;
+    if (later && bodyJson !== undefined) {
+      later = bodyJson.length <= options.paramMaxChars && nothingToMask(bodyJson);
+      // What the batch need not find out again: nothing to mask, and (when the route read it) that it is JSON.
+      if (later) parts.bodyJsonKnown = jsonTextParsed(c) ? CLEAN_JSON : CLEAN_TEXT;
+    }
     return {
       title: route?.title ?? `${method} ${path}`,
       httpMethod: method,

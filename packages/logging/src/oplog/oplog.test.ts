@@ -82,6 +82,20 @@ describe('operation-log parameters from the JSON text of a body', () => {
     expect(maskedJsonText(' {"a" : 1,\n "b":[ 2 ]}\r\n')).toBe('{"a" : 1,\n "b":[ 2 ]}');
   });
 
+  it('skips only the checks whose answer the caller already knows', () => {
+    // Known clean and parsed: written as spelled, with no parse (a text that is not JSON shows it was not parsed).
+    expect(maskedJsonText(' {"a":1} ', { clean: true, parsed: true })).toBe('{"a":1}');
+    expect(maskedJsonText('{"a":', { clean: true, parsed: true })).toBe('{"a":');
+    // Known clean only: still checked to be JSON.
+    expect(maskedJsonText('{"a":', { clean: true })).toBe('"<unserializable>"');
+    expect(maskedJsonText('{"a":1}', { clean: true })).toBe('{"a":1}');
+    // Known parsed only: still masked.
+    expect(JSON.parse(maskedJsonText('{"token":"t"}', { parsed: true }))).toEqual({ token: '***' });
+    expect(opLogParamsText({ bodyJson: '{"b":2}', bodyJsonKnown: { clean: true, parsed: true } }, 8192)).toBe(
+      '{"body":{"b":2}}',
+    );
+  });
+
   it('masks names the text spells with escapes, or with letters that lower-case to a sensitive name', () => {
     // `\u0077` is "w": the name is "password" only once parsed.
     const escaped = maskedJsonText('{"pass\\u0077ord":"p2","keep":"k"}');

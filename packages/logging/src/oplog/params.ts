@@ -17,21 +17,31 @@ export function serializeParams(value: unknown): string {
   }
 }
 
+/** What is already known of a body's JSON text, so that the log's writing of it does not find it out again. */
+export interface KnownJsonText {
+  /** The text parsed as JSON (the route's own parse succeeded on this very text). */
+  parsed?: boolean | undefined;
+  /** {@link nothingToMask} answered true for this text. */
+  clean?: boolean | undefined;
+}
+
 /**
  * The masked JSON of a request body's JSON text, for the parameter text. A text without a backslash (so every
  * property name, at any depth and inside embedded JSON, is written out literally) and without any sensitive
  * name in it has nothing to mask: it is only checked to be JSON and kept as the client sent it, without being
  * copied and written again. Any other text is parsed, masked and serialised ({@link serializeParams}); a text
- * that is not JSON is `"<unserializable>"`.
+ * that is not JSON is `"<unserializable>"`. `known` skips the checks whose answer is already known.
  */
-export function maskedJsonText(text: string): string {
+export function maskedJsonText(text: string, known?: KnownJsonText): string {
+  const clean = known?.clean === true;
+  if (clean && known?.parsed === true) return text.trim();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return JSON.stringify(UNSERIALIZABLE);
   }
-  if (nothingToMask(text)) return text.trim();
+  if (clean || nothingToMask(text)) return text.trim();
   return serializeParams(parsed);
 }
 
@@ -48,6 +58,8 @@ export interface OpLogParams {
   body?: unknown;
   /** The body as the JSON text the client sent, used instead of `body` ({@link maskedJsonText}). */
   bodyJson?: string | undefined;
+  /** What is already known of `bodyJson` (the route parsed it, nothing in it to mask). */
+  bodyJsonKnown?: KnownJsonText | undefined;
 }
 
 /** The parts of a row's parameter text and its cap, kept until the row's batch is written. */
@@ -65,7 +77,7 @@ export function opLogParamsText(parts: OpLogParams, maxChars: number): string | 
   let text = '';
   if (parts.params !== undefined) text += `,"params":${recordText(parts.params)}`;
   if (parts.query !== undefined) text += `,"query":${recordText(parts.query)}`;
-  if (parts.bodyJson !== undefined) text += `,"body":${maskedJsonText(parts.bodyJson)}`;
+  if (parts.bodyJson !== undefined) text += `,"body":${maskedJsonText(parts.bodyJson, parts.bodyJsonKnown)}`;
   else if (parts.body !== undefined) text += `,"body":${serializeParams(parts.body)}`;
   return text === '' ? null : capParamText(`{${text.slice(1)}}`, maxChars);
 }
