@@ -67,8 +67,8 @@ const rows = Number(args.rows);
 const rounds = Number(args.rounds);
 const warmup = Number(args.warmup);
 const rate = args.rate === undefined ? undefined : Number(args.rate);
-if (rate !== undefined && !(rate > 0))
-  throw new Error('--rate must be a positive number of requests per second');
+if (rate !== undefined && !(rate >= 1))
+  throw new Error('--rate must be at least 1 request per second (autocannon refuses less)');
 requireBuiltHost();
 
 /** A fresh database for one host: SQLite in the host's content root, or a new test database on the server. */
@@ -234,7 +234,10 @@ async function insertRate(dbType) {
     });
     // Queued as the host queues them (`enqueue`), then drained; the first pass only warms the path up.
     const pass = async () => {
-      for (let i = 0; i < rows; i++) if (!writer.enqueue(row())) await writer.write(row());
+      for (let i = 0; i < rows; i++) {
+        const r = row();
+        if (!writer.enqueue(r)) await writer.write(r);
+      }
       return writer.drain(600_000);
     };
     await pass();
@@ -280,7 +283,7 @@ for (const dbType of listOf(args.dialects)) {
     const r = await insertRate(dbType);
     floors.set(dbType, r.cpuUsPerRow);
     insertLines.push(
-      `  ${dbType.padEnd(10)} ${r.rowsPerSecond.toFixed(0)} rows/s, ${r.cpuUsPerRow.toFixed(1)} CPU µs a row in this process (stored ${r.stored}, dropped ${r.dropped})`,
+      `  ${dbType.padEnd(10)} ${r.rowsPerSecond.toFixed(0)} rows/s, ${r.cpuUsPerRow.toFixed(1)} CPU µs a row in this process (stored ${r.stored} over the four passes, dropped ${r.dropped})`,
     );
   } catch (error) {
     insertLines.push(`  ${dbType.padEnd(10)} skipped: ${error.message}`);
@@ -316,7 +319,8 @@ for (const dbType of listOf(args['host-dialects']))
     );
     const verdict = (x) => `${(x * 100).toFixed(1)} % ${x >= GOAL ? 'met' : 'MISSED'}`;
     console.log(
-      `  on/off, median of the rounds' ratios: by req/s ${verdict(ratios.byRate)}, by CPU/req ${verdict(ratios.byCpu)} (goal >= ${GOAL * 100} %)`,
+      // At a fixed rate both hosts answer the same rate: only the CPU ratio says anything.
+      `  on/off, median of the rounds' ratios: ${rate === undefined ? `by req/s ${verdict(ratios.byRate)}, ` : ''}by CPU/req ${verdict(ratios.byCpu)} (goal >= ${GOAL * 100} %)`,
     );
     console.log(
       `  (ratio of the medians above: by req/s ${((on.rps / off.rps) * 100).toFixed(1)} %, by CPU/req ${((off.cpuUs / on.cpuUs) * 100).toFixed(1)} %)`,

@@ -4,7 +4,7 @@
  * the request's turn (body objects, long texts, texts with something to mask), so that a queue that fills while
  * the database is away never holds a whole request body.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorCodeRegistry } from '@svc/kernel';
 import { finishOpLogRows, type OpLogEntry, type OpLogWriter } from '@svc/logging';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,19 @@ function app() {
       return c.json({ code: 48000, message: 'not JSON', data: null }, 400);
     }
   });
+  // A route validated as the built-in ones are: its JSON body read by @hono/zod-openapi's validator.
+  hono.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/v1/valid/{id}',
+      request: {
+        params: z.object({ id: z.string() }),
+        body: { content: { 'application/json': { schema: z.object({ name: z.string() }) } } },
+      },
+      responses: { 200: { description: 'ok' } },
+    }),
+    (c) => c.json({ code: 0, message: 'ok', data: c.req.valid('json') }, 200),
+  );
   const put = async (body: RequestInit['body'], type?: string, path = '/api/v1/x/7', status = 200) => {
     const res = await hono.request(path, {
       method: 'PUT',
@@ -60,7 +73,7 @@ function app() {
     });
     expect(res.status).toBe(status);
     const row = rows.at(-1) as OpLogEntry;
-    lastAnswer = await res.json();
+    lastAnswer = await res.json().catch(() => undefined);
     return row;
   };
   return { put, rows };
@@ -99,6 +112,24 @@ describe('operation-log stage: what waits for the batch', () => {
     finishOpLogRows([failed, unread]);
     expect(failed.paramJson).toBe('{"params":{"id":"4"},"body":"<unserializable>"}');
     expect(unread.paramJson).toBe('{"params":{"id":"7"},"body":"<unserializable>"}');
+  });
+
+  it('knows a body the route validator parsed, and still masks at once a parsed body with something to mask', async () => {
+    const { put } = app();
+    const valid = await put('{"name":"a"}', 'application/json', '/api/v1/valid/5');
+    expect(valid.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true, parsed: true });
+    // JSON the schema refuses was still parsed as JSON; a malformed text never was.
+    const refused = await put('{"name":5}', 'application/json', '/api/v1/valid/5', 400);
+    expect(refused.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true, parsed: true });
+    const malformed = await put('{"name":', 'application/json', '/api/v1/valid/5', 400);
+    expect(malformed.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true });
+    finishOpLogRows([valid, refused, malformed]);
+    expect(valid.paramJson).toBe('{"params":{"id":"5"},"body":{"name":"a"}}');
+    expect(malformed.paramJson).toBe('{"params":{"id":"5"},"body":"<unserializable>"}');
+
+    const secret = await put('{"name":"a","password":"p1"}', 'application/json', '/api/v1/read/6');
+    expect(secret.pendingParams).toBeUndefined();
+    expect(secret.paramJson).toBe('{"params":{"id":"6"},"body":{"name":"a","password":"***"}}');
   });
 
   it('writes and caps at once a JSON text to mask, a text over the cap, and every body object', async () => {

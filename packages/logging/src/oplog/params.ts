@@ -17,7 +17,11 @@ export function serializeParams(value: unknown): string {
   }
 }
 
-/** What is already known of a body's JSON text, so that the log's writing of it does not find it out again. */
+/**
+ * What is already known of a body's JSON text, so that the log's writing of it does not find it out again. Each
+ * flag must have been found of this very text (the operation-log stage sets them from `nothingToMask` and the
+ * route's own parse): a caller that claims them otherwise gets the text written unchecked and unmasked.
+ */
 export interface KnownJsonText {
   /** The text parsed as JSON (the route's own parse succeeded on this very text). */
   parsed?: boolean | undefined;
