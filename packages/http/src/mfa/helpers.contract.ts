@@ -13,6 +13,16 @@ export interface TestClock {
   advance(seconds: number): void;
 }
 
+/**
+ * 06:00 UTC of the day after `now`: a start for a suite whose rules count per UTC day (the SMS daily limit), so that
+ * its advances of a few minutes never cross a UTC midnight whatever the time of day the suite runs (one that
+ * started at 23:55 UTC reopened the day between two sends and failed).
+ */
+export function nextUtcMorning(now = Date.now()): number {
+  const day = new Date(now);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1, 6);
+}
+
 export function testClock(start = Date.now()): TestClock {
   let t = start;
   return {

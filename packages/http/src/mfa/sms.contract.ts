@@ -11,6 +11,7 @@ import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../testin
 import {
   addUser,
   lastSmsCode,
+  nextUtcMorning,
   otherCode,
   post,
   smsLines,
@@ -20,7 +21,8 @@ import {
 
 export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
   describe(`SMS second factor and SMS login on ${dbType} with ${cache}`, () => {
-    const clock = testClock();
+    // Starts on a fixed time of day: the daily limit counts per UTC day (see nextUtcMorning).
+    const clock = testClock(nextUtcMorning());
     let t: TestServer;
     let seq = 0;
     /** A fresh number per test, so cooldowns and daily counts never leak between tests. */
