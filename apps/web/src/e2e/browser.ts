@@ -35,8 +35,11 @@ interface AxeViolation {
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A table that is loading dims its rows behind a veil until the answer is in (every cell once failed colour
+  // contrast that way, a poll having clicked a last refresh just before the check): wait until none is loading.
+  await page.locator('.n-data-table--loading').first().waitFor({ state: 'detached' });
   // A dialog fading in is half transparent: axe would measure its text against the page behind. Wait until the
-  // finite animations and transitions are over (spinners run forever and do not count).
+  // finite animations and transitions are over (spinners run forever and do not count), the veil's fade included.
   await page.waitForFunction(() =>
     document
       .getAnimations()

@@ -23,9 +23,16 @@ const UNTIL = { timeout: 20_000, interval: 100 };
 /** The console's chunk size (components/chunk-upload.ts DEFAULT_CHUNK_BYTES). */
 const CHUNK_BYTES = 2 * 1024 * 1024;
 
-/** Axe on the page once its toasts are gone (a fading toast has no stable contrast), then a screenshot. */
+/**
+ * Axe on the page once nothing is in motion (a fading toast, a closing dialog, an open menu; `seriousViolations`
+ * itself waits for loading tables and finite animations), with the pointer off the page so that no control shows
+ * its hover colour, then a screenshot.
+ */
 async function checkAndShoot(page: Page, shot: string): Promise<void> {
-  await expect.poll(() => page.locator('.n-message').count(), UNTIL).toBe(0);
+  await page.mouse.move(0, 0);
+  for (const selector of ['.n-modal', '.n-message', '.n-base-select-menu:visible']) {
+    await page.locator(selector).first().waitFor({ state: 'detached', timeout: UNTIL.timeout });
+  }
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
 }
