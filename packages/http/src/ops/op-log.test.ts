@@ -7,10 +7,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorCodeRegistry } from '@svc/kernel';
 import { finishOpLogRows, type OpLogEntry, type OpLogWriter } from '@svc/logging';
+import type { Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../context.js';
 import { jsonBodyLimit } from '../middleware/body-limit.js';
-import { opLog } from './op-log.js';
+import { MATCH_RESULT, opLog, routeAtIndex } from './op-log.js';
 
 const MAX = 1024;
 
@@ -165,5 +167,35 @@ describe('operation-log stage: what waits for the batch', () => {
         { fileName: 'b.bin', size: 16, type: 'application/octet-stream' },
       ],
     });
+  });
+});
+
+describe('operation-log stage: the route that answered', () => {
+  it("reads the route at the request's index from Hono's match as matchedRoutes names it", async () => {
+    // The fast path exists on this Hono: without it every logged request maps its whole match to a new array.
+    expect(MATCH_RESULT).toBeTypeOf('symbol');
+    const seen: [unknown, unknown][] = [];
+    const hono = new OpenAPIHono<AppEnv>();
+    const look = (c: Context<AppEnv>) => seen.push([routeAtIndex(c), matchedRoutes(c)[c.req.routeIndex]]);
+    hono.use('/api/*', async (c, next) => {
+      look(c);
+      await next();
+      look(c);
+    });
+    hono.put('/api/v1/cfg/batch', (c) => c.json({ code: 0 }));
+    hono.put('/api/v1/cfg/:id', (c) => c.json({ code: 0 }));
+    hono.get('/api/v1/plain', (c) => c.json({ code: 0 }));
+    for (const [method, path] of [
+      ['PUT', '/api/v1/cfg/batch'],
+      ['PUT', '/api/v1/cfg/7'],
+      ['GET', '/api/v1/plain'],
+      ['GET', '/api/v1/none'],
+    ] as const)
+      await hono.request(path, { method });
+    expect(seen).toHaveLength(8);
+    for (const [fast, mapped] of seen) expect(fast).toBe(mapped);
+    // After the answer the index names the handler that ran (the batch route, not `:id` which also matched).
+    const paths = seen.filter((_, i) => i % 2 === 1).map(([route]) => (route as { path?: string })?.path);
+    expect(paths).toEqual(['/api/v1/cfg/batch', '/api/v1/cfg/:id', '/api/v1/plain', '/api/*']);
   });
 });

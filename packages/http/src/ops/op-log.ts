@@ -19,6 +19,7 @@ import {
 } from '@svc/logging';
 import type { ClientIpResolver, Principal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
+import { HonoRequest } from 'hono/request';
 import { matchedRoutes } from 'hono/route';
 import type { RouterRoute } from 'hono/types';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
@@ -59,12 +60,32 @@ interface RouteFacts {
   params: boolean;
 }
 
+/** A router's match: `[[handler, route], params]` entries first (Hono's `Result`). */
+type MatchResult = [[[unknown, RouterRoute], unknown][], ...unknown[]];
+
+/**
+ * The key of `HonoRequest`'s getter of the router's match, the one symbol-keyed getter of its prototype, which
+ * `matchedRoutes` reads before it maps every entry to a new array. Undefined if a Hono release drops it: then
+ * `matchedRoutes` is used (op-log.test.ts checks that both name the same route).
+ */
+export const MATCH_RESULT: symbol | undefined = Object.getOwnPropertySymbols(HonoRequest.prototype).find(
+  (key) => typeof Object.getOwnPropertyDescriptor(HonoRequest.prototype, key)?.get === 'function',
+);
+
+/** The route entry at the request's route index, read from the match without copying it. */
+export function routeAtIndex(c: Context<AppEnv>): RouterRoute | undefined {
+  if (MATCH_RESULT === undefined) return matchedRoutes(c)[c.req.routeIndex];
+  const match = (c.req as unknown as Record<symbol, MatchResult | undefined>)[MATCH_RESULT];
+  const entry = match?.[0]?.[c.req.routeIndex];
+  return Array.isArray(entry) && Array.isArray(entry[0]) ? entry[0][1] : matchedRoutes(c)[c.req.routeIndex];
+}
+
 /**
  * The route that answered, e.g. `PUT /api/v1/sys/config/:id`: after `next()` the request's route index points
  * at the last handler that ran (`/sys/config/batch` also matches `/sys/config/:id`, which never ran).
  */
 function matchedRoute(c: Context<AppEnv>): RouterRoute | undefined {
-  const route = matchedRoutes(c)[c.req.routeIndex];
+  const route = routeAtIndex(c);
   return route && route.method === c.req.method ? route : undefined;
 }
 
@@ -97,9 +118,16 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
-/** Context variables of this middleware (kept in the context's variable map: no per-request object shape). */
-const ORIGINAL_JSON = 'svc.opLog.json';
-const ENVELOPE_CODE = 'svc.opLog.code';
+/**
+ * The one context variable of this middleware: the context's own `json` and the envelope code it answered. One
+ * entry, not two: the variable map of a write holds the trace id, the JSON text and the principal, and two more
+ * entries outgrew its first table, which was then rebuilt on every logged request.
+ */
+const CAPTURE = 'svc.opLog.capture';
+interface Capture {
+  json: (...args: unknown[]) => Response;
+  code: number | undefined;
+}
 
 /**
  * Reads logged as if they were writes: the exports, which take data out of the system. Filled when the route
@@ -135,9 +163,10 @@ interface CaptureContext {
  * cheap write, where storing a shared function costs nothing measurable.
  */
 function capturingJson(this: CaptureContext, object: unknown, ...rest: unknown[]): Response {
+  const capture = this.get(CAPTURE) as Capture;
   const code = (object as { code?: unknown } | null)?.code;
-  if (typeof code === 'number') this.set(ENVELOPE_CODE, code);
-  return (this.get(ORIGINAL_JSON) as (...a: unknown[]) => Response)(object, ...rest);
+  if (typeof code === 'number') capture.code = code;
+  return capture.json(object, ...rest);
 }
 
 /**
@@ -146,13 +175,13 @@ function capturingJson(this: CaptureContext, object: unknown, ...rest: unknown[]
  * string response into a streamed one. Read it back with `envelopeCode`.
  */
 function captureEnvelopeCode(c: Context<AppEnv>): void {
-  const vars = c as unknown as CaptureContext;
-  vars.set(ORIGINAL_JSON, c.json);
+  const capture: Capture = { json: c.json as Capture['json'], code: undefined };
+  (c as unknown as CaptureContext).set(CAPTURE, capture);
   c.json = capturingJson as unknown as typeof c.json;
 }
 
 function envelopeCode(c: Context<AppEnv>): number | undefined {
-  return (c as unknown as CaptureContext).get(ENVELOPE_CODE) as number | undefined;
+  return ((c as unknown as CaptureContext).get(CAPTURE) as Capture | undefined)?.code;
 }
 
 /** True for the requests the operation log looks at: writes, and the reads listed in {@link LOGGED_READS}. */
@@ -216,7 +245,15 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const route = factsOf(matchedRoute(c));
     const method = c.req.method;
     const path = c.req.path;
-    const parts: OpLogParams = { body, bodyJson };
+    // Every field from the start: one object shape for every row (adding them as found moved each row's parts
+    // through a chain of hidden-class transitions).
+    const parts: OpLogParams = {
+      params: undefined,
+      query: undefined,
+      body,
+      bodyJson,
+      bodyJsonKnown: undefined,
+    };
     if (body === undefined) {
       const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
       if (given !== undefined) parts.body = given;
@@ -231,7 +268,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
       if (Object.keys(query).length > 0) parts.query = query;
     }
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
-    const ip = clientIpOf(c, options.resolveClientIp);
+    const ip = clientIpOf(c, options.resolveClientIp, false);
     const userAgent = readHeader(c, 'user-agent');
     const some =
       parts.params !== undefined ||

@@ -8,8 +8,11 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { readHeader } from '../context.js';
 
-/** The client address of this request, cached on the context. */
-export function clientIpOf(c: Context<AppEnv>, resolve: ClientIpResolver): string {
+/**
+ * The client address of this request, cached on the context unless `keep` is false (the operation log, which
+ * asks last, after the answer: caching it there would only grow the context's variable map).
+ */
+export function clientIpOf(c: Context<AppEnv>, resolve: ClientIpResolver, keep = true): string {
   const known = c.get('clientIp');
   if (known !== undefined) return known;
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
@@ -17,7 +20,7 @@ export function clientIpOf(c: Context<AppEnv>, resolve: ClientIpResolver): strin
     remoteAddress: incoming?.socket?.remoteAddress,
     forwardedFor: incoming ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for'),
   });
-  c.set('clientIp', ip);
+  if (keep) c.set('clientIp', ip);
   return ip;
 }
 
