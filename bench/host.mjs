@@ -28,12 +28,15 @@ export function requireBuiltHost() {
 
 /**
  * Starts the built host; `env` adds or overrides settings, `contentRoot` reuses a root (a restart), `nodeArgs`
- * go before the script (V8 flags). Resolves with `{ child, url, root, lines, exited }` once it listens.
+ * go before the script (V8 flags), `launch.wrapper` runs Node under another program (`['valgrind', …]`), given
+ * `launch.startSeconds` to listen. Resolves with `{ child, url, root, lines, exited }` once it listens.
  */
-export function startHost(env = {}, contentRoot = undefined, nodeArgs = []) {
+export function startHost(env = {}, contentRoot = undefined, nodeArgs = [], launch = {}) {
   const root = contentRoot ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   if (!contentRoot) roots.push(root);
-  const child = spawn(process.execPath, [...nodeArgs, HOST_MAIN], {
+  const [command, ...wrapperArgs] = [...(launch.wrapper ?? []), process.execPath];
+  const startSeconds = launch.startSeconds ?? 60;
+  const child = spawn(command, [...wrapperArgs, ...nodeArgs, HOST_MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       ASPNETCORE_ENVIRONMENT: 'Production',
@@ -53,7 +56,10 @@ export function startHost(env = {}, contentRoot = undefined, nodeArgs = []) {
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   exited.then(() => children.delete(child));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('host did not start in 60 s')), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`host did not start in ${startSeconds} s`)),
+      startSeconds * 1000,
+    );
     const onLine = (line) => {
       lines.push(line);
       const match = /Now listening on: (http:\/\/[\w.:[\]]+)/.exec(line);

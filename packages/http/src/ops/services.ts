@@ -78,6 +78,7 @@ function build(deps: OpsDeps): OpsServices {
     logger: deps.logger.child('Service.OpLog'),
     sync: service.Logging.OpLog.Sync,
     capacity: service.Logging.OpLog.QueueCapacity,
+    flushIntervalMs: service.Logging.OpLog.FlushIntervalMs,
     spill: {
       dir: resolveContentPath(config.environment.contentRoot, 'data'),
       name: OP_LOG_SPILL_NAME,

@@ -287,6 +287,11 @@ export const serviceSchema = section({
         },
       ),
       ParamMaxChars: int(8192, 'Longest recorded parameter text.', { min: 256 }),
+      FlushIntervalMs: int(
+        100,
+        'Least time between the starts of two asynchronous batch writes while rows keep coming (a full batch of 200 goes at once); longer means fewer, fuller INSERTs and rows stored later.',
+        { min: 0, max: 60_000 },
+      ),
       SpillMaxMb: int(
         256,
         'Largest size of the files under {ContentRoot}/data holding log rows the database refused; the oldest are dropped beyond it.',
