@@ -70,7 +70,10 @@ export function startHost(env = {}, contentRoot = undefined, nodeArgs = [], laun
     };
     createInterface({ input: child.stdout }).on('line', onLine);
     createInterface({ input: child.stderr }).on('line', onLine);
-    exited.then((code) => reject(new Error(`host exited (${code}):\n${lines.join('\n')}`)));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`host exited (${code}):\n${lines.join('\n')}`));
+    });
   });
 }
 

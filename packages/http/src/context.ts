@@ -11,7 +11,10 @@ export interface AppVariables {
   traceId: string;
   /** The authenticated caller, set by the route guards. */
   principal: Principal | undefined;
-  /** The client address, resolved once per request (forwarded headers only from trusted proxies). */
+  /**
+   * The client address once a stage before the answer resolved it (forwarded headers only from trusted proxies);
+   * the operation log, which asks after the answer, resolves it without keeping it here.
+   */
   clientIp: string | undefined;
   /**
    * The request's JSON body as checked text (valid UTF-8, no NUL or lone surrogate), set by the body limit before

@@ -65,11 +65,15 @@ type MatchResult = [[[unknown, RouterRoute], unknown][], ...unknown[]];
 
 /**
  * The key of `HonoRequest`'s getter of the router's match, the one symbol-keyed getter of its prototype, which
- * `matchedRoutes` reads before it maps every entry to a new array. Undefined if a Hono release drops it: then
- * `matchedRoutes` is used (op-log.test.ts checks that both name the same route).
+ * `matchedRoutes` reads before it maps every entry to a new array. Undefined unless there is exactly one such
+ * getter (a Hono release that drops it or adds another): then `matchedRoutes` is used (op-log.test.ts checks
+ * that both name the same route).
  */
-export const MATCH_RESULT: symbol | undefined = Object.getOwnPropertySymbols(HonoRequest.prototype).find(
-  (key) => typeof Object.getOwnPropertyDescriptor(HonoRequest.prototype, key)?.get === 'function',
+export const MATCH_RESULT: symbol | undefined = ((getters: symbol[]) =>
+  getters.length === 1 ? getters[0] : undefined)(
+  Object.getOwnPropertySymbols(HonoRequest.prototype).filter(
+    (key) => typeof Object.getOwnPropertyDescriptor(HonoRequest.prototype, key)?.get === 'function',
+  ),
 );
 
 /** The route entry at the request's route index, read from the match without copying it. */

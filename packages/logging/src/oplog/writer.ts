@@ -145,6 +145,8 @@ export interface DurableLogWriter<T> {
   /** Offers the spill to the database now (at start, and what the timer does); answers the rows written. */
   replay(): Promise<number>;
   stats(): OpLogWriterStats;
+  /** The pacing in effect: the least time between the starts of two flushes while rows keep coming (ms; 0 in sync mode). */
+  readonly flushIntervalMs: number;
   /** Stops the replay timer (at shutdown, after `drain`). */
   close(): void;
 }
@@ -384,6 +386,8 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
 
   if (options.sync) {
     return {
+      // Nothing is queued in sync mode, so nothing is paced.
+      flushIntervalMs: 0,
       write: (entry) => insert([entry]),
       enqueue: () => false,
       drain: async () => stats(),
@@ -422,6 +426,8 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
   }
 
   return {
+    flushIntervalMs: interval,
+
     async write(entry) {
       push(entry);
     },
