@@ -77,6 +77,25 @@ export function startHost(env = {}, contentRoot = undefined, nodeArgs = [], laun
   });
 }
 
+const testDatabases = [];
+
+/**
+ * Settings for a host on a fresh database: SQLite in the host's own content root, or a new test database on the
+ * PostgreSQL or MySQL test server (`SVC_TEST_PG_URL` / `SVC_TEST_MYSQL_URL`), dropped by {@link dropTestDatabases}.
+ */
+export async function freshDatabaseEnv(dbType) {
+  if (dbType === 'Sqlite') return { Service__Database__DbType: 'Sqlite' };
+  const testing = await import('../packages/data/dist/testing/index.js');
+  const test = await testing.createTestDatabase(dbType);
+  testDatabases.push(test);
+  return { Service__Database__DbType: dbType, Service__Database__ConnectionString: test.connectionString };
+}
+
+/** Drops the databases {@link freshDatabaseEnv} made (call before exiting; hosts stopped first). */
+export async function dropTestDatabases() {
+  for (const test of testDatabases.splice(0)) await test.drop().catch(() => {});
+}
+
 /** SIGTERM (graceful) and wait for the exit. */
 export async function stopHost(host) {
   host.child.kill('SIGTERM');

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Operation-log cost in instructions (issue 16), a companion of bench/oplog.mjs that no other load on the machine
-// moves. bench/oplog.mjs compares CPU seconds, whose noise between two host processes (±10 %) is as large as the
-// log's share of a write: on one machine three runs of one build read 88.8 %, 93.0 % and 100.3 %. Here the
-// reference host runs under valgrind's callgrind, which counts the instructions each thread executes: the same
-// work counts the same whatever else the machine is doing. Two hosts, log off and on, run at once on their own fresh databases;
-// each gets `--warmup` updates (PUT /api/v1/sys/position/{id}, the write of bench/oplog.mjs), then its counters
-// are zeroed, `--requests` more are sent and the counters are dumped. Printed per host: instructions per request
-// of the main thread (the event loop: routes, the log's capture, its batches and, on SQLite, the inserts) and of
-// all threads (adds V8's compiler and garbage-collector helpers, which still vary with the moment the
-// optimiser finishes), and the main thread's off/on ratio, the log's instructions per write.
+// moves. bench/oplog.mjs compares CPU seconds, whose noise between two host processes (±10 %) is as large as the log's
+// share of a write: on one machine three runs of one build read 88.8 %, 93.0 % and 100.3 %. Here the reference host
+// runs under valgrind's callgrind, which counts the instructions each thread executes: the same work counts the same
+// whatever else the machine is doing. Two hosts, log off and on, run at once on their own fresh databases; each gets
+// `--warmup` updates (PUT /api/v1/sys/position/{id}, the write of bench/oplog.mjs), then its counters are zeroed,
+// `--requests` more are sent and the counters are dumped. Printed per host: instructions per request of the main thread
+// (the event loop: routes, the log's capture, its batches and, on SQLite, the inserts) and of all threads (adds V8's
+// compiler and garbage-collector helpers, which still vary with the moment the optimiser finishes), and the main
+// thread's off/on ratio, the log's instructions per write.
 //
 // Under callgrind a host answers some 50 requests a second, so the log's batches would hold a few rows each
 // (they leave every 100 ms): both hosts run with `Logging:OpLog:FlushIntervalMs` at its maximum, so a batch
@@ -28,7 +28,15 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loginToken, requireBuiltHost, startHost, stopHost, tempRoot } from './host.mjs';
+import {
+  dropTestDatabases,
+  freshDatabaseEnv,
+  loginToken,
+  requireBuiltHost,
+  startHost,
+  stopHost,
+  tempRoot,
+} from './host.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,15 +69,6 @@ try {
 } catch {
   console.error('valgrind is not installed (Debian: apt-get install valgrind).');
   process.exit(1);
-}
-
-const dropAtEnd = [];
-async function databaseEnv(dbType) {
-  if (dbType === 'Sqlite') return { Service__Database__DbType: 'Sqlite' };
-  const testing = await import('../packages/data/dist/testing/index.js');
-  const test = await testing.createTestDatabase(dbType);
-  dropAtEnd.push(test);
-  return { Service__Database__DbType: dbType, Service__Database__ConnectionString: test.connectionString };
 }
 
 /** Sends `count` updates over `connections` concurrent loops; throws on any answer but 200. */
@@ -110,7 +109,7 @@ async function measure(dbType) {
       const name = enabled ? 'on' : 'off';
       const host = await startHost(
         {
-          ...(await databaseEnv(dbType)),
+          ...(await freshDatabaseEnv(dbType)),
           Service__Logging__OpLog__Enabled: String(enabled),
           Service__Logging__OpLog__FlushIntervalMs: '60000',
         },
@@ -218,6 +217,6 @@ try {
     if (stored !== expected) missing = true;
   }
 } finally {
-  for (const test of dropAtEnd) await test.drop().catch(() => {});
+  await dropTestDatabases();
 }
 process.exit(missing ? 1 : 0);

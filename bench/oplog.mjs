@@ -29,6 +29,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   cpuSeconds,
+  dropTestDatabases,
+  freshDatabaseEnv,
   loginToken,
   median,
   requireBuiltHost,
@@ -70,16 +72,6 @@ const rate = args.rate === undefined ? undefined : Number(args.rate);
 if (rate !== undefined && !(rate >= 1))
   throw new Error('--rate must be at least 1 request per second (autocannon refuses less)');
 requireBuiltHost();
-
-/** A fresh database for one host: SQLite in the host's content root, or a new test database on the server. */
-async function databaseEnv(dbType) {
-  if (dbType === 'Sqlite') return { Service__Database__DbType: 'Sqlite' };
-  const testing = await import('../packages/data/dist/testing/index.js');
-  const test = await testing.createTestDatabase(dbType);
-  dropAtEnd.push(test);
-  return { Service__Database__DbType: dbType, Service__Database__ConnectionString: test.connectionString };
-}
-const dropAtEnd = [];
 
 function load(options) {
   return new Promise((resolve, reject) => {
@@ -135,7 +127,7 @@ async function writeThroughput(dbType, write) {
   const hosts = await Promise.all(
     [false, true].map(async (enabled) => {
       const host = await startBenchHost({
-        ...(await databaseEnv(dbType)),
+        ...(await freshDatabaseEnv(dbType)),
         Service__Logging__OpLog__Enabled: String(enabled),
       });
       const token = await loginToken(host);
@@ -341,5 +333,5 @@ console.log(
   `\nSustained op-log inserts (${rows} rows through the writer, 200-row batches, medians of 3 passes):`,
 );
 for (const line of insertLines) console.log(line);
-for (const test of dropAtEnd) await test.drop().catch(() => {});
+await dropTestDatabases();
 process.exit(0);
