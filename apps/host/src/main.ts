@@ -2,6 +2,8 @@
  * The reference host: the whole service on its embedded defaults (SQLite, in-memory cache) or on whatever
  * the configuration selects. `node apps/host/dist/main.js`.
  */
+// First: it sets V8 flags that must precede the service's modules (biome keeps side-effect imports in place).
+import './serving.js';
 import { fileURLToPath } from 'node:url';
 import { createServer, listen, StartupError } from '@svc/server';
 import { registerSamples, SampleErrorCode, sampleSeedMenus } from './samples.js';

@@ -153,7 +153,12 @@ function pipelineStages(
       app,
       now: deps.now,
     });
-    stages.push({ applies: (c) => opLogApplies(c) && api(c), run: stage.run, around: stage.around });
+    stages.push({
+      applies: (c) => opLogApplies(c) && api(c),
+      run: stage.run,
+      enter: stage.enter,
+      leave: stage.leave,
+    });
   }
   return { stages, rateLimited };
 }

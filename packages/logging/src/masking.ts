@@ -82,17 +82,22 @@ function opensJson(text: string): boolean {
   return false;
 }
 
+/** Every sensitive fragment and exact name, lower-cased, less those that hold another one (`totpcode`: `code`). */
+const MASKABLE_WORDS = ((words: string[]) =>
+  words.filter((w) => !words.some((o) => o !== w && w.includes(o))))([
+  ...new Set([...SENSITIVE_NAMES, ...SENSITIVE_EXACT_NAMES].map((n) => n.toLowerCase())),
+]);
+
 /**
- * Any text in which masking could find a name to mask: every sensitive fragment and exact name as a substring,
- * with Unicode case folding (`u`), so that whatever `toLowerCase` turns into one of them (the Kelvin sign into
- * `k`) also matches. It over-matches (`code` inside `barcode`), which only sends a text the long way. Built from
- * the same lists as {@link isSensitiveParamName}.
+ * Any lower-cased text in which masking could find a name to mask: every sensitive fragment and exact name as a
+ * substring. Masking compares `toLowerCase()` of a name, and lower-casing a whole text lower-cases each of its
+ * names in place (the Kelvin sign becomes `k` in both), so a name masking would hide is found in the lower-cased
+ * text. It over-matches (`code` inside `barcode`), which only sends a text the long way. A case-sensitive pattern
+ * over the lower-cased text costs half of a case-insensitive Unicode one over the text (`iu`: ~350 against
+ * ~180 ns for a short body on Node 20).
  */
 const MASKABLE = new RegExp(
-  [...SENSITIVE_NAMES, ...SENSITIVE_EXACT_NAMES]
-    .map((n) => n.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('|'),
-  'iu',
+  MASKABLE_WORDS.map((n) => n.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
 );
 
 /**
@@ -101,7 +106,7 @@ const MASKABLE = new RegExp(
  * it anywhere. Such a text needs no parse-and-copy to be logged.
  */
 export function nothingToMask(text: string): boolean {
-  return !text.includes('\\') && !MASKABLE.test(text);
+  return !text.includes('\\') && !MASKABLE.test(text.toLowerCase());
 }
 
 /**

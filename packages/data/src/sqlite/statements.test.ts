@@ -85,7 +85,10 @@ describe('kept statements', () => {
     for (const n of [1, 2, 3]) session.prepare(`select ${n}`);
     session.prepare('select 1');
     session.prepare('select 4');
-    expect([...kept.keys()]).toEqual(['select 3', 'select 1', 'select 4']);
+    expect([...kept.keys()].sort()).toEqual(['select 1', 'select 3', 'select 4']);
+    // A hit keeps its statement: `select 3` is now the least recent and leaves for the next one.
+    session.prepare('select 5');
+    expect([...kept.keys()].sort()).toEqual(['select 1', 'select 4', 'select 5']);
   });
 
   it('hands out a fresh statement while the kept one is being iterated', () => {

@@ -1,47 +1,70 @@
 /**
- * The pipeline with a stage that has an `around` form (the operation log): it adds no promise to a route that
- * answers synchronously, and keeps compose's semantics (a failure below the stage is the error handler's
- * response in `c.res` by the time the stage looks at it), whether the route answers now or later.
+ * The pipeline with a stage that has an `around` form, or `enter` and `leave` halves (the operation log): it adds
+ * no promise to a route that answers synchronously, and keeps compose's semantics (a failure below the stage is
+ * the error handler's response in `c.res` by the time the stage looks at it), whether the route answers now or
+ * later.
  */
 import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../context.js';
-import { createPipeline, type PipelineResult } from './pipeline.js';
+import { createPipeline, type PipelineResult, type Stage } from './pipeline.js';
 
-function world() {
+type Form = 'around' | 'enter and leave';
+
+function world(form: Form) {
+  /** The status each request's stage saw after the rest answered. */
   const seen: string[] = [];
+  /** Requests whose `enter` ran. */
+  const entered: Context<AppEnv>[] = [];
+  const run: Stage['run'] = async () => {
+    throw new Error('run must not be used when around or leave is given');
+  };
+  const stage: Stage =
+    form === 'around'
+      ? {
+          applies: () => true,
+          run,
+          around(c, next): PipelineResult {
+            const answer = next();
+            const after = () => seen.push(`status ${c.res.status}`);
+            if (answer instanceof Promise) {
+              return answer.then((r) => {
+                after();
+                return r;
+              });
+            }
+            after();
+            return answer;
+          },
+        }
+      : {
+          applies: () => true,
+          run,
+          enter: (c) => {
+            entered.push(c);
+            return entered.length;
+          },
+          leave: (c, token, res) => {
+            // Its own request's token, and the response compose would have kept.
+            expect(entered[token - 1]).toBe(c);
+            expect(res).toBe(c.res);
+            seen.push(`status ${c.res.status}`);
+            return res;
+          },
+        };
   const pipeline = createPipeline({
     quick: () => true,
     first: async (_c, next) => next(),
-    stages: [
-      {
-        applies: () => true,
-        run: async () => {
-          throw new Error('run must not be used when around is given');
-        },
-        around(c, next): PipelineResult {
-          const answer = next();
-          const after = () => seen.push(`status ${c.res.status}`);
-          if (answer instanceof Promise) {
-            return answer.then((r) => {
-              after();
-              return r;
-            });
-          }
-          after();
-          return answer;
-        },
-      },
-    ],
+    stages: [stage],
     onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
   });
   const context = () => new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
   return { pipeline, context, seen };
 }
 
-describe('pipeline stage with around', () => {
+describe.each<Form>(['around', 'enter and leave'])('pipeline stage with %s', (form) => {
   it('answers a synchronous route synchronously, after the stage saw its response', () => {
-    const { pipeline, context, seen } = world();
+    const { pipeline, context, seen } = world(form);
     const c = context();
     const answer = pipeline.run(c, () => c.json({ code: 0 }, 201));
     expect(answer).toBeInstanceOf(Response);
@@ -50,7 +73,7 @@ describe('pipeline stage with around', () => {
   });
 
   it('turns a synchronous throw below the stage into the error response, which the stage sees', () => {
-    const { pipeline, context, seen } = world();
+    const { pipeline, context, seen } = world(form);
     const c = context();
     const answer = pipeline.run(c, () => {
       throw new Error('boom');
@@ -62,7 +85,7 @@ describe('pipeline stage with around', () => {
   });
 
   it('waits for an asynchronous route, and for its rejection turned into the error response', async () => {
-    const { pipeline, context, seen } = world();
+    const { pipeline, context, seen } = world(form);
     const ok = context();
     const later = pipeline.run(ok, async () => ok.json({ code: 0 }, 200));
     expect(later).toBeInstanceOf(Promise);
@@ -77,12 +100,49 @@ describe('pipeline stage with around', () => {
   });
 
   it('throws on what is not an Error, as compose does', () => {
-    const { pipeline, context } = world();
+    const { pipeline, context } = world(form);
     const c = context();
     expect(() =>
       pipeline.run(c, () => {
         throw 'not an error';
       }),
     ).toThrow();
+  });
+});
+
+describe('pipeline stage with enter and leave', () => {
+  it('answers once the promise leave answers has settled (a row that must read the body first)', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const pipeline = createPipeline({
+      quick: () => true,
+      first: async (_c, next) => next(),
+      stages: [
+        {
+          applies: () => true,
+          run: async () => {},
+          enter: () => 0,
+          leave: (_c, _token, res) =>
+            held.then(() => {
+              order.push('recorded');
+              return res;
+            }),
+        },
+      ],
+      onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
+    });
+    const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+    const answer = Promise.resolve(pipeline.run(c, () => c.json({ code: 0 }))).then((r) => {
+      order.push('answered');
+      return r as Response;
+    });
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    release();
+    expect((await answer).status).toBe(200);
+    expect(order).toEqual(['recorded', 'answered']);
   });
 });

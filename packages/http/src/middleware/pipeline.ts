@@ -32,7 +32,18 @@ export interface Stage {
    * answered, synchronously when that was synchronous. Used instead of `run` when present.
    */
   around?(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
+  /**
+   * The same stage as two halves, for one that only acts once the rest has answered (the operation log): `enter`
+   * runs before the rest and `leave` with its settled answer, inside the rest's own promise callback, so the
+   * stage adds no promise, closure or turn of its own to an asynchronous route. Used instead of `around` and `run`
+   * when present; `leave` answers the response (or a promise of it) and must not throw.
+   */
+  enter?(c: Context<AppEnv>): number;
+  leave?(c: Context<AppEnv>, entered: number, res: Response | undefined): Settled;
 }
+
+/** A step's answer once settled: the response kept in `c.res`, now or later. */
+type Settled = Response | undefined | Promise<Response | undefined>;
 
 /** What runs after the stages: a fused route's guards and handler, or Hono's `next`. */
 export type Inner = () => Response | undefined | Promise<unknown>;
@@ -73,6 +84,10 @@ export interface PipelineOptions {
   onError: ErrorHandler<AppEnv>;
 }
 
+/** `then` of a settled answer, now or once it settles. */
+const chain = (res: Settled, then: (res: Response | undefined) => Settled): Settled =>
+  isThenable(res) ? res.then(then) : then(res);
+
 /** A promise or any other thenable (what `await` would wait for). */
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -101,24 +116,31 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   /**
    * Calls `step` as compose would: a throw or rejection becomes the error response in `c.res`. Synchronous
    * when `step` and the error handler are, so a stage with `around` adds no promise to a synchronous route.
+   * `then` (a stage's `leave`) gets the settled answer in the same callback.
    */
   function guarded(
     c: Context<AppEnv>,
     step: () => PipelineResult,
-  ): Response | undefined | Promise<Response | undefined> {
+    then?: (res: Response | undefined) => Settled,
+  ): Settled {
     let res: unknown;
     try {
       res = step();
     } catch (error) {
-      return failedWith(c, error);
+      return then ? chain(failedWith(c, error), then) : failedWith(c, error);
     }
     if (isThenable(res)) {
-      return Promise.resolve(res).then(
-        (r) => settled(c, r, false),
-        (error: unknown) => failedWith(c, error),
-      );
+      return then
+        ? Promise.resolve(res).then(
+            (r) => then(settled(c, r, false)),
+            (error: unknown) => chain(failedWith(c, error), then),
+          )
+        : Promise.resolve(res).then(
+            (r) => settled(c, r, false),
+            (error: unknown) => failedWith(c, error),
+          );
     }
-    return settled(c, res, false);
+    return then ? then(settled(c, res, false)) : settled(c, res, false);
   }
 
   /** The first stage from `i` on that has something to do for this request (`count` when none has). */
@@ -131,6 +153,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function from(c: Context<AppEnv>, i: number, inner: Inner): PipelineResult {
     if (i === count) return guarded(c, inner);
     const stage = stages[i] as Stage;
+    if (stage.leave) {
+      const leave = stage.leave;
+      const entered = stage.enter ? stage.enter(c) : 0;
+      return guarded(
+        c,
+        () => from(c, nextApplying(c, i + 1), inner),
+        (res) => leave(c, entered, res),
+      );
+    }
     if (stage.around) {
       const around = stage.around;
       return guarded(c, () => around(c, () => from(c, nextApplying(c, i + 1), inner)));

@@ -128,9 +128,22 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
  * entries outgrew its first table, which was then rebuilt on every logged request.
  */
 const CAPTURE = 'svc.opLog.capture';
-interface Capture {
-  json: (...args: unknown[]) => Response;
-  code: number | undefined;
+
+/**
+ * A class, not an object literal: V8 may pretenure a literal's allocation site (allocate its objects straight in
+ * the old generation) once most of them were alive at a young-generation collection, as a request's are. A dead
+ * old capture then keeps the context's own `json` closure, and with it the whole request (context, headers,
+ * parsed body, SQL), alive through every young collection until the next full one: measured on the reference
+ * host, 2.2 KB more promoted per logged write (bench/promotion.mjs). Instances of a class are never pretenured.
+ */
+class Capture {
+  // Declared, and stored by the constructor: class fields would be defined one by one (`DefineOwnProperty`).
+  declare readonly json: (...args: unknown[]) => Response;
+  declare code: number | undefined;
+  constructor(json: (...args: unknown[]) => Response) {
+    this.json = json;
+    this.code = undefined;
+  }
 }
 
 /**
@@ -179,7 +192,7 @@ function capturingJson(this: CaptureContext, object: unknown, ...rest: unknown[]
  * string response into a streamed one. Read it back with `envelopeCode`.
  */
 function captureEnvelopeCode(c: Context<AppEnv>): void {
-  const capture: Capture = { json: c.json as Capture['json'], code: undefined };
+  const capture = new Capture(c.json as Capture['json']);
   (c as unknown as CaptureContext).set(CAPTURE, capture);
   c.json = capturingJson as unknown as typeof c.json;
 }
@@ -194,10 +207,17 @@ export function opLogApplies(c: Context<AppEnv>): boolean {
   return WRITES.has(method) || (method === 'GET' && LOGGED_READS.has(c.req.path));
 }
 
-/** The operation log as a pipeline stage: `around` (no promise of its own) and the same as a middleware. */
+/**
+ * The operation log as a pipeline stage: `enter` and `leave` (no promise of its own), `around` (the two around a
+ * `next`) and the same as a middleware.
+ */
 export interface OpLogStage {
   run: MiddlewareHandler<AppEnv>;
   around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
+  /** Starts the clock and the envelope capture; answers the start time. */
+  enter(c: Context<AppEnv>): number;
+  /** Records the answered request (queues its row) and answers `res`, once the row is queued. */
+  leave<R>(c: Context<AppEnv>, started: number, res: R): R | Promise<R>;
 }
 
 export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
@@ -308,20 +328,28 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     };
   }
 
+  function enter(c: Context<AppEnv>): number {
+    captureEnvelopeCode(c);
+    return performance.now();
+  }
+
   /** What the request answered, once its row is queued (or, in sync mode, written). */
-  function after(c: Context<AppEnv>, started: number, answer: unknown): PipelineResult {
+  function leave<R>(c: Context<AppEnv>, started: number, answer: R): R | Promise<R> {
     const recorded = record(c, started);
-    return recorded === undefined ? (answer as PipelineResult) : recorded.then(() => answer);
+    return recorded === undefined ? answer : recorded.then(() => answer);
   }
 
   function around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult {
-    const started = performance.now();
-    captureEnvelopeCode(c);
+    const started = enter(c);
     const answer = next();
-    return isThenable(answer) ? answer.then((r) => after(c, started, r)) : after(c, started, answer);
+    return isThenable(answer)
+      ? answer.then((r) => leave(c, started, r))
+      : (leave(c, started, answer) as PipelineResult);
   }
 
   return {
+    enter,
+    leave,
     around,
     run: async (c, next) => {
       if (!opLogApplies(c)) return next();
