@@ -26,7 +26,7 @@
 // on a 2-core machine: the warm-up is long because after 4,000 requests V8 still spent about a quarter of a write's
 // instructions optimising (off/on by instructions then read 80-84 %; after 16,000, 90-91 %).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -100,11 +100,11 @@ const COMPILER =
   /v8::internal::(?:compiler|maglev|baseline|interpreter)::|v8::internal::(?:Parser|Scanner|Zone|Compiler)\b/;
 
 /**
- * Self instructions of the functions of a dump that match `pattern` (callgrind_annotate's per-function list;
- * the lines at 100 % are the callers of everything, which it lists as well).
+ * Self instructions of the functions of a dump that match `pattern` (callgrind_annotate's per-function list; it
+ * also lists the outermost frames at 100 %, which are skipped).
  */
 function instructionsOf(file, pattern) {
-  const text = execFileSync('callgrind_annotate', ['--threshold=100', '--inclusive=no', file], {
+  const text = execFileSync('callgrind_annotate', ['--threshold=100', '--inclusive=no', '--auto=no', file], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
@@ -133,6 +133,11 @@ function dumpedInstructions(dir, prefix) {
 
 async function measure(dbType) {
   const dir = args.out ?? tempRoot('svc-callgrind-');
+  // A kept directory: this dialect's dumps of an earlier run would be summed with this run's threads.
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(dir)) {
+    if (file.startsWith(`${dbType}-off`) || file.startsWith(`${dbType}-on`)) rmSync(join(dir, file));
+  }
   const hosts = await Promise.all(
     [false, true].map(async (enabled) => {
       const name = enabled ? 'on' : 'off';

@@ -11,6 +11,8 @@
 //   node bench/promotion.mjs [--warmup 6000] [--requests 6000] [--connections 16] [--dialect Sqlite]
 //
 // Needs a built tree (`npx tsc -b apps/host`).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   cpuSeconds,
@@ -42,6 +44,11 @@ for (const [name, n] of [
   if (!(Number.isInteger(n) && n >= 1)) throw new Error(`${name} must be a positive integer`);
 }
 requireBuiltHost();
+// The "host default" rows measure the host's own V8 setting, made in its first import.
+if (!existsSync(fileURLToPath(new URL('../apps/host/dist/serving.js', import.meta.url)))) {
+  console.error('apps/host/dist/serving.js is missing: rebuild with `npx tsc -b apps/host`.');
+  process.exit(1);
+}
 
 /** Sends `count` updates over `connections` concurrent loops; throws on any answer but 200. */
 async function send(target, count) {

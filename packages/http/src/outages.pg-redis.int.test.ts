@@ -125,14 +125,16 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
   };
 
   /**
-   * Sends `request` until it answers other than 50003, asking readiness between tries (bounded by count): after
-   * a database restart the readiness probe's connection is back while another of the pool's may still be
-   * reconnecting, and on a loaded machine its connect can outlast the one-second wait configured here.
+   * Sends `request` until it answers other than 50003, waiting for readiness and a short pause between tries
+   * (bounded by count; the pause only spaces the tries, nothing depends on its length): after a database restart
+   * the readiness probe's connection is back while another of the pool's may still be reconnecting, and on a
+   * loaded machine its connect can outlast the one-second wait configured here.
    */
   const onceBack = async <T extends { code: number }>(t: TestServer, request: () => Promise<T>) => {
     let answer = await request();
     for (let i = 0; i < 20 && answer.code === 50003; i++) {
       await untilHealthy(t);
+      await new Promise((resolve) => setTimeout(resolve, 100));
       answer = await request();
     }
     return answer;
@@ -297,6 +299,6 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
         expect((await onceBack(t, profile)).code).toBe(0);
       }
       expect((await loginOnceBack(b)).accessToken).toBeTruthy();
-    });
+    }, 90_000);
   });
 });

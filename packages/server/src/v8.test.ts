@@ -16,6 +16,8 @@ describe('applyServingV8Flags', () => {
       ['--no-allocation-site-pretenuring'],
       ['--allocation_site_pretenuring'],
       ['--noallocation-site-pretenuring'],
+      ['-allocation-site-pretenuring'],
+      ['-no-allocation-site-pretenuring'],
     ]) {
       const set: string[] = [];
       expect(

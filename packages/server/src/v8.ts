@@ -18,9 +18,12 @@ import { setFlagsFromString } from 'node:v8';
 /** The flags {@link applyServingV8Flags} sets. */
 export const SERVING_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 
-/** An argument's flag name as written and without `no`/`no-`, with `_` read as `-` (V8 takes all of these). */
+/**
+ * An argument's flag name as written and without `no`/`no-`, with `_` read as `-`, after one dash or two (Node
+ * hands V8 all of these spellings).
+ */
 function flagNames(arg: string): string[] {
-  const name = /^--([\w-]+)/.exec(arg.replaceAll('_', '-'))?.[1];
+  const name = /^--?([\w-]+)/.exec(arg.replaceAll('_', '-'))?.[1];
   return name === undefined ? [] : [name, name.replace(/^no-?/, '')];
 }
 

@@ -146,3 +146,35 @@ describe('pipeline stage with enter and leave', () => {
     expect(order).toEqual(['recorded', 'answered']);
   });
 });
+
+describe('pipeline stage whose leave fails', () => {
+  const failing = (fail: 'throws' | 'rejects') =>
+    createPipeline({
+      quick: () => true,
+      first: async (_c, next) => next(),
+      stages: [
+        {
+          applies: () => true,
+          run: async () => {},
+          leave: () => {
+            if (fail === 'throws') throw new Error('row lost');
+            return Promise.reject(new Error('row lost'));
+          },
+        },
+      ],
+      onError: async (error, c) => c.json({ code: 50000, message: error.message }, 500),
+    });
+
+  for (const fail of ['throws', 'rejects'] as const) {
+    it(`answers the error handler's response when leave ${fail}, for a route answering now or later`, async () => {
+      for (const later of [false, true]) {
+        const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+        const route = () => c.json({ code: 0 }, 201);
+        const answer = await failing(fail).run(c, later ? async () => route() : route);
+        expect((answer as Response).status).toBe(500);
+        expect(c.res.status).toBe(500);
+        expect(c.error?.message).toBe('row lost');
+      }
+    });
+  }
+});

@@ -34,9 +34,10 @@ export interface Stage {
   around?(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
   /**
    * The same stage as two halves, for one that only acts once the rest has answered (the operation log): `enter`
-   * runs before the rest and `leave` with its settled answer, inside the rest's own promise callback, so the
-   * stage adds no promise, closure or turn of its own to an asynchronous route. Used instead of `around` and `run`
-   * when present; `leave` answers the response (or a promise of it) and must not throw.
+   * (when given) runs before the rest and `leave` with its settled answer, inside the rest's own promise callback,
+   * so the stage adds no promise or turn of its own to an asynchronous route. A stage with `leave` is run this
+   * way, not with `around` or `run`. `leave` answers the response (or a promise of it); a throw or rejection of
+   * it becomes the error handler's response, as it would after `next()` in a middleware.
    */
   enter?(c: Context<AppEnv>): number;
   leave?(c: Context<AppEnv>, entered: number, res: Response | undefined): Settled;
@@ -127,20 +128,36 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     try {
       res = step();
     } catch (error) {
-      return then ? chain(failedWith(c, error), then) : failedWith(c, error);
+      return then ? chain(failedWith(c, error), (r) => leaving(c, then, r)) : failedWith(c, error);
     }
     if (isThenable(res)) {
       return then
         ? Promise.resolve(res).then(
-            (r) => then(settled(c, r, false)),
-            (error: unknown) => chain(failedWith(c, error), then),
+            (r) => leaving(c, then, settled(c, r, false)),
+            (error: unknown) => chain(failedWith(c, error), (r) => leaving(c, then, r)),
           )
         : Promise.resolve(res).then(
             (r) => settled(c, r, false),
             (error: unknown) => failedWith(c, error),
           );
     }
-    return then ? then(settled(c, res, false)) : settled(c, res, false);
+    return then ? leaving(c, then, settled(c, res, false)) : settled(c, res, false);
+  }
+
+  /** A stage's `leave` of a settled answer: its throw or rejection is the error handler's response. */
+  function leaving(
+    c: Context<AppEnv>,
+    leave: (res: Response | undefined) => Settled,
+    res: Response | undefined,
+  ): Settled {
+    let out: Settled;
+    try {
+      out = leave(res);
+    } catch (error) {
+      return failedWith(c, error);
+    }
+    // Only a `leave` that must wait (the log reading a body first, or writing its row now) pays a promise here.
+    return isThenable(out) ? out.then(undefined, (error: unknown) => failedWith(c, error)) : out;
   }
 
   /** The first stage from `i` on that has something to do for this request (`count` when none has). */

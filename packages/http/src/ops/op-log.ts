@@ -134,7 +134,8 @@ const CAPTURE = 'svc.opLog.capture';
  * the old generation) once most of them were alive at a young-generation collection, as a request's are. A dead
  * old capture then keeps the context's own `json` closure, and with it the whole request (context, headers,
  * parsed body, SQL), alive through every young collection until the next full one: measured on the reference
- * host, 2.2 KB more promoted per logged write (bench/promotion.mjs). Instances of a class are never pretenured.
+ * host, 2.2 KB more promoted per logged write (an ablation, docs/performance.md). Instances of a class are
+ * never pretenured.
  */
 class Capture {
   // Declared, and stored by the constructor: class fields would be defined one by one (`DefineOwnProperty`).
