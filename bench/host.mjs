@@ -154,3 +154,46 @@ export async function loginToken(host) {
   if (!token) throw new Error(`login failed: ${JSON.stringify(login)}`);
   return token;
 }
+
+/**
+ * The update of bench/oplog.mjs, the issue's authenticated write: a position of its own, created on `host`, and
+ * the request that updates it with the same body every time (`PUT /api/v1/sys/position/{id}`, a path parameter, a
+ * validated JSON body, one row updated). `remark` names the benchmark. Answers `{ url, method, headers, body }`.
+ */
+export async function positionUpdate(host, token, remark) {
+  const authorization = `Bearer ${token}`;
+  const created = await fetch(`${host.url}/api/v1/sys/position`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench position', code: 'bench_position' }),
+  }).then((r) => r.json());
+  const id = created.data?.id;
+  if (!id) throw new Error(`position not created: ${JSON.stringify(created)}`);
+  return {
+    url: `${host.url}/api/v1/sys/position/${id}`,
+    method: 'PUT',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench position', sort: 10, remark }),
+  };
+}
+
+/** Sends `count` requests like `target` over `connections` loops, each waiting for its answer; throws unless all were 200. */
+export async function sendEach(target, count, connections) {
+  let left = count;
+  const failures = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (left > 0) {
+        left--;
+        const res = await fetch(target.url, {
+          method: target.method,
+          headers: target.headers,
+          body: target.body,
+        });
+        await res.arrayBuffer();
+        if (res.status !== 200) failures.push(res.status);
+      }
+    }),
+  );
+  if (failures.length > 0) throw new Error(`${failures.length} requests failed: ${failures.slice(0, 5)}`);
+}

@@ -33,7 +33,9 @@ import {
   dropTestDatabases,
   freshDatabaseEnv,
   loginToken,
+  positionUpdate,
   requireBuiltHost,
+  sendEach,
   startHost,
   stopHost,
   tempRoot,
@@ -71,23 +73,6 @@ try {
 } catch {
   console.error('valgrind is not installed (Debian: apt-get install valgrind).');
   process.exit(1);
-}
-
-/** Sends `count` updates over `connections` concurrent loops; throws on any answer but 200. */
-async function send(target, count) {
-  let left = count;
-  const failures = [];
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (left > 0) {
-        left--;
-        const res = await fetch(target.url, { method: 'PUT', headers: target.headers, body: target.body });
-        await res.arrayBuffer();
-        if (res.status !== 200) failures.push(res.status);
-      }
-    }),
-  );
-  if (failures.length > 0) throw new Error(`${failures.length} updates failed: ${failures.slice(0, 5)}`);
 }
 
 /**
@@ -162,23 +147,12 @@ async function measure(dbType) {
           startSeconds: 600,
         },
       );
-      const authorization = `Bearer ${await loginToken(host)}`;
-      const created = await fetch(`${host.url}/api/v1/sys/position`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench position', code: 'bench_position' }),
-      }).then((r) => r.json());
-      const id = created.data?.id;
-      if (!id) throw new Error(`position not created: ${JSON.stringify(created)}`);
-      const target = {
-        url: `${host.url}/api/v1/sys/position/${id}`,
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Bench position',
-          sort: 10,
-          remark: 'Updated by bench/oplog-instructions.mjs',
-        }),
-      };
+      const target = await positionUpdate(
+        host,
+        await loginToken(host),
+        'Updated by bench/oplog-instructions.mjs',
+      );
+      const authorization = target.headers.authorization;
       return { name, file, enabled, host, target, authorization };
     }),
   );
@@ -210,13 +184,13 @@ async function measure(dbType) {
   };
   try {
     process.stderr.write(`${dbType}: ${warmup} updates of warm-up per host…\n`);
-    await Promise.all(hosts.map((h) => send(h.target, warmup)));
+    await Promise.all(hosts.map((h) => sendEach(h.target, warmup, connections)));
     // The creation and the warm-up fill whole batches (the creation's row is written alone, after the quiet start).
     const warmed = await untilStored(1 + warmup);
     if (warmed !== 1 + warmup) throw new Error(`the warm-up stored ${warmed} rows, not ${1 + warmup}`);
     callgrind('-z');
     process.stderr.write(`${dbType}: ${requests} measured updates per host…\n`);
-    await Promise.all(hosts.map((h) => send(h.target, requests)));
+    await Promise.all(hosts.map((h) => sendEach(h.target, requests, connections)));
     const expected = 1 + warmup + requests;
     const stored = await untilStored(expected);
     callgrind('-d');

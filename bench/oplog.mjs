@@ -33,6 +33,7 @@ import {
   freshDatabaseEnv,
   loginToken,
   median,
+  positionUpdate,
   requireBuiltHost,
   startHost as startBenchHost,
   stopHost,
@@ -92,23 +93,8 @@ function load(options) {
 const WRITES = {
   update: {
     label: 'PUT /api/v1/sys/position/{id}',
-    async request(host, token) {
-      const authorization = `Bearer ${token}`;
-      // A position of its own, updated with the same body by every request (a steady-state UPDATE of one row).
-      const created = await fetch(`${host.url}/api/v1/sys/position`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench position', code: 'bench_position' }),
-      }).then((r) => r.json());
-      const id = created.data?.id;
-      if (!id) throw new Error(`position not created: ${JSON.stringify(created)}`);
-      return {
-        url: `${host.url}/api/v1/sys/position/${id}`,
-        method: 'PUT',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench position', sort: 10, remark: 'Updated by bench/oplog.mjs' }),
-      };
-    },
+    // A position of its own, updated with the same body by every request (a steady-state UPDATE of one row).
+    request: (host, token) => positionUpdate(host, token, 'Updated by bench/oplog.mjs'),
   },
   action: {
     label: 'POST /api/v1/sys/cache/rebuild-portal',

@@ -19,7 +19,9 @@ import {
   dropTestDatabases,
   freshDatabaseEnv,
   loginToken,
+  positionUpdate,
   requireBuiltHost,
+  sendEach,
   startHost,
   stopHost,
   untilIdle,
@@ -50,21 +52,6 @@ if (!existsSync(fileURLToPath(new URL('../apps/host/dist/serving.js', import.met
   process.exit(1);
 }
 
-/** Sends `count` updates over `connections` concurrent loops; throws on any answer but 200. */
-async function send(target, count) {
-  let left = count;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (left > 0) {
-        left--;
-        const res = await fetch(target.url, { method: 'PUT', headers: target.headers, body: target.body });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`an update answered ${res.status}`);
-      }
-    }),
-  );
-}
-
 /** `key=value` pairs of a `--trace-gc-nvp` line. */
 const fields = (line) =>
   Object.fromEntries(
@@ -93,24 +80,12 @@ try {
       ['--trace-gc-nvp', ...(variant.pretenuring ? ['--allocation-site-pretenuring'] : [])],
     );
     try {
-      const authorization = `Bearer ${await loginToken(host)}`;
-      const created = await fetch(`${host.url}/api/v1/sys/position`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench position', code: 'bench_position' }),
-      }).then((r) => r.json());
-      const id = created.data?.id;
-      if (!id) throw new Error(`position not created: ${JSON.stringify(created)}`);
-      const target = {
-        url: `${host.url}/api/v1/sys/position/${id}`,
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench position', sort: 10, remark: 'Updated by bench/promotion.mjs' }),
-      };
-      await send(target, warmup);
+      const target = await positionUpdate(host, await loginToken(host), 'Updated by bench/promotion.mjs');
+      await sendEach(target, warmup, connections);
       await untilIdle(host.child.pid);
       const mark = host.lines.length;
       const cpuBefore = cpuSeconds(host.child.pid);
-      await send(target, requests);
+      await sendEach(target, requests, connections);
       await untilIdle(host.child.pid);
       const cpu = cpuSeconds(host.child.pid) - cpuBefore;
       const young = host.lines
