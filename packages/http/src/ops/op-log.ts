@@ -208,13 +208,9 @@ export function opLogApplies(c: Context<AppEnv>): boolean {
   return WRITES.has(method) || (method === 'GET' && LOGGED_READS.has(c.req.path));
 }
 
-/**
- * The operation log as a pipeline stage: `enter` and `leave` (no promise of its own), `around` (the two around a
- * `next`) and the same as a middleware.
- */
+/** The operation log as a pipeline stage (`enter` and `leave`, no promise of its own) and as a middleware. */
 export interface OpLogStage {
   run: MiddlewareHandler<AppEnv>;
-  around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult;
   /** Starts the clock and the envelope capture; answers the start time. */
   enter(c: Context<AppEnv>): number;
   /** Records the answered request (queues its row) and answers `res`, once the row is queued. */
@@ -340,6 +336,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     return recorded === undefined ? answer : recorded.then(() => answer);
   }
 
+  /** `enter` and `leave` around `next` (the middleware form). */
   function around(c: Context<AppEnv>, next: () => PipelineResult): PipelineResult {
     const started = enter(c);
     const answer = next();
@@ -351,7 +348,6 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   return {
     enter,
     leave,
-    around,
     run: async (c, next) => {
       if (!opLogApplies(c)) return next();
       await around(c, async () => {
