@@ -18,6 +18,27 @@ export interface QueryObserver {
 const RUN_METHODS = ['execute', 'all', 'get', 'run', 'values'] as const;
 
 const INSTRUMENTED = Symbol.for('svc.queryObserver');
+/** Where {@link reportStatement} finds an instrumented connection's observer. */
+const REPORT = Symbol.for('svc.queryObserver.report');
+
+/** Runs a statement the data layer executes without drizzle, reported as drizzle's own are. */
+type Report = <T>(sql: string, params: readonly unknown[], run: () => T) => T;
+
+/**
+ * Runs `run`, a synchronous statement the data layer executes on the driver itself (SQLite's appends, whose
+ * parameters drizzle would copy one by one before each run), reported as drizzle reports its own: the
+ * connection's observer times it (and hears its failure) when the connection is instrumented, else drizzle's
+ * logger of the connection hears it before it runs. `params` are read during the call only.
+ */
+export function reportStatement<T>(db: QueryDb, sql: string, params: readonly unknown[], run: () => T): T {
+  const report = (db as unknown as Record<symbol, Report | undefined>)[REPORT];
+  if (report) return report(sql, params, run);
+  (db as unknown as { session?: { logger?: QueryLogger } }).session?.logger?.logQuery(
+    sql,
+    params as unknown[],
+  );
+  return run();
+}
 
 type AnyFn = (...args: unknown[]) => unknown;
 type Patchable = Record<string | symbol, unknown>;
@@ -99,10 +120,26 @@ export function createQueryInstrumentation(observer: QueryObserver, next?: Query
     };
   }
 
+  /** {@link reportStatement} on this connection: what `logQuery` and a wrapped run method do together. */
+  const report: Report = (sql, params, run) => {
+    const end = observer.start(sql, params);
+    next?.logQuery(sql, params as unknown[]);
+    let result: ReturnType<typeof run>;
+    try {
+      result = run();
+    } catch (error) {
+      end(error);
+      throw error;
+    }
+    end();
+    return result;
+  };
+
   function instrument(db: QueryDb): void {
     const target = db as unknown as Patchable;
     if (target[INSTRUMENTED]) return;
     target[INSTRUMENTED] = true;
+    target[REPORT] = report;
     instrumentSession(target.session as Patchable | undefined);
     const transaction = target.transaction;
     if (typeof transaction === 'function') {

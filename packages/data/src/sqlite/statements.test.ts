@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appendSize, sqliteAdapter } from './adapter.js';
+import { createQueryInstrumentation } from '../query-observer.js';
+import { appendSize, registerSqliteConnection, sqliteAdapter } from './adapter.js';
 import { keepStatements, useKeptStatements } from './statements.js';
 
 const open: BetterSqlite3.Database[] = [];
@@ -136,6 +137,60 @@ describe('appends of several statements', () => {
     expect(count()).toBe(before + 3);
     // No savepoint is left open: a later transaction of the connection begins and commits.
     c.exec('begin immediate; commit');
+  });
+});
+
+describe('appends and the SQL log', () => {
+  const t = sqliteTable('t', { id: integer('id').primaryKey(), name: text('name').notNull() });
+
+  it('are timed by the connection observer with their statement and values, failures included', async () => {
+    const c = client();
+    const heard: { sql: string; params: unknown[]; error?: unknown }[] = [];
+    const logged: string[] = [];
+    const observed = createQueryInstrumentation(
+      {
+        start(text, params) {
+          // The append refills its parameter array for the next statement: what is heard is copied now.
+          const entry: (typeof heard)[number] = { sql: text, params: [...params] };
+          heard.push(entry);
+          return (error) => {
+            if (error !== undefined) entry.error = error;
+          };
+        },
+      },
+      { logQuery: (text) => logged.push(text) },
+    );
+    const db = drizzle({ client: c, logger: observed.logger });
+    observed.instrument(db as never);
+    useKeptStatements(db, c);
+    registerSqliteConnection(db as never, ':memory:observed');
+    await sqliteAdapter.appendRows?.(db as never, t, [t.name], [['x'], ['y']]);
+    expect(heard).toEqual([{ sql: 'insert into "t" ("name") values (?), (?)', params: ['x', 'y'] }]);
+    expect(logged).toEqual(['insert into "t" ("name") values (?), (?)']);
+    heard.length = 0;
+    await expect(sqliteAdapter.appendRows?.(db as never, t, [t.name], [['z'], [null]])).rejects.toThrow(
+      /NOT NULL/,
+    );
+    const failed = heard.find((h) => h.params.includes(null));
+    expect(failed?.error).toBeInstanceOf(Error);
+    // Inside a transaction handle the append is heard too.
+    heard.length = 0;
+    await sqliteAdapter.transaction(db as never, async (tx) => {
+      await sqliteAdapter.appendRows?.(tx, t, [t.name], [['w']]);
+    });
+    expect(heard.map((h) => h.params)).toContainEqual(['w']);
+  });
+
+  it("reach drizzle's logger of a connection without an observer", async () => {
+    const c = client();
+    const logged: { sql: string; params: unknown[] }[] = [];
+    const db = drizzle({
+      client: c,
+      logger: { logQuery: (text, params) => logged.push({ sql: text, params: [...params] }) },
+    });
+    useKeptStatements(db, c);
+    await sqliteAdapter.appendRows?.(db as never, t, [t.name], [['x']]);
+    expect(logged).toEqual([{ sql: 'insert into "t" ("name") values (?)', params: ['x'] }]);
   });
 });
 
