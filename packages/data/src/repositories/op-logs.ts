@@ -43,7 +43,8 @@ export interface NewOpLog {
   ip: string | null;
   userAgent: string | null;
   traceId: string | null;
-  createTime: Date;
+  /** When it happened: a `Date` or epoch milliseconds (the operation log queues numbers: no `Date` a request). */
+  createTime: Date | number;
 }
 
 /** Filters of the operation-log page on top of the paging query. */
@@ -110,7 +111,7 @@ function columnValues(r: NewOpLog): InsertValues {
     ip: clip(r.ip, 64),
     userAgent: clip(r.userAgent, 500),
     traceId: clip(r.traceId, 64),
-    createTime: r.createTime,
+    createTime: typeof r.createTime === 'number' ? new Date(r.createTime) : r.createTime,
   };
 }
 

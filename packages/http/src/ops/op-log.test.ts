@@ -104,10 +104,11 @@ describe.each<Form>(['middleware', 'pipeline'])(
       const row = await put('{"name":"a","sort":1}', 'application/json');
       expect(row.paramJson).toBeNull();
       // Nothing to mask (found now); whether it is JSON is left to the batch: this route never read its body.
-      expect(row.pendingParams?.parts).toEqual({
+      expect(row.pendingParams).toEqual({
         params: { id: '7' },
         bodyJson: '{"name":"a","sort":1}',
         bodyJsonKnown: { clean: true },
+        maxChars: MAX,
       });
       finishOpLogRows([row]);
       expect(row.paramJson).toBe('{"params":{"id":"7"},"body":{"name":"a","sort":1}}');
@@ -119,15 +120,15 @@ describe.each<Form>(['middleware', 'pipeline'])(
       // Read by the route: known to be JSON; each read still gives a value of its own, as Hono's does.
       const read = await put(' {"name":"a"} ', 'application/json', '/api/v1/read/3');
       expect(lastAnswer).toMatchObject({ data: { same: false, equal: true } });
-      expect(read.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true, parsed: true });
+      expect(read.pendingParams?.bodyJsonKnown).toEqual({ clean: true, parsed: true });
       finishOpLogRows([read]);
       expect(read.paramJson).toBe('{"params":{"id":"3"},"body":{"name":"a"}}');
 
       // Not JSON, read by the route (its parse failed) or never read: the batch checks, and logs the placeholder.
       const failed = await put('{"name":', 'application/json', '/api/v1/read/4', 400);
-      expect(failed.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true });
+      expect(failed.pendingParams?.bodyJsonKnown).toEqual({ clean: true });
       const unread = await put('{"name":', 'application/json');
-      expect(unread.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true });
+      expect(unread.pendingParams?.bodyJsonKnown).toEqual({ clean: true });
       finishOpLogRows([failed, unread]);
       expect(failed.paramJson).toBe('{"params":{"id":"4"},"body":"<unserializable>"}');
       expect(unread.paramJson).toBe('{"params":{"id":"7"},"body":"<unserializable>"}');
@@ -136,12 +137,12 @@ describe.each<Form>(['middleware', 'pipeline'])(
     it('knows a body the route validator parsed, and still masks at once a parsed body with something to mask', async () => {
       const { put } = app();
       const valid = await put('{"name":"a"}', 'application/json', '/api/v1/valid/5');
-      expect(valid.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true, parsed: true });
+      expect(valid.pendingParams?.bodyJsonKnown).toEqual({ clean: true, parsed: true });
       // JSON the schema refuses was still parsed as JSON; a malformed text never was.
       const refused = await put('{"name":5}', 'application/json', '/api/v1/valid/5', 400);
-      expect(refused.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true, parsed: true });
+      expect(refused.pendingParams?.bodyJsonKnown).toEqual({ clean: true, parsed: true });
       const malformed = await put('{"name":', 'application/json', '/api/v1/valid/5', 400);
-      expect(malformed.pendingParams?.parts.bodyJsonKnown).toEqual({ clean: true });
+      expect(malformed.pendingParams?.bodyJsonKnown).toEqual({ clean: true });
       finishOpLogRows([valid, refused, malformed]);
       expect(valid.paramJson).toBe('{"params":{"id":"5"},"body":{"name":"a"}}');
       expect(malformed.paramJson).toBe('{"params":{"id":"5"},"body":"<unserializable>"}');

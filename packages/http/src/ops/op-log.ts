@@ -8,13 +8,14 @@
  * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { epochMs } from '@svc/kernel';
 import {
   type KnownJsonText,
   nothingToMask,
   type OpLogEntry,
-  type OpLogParams,
   type OpLogWriter,
   opLogParamsText,
+  type PendingParams,
   UNSERIALIZABLE,
 } from '@svc/logging';
 import type { ClientIpResolver, Principal } from '@svc/security';
@@ -219,6 +220,8 @@ export interface OpLogStage {
 
 export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   let titles: Map<string, string> | undefined;
+  /** The row's time in epoch milliseconds: `Date.now` on the system clock, no `Date` a request. */
+  const nowMs = epochMs(options.now);
 
   /**
    * The row of a request that has been answered: its own promise only when the body must be read first (a form,
@@ -227,15 +230,23 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   function record(c: Context<AppEnv>, started: number): void | Promise<void> {
     const principal = c.get('principal');
     if (!principal) return;
-    const elapsedMs = performance.now() - started;
+    // Whole milliseconds, as the column stores them: an integer field, not a boxed double, in the queued row.
+    const elapsedMs = Math.round(performance.now() - started);
+    const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
     let bodyJson: string | undefined;
-    if ((c as unknown as CaptureContext).get(GIVEN_BODY) === undefined && announcesBody(c)) {
+    if (given === undefined && announcesBody(c)) {
       bodyJson = SUMMARISED_BODIES.has(c.req.path) ? undefined : c.get('jsonText');
-      if (bodyJson === undefined) {
-        return bodyOf(c).then((body) => queue(rowOf(c, principal, elapsedMs, body, undefined)));
-      }
+      if (bodyJson === undefined) return recordWithBody(c, principal, elapsedMs);
     }
-    return queue(rowOf(c, principal, elapsedMs, undefined, bodyJson));
+    return queue(rowOf(c, principal, elapsedMs, given, bodyJson));
+  }
+
+  /**
+   * {@link record} once the body is read. A function of its own: a closure inside `record` would have made every
+   * call of it allocate the context the closure shares, whichever way the request went.
+   */
+  function recordWithBody(c: Context<AppEnv>, principal: Principal, elapsedMs: number): Promise<void> {
+    return bodyOf(c).then((body) => queue(rowOf(c, principal, elapsedMs, body, undefined)));
   }
 
   /** Queues the row (async mode) or writes it (sync mode). */
@@ -267,18 +278,15 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const method = c.req.method;
     const path = c.req.path;
     // Every field from the start: one object shape for every row (adding them as found moved each row's parts
-    // through a chain of hidden-class transitions).
-    const parts: OpLogParams = {
+    // through a chain of hidden-class transitions). The parts and their cap are one object, queued as they are.
+    const parts: PendingParams = {
       params: undefined,
       query: undefined,
       body,
       bodyJson,
       bodyJsonKnown: undefined,
+      maxChars: options.paramMaxChars,
     };
-    if (body === undefined) {
-      const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
-      if (given !== undefined) parts.body = given;
-    }
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
     if (route === undefined || route.params) {
       const pathParams = c.req.param();
@@ -312,7 +320,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
       httpMethod: method,
       path,
       paramJson: some && !later ? opLogParamsText(parts, options.paramMaxChars) : null,
-      pendingParams: later ? { parts, maxChars: options.paramMaxChars } : undefined,
+      pendingParams: later ? parts : undefined,
       resultCode,
       success: resultCode === 0,
       elapsedMs,
@@ -321,7 +329,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
       ip: ip || null,
       userAgent: userAgent ? userAgent.slice(0, 500) : null,
       traceId: c.get('traceId') ?? null,
-      createTime: options.now(),
+      createTime: nowMs(),
     };
   }
 

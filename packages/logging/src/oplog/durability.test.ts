@@ -107,10 +107,7 @@ describe('operation-log durability', () => {
     const pending = (n: number): OpLogEntry => ({
       ...row(n),
       paramJson: null,
-      pendingParams: {
-        parts: { params: { id: String(n) }, bodyJson: '{"password":"p","n":1}' },
-        maxChars: 8192,
-      },
+      pendingParams: { params: { id: String(n) }, bodyJson: '{"password":"p","n":1}', maxChars: 8192 },
     });
     const expected = (n: number) => `{"params":{"id":"${n}"},"body":{"password":"***","n":1}}`;
     db.down = true;

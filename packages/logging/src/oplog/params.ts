@@ -66,9 +66,8 @@ export interface OpLogParams {
   bodyJsonKnown?: KnownJsonText | undefined;
 }
 
-/** The parts of a row's parameter text and its cap, kept until the row's batch is written. */
-export interface PendingParams {
-  parts: OpLogParams;
+/** The parts of a row's parameter text and its cap, kept until the row's batch is written (one object a row). */
+export interface PendingParams extends OpLogParams {
   maxChars: number;
 }
 

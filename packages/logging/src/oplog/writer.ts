@@ -106,7 +106,7 @@ export function finishOpLogRows(rows: readonly OpLogEntry[]): void {
     if (pending === undefined) continue;
     row.pendingParams = undefined;
     try {
-      row.paramJson = opLogParamsText(pending.parts, pending.maxChars);
+      row.paramJson = opLogParamsText(pending, pending.maxChars);
     } catch {
       row.paramJson = JSON.stringify(UNSERIALIZABLE);
     }
