@@ -3,7 +3,7 @@
  * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
  * would have taken.
  */
-import { type Column, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, between, type Column, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
@@ -47,6 +47,12 @@ export interface NewOpLog {
   createTime: Date | number;
 }
 
+/** A span of time, both ends included: `Date`s or epoch milliseconds. */
+export interface TimeSpan {
+  from: Date | number;
+  to: Date | number;
+}
+
 /** Filters of the operation-log page on top of the paging query. */
 export interface OpLogPageQuery extends PageQuery {
   success?: boolean | undefined;
@@ -59,12 +65,17 @@ export interface OpLogRepository {
   page(query: OpLogPageQuery): Promise<Page<SysOpLogRow>>;
   /** Every row (tests, exports). */
   count(): Promise<number>;
-  /** Which of these trace ids already have a row (a spill replay skips them, so none is written twice). */
-  storedTraceIds(traceIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * Which of these trace ids already have a row (a spill replay skips them, so none is written twice). `within`
+   * bounds the rows looked at by their time, through the time index (trace ids have none: every logged write
+   * would pay for it): a replay passes the span of its rows' times.
+   */
+  storedTraceIds(traceIds: readonly string[], within?: TimeSpan): Promise<Set<string>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
 }
 
+const dateOf = (instant: Date | number) => (typeof instant === 'number' ? new Date(instant) : instant);
 const clip = (text: string | null, max: number) => (text == null ? null : truncate(text, max));
 /** Whole milliseconds within the column's 32-bit range. */
 const elapsedOf = (r: NewOpLog) => Math.min(Math.max(0, Math.round(r.elapsedMs)), 2_147_483_647);
@@ -111,7 +122,7 @@ function columnValues(r: NewOpLog): InsertValues {
     ip: clip(r.ip, 64),
     userAgent: clip(r.userAgent, 500),
     traceId: clip(r.traceId, 64),
-    createTime: typeof r.createTime === 'number' ? new Date(r.createTime) : r.createTime,
+    createTime: dateOf(r.createTime),
   };
 }
 
@@ -209,12 +220,17 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
       return Number(row?.n ?? 0);
     },
 
-    async storedTraceIds(traceIds) {
+    async storedTraceIds(traceIds, within) {
       if (traceIds.length === 0) return new Set();
+      const ids = inArray(t.traceId, [...traceIds]);
       const rows = await db
         .select({ traceId: t.traceId })
         .from(t)
-        .where(inArray(t.traceId, [...traceIds]));
+        .where(
+          within === undefined
+            ? ids
+            : and(between(t.createTime, dateOf(within.from), dateOf(within.to)), ids),
+        );
       return new Set(rows.flatMap((r: { traceId: string | null }) => (r.traceId ? [r.traceId] : [])));
     },
 

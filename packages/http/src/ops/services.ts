@@ -10,6 +10,7 @@ import {
   createSiteInfoService,
   type DictService,
   type NewOpLog,
+  type OpLogRepository,
   type SiteInfoService,
 } from '@svc/data';
 import { resolveContentPath } from '@svc/kernel';
@@ -51,13 +52,32 @@ export interface OpsServices {
 /** File-name prefix of the operation-log spill under `{ContentRoot}/data`. */
 export const OP_LOG_SPILL_NAME = 'oplog-spill';
 
+/**
+ * A stored row's time may differ from the time it was given by the column's precision (a dialect keeping whole
+ * seconds rounds): the span a replay looks within is widened by this much on each side.
+ */
+const STORED_TIME_SLACK_MS = 1_000;
+
 /** Indexes of the rows whose trace id already has a row (one operation-log row per request). */
-async function storedRows(
-  repo: OpsDeps['core']['repos']['opLogs'],
+export async function storedOpLogRows(
+  repo: Pick<OpLogRepository, 'storedTraceIds'>,
   rows: readonly NewOpLog[],
 ): Promise<ReadonlySet<number>> {
   const ids = rows.flatMap((r) => (r.traceId ? [r.traceId] : []));
-  const stored = await repo.storedTraceIds(ids);
+  // Looked for among the rows of the same time span only (the time index; trace ids have none).
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    const at = typeof r.createTime === 'number' ? r.createTime : r.createTime.getTime();
+    if (at < from) from = at;
+    if (at > to) to = at;
+  }
+  const stored = await repo.storedTraceIds(
+    ids,
+    Number.isFinite(from) && Number.isFinite(to)
+      ? { from: from - STORED_TIME_SLACK_MS, to: to + STORED_TIME_SLACK_MS }
+      : undefined,
+  );
   const out = new Set<number>();
   rows.forEach((r, i) => {
     if (r.traceId && stored.has(r.traceId)) out.add(i);
@@ -84,7 +104,7 @@ function build(deps: OpsDeps): OpsServices {
       name: OP_LOG_SPILL_NAME,
       maxBytes: service.Logging.OpLog.SpillMaxMb * MIB,
     },
-    existing: (rows) => storedRows(core.repos.opLogs, rows),
+    existing: (rows) => storedOpLogRows(core.repos.opLogs, rows),
   });
   const configs = createConfigService({ repo: core.repos.configs, store: core.configStore, now });
   const dicts = createDictService({ repo: core.repos.dicts, cache: core.cache, ttlMs, now });

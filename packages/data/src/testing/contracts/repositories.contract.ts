@@ -206,6 +206,52 @@ export function repositoriesContract(fixture: DialectFixture): void {
         }
       });
 
+      it('finds stored trace ids, within a time span when given one; takes times as epoch milliseconds', async () => {
+        await repos.opLogs.deleteAll();
+        const t0 = Date.UTC(2026, 10, 27, 9, 0, 0, 0);
+        const at = (traceId: string, createTime: number) => ({
+          title: 'op',
+          httpMethod: 'PUT',
+          path: '/api/v1/x',
+          paramJson: null,
+          resultCode: 0,
+          success: true,
+          elapsedMs: 1,
+          operatorId: 1,
+          operatorName: 'a',
+          ip: null,
+          userAgent: null,
+          traceId,
+          createTime,
+        });
+        // A batch as the operation log queues it (epoch milliseconds), then one in a Date an hour later.
+        await repos.opLogs.insertMany([at('early', t0), at('early-2', t0 + 999)]);
+        await repos.opLogs.insertMany([{ ...at('late', 0), createTime: new Date(t0 + 3_600_000) }]);
+        const page = await repos.opLogs.page({ size: 10, current: 1, sortField: 'id', sortOrder: 'asc' });
+        expect(page.items.map((item) => item.createTime)).toEqual([
+          new Date(t0),
+          new Date(t0 + 999),
+          new Date(t0 + 3_600_000),
+        ]);
+        const all = ['early', 'early-2', 'late', 'never'];
+        expect([...(await repos.opLogs.storedTraceIds(all))].sort()).toEqual(['early', 'early-2', 'late']);
+        // Within the first batch's span (ends included, as numbers or Dates): the later row is not looked at.
+        expect([...(await repos.opLogs.storedTraceIds(all, { from: t0, to: t0 + 999 }))].sort()).toEqual([
+          'early',
+          'early-2',
+        ]);
+        expect([
+          ...(await repos.opLogs.storedTraceIds(all, {
+            from: new Date(t0 + 3_000_000),
+            to: new Date(t0 + 4_000_000),
+          })),
+        ]).toEqual(['late']);
+        expect(await repos.opLogs.storedTraceIds(all, { from: t0 + 1_000, to: t0 + 2_000 })).toEqual(
+          new Set(),
+        );
+        await repos.opLogs.deleteAll();
+      });
+
       it("stores concurrent appends whole and apart, and a batch above SQLite's 32,766 parameters", async () => {
         await repos.opLogs.deleteAll();
         const batch = (tag: string, size: number) =>

@@ -1,0 +1,1 @@
+DROP INDEX [sys_op_log_trace_id_idx] ON [sys_op_log];

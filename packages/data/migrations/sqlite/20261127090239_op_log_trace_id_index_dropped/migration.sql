@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS `sys_op_log_trace_id_idx`;
