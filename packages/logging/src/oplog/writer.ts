@@ -308,7 +308,10 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
       const batch = queue.slice(head, head + batchSize);
       head += batch.length;
       if (head >= queue.length) {
-        queue = [];
+        // Emptied in place, not replaced by `[]`: a new literal starts as an array of small integers, and the
+        // next row pushed into it deoptimised the request's optimised code that had queued into the old one (the
+        // operation-log stage then ran unoptimised for the rest of the run).
+        queue.length = 0;
         head = 0;
       } else if (head > 4096) {
         queue = queue.slice(head);
@@ -457,7 +460,7 @@ export function createDurableLogWriter<T>(options: DurableLogWriterOptions<T>): 
         // replay's lookup of stored rows keeps an in-flight batch that did commit from being written twice.
         if (inFlight) abandoned.add(inFlight);
         const rest = [...(inFlight ?? []), ...queue.slice(head)];
-        queue = [];
+        queue.length = 0;
         head = 0;
         toSpill(rest);
         logger.warn(`Shutdown: ${rest.length} ${label} row(s) were spilled, not written.`);
