@@ -4,6 +4,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { type Column, type SQL, sql } from 'drizzle-orm';
+import type { NewOpLog } from '../repositories/op-logs.js';
 
 export interface DialectFixture {
   dbType: DbType;
@@ -30,3 +31,23 @@ export const dialectFixtures: Record<DbType, DialectFixture> = {
     utcText: (c) => sql<string>`format(${c}, 'yyyy-MM-dd HH:mm:ss.fff')`,
   },
 };
+
+/** An operation-log row of plain values, with what a test looks at given in `fields`. */
+export function opLogRow(fields: Partial<NewOpLog> = {}): NewOpLog {
+  return {
+    title: 'op',
+    httpMethod: 'POST',
+    path: '/x',
+    paramJson: null,
+    resultCode: 0,
+    success: true,
+    elapsedMs: 1,
+    operatorId: 1,
+    operatorName: 'a',
+    ip: null,
+    userAgent: null,
+    traceId: null,
+    createTime: new Date(0),
+    ...fields,
+  };
+}

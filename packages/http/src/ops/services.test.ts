@@ -2,25 +2,12 @@
  * What a spill replay asks the database (ops/services.ts): which of its rows are stored already, looked for among
  * the rows of the batch's own time span (the time index; trace ids have none), widened for a column that rounds.
  */
-import type { NewOpLog, TimeSpan } from '@svc/data';
+import type { TimeSpan } from '@svc/data';
+import { opLogRow } from '@svc/data/testing';
 import { describe, expect, it } from 'vitest';
 import { storedOpLogRows } from './services.js';
 
-const row = (traceId: string | null, createTime: Date | number): NewOpLog => ({
-  title: 'op',
-  httpMethod: 'PUT',
-  path: '/api/v1/x',
-  paramJson: null,
-  resultCode: 0,
-  success: true,
-  elapsedMs: 1,
-  operatorId: 1,
-  operatorName: 'a',
-  ip: null,
-  userAgent: null,
-  traceId,
-  createTime,
-});
+const row = (traceId: string | null, createTime: Date | number) => opLogRow({ traceId, createTime });
 
 describe('the stored rows of a replayed batch', () => {
   it('asks for its trace ids within its time span and a second either side, and answers their indexes', async () => {

@@ -53,8 +53,8 @@ export interface OpsServices {
 export const OP_LOG_SPILL_NAME = 'oplog-spill';
 
 /**
- * A stored row's time may differ from the time it was given by the column's precision (a dialect keeping whole
- * seconds rounds): the span a replay looks within is widened by this much on each side.
+ * How far the span a replay looks within is widened on each side. Every dialect keeps the given millisecond
+ * (repository contract test); the margin is for a `create_time` column an operator altered to a coarser type.
  */
 const STORED_TIME_SLACK_MS = 1_000;
 

@@ -8,26 +8,21 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NewOpLog } from '@svc/data';
+import { opLogRow } from '@svc/data/testing';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
 import { createOpLogWriter, type OpLogEntry, type OpLogWriterOptions } from './writer.js';
 
-const row = (n: number): NewOpLog => ({
-  title: `op ${n}`,
-  httpMethod: 'POST',
-  path: '/x',
-  paramJson: '{"a":1}',
-  resultCode: 0,
-  success: true,
-  elapsedMs: 1,
-  operatorId: 1,
-  operatorName: 'a',
-  ip: '127.0.0.1',
-  userAgent: 'test',
-  traceId: `trace-${n}`,
-  createTime: new Date(1_700_000_000_000 + n),
-});
+const row = (n: number): NewOpLog =>
+  opLogRow({
+    title: `op ${n}`,
+    paramJson: '{"a":1}',
+    ip: '127.0.0.1',
+    userAgent: 'test',
+    traceId: `trace-${n}`,
+    createTime: new Date(1_700_000_000_000 + n),
+  });
 
 /** A database that can be taken down and brought back. */
 function fakeDatabase() {

@@ -1,4 +1,5 @@
 import type { NewOpLog } from '@svc/data';
+import { opLogRow } from '@svc/data/testing';
 import { silentLogger } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger } from '../console-logger.js';
@@ -6,21 +7,7 @@ import { nothingToMask } from '../masking.js';
 import { capParamText, maskedJsonText, opLogParamsText, opLogParamText, serializeParams } from './params.js';
 import { createOpLogWriter } from './writer.js';
 
-const row = (n: number): NewOpLog => ({
-  title: `op ${n}`,
-  httpMethod: 'POST',
-  path: '/x',
-  paramJson: null,
-  resultCode: 0,
-  success: true,
-  elapsedMs: 1,
-  operatorId: 1,
-  operatorName: 'a',
-  ip: null,
-  userAgent: null,
-  traceId: null,
-  createTime: new Date(0),
-});
+const row = (n: number): NewOpLog => opLogRow({ title: `op ${n}` });
 
 describe('operation-log parameters', () => {
   it('masks by name, case-insensitively, in nested objects and arrays', () => {

@@ -153,9 +153,9 @@ export interface DurableLogWriter<T> {
 
 export type OpLogWriter = DurableLogWriter<OpLogEntry>;
 
-/** A spilled operation-log row back into a row (its time was written as an ISO string). */
+/** A spilled operation-log row back into a row: its time was written as epoch milliseconds or an ISO string. */
 export function reviveOpLog(value: unknown): OpLogEntry {
-  const row = value as OpLogEntry & { createTime: string };
+  const row = value as OpLogEntry & { createTime: number | string };
   return { ...row, createTime: new Date(row.createTime) };
 }
 

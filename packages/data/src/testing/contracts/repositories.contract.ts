@@ -9,7 +9,7 @@ import { paginate } from '../../paging.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
 import { opLogRowsPerInsert } from '../../repositories/op-logs.js';
 import { LIVE_USERS } from '../../repositories/users.js';
-import type { DialectFixture } from '../fixtures.js';
+import { type DialectFixture, opLogRow } from '../fixtures.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
 
 export function repositoriesContract(fixture: DialectFixture): void {
@@ -209,21 +209,7 @@ export function repositoriesContract(fixture: DialectFixture): void {
       it('finds stored trace ids, within a time span when given one; takes times as epoch milliseconds', async () => {
         await repos.opLogs.deleteAll();
         const t0 = Date.UTC(2026, 10, 27, 9, 0, 0, 0);
-        const at = (traceId: string, createTime: number) => ({
-          title: 'op',
-          httpMethod: 'PUT',
-          path: '/api/v1/x',
-          paramJson: null,
-          resultCode: 0,
-          success: true,
-          elapsedMs: 1,
-          operatorId: 1,
-          operatorName: 'a',
-          ip: null,
-          userAgent: null,
-          traceId,
-          createTime,
-        });
+        const at = (traceId: string, createTime: number) => opLogRow({ traceId, createTime });
         // A batch as the operation log queues it (epoch milliseconds), then one in a Date an hour later.
         await repos.opLogs.insertMany([at('early', t0), at('early-2', t0 + 999)]);
         await repos.opLogs.insertMany([{ ...at('late', 0), createTime: new Date(t0 + 3_600_000) }]);
