@@ -111,6 +111,54 @@ describe.each<Form>(['around', 'enter and leave'])('pipeline stage with %s', (fo
 });
 
 describe('pipeline stage with enter and leave', () => {
+  it('leaves an asynchronous route in the callback its answer settles in (no turn of its own)', async () => {
+    const { pipeline, context, seen } = world('enter and leave');
+    const c = context();
+    const answer = pipeline.run(c, async () => c.json({ code: 0 }, 200));
+    // The route's promise is settled now; one turn of the microtask queue runs the callbacks registered on it.
+    await null;
+    expect(seen).toEqual(['status 200']);
+    expect(((await answer) as Response).status).toBe(200);
+  });
+
+  it('runs the stages after it before the route, and sees what they answered', async () => {
+    const order: string[] = [];
+    const pipeline = createPipeline({
+      quick: () => true,
+      first: async (_c, next) => next(),
+      stages: [
+        {
+          applies: () => true,
+          run: async () => {},
+          enter: () => {
+            order.push('enter');
+            return 1;
+          },
+          leave: (c, _token, res) => {
+            order.push(`leave ${c.res.status}`);
+            return res;
+          },
+        },
+        {
+          applies: () => true,
+          run: async (c, next) => {
+            order.push('inner stage');
+            await next();
+            c.res = c.json({ code: 40000 }, 400);
+          },
+        },
+      ],
+      onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
+    });
+    const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+    await pipeline.run(c, async () => {
+      order.push('route');
+      return c.json({ code: 0 }, 200);
+    });
+    expect(order).toEqual(['enter', 'inner stage', 'route', 'leave 400']);
+    expect(c.res.status).toBe(400);
+  });
+
   it('answers once the promise leave answers has settled (a row that must read the body first)', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {

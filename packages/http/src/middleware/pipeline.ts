@@ -173,10 +173,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (stage.leave) {
       const leave = stage.leave;
       const entered = stage.enter ? stage.enter(c) : 0;
-      return guarded(
-        c,
-        () => from(c, nextApplying(c, i + 1), inner),
-        (res) => leave(c, entered, res),
+      const after = nextApplying(c, i + 1);
+      // The last stage that applies (the operation log is the last there is) wraps `inner` itself: through `from`
+      // an asynchronous route's answer would be settled in a promise callback of its own, then left in another.
+      return guarded(c, after === count ? inner : () => from(c, after, inner), (res) =>
+        leave(c, entered, res),
       );
     }
     if (stage.around) {

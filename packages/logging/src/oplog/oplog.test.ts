@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { NewOpLog } from '@svc/data';
 import { opLogRow } from '@svc/data/testing';
 import { silentLogger } from '@svc/kernel';
@@ -213,6 +215,33 @@ describe('operation-log writer', () => {
     expect(writer.stats().queued).toBe(50);
     expect(await writer.drain(5000)).toMatchObject({ queued: 0, written: 451 });
     expect(batches).toEqual([1, 200, 200, 50]);
+  });
+
+  it('lets go of written rows while later ones still wait in the queue', async () => {
+    // A full collection on demand (the flag is set for this process; `gc` is taken from a new context).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let written = 0;
+    const writer = createOpLogWriter({
+      sink: { insertMany: async (rows) => (written += rows.length) },
+      logger: silentLogger,
+      flushIntervalMs: 600_000,
+      batchSize: 2,
+    });
+    // Built in a function of their own, so that nothing in this one refers to the first two rows.
+    const watched = (() => {
+      const first = [row(1), row(2)];
+      for (const r of [...first, row(3)]) writer.enqueue(r);
+      return first.map((r) => new WeakRef(r));
+    })();
+    for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+    expect(written).toBe(2);
+    expect(writer.stats().queued).toBe(1);
+    gc();
+    // A WeakRef's target is kept until the current job ends: look after a turn of the event loop.
+    await new Promise((r) => setImmediate(r));
+    expect(watched.map((w) => w.deref())).toEqual([undefined, undefined]);
+    expect(await writer.drain(5000)).toMatchObject({ queued: 0, written: 3 });
   });
 
   it('drops the oldest rows when full and warns near the cap', async () => {
