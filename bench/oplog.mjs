@@ -7,10 +7,12 @@
 //               validated, masked and logged, one row updated), the issue's "authenticated write";
 //       action  POST /api/v1/sys/cache/rebuild-portal without a body: a write that touches no table (it bumps a
 //               counter in the cache), so the log's share is as large as it gets; reported as the worst case.
-//     The two hosts run at once, each in its own process on 127.0.0.1 on its own fresh database, loaded in turn by
-//     autocannon from a separate process (bench/load.mjs), `--rounds` interleaved windows (off first in even rounds,
-//     on first in odd ones); req/s and server CPU µs per request, medians. Goal: on >= 90 % of off, judged on the
-//     median of the rounds' own on/off ratios (a drift of the machine within one round cancels out in its ratio).
+//     A pair of hosts runs at once, each in its own process on 127.0.0.1 on its own fresh database, loaded in turn
+//     by autocannon from a separate process (bench/load.mjs); `--rounds` interleaved windows in all (off first in
+//     even rounds, on first in odd ones), shared among `--pairs` pairs started one after the other (each process
+//     optimises its own way, see writeThroughput); req/s and server CPU µs per request, medians. Goal: on >= 90 % of
+//     off, judged on the median of the rounds' own on/off ratios (a drift of the machine within one round cancels
+//     out in its ratio).
 //  2. Sustained op-log inserts per second per dialect: the writer (bounded queue, 200-row batches) over the
 //     op-log repository on a fresh SQLite file, PostgreSQL and MariaDB database (the test servers,
 //     SVC_TEST_PG_URL / SVC_TEST_MYSQL_URL), timed from the first write to the end of the drain, and the CPU this
@@ -18,7 +20,7 @@
 //     (run first, so that part 1's summaries can show it).
 // Prints ratios; noisy machines: compare numbers of one run only.
 //
-//   node bench/oplog.mjs [--duration 10] [--connections 50] [--rounds 6] [--warmup 10] [--host-dialects Sqlite,PostgreSQL]
+//   node bench/oplog.mjs [--duration 10] [--connections 50] [--rounds 6] [--pairs 3] [--warmup 10] [--host-dialects Sqlite,PostgreSQL]
 //                        [--writes update,action] [--rows 20000] [--dialects Sqlite,PostgreSQL,MySql] [--rate N]
 //
 // Needs a built tree (`npx tsc -b apps/host`).
@@ -54,6 +56,8 @@ const { values: args } = parseArgs({
     'host-dialects': { type: 'string', default: 'Sqlite,PostgreSQL' },
     writes: { type: 'string', default: 'update,action' },
     rounds: { type: 'string', default: '6' },
+    // Host pairs the rounds are shared among (each pair started fresh and warmed up on its own).
+    pairs: { type: 'string', default: '3' },
     // Requests per second of each window (autocannon's overall rate) instead of as many as the host answers: at a
     // rate below saturation the host's CPU per request is measured without the load generator crowding it, and
     // only the ratio by CPU means anything (both hosts answer the same rate).
@@ -68,6 +72,7 @@ const seconds = Number(args.duration);
 const connections = Number(args.connections);
 const rows = Number(args.rows);
 const rounds = Number(args.rounds);
+const pairs = Math.max(1, Math.min(Number(args.pairs), rounds));
 const warmup = Number(args.warmup);
 const rate = args.rate === undefined ? undefined : Number(args.rate);
 if (rate !== undefined && !(rate >= 1))
@@ -83,12 +88,6 @@ function load(options) {
   });
 }
 
-/**
- * Two hosts on their own fresh databases, the op log off in one and on in the other, both up at once and loaded in
- * turn (`rounds` interleaved windows, medians), so that the drift of a shared machine stays out of the ratio.
- * CPU per request is the host's utime+stime (all threads, the writer's inserts included) per request sent, read
- * after it is idle again, so rows still queued at the end of a window are paid inside it.
- */
 /** The writes the benchmark can send: each answers the autocannon request for a host it has signed in to. */
 const WRITES = {
   update: {
@@ -109,8 +108,9 @@ const WRITES = {
   },
 };
 
-async function writeThroughput(dbType, write) {
-  const hosts = await Promise.all(
+/** Two fresh hosts on their own fresh databases, the op log off in one and on in the other, both signed in. */
+async function hostPair(dbType, write) {
+  return Promise.all(
     [false, true].map(async (enabled) => {
       const host = await startBenchHost({
         ...(await freshDatabaseEnv(dbType)),
@@ -121,52 +121,93 @@ async function writeThroughput(dbType, write) {
       return { enabled, host, request, runs: [] };
     }),
   );
-  for (const h of hosts) await load({ ...h.request, duration: warmup });
-  for (let round = 0; round < rounds; round++) {
-    // Off first in even rounds, on first in odd ones: a host loaded right after the other one's window (a busy
-    // database server, a warm or cold cache) is either host equally often.
-    for (const h of round % 2 === 0 ? hosts : [...hosts].reverse()) {
-      process.stderr.write(
-        `${dbType}, op log ${h.enabled ? 'on' : 'off'}: ${seconds} s at ${connections} connections…\n`,
-      );
-      const pid = h.host.child.pid;
-      const before = cpuSeconds(pid);
-      const result = await load({
-        ...h.request,
-        duration: seconds,
-        ...(rate === undefined ? {} : { overallRate: rate }),
+}
+
+/**
+ * One window of load on one host: req/s, and CPU per request as the host's utime+stime (all threads, the writer's
+ * inserts included) per request sent, read after it is idle again, so rows still queued at the end of the window
+ * are paid inside it.
+ */
+async function window(h, dbType) {
+  process.stderr.write(
+    `${dbType}, op log ${h.enabled ? 'on' : 'off'}: ${seconds} s at ${connections} connections…\n`,
+  );
+  const pid = h.host.child.pid;
+  const before = cpuSeconds(pid);
+  const result = await load({
+    ...h.request,
+    duration: seconds,
+    ...(rate === undefined ? {} : { overallRate: rate }),
+  });
+  await untilIdle(pid);
+  return {
+    rps: result.completed / result.seconds,
+    // Per request answered: at a fixed rate autocannon counts requests it meant to send but did not as sent.
+    cpuUs: ((cpuSeconds(pid) - before) * 1e6) / (rate === undefined ? result.sent : result.completed),
+    p99: result.p99,
+    statuses: result.statuses,
+  };
+}
+
+/**
+ * `pairs` pairs of hosts in turn, each pair two hosts up at once and loaded in turn (its share of the `rounds`
+ * interleaved windows), so that the drift of a shared machine stays out of each round's ratio. Several pairs
+ * rather than one: V8 optimises each process its own way (which function got inlined where, which inline cache
+ * went megamorphic first), and one process can run a few microseconds a request faster or slower than another of
+ * the same build for its whole life; one pair measured that luck as much as the log (`--pairs 1` read 87–93 % for
+ * the same build on one machine). Rounds alternate which host goes first.
+ */
+async function writeThroughput(dbType, write) {
+  const rows = [];
+  const runs = { off: [], on: [] };
+  const perPair = [];
+  let answered = 0;
+  let logged = 0;
+  for (let pair = 0; pair < pairs; pair++) {
+    const hosts = await hostPair(dbType, write);
+    try {
+      for (const h of hosts) await load({ ...h.request, duration: warmup });
+      const share = Math.floor(rounds / pairs) + (pair < rounds % pairs ? 1 : 0);
+      const ratios = [];
+      for (let round = 0; round < share; round++) {
+        // Off first in even rounds, on first in odd ones: a host loaded right after the other one's window (a busy
+        // database server, a warm or cold cache) is either host equally often.
+        const order = (rows.length + round) % 2 === 0 ? hosts : [...hosts].reverse();
+        const got = {};
+        for (const h of order) got[h.enabled ? 'on' : 'off'] = await window(h, dbType);
+        runs.off.push(got.off);
+        runs.on.push(got.on);
+        ratios.push({ byRate: got.on.rps / got.off.rps, byCpu: got.off.cpuUs / got.on.cpuUs });
+      }
+      rows.push(...ratios);
+      perPair.push({
+        byRate: median(ratios.map((r) => r.byRate)),
+        byCpu: median(ratios.map((r) => r.byCpu)),
       });
-      await untilIdle(pid);
-      h.runs.push({
-        rps: result.completed / result.seconds,
-        // Per request answered: at a fixed rate autocannon counts requests it meant to send but did not as sent.
-        cpuUs: ((cpuSeconds(pid) - before) * 1e6) / (rate === undefined ? result.sent : result.completed),
-        p99: result.p99,
-        statuses: result.statuses,
-      });
+      // The rows the logging host stored, against the writes it answered (a log that failed quietly would look cheap).
+      const logging = hosts.find((h) => h.enabled);
+      const page = await fetch(`${logging.host.url}/api/v1/sys/log/op/page?current=1&size=1`, {
+        headers: { authorization: logging.request.headers.authorization },
+      }).then((r) => r.json());
+      logged += page.data?.total ?? 0;
+      answered += runs.on.slice(-share).reduce((n, r) => n + (r.statuses['200'] ?? 0), 0);
+    } finally {
+      await Promise.all(hosts.map((h) => stopHost(h.host)));
     }
   }
-  // The rows the logging host stored, against the writes it answered (a log that failed quietly would look cheap).
-  const logging = hosts.find((h) => h.enabled);
-  const page = await fetch(`${logging.host.url}/api/v1/sys/log/op/page?current=1&size=1`, {
-    headers: { authorization: logging.request.headers.authorization },
-  }).then((r) => r.json());
-  const answered = logging.runs.reduce((n, r) => n + (r.statuses['200'] ?? 0), 0);
-  await Promise.all(hosts.map((h) => stopHost(h.host)));
   // Each round's on/off ratio, then their median: a drift that slows both hosts in one round (the database
   // server's checkpoint, another process) moves that round's two numbers together and leaves its ratio.
-  const [offRuns, onRuns] = hosts.map((h) => h.runs);
   const ratios = {
-    byRate: median(onRuns.map((r, i) => r.rps / offRuns[i].rps)),
-    byCpu: median(onRuns.map((r, i) => offRuns[i].cpuUs / r.cpuUs)),
+    byRate: median(rows.map((r) => r.byRate)),
+    byCpu: median(rows.map((r) => r.byCpu)),
   };
-  const [off, on] = hosts.map((h) => ({
-    rps: median(h.runs.map((r) => r.rps)),
-    cpuUs: median(h.runs.map((r) => r.cpuUs)),
-    p99: median(h.runs.map((r) => r.p99)),
-    statuses: h.runs.map((r) => JSON.stringify(r.statuses)).join(' '),
+  const [off, on] = [runs.off, runs.on].map((list) => ({
+    rps: median(list.map((r) => r.rps)),
+    cpuUs: median(list.map((r) => r.cpuUs)),
+    p99: median(list.map((r) => r.p99)),
+    statuses: list.map((r) => JSON.stringify(r.statuses)).join(' '),
   }));
-  return { off, on, ratios, logged: { rows: page.data?.total, answered } };
+  return { off, on, ratios, perPair, logged: { rows: logged, answered } };
 }
 
 /**
@@ -279,9 +320,9 @@ for (const dbType of listOf(args['host-dialects']))
       console.log(`\n${dbType}, ${name}: skipped (${error.message})`);
       continue;
     }
-    const { off, on, ratios, logged } = result;
+    const { off, on, ratios, perPair, logged } = result;
     console.log(
-      `\nAuthenticated write (${name}: ${write.label}), ${dbType}, async op log, medians of ${rounds}:`,
+      `\nAuthenticated write (${name}: ${write.label}), ${dbType}, async op log, medians of ${rounds} rounds over ${pairs} host pair(s):`,
     );
     for (const [label, m] of [
       ['off', off],
@@ -299,6 +340,10 @@ for (const dbType of listOf(args['host-dialects']))
     console.log(
       // At a fixed rate both hosts answer the same rate: only the CPU ratio says anything.
       `  on/off, median of the rounds' ratios: ${rate === undefined ? `by req/s ${verdict(ratios.byRate)}, ` : ''}by CPU/req ${verdict(ratios.byCpu)} (goal >= ${GOAL * 100} %)`,
+    );
+    const pct = (x) => `${(x * 100).toFixed(1)} %`;
+    console.log(
+      `  each pair's own median: by req/s ${perPair.map((p) => pct(p.byRate)).join(', ')}; by CPU/req ${perPair.map((p) => pct(p.byCpu)).join(', ')}`,
     );
     console.log(
       `  (ratio of the medians above: by req/s ${((on.rps / off.rps) * 100).toFixed(1)} %, by CPU/req ${((off.cpuUs / on.cpuUs) * 100).toFixed(1)} %)`,
