@@ -2,9 +2,10 @@
  * Trace ids: 128 bits as 32 lower-case hex characters (the W3C trace-id form), ordered by creation time. The first
  * 48 bits are the Unix time in milliseconds, the other 80 are random (the layout of a GUID v7 without its version
  * and variant bits; W3C Trace Context level 2 asks for randomness in the right-most 7 bytes). Every log row carries
- * one and the operation and login logs index it: ids that grow with time are inserted at the right edge of those
- * indexes instead of at random pages, which halves the cost of a logged row on SQLite (issue 16). 80 random bits
- * keep ids of one millisecond apart (a collision needs about 2^40 ids in the same millisecond).
+ * one; the logs keep no index on it (docs/observability.md), but an index an operator adds receives ids that grow
+ * with time at its right edge instead of at random pages (with random ids such an index made a logged row several
+ * times dearer on SQLite, issue 16). 80 random bits keep ids of one millisecond apart (a collision needs about 2^40
+ * ids in the same millisecond).
  *
  * Random bytes come from a pool refilled from the CSPRNG every 256 ids; the hex of the time is kept per millisecond.
  */
