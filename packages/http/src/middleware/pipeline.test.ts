@@ -4,10 +4,22 @@
  * the error handler's response in `c.res` by the time the stage looks at it), whether the route answers now or
  * later.
  */
-import { Context } from 'hono';
+import { Context, type ErrorHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../context.js';
 import { createPipeline, type PipelineResult, type Stage } from './pipeline.js';
+
+/** A pipeline of these stages, its first stage passing through (`onError` as the app's, synchronous by default). */
+function pipelineOf(stages: Stage[], onError: ErrorHandler<AppEnv> = (error, c) => errorAnswer(error, c)) {
+  return createPipeline({ quick: () => true, first: async (_c, next) => next(), stages, onError });
+}
+
+const errorAnswer = (error: Error, c: Context<AppEnv>) =>
+  c.json({ code: 50000, message: error.message }, 500);
+
+/** A POST to the API, as a context of its own. */
+const postContext = (): Context<AppEnv> =>
+  new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
 
 type Form = 'around' | 'enter and leave';
 
@@ -52,14 +64,7 @@ function world(form: Form) {
             return res;
           },
         };
-  const pipeline = createPipeline({
-    quick: () => true,
-    first: async (_c, next) => next(),
-    stages: [stage],
-    onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
-  });
-  const context = () => new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
-  return { pipeline, context, seen };
+  return { pipeline: pipelineOf([stage]), context: postContext, seen };
 }
 
 describe.each<Form>(['around', 'enter and leave'])('pipeline stage with %s', (form) => {
@@ -123,34 +128,29 @@ describe('pipeline stage with enter and leave', () => {
 
   it('runs the stages after it before the route, and sees what they answered', async () => {
     const order: string[] = [];
-    const pipeline = createPipeline({
-      quick: () => true,
-      first: async (_c, next) => next(),
-      stages: [
-        {
-          applies: () => true,
-          run: async () => {},
-          enter: () => {
-            order.push('enter');
-            return 1;
-          },
-          leave: (c, _token, res) => {
-            order.push(`leave ${c.res.status}`);
-            return res;
-          },
+    const pipeline = pipelineOf([
+      {
+        applies: () => true,
+        run: async () => {},
+        enter: () => {
+          order.push('enter');
+          return 1;
         },
-        {
-          applies: () => true,
-          run: async (c, next) => {
-            order.push('inner stage');
-            await next();
-            c.res = c.json({ code: 40000 }, 400);
-          },
+        leave: (c, _token, res) => {
+          order.push(`leave ${c.res.status}`);
+          return res;
         },
-      ],
-      onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
-    });
-    const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+      },
+      {
+        applies: () => true,
+        run: async (c, next) => {
+          order.push('inner stage');
+          await next();
+          c.res = c.json({ code: 40000 }, 400);
+        },
+      },
+    ]);
+    const c = postContext();
     await pipeline.run(c, async () => {
       order.push('route');
       return c.json({ code: 0 }, 200);
@@ -165,24 +165,19 @@ describe('pipeline stage with enter and leave', () => {
       release = resolve;
     });
     const order: string[] = [];
-    const pipeline = createPipeline({
-      quick: () => true,
-      first: async (_c, next) => next(),
-      stages: [
-        {
-          applies: () => true,
-          run: async () => {},
-          enter: () => 0,
-          leave: (_c, _token, res) =>
-            held.then(() => {
-              order.push('recorded');
-              return res;
-            }),
-        },
-      ],
-      onError: (error, c) => c.json({ code: 50000, message: error.message }, 500),
-    });
-    const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+    const pipeline = pipelineOf([
+      {
+        applies: () => true,
+        run: async () => {},
+        enter: () => 0,
+        leave: (_c, _token, res) =>
+          held.then(() => {
+            order.push('recorded');
+            return res;
+          }),
+      },
+    ]);
+    const c = postContext();
     const answer = Promise.resolve(pipeline.run(c, () => c.json({ code: 0 }))).then((r) => {
       order.push('answered');
       return r as Response;
@@ -197,10 +192,8 @@ describe('pipeline stage with enter and leave', () => {
 
 describe('pipeline stage whose leave fails', () => {
   const failing = (fail: 'throws' | 'rejects') =>
-    createPipeline({
-      quick: () => true,
-      first: async (_c, next) => next(),
-      stages: [
+    pipelineOf(
+      [
         {
           applies: () => true,
           run: async () => {},
@@ -210,13 +203,13 @@ describe('pipeline stage whose leave fails', () => {
           },
         },
       ],
-      onError: async (error, c) => c.json({ code: 50000, message: error.message }, 500),
-    });
+      async (error, c) => errorAnswer(error, c),
+    );
 
   for (const fail of ['throws', 'rejects'] as const) {
     it(`answers the error handler's response when leave ${fail}, for a route answering now or later`, async () => {
       for (const later of [false, true]) {
-        const c = new Context<AppEnv>(new Request('http://host/api/v1/x', { method: 'POST' }));
+        const c = postContext();
         const route = () => c.json({ code: 0 }, 201);
         const answer = await failing(fail).run(c, later ? async () => route() : route);
         expect((answer as Response).status).toBe(500);
