@@ -7,8 +7,6 @@
  * The title is the route's OpenAPI summary (else `METHOD path`); the parameters are the path parameters, the
  * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
  */
-
-import type { HttpBindings } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { epochMs } from '@svc/kernel';
 import {
@@ -94,18 +92,6 @@ export function routeAtIndex(c: Context<AppEnv>): RouterRoute | undefined {
 function matchedRoute(c: Context<AppEnv>): RouterRoute | undefined {
   const route = routeAtIndex(c);
   return route && route.method === c.req.method ? route : undefined;
-}
-
-/** True when the record has an own enumerable key (without the array `Object.keys` would make). */
-function hasKeys(record: Record<string, unknown>): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return true;
-  return false;
-}
-
-/** The User-Agent header: read by its lower-case name on node-server (no name to lower-case a request). */
-function userAgentOf(c: Context<AppEnv>): string | undefined {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  return incoming ? incoming.headers['user-agent'] : readHeader(c, 'user-agent');
 }
 
 /** A File in a multipart body is described, never stored. */
@@ -305,15 +291,15 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
     if (route === undefined || route.params) {
       const pathParams = c.req.param();
-      if (hasKeys(pathParams)) parts.params = pathParams;
+      if (Object.keys(pathParams).length > 0) parts.params = pathParams;
     }
     if (c.req.url.includes('?')) {
       const query = c.req.query();
-      if (hasKeys(query)) parts.query = query;
+      if (Object.keys(query).length > 0) parts.query = query;
     }
     const resultCode = envelopeCode(c) ?? (c.res.ok ? 0 : c.res.status);
     const ip = clientIpOf(c, options.resolveClientIp, false);
-    const userAgent = userAgentOf(c);
+    const userAgent = readHeader(c, 'user-agent');
     const some =
       parts.params !== undefined ||
       parts.query !== undefined ||
