@@ -48,6 +48,46 @@ describe('config store', () => {
     expect(events).toEqual(['sys.a']);
   });
 
+  it('keeps a snapshot read after its own change when the echo of that change arrives later (Redis)', async () => {
+    // A cache whose subscribers hear a message only when the test delivers it, as Redis delivers it some time later.
+    const handlers: ((message: unknown) => void)[] = [];
+    const sent: unknown[] = [];
+    const cache = {
+      async publish(_channel: string, message: unknown) {
+        sent.push(message);
+      },
+      async subscribe(_channel: string, handler: (message: unknown) => void) {
+        handlers.push(handler);
+        return async () => {};
+      },
+    } as unknown as Parameters<typeof createConfigStore>[0]['cache'];
+    const deliver = () => {
+      for (const message of sent.splice(0)) for (const handler of handlers) handler(message);
+    };
+    const repo = fakeRepo({ 'sys.a': '1' });
+    const events: (string | null)[] = [];
+    const a = await createConfigStore({ repo, cache, onChanged: (e) => events.push(e.key) });
+    const b = await createConfigStore({ repo, cache });
+    expect(await a.getRaw('sys.a')).toBe('1');
+    repo.values.set('sys.a', '2');
+    await a.invalidate('sys.a');
+    // Dropped at once, and told at once, on the store that raised it.
+    expect(events).toEqual(['sys.a']);
+    expect(await a.getRaw('sys.a')).toBe('2');
+    expect(await b.getRaw('sys.a')).toBe('2');
+    // A write behind the store's back, then the echo: `a` keeps what it read; `b`, which did not raise it, drops.
+    repo.values.set('sys.a', '3');
+    deliver();
+    expect(await a.getRaw('sys.a')).toBe('2');
+    expect(await b.getRaw('sys.a')).toBe('3');
+    expect(events).toEqual(['sys.a']);
+    // An event from nowhere in particular (the recovery after an outage) reaches every store.
+    await cache.publish('events:config-changed', { key: null });
+    deliver();
+    expect(await a.getRaw('sys.a')).toBe('3');
+    expect(events).toEqual(['sys.a', null]);
+  });
+
   it('loads once for concurrent readers', async () => {
     const repo = fakeRepo({ 'sys.a': '1' });
     const store = await createConfigStore({ repo, cache: createMemoryCache() });

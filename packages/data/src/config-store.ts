@@ -4,6 +4,7 @@
  * `ConfigChangedEvent`, which travels over the cache's pub/sub (with Redis, every instance hears it and
  * rebuilds on its next read).
  */
+import { randomUUID } from 'node:crypto';
 import type { Cache, Unsubscribe } from './cache/port.js';
 import type { ConfigRepository } from './repositories/configs.js';
 
@@ -13,6 +14,12 @@ export const CONFIG_CHANGED_CHANNEL = 'events:config-changed';
 /** Payload of `ConfigChangedEvent`: the key that changed, or null for "everything". */
 export interface ConfigChangedEvent {
   key: string | null;
+  /**
+   * The config store that raised it. That store dropped its snapshot when it raised the event, and skips the event
+   * when it hears it back: with Redis the echo comes a little later, and would drop a snapshot read since. Absent
+   * on events raised elsewhere (a recovery after a Redis outage), which every store obeys.
+   */
+  origin?: string;
 }
 
 export interface ConfigStore {
@@ -49,6 +56,8 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
   let snapshot: { values: Map<string, string>; loadedAt: number } | undefined;
   let loading: Promise<Map<string, string>> | undefined;
   let generation = 0;
+  /** This store's name on the events it raises. */
+  const origin = randomUUID();
 
   const drop = (key?: string | null): number => {
     const values = snapshot?.values;
@@ -80,6 +89,7 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
   const unsubscribe: Unsubscribe = await options.cache.subscribe<ConfigChangedEvent>(
     CONFIG_CHANGED_CHANNEL,
     (event) => {
+      if (event.origin === origin) return;
       drop();
       options.onChanged?.(event);
     },
@@ -94,7 +104,9 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
     },
     async invalidate(key) {
       const dropped = drop(key);
-      await options.cache.publish<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, { key: key ?? null });
+      const event: ConfigChangedEvent = { key: key ?? null, origin };
+      options.onChanged?.(event);
+      await options.cache.publish<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, event);
       return dropped;
     },
     close: unsubscribe,
