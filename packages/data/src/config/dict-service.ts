@@ -5,6 +5,7 @@
  * `invalidate(typeCode)` raises on demand. The event travels over the cache's pub/sub, so with Redis every
  * instance drops its copy and reads the change on its next call (the pattern of the config store).
  */
+import { randomUUID } from 'node:crypto';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { Cache, Unsubscribe } from '../cache/port.js';
 import { uniqueOr } from '../errors.js';
@@ -24,6 +25,8 @@ export const DICT_CHANGED_CHANNEL = 'events:dict-changed';
 /** Payload of `DictChangedEvent`: the type code that changed, or null for every type. */
 export interface DictChangedEvent {
   typeCode: string | null;
+  /** The service that raised it, which skips its echo (see `ConfigChangedEvent.origin`). */
+  origin?: string;
 }
 
 /** What `GET /sys/dict/items/{typeCode}` answers per item. */
@@ -110,13 +113,16 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
     return entries.delete(typeCode) ? 1 : 0;
   };
 
+  /** This service's name on the events it raises: it dropped its copy when it raised one, and skips the echo. */
+  const origin = randomUUID();
   const unsubscribe: Unsubscribe = await cache.subscribe<DictChangedEvent>(DICT_CHANGED_CHANNEL, (event) => {
+    if (event?.origin === origin) return;
     drop(typeof event?.typeCode === 'string' ? event.typeCode : null);
   });
 
   async function invalidate(typeCode?: string): Promise<number> {
     const dropped = drop(typeCode ?? null);
-    await cache.publish<DictChangedEvent>(DICT_CHANGED_CHANNEL, { typeCode: typeCode ?? null });
+    await cache.publish<DictChangedEvent>(DICT_CHANGED_CHANNEL, { typeCode: typeCode ?? null, origin });
     return dropped;
   }
 
