@@ -343,7 +343,8 @@ for (const dbType of listOf(args['host-dialects']))
     );
     const pct = (x) => `${(x * 100).toFixed(1)} %`;
     console.log(
-      `  each pair's own median: by req/s ${perPair.map((p) => pct(p.byRate)).join(', ')}; by CPU/req ${perPair.map((p) => pct(p.byCpu)).join(', ')}`,
+      // At a fixed rate only the CPU ratio says anything, as above.
+      `  each pair's own median: ${rate === undefined ? `by req/s ${perPair.map((p) => pct(p.byRate)).join(', ')}; ` : ''}by CPU/req ${perPair.map((p) => pct(p.byCpu)).join(', ')}`,
     );
     console.log(
       `  (ratio of the medians above: by req/s ${((on.rps / off.rps) * 100).toFixed(1)} %, by CPU/req ${((off.cpuUs / on.cpuUs) * 100).toFixed(1)} %)`,
