@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryCache } from './cache/memory.js';
 import { createConfigStore } from './config-store.js';
 import type { SysConfigRow } from './rows.js';
+import { latePubSub } from './testing/fixtures.js';
 
 function fakeRepo(initial: Record<string, string>) {
   const values = new Map(Object.entries(initial));
@@ -49,21 +50,7 @@ describe('config store', () => {
   });
 
   it('keeps a snapshot read after its own change when the echo of that change arrives later (Redis)', async () => {
-    // A cache whose subscribers hear a message only when the test delivers it, as Redis delivers it some time later.
-    const handlers: ((message: unknown) => void)[] = [];
-    const sent: unknown[] = [];
-    const cache = {
-      async publish(_channel: string, message: unknown) {
-        sent.push(message);
-      },
-      async subscribe(_channel: string, handler: (message: unknown) => void) {
-        handlers.push(handler);
-        return async () => {};
-      },
-    } as unknown as Parameters<typeof createConfigStore>[0]['cache'];
-    const deliver = () => {
-      for (const message of sent.splice(0)) for (const handler of handlers) handler(message);
-    };
+    const { cache, deliver } = latePubSub();
     const repo = fakeRepo({ 'sys.a': '1' });
     const events: (string | null)[] = [];
     const a = await createConfigStore({ repo, cache, onChanged: (e) => events.push(e.key) });

@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Cache } from '../cache/port.js';
 import type { DictRepository } from '../repositories/dicts.js';
+import { latePubSub } from '../testing/fixtures.js';
 import { createDictService, DICT_CHANGED_CHANNEL } from './dict-service.js';
-
-/** A pub/sub whose subscribers hear a message only when the test delivers it, as Redis delivers it some time later. */
-function lateBus() {
-  const handlers: ((message: unknown) => void)[] = [];
-  const sent: unknown[] = [];
-  const cache = {
-    async publish(_channel: string, message: unknown) {
-      sent.push(message);
-    },
-    async subscribe(_channel: string, handler: (message: unknown) => void) {
-      handlers.push(handler);
-      return async () => {};
-    },
-  } as unknown as Pick<Cache, 'publish' | 'subscribe'>;
-  const deliver = () => {
-    for (const message of sent.splice(0)) for (const handler of handlers) handler(message);
-  };
-  return { cache, deliver };
-}
 
 describe('dictionary service cache', () => {
   it('keeps a copy read after its own change when the echo of that change arrives later', async () => {
@@ -32,7 +13,7 @@ describe('dictionary service cache', () => {
         return [{ label, value: 'r', sort: 1 }];
       },
     } as unknown as DictRepository;
-    const { cache, deliver } = lateBus();
+    const { cache, deliver } = latePubSub();
     const a = await createDictService({ repo, cache });
     const b = await createDictService({ repo, cache });
     expect((await a.items('color'))[0]?.label).toBe('Red');

@@ -4,6 +4,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { type Column, type SQL, sql } from 'drizzle-orm';
+import type { Cache } from '../cache/port.js';
 import type { NewOpLog } from '../repositories/op-logs.js';
 
 export interface DialectFixture {
@@ -50,4 +51,26 @@ export function opLogRow(fields: Partial<NewOpLog> = {}): NewOpLog {
     createTime: new Date(0),
     ...fields,
   };
+}
+
+/**
+ * A pub/sub whose subscribers hear a message only when the test calls `deliver`, as Redis delivers it some time
+ * after the publish (the in-process bus delivers at once, which hides an echo that comes back late).
+ */
+export function latePubSub(): { cache: Pick<Cache, 'publish' | 'subscribe'>; deliver(): void } {
+  const handlers: ((message: unknown) => void)[] = [];
+  const sent: unknown[] = [];
+  const cache = {
+    async publish(_channel: string, message: unknown) {
+      sent.push(message);
+    },
+    async subscribe(_channel: string, handler: (message: unknown) => void) {
+      handlers.push(handler);
+      return async () => {};
+    },
+  } as unknown as Pick<Cache, 'publish' | 'subscribe'>;
+  const deliver = () => {
+    for (const message of sent.splice(0)) for (const handler of handlers) handler(message);
+  };
+  return { cache, deliver };
 }

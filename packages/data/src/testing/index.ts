@@ -10,7 +10,7 @@ export {
   startPrivatePostgres,
   startPrivateRedis,
 } from './faults.js';
-export { type DialectFixture, dialectFixtures, opLogRow } from './fixtures.js';
+export { type DialectFixture, dialectFixtures, latePubSub, opLogRow } from './fixtures.js';
 export {
   createTestDatabase,
   type OpenTestDatabase,
