@@ -73,6 +73,12 @@ describe('config store', () => {
     deliver();
     expect(await a.getRaw('sys.a')).toBe('3');
     expect(events).toEqual(['sys.a', null]);
+    // So does a payload that is no event at all: it drops rather than throws.
+    repo.values.set('sys.a', '4');
+    await cache.publish('events:config-changed', null);
+    expect(() => deliver()).not.toThrow();
+    expect(await a.getRaw('sys.a')).toBe('4');
+    expect(events).toEqual(['sys.a', null, null]);
   });
 
   it('loads once for concurrent readers', async () => {

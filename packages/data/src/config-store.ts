@@ -89,9 +89,10 @@ export async function createConfigStore(options: ConfigStoreOptions): Promise<Co
   const unsubscribe: Unsubscribe = await options.cache.subscribe<ConfigChangedEvent>(
     CONFIG_CHANGED_CHANNEL,
     (event) => {
-      if (event.origin === origin) return;
+      if (event?.origin === origin) return;
       drop();
-      options.onChanged?.(event);
+      // A payload that is not an event (`null` from another publisher) drops everything and is told as such.
+      options.onChanged?.({ key: typeof event?.key === 'string' ? event.key : null });
     },
   );
 
