@@ -1,7 +1,8 @@
 /**
  * The app's router (issue 16). Hono's default SmartRouter falls back to its TrieRouter for our table
- * (RegExpRouter refuses `/sys/user/page` beside `/sys/user/:id`), so this router uses the TrieRouter directly
- * and adds two things on top:
+ * (RegExpRouter refuses `/sys/user/page` beside `/sys/user/:id`), so this router matches with a
+ * {@link SegmentRouter} while every path registered is of its form (static segments, `:name`, a trailing `*`),
+ * else with Hono's TrieRouter, and adds two things on top:
  * - the match of a path registered without parameters is kept (one Map lookup per request afterwards; the
  *   set of such paths is the route table, so the memo cannot grow with what clients send);
  * - a fused route (openapi/register.ts) is matched alone: the global pipeline middleware is left out (the
@@ -12,6 +13,7 @@
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { FUSED, PIPELINE } from './pipeline.js';
+import { SegmentRouter } from './segment-router.js';
 
 type Entry<T> = [T, Record<string, string>];
 
@@ -26,7 +28,10 @@ function isStaticPath(path: string): boolean {
 
 export class FusedRouter<T> implements Router<T> {
   readonly name = 'FusedRouter';
-  readonly #inner = new TrieRouter<T>();
+  /** The router that matches: the segment router until a path it cannot match is added, then a trie. */
+  #inner: Router<T> = new SegmentRouter<T>();
+  /** Everything added so far, to fill the trie when the segment router is given up. */
+  readonly #added: [method: string, path: string, handler: T][] = [];
   /** Paths registered without parameters or wildcards: their matches are memoised. */
   readonly #staticPaths = new Set<string>();
   readonly #memo = new Map<string, Map<string, Result<T>>>();
@@ -44,7 +49,19 @@ export class FusedRouter<T> implements Router<T> {
     return n;
   }
 
+  /** The name of the router that matches (`SegmentRouter` or `TrieRouter`). */
+  get matcher(): string {
+    return this.#inner.name;
+  }
+
   add(method: string, path: string, handler: T): void {
+    if (this.#inner instanceof SegmentRouter && !SegmentRouter.supports(path)) {
+      const trie = new TrieRouter<T>();
+      for (const [m, p, h] of this.#added) trie.add(m, p, h);
+      this.#inner = trie;
+      this.#added.length = 0;
+    }
+    if (this.#inner instanceof SegmentRouter) this.#added.push([method, path, handler]);
     this.#inner.add(method, path, handler);
     if (isStaticPath(path)) this.#staticPaths.add(path);
     this.#memo.clear();
