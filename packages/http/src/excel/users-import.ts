@@ -22,6 +22,9 @@ import { type AdminActor, codesOfPermissionTexts, normalizeAccountName } from '@
 import type { HttpDeps } from '../deps.js';
 import { cellText, neutralise } from './cells.js';
 import { loadExcel } from './provider.js';
+import { UnpackedTooLarge, unpackedBytes } from './unpacked.js';
+
+const MIB = 1024 * 1024;
 
 /** One import column: its key (the row's cell key), header, and what it must hold. */
 export interface ImportColumn {
@@ -97,15 +100,33 @@ function defaultKeyOf(header: string): string | undefined {
   return USER_IMPORT_COLUMNS.find((c) => c.header.toLowerCase() === h || c.key.toLowerCase() === h)?.key;
 }
 
+/** What {@link readSheet} accepts. */
+export interface SheetLimits {
+  /** Data rows (46003 beyond). */
+  maxRows: number;
+  /** Bytes the whole file may inflate to (48000 beyond, before exceljs reads it: see unpacked.ts). */
+  maxUnpackedBytes: number;
+}
+
+const unreadable = (message: string) =>
+  new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path: 'file', message }] });
+
 /**
  * Reads the first worksheet of an .xlsx with exceljs' streaming reader: the header row, then at most
- * `maxRows` data rows (46003 beyond, 46002 when there is no data row). Blank rows are skipped.
+ * `maxRows` data rows (46003 beyond, 46002 when there is no data row). Blank rows are skipped. A file that
+ * inflates to more than `maxUnpackedBytes` is refused (48000) before exceljs reads it.
  */
 export async function readSheet(
   bytes: Uint8Array,
-  maxRows: number,
+  { maxRows, maxUnpackedBytes }: SheetLimits,
 ): Promise<{ headers: string[]; data: string[][] }> {
   const ExcelJS = await loadExcel();
+  try {
+    await unpackedBytes(bytes, maxUnpackedBytes);
+  } catch (error) {
+    if (!(error instanceof UnpackedTooLarge)) throw unreadable('not a readable .xlsx workbook');
+    throw unreadable(`the workbook unpacks to more than ${Math.floor(maxUnpackedBytes / MIB)} MiB`);
+  }
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -132,9 +153,7 @@ export async function readSheet(
     }
   } catch (error) {
     if (error instanceof BusinessError) throw error;
-    throw new BusinessError(ErrorCode.ParamInvalid, {
-      errors: [{ path: 'file', message: 'not a readable .xlsx workbook' }],
-    });
+    throw unreadable('not a readable .xlsx workbook');
   }
   if (!headers || data.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
   return { headers, data };
@@ -361,7 +380,10 @@ export function createUserImportService(
     },
 
     async preview(actor, bytes, mapping) {
-      const { headers, data } = await readSheet(bytes, options.MaxRows);
+      const { headers, data } = await readSheet(bytes, {
+        maxRows: options.MaxRows,
+        maxUnpackedBytes: options.MaxUnpackedMb * MIB,
+      });
       const used: Record<string, string> = {};
       for (const header of headers) {
         if (header === '') continue;

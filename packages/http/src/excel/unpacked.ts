@@ -1,0 +1,94 @@
+/**
+ * How far an uploaded workbook unpacks, measured before exceljs reads it (bad input gets an envelope, never a
+ * crash). An .xlsx is a zip: the 32 MiB an import route accepts can inflate to tens of gigabytes of XML, and
+ * exceljs' streaming reader keeps every shared string in memory (and copies a sheet that comes before them to a
+ * temporary file) and walks blank rows without counting them, so such a file would take the heap, the disk or
+ * minutes of the event loop long before the row limit is reached.
+ *
+ * The entries are inflated here by the parser exceljs itself reads the workbook with (unzipper's streaming
+ * `Parse`, local headers one after the other: a check of the central directory could be shown other entries
+ * than the ones a streaming reader meets, and the sizes a header declares are only claims). The inflated bytes
+ * are counted and dropped; past the limit the inflating stops at once.
+ */
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+
+/** An entry of unzipper's `Parse`: a stream of the inflated bytes of one file of the zip. */
+type ZipEntry = NodeJS.ReadableStream;
+
+interface Unzipper {
+  Parse(): NodeJS.WritableStream & {
+    destroy(): void;
+    on(event: 'entry', listener: (entry: ZipEntry) => void): unknown;
+  };
+}
+
+let unzipper: Unzipper | undefined;
+
+/** unzipper as exceljs resolves it (its own dependency, so the same parser and version, and none of ours). */
+function loadUnzipper(): Unzipper {
+  const require = createRequire(import.meta.url);
+  unzipper ??= createRequire(require.resolve('exceljs'))('unzipper') as Unzipper;
+  return unzipper;
+}
+
+/** The zip inflates to more than the limit. */
+export class UnpackedTooLarge extends Error {
+  override readonly name = 'UnpackedTooLarge';
+  constructor(readonly maxBytes: number) {
+    super(`the workbook unpacks to more than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * The bytes every entry of the zip inflates to, all together. Rejects with {@link UnpackedTooLarge} as soon as
+ * they pass `maxBytes`, and with the parser's own error for bytes that are not a whole zip (one that ends inside
+ * an entry rejects too: a reader waiting for the rest of an entry would wait for ever).
+ */
+export function unpackedBytes(bytes: Uint8Array, maxBytes: number): Promise<number> {
+  // The parser waits for ever on an empty input (a write of no bytes is never acknowledged); so does exceljs.
+  if (bytes.length === 0) return Promise.reject(new Error('an empty file is not a zip'));
+  const parser = loadUnzipper().Parse();
+  const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+  return new Promise<number>((resolve, reject) => {
+    let total = 0;
+    /** Entries whose inflated bytes have not all been read yet. */
+    let open = 0;
+    let inputRead = false;
+    let settled = false;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      source.destroy();
+      // The listeners stay: whatever the parser or an inflater still reports after this is dropped here.
+      parser.destroy();
+      if (error === undefined) resolve(total);
+      else reject(error);
+    };
+    parser.on('entry', (entry) => {
+      open++;
+      entry.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > maxBytes) settle(new UnpackedTooLarge(maxBytes));
+      });
+      entry.on('end', () => {
+        open--;
+        if (inputRead && open === 0) settle();
+      });
+      entry.on('error', settle);
+    });
+    parser.on('error', settle);
+    // The zip is read: its end record was (the parser ends its readable side, seen once it flows; bytes after
+    // the record are never asked for, so its input may not finish), or every byte of the input was (`close`).
+    // An entry's last inflated bytes may still be on the way.
+    const read = () => {
+      inputRead = true;
+      if (open === 0) settle();
+    };
+    parser.on('end', read);
+    parser.on('close', read);
+    (parser as unknown as NodeJS.ReadableStream).resume();
+    source.pipe(parser);
+  });
+}
