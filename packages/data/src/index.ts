@@ -87,6 +87,7 @@ export {
   SEED_ROLES,
   SYSTEM_MODULE_CODE,
 } from './seed/defaults.js';
+export { ensureSeedMenus, type SeedMenuUpgrade } from './seed/ensure-menus.js';
 export { ensureSystemModule } from './seed/ensure-modules.js';
 export {
   defaultSeedMenus,

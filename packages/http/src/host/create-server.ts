@@ -275,6 +275,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       hooks: loginHooks.hooks,
       metrics,
     });
+    // Codes a menu upgrade gave to seeded buttons reach the users who hold them now, not after the cache's TTL.
+    if (database.menusUpgraded) await security.permissions.invalidateAll();
     const auth = security.auth;
     mfa = buildMfa({
       config,

@@ -8,6 +8,7 @@ import {
   createRepositories,
   type Database,
   defaultSeedMenus,
+  ensureSeedMenus,
   ensureSystemModule,
   findMissingTables,
   migrateDatabase,
@@ -25,6 +26,8 @@ import { asStartupError, StartupError } from './startup-error.js';
 export interface OpenedDatabase {
   database: Database;
   repos: Repositories;
+  /** True when this start brought the seeded menu tree up to this release (permission caches must reload). */
+  menusUpgraded: boolean;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -83,7 +86,14 @@ export async function prepareDatabase(
     await seedIfEmpty(config, database, repos, log, seed);
     if (await ensureSystemModule(database, seed.now()))
       log.info('Portal upgrade: created the built-in "system" module and gave it the top-level menus.');
-    return { database, repos, ping: () => database.ping(), close: () => database.close() };
+    const upgrade = await ensureSeedMenus(database, [...defaultSeedMenus, ...seed.extraMenus], seed.now());
+    const menusUpgraded = upgrade.inserted.length + upgrade.updated.length > 0;
+    if (menusUpgraded)
+      log.info(
+        `Menu upgrade: ${upgrade.inserted.length} seeded menu(s) or button(s) added, ${upgrade.updated.length} given this release's permission codes.`,
+        { inserted: upgrade.inserted, updated: upgrade.updated },
+      );
+    return { database, repos, menusUpgraded, ping: () => database.ping(), close: () => database.close() };
   } catch (error) {
     await database.close().catch(() => {});
     throw asStartupError(error, 'Service:Database');

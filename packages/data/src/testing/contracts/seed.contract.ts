@@ -4,12 +4,13 @@
  * tree, the config rows and the two dictionaries; a second run changes nothing; a row in `sys_user` (even a
  * soft-deleted one) prevents it; existing rows are never overwritten; two concurrent seeds create one admin.
  */
-import { asc, count, type Table } from 'drizzle-orm';
+import { asc, count, eq, type Table } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../database.js';
 import { migrateDatabase } from '../../migrate.js';
+import { ensureSeedMenus } from '../../seed/ensure-menus.js';
 import { ensureSystemModule } from '../../seed/ensure-modules.js';
-import { defaultSeedMenus, flattenSeedMenus, seedPermissionCodes } from '../../seed/menus.js';
+import { defaultSeedMenus, flattenSeedMenus, type SeedMenu, seedPermissionCodes } from '../../seed/menus.js';
 import { runSeed, type SeedInput } from '../../seed/run-seed.js';
 import type { Tables } from '../../tables.js';
 import type { DialectFixture } from '../fixtures.js';
@@ -181,6 +182,91 @@ export function seedContract(fixture: DialectFixture): void {
         const rows = await db.select().from(tables.sysMenu);
         expect(rows.find((m) => m.id === top)?.moduleId).toBe(modules[0]?.id);
         expect(rows.find((m) => m.id === child)?.moduleId).toBeNull();
+      } finally {
+        await other.cleanup();
+      }
+    });
+
+    it('brings a database seeded by an earlier release up to the seed tree at start, leaving what an operator changed', async () => {
+      const other = await openTestDatabase(fixture.dbType);
+      try {
+        const { database } = other;
+        const { db, tables: s } = database;
+        expect(await runSeed(database, input)).toEqual({ created: true });
+        expect(await ensureSeedMenus(database, defaultSeedMenus)).toEqual({ inserted: [], updated: [] });
+        const menu = s.sysMenu;
+        const at = new Date('2026-02-01T00:00:00.000Z');
+        // As an earlier release left it: button 1401 without the recycle-types code, button 1603 not yet there.
+        await db
+          .update(menu)
+          .set({ permission: 'GET:/api/v1/sys/recycle/{type}/page' })
+          .where(eq(menu.id, 1401));
+        await db.delete(menu).where(eq(menu.id, 1603));
+        // What an operator did: button 1602 edited (a code taken away), button 1601 deleted.
+        await db
+          .update(menu)
+          .set({ permission: 'POST:/api/v1/sys/notice;x', updateTime: at })
+          .where(eq(menu.id, 1602));
+        await db
+          .update(menu)
+          .set({ permission: 'old', isDelete: true, updateTime: at })
+          .where(eq(menu.id, 1601));
+        // A later tree: a new catalog with a button, and a button whose id an operator's menu already holds.
+        const later: SeedMenu[] = [
+          ...defaultSeedMenus,
+          {
+            id: 90,
+            type: 'catalog',
+            title: 'Reports',
+            path: '/reports',
+            children: [
+              { id: 91, type: 'button', title: 'List', permissions: ['GET:/api/v1/reports'] },
+              { id: 92, type: 'button', title: 'Run', permissions: ['POST:/api/v1/reports'] },
+            ],
+          },
+        ];
+        await database.adapter.insertWithIds(db, menu, [
+          {
+            id: 92,
+            parentId: 1,
+            type: 'menu',
+            title: 'Mine',
+            permission: 'GET:/api/v1/mine',
+            createTime: at,
+          },
+        ]);
+
+        const results = await Promise.all([
+          ensureSeedMenus(database, later),
+          ensureSeedMenus(database, later),
+        ]);
+        expect(results.flatMap((r) => r.inserted).sort((a, b) => a - b)).toEqual([90, 91, 1603]);
+        expect(results.flatMap((r) => r.updated)).toEqual([1401]);
+        expect(await ensureSeedMenus(database, later)).toEqual({ inserted: [], updated: [] });
+
+        const rows = new Map((await db.select().from(menu)).map((m) => [m.id, m]));
+        expect(rows.get(1401)?.permission).toBe(
+          'GET:/api/v1/sys/recycle/types;GET:/api/v1/sys/recycle/{type}/page',
+        );
+        expect(rows.get(1401)?.updateTime).toBeNull();
+        expect(rows.get(1603)).toMatchObject({
+          parentId: 1600,
+          type: 'button',
+          permission: 'DELETE:/api/v1/sys/notice/{id}',
+        });
+        expect(rows.get(1602)?.permission).toBe('POST:/api/v1/sys/notice;x');
+        expect(rows.get(1601)).toMatchObject({ permission: 'old', isDelete: true });
+        const [system] = await db.select().from(s.sysModule).where(eq(s.sysModule.code, 'system'));
+        expect(rows.get(90)).toMatchObject({ parentId: 0, type: 'catalog', moduleId: system?.id });
+        expect(rows.get(91)).toMatchObject({
+          parentId: 90,
+          permission: 'GET:/api/v1/reports',
+          moduleId: null,
+        });
+        expect(rows.get(92)).toMatchObject({ parentId: 1, type: 'menu', permission: 'GET:/api/v1/mine' });
+        // Ids drawn after the upgrade still follow every explicit one.
+        const next = await database.adapter.insertReturningId(db, menu, { type: 'menu', title: 'after' });
+        expect(next).toBeGreaterThan(Math.max(...rows.keys()));
       } finally {
         await other.cleanup();
       }

@@ -1,0 +1,136 @@
+/**
+ * Upgrade step for the seeded menu tree. The first-start seed writes the tree once, into an empty database; a
+ * later release that adds a permission-protected route adds its code to a seeded button or a new button (menus.ts),
+ * and without this step a database seeded before it never gets either: the route is then open to the super
+ * admin alone and no role can be granted it. At every start (one indexed read when nothing is to do):
+ * - a seeded node whose id no row has, deleted or not, is inserted, when its parent is a live row (or it is a
+ *   top-level node, which joins the `system` module);
+ * - a live seeded row nobody has edited since it was seeded (no update time) takes the seed's permission codes
+ *   when they differ;
+ * rows an operator edited or deleted are left as they are, and so is a row of another type or place that holds a
+ * seeded id (an operator's menu numbered before a release claimed the id). The writes run in one transaction under the seed lock,
+ * so two instances starting at once do the work once.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import type { Database } from '../database.js';
+import type { QueryDb } from '../dialect.js';
+import { isUniqueViolation } from '../errors.js';
+import { SYSTEM_MODULE_CODE } from './defaults.js';
+import { type FlatSeedMenu, flattenSeedMenus, type SeedMenu } from './menus.js';
+
+/** What the step did. */
+export interface SeedMenuUpgrade {
+  /** Ids of the seeded nodes inserted. */
+  inserted: number[];
+  /** Ids of the unedited seeded rows whose permission codes were brought up to the seed's. */
+  updated: number[];
+}
+
+interface PresentRow {
+  id: number;
+  parentId: number;
+  type: string;
+  permission: string | null;
+  isDelete: boolean;
+  updateTime: Date | null;
+}
+
+async function presentRows(database: Database, db: QueryDb, ids: number[]): Promise<Map<number, PresentRow>> {
+  const t = database.tables.sysMenu;
+  const rows: PresentRow[] = await db
+    .select({
+      id: t.id,
+      parentId: t.parentId,
+      type: t.type,
+      permission: t.permission,
+      isDelete: t.isDelete,
+      updateTime: t.updateTime,
+    })
+    .from(t)
+    .where(inArray(t.id, ids));
+  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), parentId: Number(r.parentId) }]));
+}
+
+/** The work the seed tree asks of a database whose seeded rows are `present`. */
+function planOf(flat: readonly FlatSeedMenu[], present: Map<number, PresentRow>) {
+  const seeded = new Map(flat.map((m) => [m.id, m]));
+  /** A live row that is the seed's node of that id (not an operator's menu that holds the id). */
+  const ours = (row: PresentRow | undefined): row is PresentRow => {
+    const node = row && seeded.get(row.id);
+    return !!node && !row.isDelete && row.type === node.type && row.parentId === node.parentId;
+  };
+  const live = (id: number) => ours(present.get(id));
+  const insert: FlatSeedMenu[] = [];
+  const update: FlatSeedMenu[] = [];
+  // Depth first, parents before children: a node inserted here counts as a live parent for its children.
+  const added = new Set<number>();
+  for (const node of flat) {
+    const row = present.get(node.id);
+    if (!row) {
+      if (node.parentId === 0 || live(node.parentId) || added.has(node.parentId)) {
+        insert.push(node);
+        added.add(node.id);
+      }
+    } else if (ours(row) && row.updateTime === null && (row.permission ?? null) !== node.permission) {
+      update.push(node);
+    }
+  }
+  return { insert, update };
+}
+
+/**
+ * Brings a seeded database's menu tree up to `menus` (see the module comment). An empty database is the
+ * first-start seed's to fill: call this after it.
+ */
+export async function ensureSeedMenus(
+  database: Database,
+  menus: readonly SeedMenu[],
+  now: Date = new Date(),
+): Promise<SeedMenuUpgrade> {
+  const flat = flattenSeedMenus(menus);
+  const ids = flat.map((m) => m.id);
+  const first = planOf(flat, await presentRows(database, database.db, ids));
+  if (first.insert.length === 0 && first.update.length === 0) return { inserted: [], updated: [] };
+  try {
+    return await upgrade(database, flat, ids, now);
+  } catch (error) {
+    // Another start inserted the same fixed ids first (SQLite's one connection interleaves instead of waiting
+    // for the seed lock): the work is done.
+    if (isUniqueViolation(error)) return { inserted: [], updated: [] };
+    throw error;
+  }
+}
+
+async function upgrade(
+  database: Database,
+  flat: readonly FlatSeedMenu[],
+  ids: number[],
+  now: Date,
+): Promise<SeedMenuUpgrade> {
+  const { db, adapter, tables: t } = database;
+  return adapter.transaction(db, async (tx) => {
+    await adapter.lockSeed(tx);
+    // Again under the lock: another instance may have done it meanwhile.
+    const { insert, update } = planOf(flat, await presentRows(database, tx, ids));
+    if (insert.length > 0) {
+      const [system] = await tx
+        .select({ id: t.sysModule.id })
+        .from(t.sysModule)
+        .where(eq(t.sysModule.code, SYSTEM_MODULE_CODE));
+      await adapter.insertWithIds(
+        tx,
+        t.sysMenu,
+        insert.map((m) => ({
+          ...m,
+          moduleId: m.parentId === 0 ? (system?.id ?? null) : null,
+          createTime: now,
+          createUserId: null,
+        })),
+      );
+    }
+    // The seed's own write: no update time, so that the next release may bring the row up again.
+    for (const node of update)
+      await tx.update(t.sysMenu).set({ permission: node.permission }).where(eq(t.sysMenu.id, node.id));
+    return { inserted: insert.map((m) => m.id), updated: update.map((m) => m.id) };
+  });
+}
