@@ -114,6 +114,12 @@ describe('operator pages in Chromium', () => {
     const tabs = admin.locator('[data-testid=config-tabs] .n-tabs-tab');
     await expect.poll(() => tabs.first().textContent(), UNTIL).toMatch(/^Security \(\d+\)$/);
     await admin.locator('[data-testid="config-value-sys.security.password.minLength"]').waitFor();
+    // The captcha type is edited with a select of the values its row carries from the server.
+    const captchaType = admin.locator('[data-testid="config-value-sys.security.captcha.type"]');
+    await captchaType.click();
+    const choices = admin.locator('.n-base-select-option');
+    await expect.poll(() => choices.allTextContents(), UNTIL).toEqual(['char', 'path', 'math']);
+    await admin.keyboard.press('Escape');
     // The security knobs with their editors (switches, numbers, the captcha-type select) are labelled too.
     expect(await seriousViolations(admin)).toEqual([]);
     await admin.screenshot({ path: join(SHOTS, 'config-security.png'), fullPage: true });

@@ -56,6 +56,16 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         (await call(`/api/v1/sys/config/${type.id}`, { method: 'PUT', json: { value: 'MATH' } })).code,
       ).toBe(0);
       expect((await call(`/api/v1/sys/config/${type.id}`)).data.value).toBe('math');
+      // The rows say what a write is checked against, so a console offers only values that pass.
+      expect(type).toMatchObject({
+        valueType: 'enum',
+        values: ['char', 'path', 'math'],
+        min: null,
+        max: null,
+      });
+      expect(lock).toMatchObject({ valueType: 'int', values: null, min: 1, max: 1_000_000_000 });
+      expect(await configRow('sys.security.password.minLength')).toMatchObject({ min: 1, max: 128 });
+      expect(captcha).toMatchObject({ valueType: 'bool', values: null, min: null, max: null });
       // Login still works: nothing invalid was stored.
       expect((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
     });
@@ -94,6 +104,12 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         ).code,
       ).toBe(43005);
       const id = created.data.id;
+      // A consumer key has no kernel definition: nothing beyond its type is known of it.
+      expect(await configRow('app.feature.limit')).toMatchObject({
+        valueType: 'int',
+        values: null,
+        min: null,
+      });
       expect(
         (await call(`/api/v1/sys/config/${id}`, { method: 'PUT', json: { value: 'twelve' } })).code,
       ).toBe(48000);

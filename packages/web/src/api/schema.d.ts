@@ -2814,6 +2814,12 @@ export interface components {
             value: string;
             /** @enum {string} */
             valueType: "string" | "int" | "bool" | "enum";
+            /** @description The values a runtime key of type enum takes (the kernel's definition, what a write is checked against); null otherwise. */
+            values: string[] | null;
+            /** @description A runtime int key's least value; null otherwise. */
+            min: number | null;
+            /** @description A runtime int key's greatest value; null otherwise. */
+            max: number | null;
             name: string;
             builtIn: boolean;
             remark: string | null;
@@ -13158,6 +13164,9 @@ export interface operations {
                      *             "key": "string",
                      *             "value": "string",
                      *             "valueType": "string",
+                     *             "values": [],
+                     *             "min": 1,
+                     *             "max": 1,
                      *             "name": "string",
                      *             "builtIn": true,
                      *             "remark": "string",
@@ -13716,6 +13725,11 @@ export interface operations {
                      *         "key": "string",
                      *         "value": "string",
                      *         "valueType": "string",
+                     *         "values": [
+                     *           "string"
+                     *         ],
+                     *         "min": 1,
+                     *         "max": 1,
                      *         "name": "string",
                      *         "builtIn": true,
                      *         "remark": "string",

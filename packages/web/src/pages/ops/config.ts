@@ -12,17 +12,17 @@ export interface ConfigRow extends Record<string, unknown> {
   key: string;
   value: string;
   valueType: ConfigValueType;
+  /** The values a runtime `enum` key takes (the server's definition); null for other rows. */
+  values: string[] | null;
+  /** Bounds of a runtime `int` key; null for other rows. */
+  min: number | null;
+  max: number | null;
   name: string;
   builtIn: boolean;
   remark: string | null;
   createTime: string;
   updateTime: string | null;
 }
-
-/** Members of the runtime `enum` keys (the kernel's definitions; the console imports no server code). */
-export const ENUM_VALUES: Readonly<Record<string, readonly string[]>> = {
-  'sys.security.captcha.type': ['char', 'path', 'math'],
-};
 
 /** Groups shown first, in this order; others follow alphabetically. */
 const FIRST = ['security', 'site', 'externalauth'];
