@@ -22,79 +22,133 @@ async function workbook(nameChars: number): Promise<Uint8Array> {
   return new Uint8Array(await book.xlsx.writeBuffer());
 }
 
+/** A zip entry: its name, its content and the inflated size its headers declare (the true one unless given). */
+interface Entry {
+  name: string;
+  content: Buffer;
+  declared?: number;
+}
+
 /**
- * A one-entry zip whose headers declare `declared` bytes while its data inflates to `content.length`: what a
- * check of the declared sizes would believe.
+ * A zip of deflated entries, written by hand so that its headers may lie about sizes (`declared`) and its
+ * central directory may be left out (a streaming reader never needs it).
  */
-function lyingZip(name: string, content: Buffer, declared: number): Buffer {
-  const data = deflateRawSync(content);
-  const file = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8); // deflate
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(file.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(file.length, 28);
-  const directoryAt = local.length + file.length + data.length;
+function zipOf(entries: readonly Entry[], centralDirectory = true): Buffer {
+  const parts: Buffer[] = [];
+  const directory: Buffer[] = [];
+  let offset = 0;
+  for (const { name, content, declared } of entries) {
+    const data = deflateRawSync(content);
+    const file = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(declared ?? content.length, 22);
+    local.writeUInt16LE(file.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(declared ?? content.length, 24);
+    central.writeUInt16LE(file.length, 28);
+    central.writeUInt32LE(offset, 42);
+    parts.push(local, file, data);
+    directory.push(central, file);
+    offset += local.length + file.length + data.length;
+  }
+  if (!centralDirectory) return Buffer.concat(parts);
+  const size = directory.reduce((n, b) => n + b.length, 0);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + file.length, 12);
-  end.writeUInt32LE(directoryAt, 16);
-  return Buffer.concat([local, file, data, central, file, end]);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, ...directory, end]);
 }
+
+/** A one-entry zip whose headers declare `declared` bytes while it inflates to `content.length`. */
+const lyingZip = (name: string, content: Buffer, declared: number) => zipOf([{ name, content, declared }]);
+
+/** Only a byte limit (the others out of the way). */
+const bytesOnly = (maxBytes: number) => ({ maxBytes, maxElements: 1e12, maxEntries: 1e6 });
 
 describe('unpackedBytes', () => {
   it('counts what a workbook inflates to and stops past the limit', async () => {
     const small = await workbook(10);
-    const size = await unpackedBytes(small, 64 * MIB);
+    const size = await unpackedBytes(small, bytesOnly(64 * MIB));
     // The XML of a workbook is several times its deflated size.
     expect(size).toBeGreaterThan(small.length);
-    await expect(unpackedBytes(small, size)).resolves.toBe(size);
-    await expect(unpackedBytes(small, size - 1)).rejects.toBeInstanceOf(UnpackedTooLarge);
+    await expect(unpackedBytes(small, bytesOnly(size))).resolves.toBe(size);
+    await expect(unpackedBytes(small, bytesOnly(size - 1))).rejects.toBeInstanceOf(UnpackedTooLarge);
   });
 
   it('counts the bytes inflated, not the sizes the headers declare', async () => {
     const bomb = lyingZip('xl/sharedStrings.xml', Buffer.alloc(4 * MIB, 'a'), 100);
     expect(bomb.length).toBeLessThan(16 * 1024);
-    await expect(unpackedBytes(bomb, MIB)).rejects.toBeInstanceOf(UnpackedTooLarge);
-    await expect(unpackedBytes(bomb, 8 * MIB)).resolves.toBe(4 * MIB);
+    await expect(unpackedBytes(bomb, bytesOnly(MIB))).rejects.toBeInstanceOf(UnpackedTooLarge);
+    await expect(unpackedBytes(bomb, bytesOnly(8 * MIB))).resolves.toBe(4 * MIB);
+  });
+
+  it('counts a bomb that is the last entry of a zip without a central directory', async () => {
+    const zip = zipOf(
+      [
+        { name: 'a.xml', content: Buffer.from('<a/>') },
+        { name: 'xl/sharedStrings.xml', content: Buffer.alloc(4 * MIB, 'a') },
+      ],
+      false,
+    );
+    await expect(unpackedBytes(zip, bytesOnly(MIB))).rejects.toBeInstanceOf(UnpackedTooLarge);
+    await expect(unpackedBytes(zip, bytesOnly(8 * MIB))).resolves.toBe(4 + 4 * MIB);
+  });
+
+  it('refuses more XML elements or more files than allowed, whatever the bytes', async () => {
+    // A shared string of empty runs: few bytes, an object per element in the reader.
+    const runs = zipOf([{ name: 'xl/sharedStrings.xml', content: Buffer.from('<r/>'.repeat(50_000)) }]);
+    const elements = unpackedBytes(runs, { maxBytes: 64 * MIB, maxElements: 40_000, maxEntries: 10 });
+    await expect(elements).rejects.toThrow('the workbook holds more than 40000 XML elements');
+    await expect(
+      unpackedBytes(runs, { maxBytes: 64 * MIB, maxElements: 50_000, maxEntries: 10 }),
+    ).resolves.toBe(200_000);
+    const many = zipOf(
+      Array.from({ length: 5 }, (_, i) => ({ name: `f${i}.xml`, content: Buffer.from('<a/>') })),
+    );
+    await expect(unpackedBytes(many, { maxBytes: MIB, maxElements: 100, maxEntries: 4 })).rejects.toThrow(
+      'the workbook holds more than 4 files',
+    );
+    await expect(unpackedBytes(many, { maxBytes: MIB, maxElements: 100, maxEntries: 5 })).resolves.toBe(20);
   });
 
   it('rejects bytes that are not a zip, and an empty file', async () => {
-    await expect(unpackedBytes(new TextEncoder().encode('not a zip at all'), MIB)).rejects.toThrow();
-    await expect(unpackedBytes(new Uint8Array(0), MIB)).rejects.toThrow(/empty/);
+    await expect(
+      unpackedBytes(new TextEncoder().encode('not a zip at all'), bytesOnly(MIB)),
+    ).rejects.toThrow();
+    await expect(unpackedBytes(new Uint8Array(0), bytesOnly(MIB))).rejects.toThrow(/empty/);
   });
 
   it('settles on every cut and every damaged byte of a workbook (never waits for ever)', async () => {
     const good = await workbook(10);
-    const full = await unpackedBytes(good, 64 * MIB);
+    const full = await unpackedBytes(good, bytesOnly(64 * MIB));
     // Bytes after the zip's end record are never read: the count is the workbook's.
-    await expect(unpackedBytes(Buffer.concat([good, Buffer.from('trailing bytes')]), 64 * MIB)).resolves.toBe(
-      full,
-    );
+    await expect(
+      unpackedBytes(Buffer.concat([good, Buffer.from('trailing bytes')]), bytesOnly(64 * MIB)),
+    ).resolves.toBe(full);
     // Every cut settles. One at an entry's boundary reads as a shorter zip (so exceljs reads it too); none counts
     // more than the whole workbook; one in the middle of the entries' data rejects.
     for (let cut = 1; cut < good.length; cut += 61) {
-      const counted = await unpackedBytes(good.subarray(0, cut), 64 * MIB).catch(() => 0);
+      const counted = await unpackedBytes(good.subarray(0, cut), bytesOnly(64 * MIB)).catch(() => 0);
       expect(counted).toBeLessThanOrEqual(full);
     }
-    await expect(unpackedBytes(good.subarray(0, good.length >> 1), 64 * MIB)).rejects.toThrow();
+    await expect(unpackedBytes(good.subarray(0, good.length >> 1), bytesOnly(64 * MIB))).rejects.toThrow();
     for (let i = 0; i < 200; i++) {
       const damaged = Buffer.from(good);
       const at = (i * 7919) % damaged.length;
       damaged[at] = (damaged[at] as number) ^ 0xff;
-      await unpackedBytes(damaged, 64 * MIB).catch(() => undefined);
+      await unpackedBytes(damaged, bytesOnly(64 * MIB)).catch(() => undefined);
     }
   });
 });

@@ -32,28 +32,49 @@ function loadUnzipper(): Unzipper {
   return unzipper;
 }
 
-/** The zip inflates to more than the limit. */
+/** What an uploaded workbook may unpack to. */
+export interface UnpackLimits {
+  /** Inflated bytes, all entries together. */
+  maxBytes: number;
+  /**
+   * XML elements (`<` in the inflated bytes), all entries together: the reader makes objects per element, so a
+   * workbook of empty elements (`<r/>` in a shared string) costs many times its bytes in memory.
+   */
+  maxElements: number;
+  /** Entries (files) in the zip: each costs an inflater of its own, here and in exceljs. */
+  maxEntries: number;
+}
+
+/** The zip unpacks to more than a limit allows; the message says which (`the workbook unpacks to …`). */
 export class UnpackedTooLarge extends Error {
   override readonly name = 'UnpackedTooLarge';
-  constructor(readonly maxBytes: number) {
-    super(`the workbook unpacks to more than ${maxBytes} bytes`);
-  }
+}
+
+const MIB = 1024 * 1024;
+
+/** The number of `<` in a chunk of inflated XML. */
+function elementsIn(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(0x3c); at !== -1; at = chunk.indexOf(0x3c, at + 1)) n++;
+  return n;
 }
 
 /**
  * The bytes every entry of the zip inflates to, all together. Rejects with {@link UnpackedTooLarge} as soon as
- * they pass `maxBytes`, and with the parser's own error for bytes that are not a whole zip (one that ends inside
- * an entry rejects too: a reader waiting for the rest of an entry would wait for ever).
+ * a limit is passed (and stops every inflater), and with the parser's own error for bytes that are not a whole
+ * zip (one that ends inside an entry rejects too: a reader waiting for the rest of an entry would wait for ever).
  */
-export function unpackedBytes(bytes: Uint8Array, maxBytes: number): Promise<number> {
+export function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<number> {
   // The parser waits for ever on an empty input (a write of no bytes is never acknowledged); so does exceljs.
   if (bytes.length === 0) return Promise.reject(new Error('an empty file is not a zip'));
   const parser = loadUnzipper().Parse();
   const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
   return new Promise<number>((resolve, reject) => {
     let total = 0;
+    let elements = 0;
+    let entries = 0;
     /** Entries whose inflated bytes have not all been read yet. */
-    let open = 0;
+    const open = new Set<ZipEntry>();
     let inputRead = false;
     let settled = false;
     const settle = (error?: unknown) => {
@@ -61,20 +82,36 @@ export function unpackedBytes(bytes: Uint8Array, maxBytes: number): Promise<numb
       settled = true;
       source.unpipe(parser);
       source.destroy();
+      // An entry's compressed bytes are all in its inflater already: destroying the entry stops the inflating
+      // (nothing reads it any more), which would otherwise go on for seconds after a bomb is refused.
+      for (const entry of open) (entry as unknown as { destroy(): void }).destroy();
       // The listeners stay: whatever the parser or an inflater still reports after this is dropped here.
       parser.destroy();
       if (error === undefined) resolve(total);
       else reject(error);
     };
     parser.on('entry', (entry) => {
-      open++;
+      if (++entries > limits.maxEntries) {
+        open.add(entry);
+        settle(new UnpackedTooLarge(`the workbook holds more than ${limits.maxEntries} files`));
+        return;
+      }
+      open.add(entry);
       entry.on('data', (chunk: Buffer) => {
         total += chunk.length;
-        if (total > maxBytes) settle(new UnpackedTooLarge(maxBytes));
+        elements += elementsIn(chunk);
+        if (total > limits.maxBytes)
+          settle(
+            new UnpackedTooLarge(
+              `the workbook unpacks to more than ${Math.floor(limits.maxBytes / MIB)} MiB`,
+            ),
+          );
+        else if (elements > limits.maxElements)
+          settle(new UnpackedTooLarge(`the workbook holds more than ${limits.maxElements} XML elements`));
       });
       entry.on('end', () => {
-        open--;
-        if (inputRead && open === 0) settle();
+        open.delete(entry);
+        if (inputRead && open.size === 0) settle();
       });
       entry.on('error', settle);
     });
@@ -84,7 +121,7 @@ export function unpackedBytes(bytes: Uint8Array, maxBytes: number): Promise<numb
     // An entry's last inflated bytes may still be on the way.
     const read = () => {
       inputRead = true;
-      if (open === 0) settle();
+      if (open.size === 0) settle();
     };
     parser.on('end', read);
     parser.on('close', read);

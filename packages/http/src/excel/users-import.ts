@@ -108,6 +108,15 @@ export interface SheetLimits {
   maxUnpackedBytes: number;
 }
 
+/** Files in an .xlsx: a workbook has a dozen or two (a few more per sheet or picture). */
+export const MAX_WORKBOOK_ENTRIES = 1_000;
+
+/**
+ * XML elements a workbook of `maxRows` rows may hold: a row of the import's 14 columns is ~45 elements and a
+ * shared string ~3, so 200 a row leaves room for wide and styled sheets; never fewer than 100,000.
+ */
+export const maxWorkbookElements = (maxRows: number): number => Math.max(100_000, maxRows * 200);
+
 const unreadable = (message: string) =>
   new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path: 'file', message }] });
 
@@ -122,10 +131,13 @@ export async function readSheet(
 ): Promise<{ headers: string[]; data: string[][] }> {
   const ExcelJS = await loadExcel();
   try {
-    await unpackedBytes(bytes, maxUnpackedBytes);
+    await unpackedBytes(bytes, {
+      maxBytes: maxUnpackedBytes,
+      maxElements: maxWorkbookElements(maxRows),
+      maxEntries: MAX_WORKBOOK_ENTRIES,
+    });
   } catch (error) {
-    if (!(error instanceof UnpackedTooLarge)) throw unreadable('not a readable .xlsx workbook');
-    throw unreadable(`the workbook unpacks to more than ${Math.floor(maxUnpackedBytes / MIB)} MiB`);
+    throw unreadable(error instanceof UnpackedTooLarge ? error.message : 'not a readable .xlsx workbook');
   }
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
     worksheets: 'emit',

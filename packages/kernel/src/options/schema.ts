@@ -224,8 +224,8 @@ export const serviceSchema = section({
     ),
     MaxRows: int(10_000, 'Most data rows one import may carry (46003 beyond).', { min: 1, max: 1_000_000 }),
     MaxUnpackedMb: int(
-      256,
-      'Most bytes an uploaded .xlsx may inflate to, all its entries together, counted while inflating (48000 beyond): a small deflated file can unpack to gigabytes.',
+      32,
+      'Most bytes an uploaded .xlsx may inflate to, all its entries together, counted while inflating (48000 beyond): a small deflated file can unpack to gigabytes. 10,000 rows of the import inflate to a few MiB.',
       { min: 1, max: 4096 },
     ),
     ExportMaxRows: int(100_000, 'Most rows one export may write (46012 beyond).', {
