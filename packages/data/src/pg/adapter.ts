@@ -130,10 +130,11 @@ export const pgAdapter: DialectAdapter = {
     await native(tx)
       .insert(nativeTable(table))
       .values(values as never);
-    // Identity columns draw from a sequence that explicit ids do not advance.
+    // Identity columns draw from a sequence that explicit ids do not advance. Never backwards: another session
+    // may have drawn ids above the table's largest committed one (its insert not committed yet).
     const name = getTableName(table);
     await native(tx).execute(
-      sql`select setval(pg_get_serial_sequence(${name}, 'id'), (select max(${table.id}) from ${table}))`,
+      sql`select setval(pg_get_serial_sequence(${name}, 'id'), greatest((select max(${table.id}) from ${table}), coalesce(pg_sequence_last_value(pg_get_serial_sequence(${name}, 'id')::regclass), 0)))`,
     );
   },
 

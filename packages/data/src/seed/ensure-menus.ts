@@ -11,7 +11,7 @@
  * seeded id (an operator's menu numbered before a release claimed the id). The writes run in one transaction under the seed lock,
  * so two instances starting at once do the work once.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import type { QueryDb } from '../dialect.js';
 import { isUniqueViolation } from '../errors.js';
@@ -32,6 +32,7 @@ interface PresentRow {
   type: string;
   permission: string | null;
   isDelete: boolean;
+  createUserId: number | null;
   updateTime: Date | null;
 }
 
@@ -44,6 +45,7 @@ async function presentRows(database: Database, db: QueryDb, ids: number[]): Prom
       type: t.type,
       permission: t.permission,
       isDelete: t.isDelete,
+      createUserId: t.createUserId,
       updateTime: t.updateTime,
     })
     .from(t)
@@ -54,12 +56,19 @@ async function presentRows(database: Database, db: QueryDb, ids: number[]): Prom
 /** The work the seed tree asks of a database whose seeded rows are `present`. */
 function planOf(flat: readonly FlatSeedMenu[], present: Map<number, PresentRow>) {
   const seeded = new Map(flat.map((m) => [m.id, m]));
-  /** A live row that is the seed's node of that id (not an operator's menu that holds the id). */
-  const ours = (row: PresentRow | undefined): row is PresentRow => {
+  /**
+   * A live row the seed wrote (no creating user: the menu service stamps the operator's) of the seeded node's
+   * type; an operator's menu that took a seeded id is never the seed's.
+   */
+  const seeds = (row: PresentRow | undefined): row is PresentRow => {
     const node = row && seeded.get(row.id);
-    return !!node && !row.isDelete && row.type === node.type && row.parentId === node.parentId;
+    return !!node && !row.isDelete && row.createUserId === null && row.type === node.type;
   };
-  const live = (id: number) => ours(present.get(id));
+  /** The seed's row in the seed's place (an operator who moved it has edited it). */
+  const ours = (row: PresentRow | undefined): row is PresentRow =>
+    seeds(row) && row.parentId === seeded.get(row.id)?.parentId;
+  // A parent the operator moved still takes the seed's new children.
+  const live = (id: number) => seeds(present.get(id));
   const insert: FlatSeedMenu[] = [];
   const update: FlatSeedMenu[] = [];
   // Depth first, parents before children: a node inserted here counts as a live parent for its children.
@@ -129,8 +138,12 @@ async function upgrade(
       );
     }
     // The seed's own write: no update time, so that the next release may bring the row up again.
+    // Only while nobody has edited the row (an edit may have landed since it was read).
     for (const node of update)
-      await tx.update(t.sysMenu).set({ permission: node.permission }).where(eq(t.sysMenu.id, node.id));
+      await tx
+        .update(t.sysMenu)
+        .set({ permission: node.permission })
+        .where(and(eq(t.sysMenu.id, node.id), isNull(t.sysMenu.updateTime), isNull(t.sysMenu.createUserId)));
     return { inserted: insert.map((m) => m.id), updated: update.map((m) => m.id) };
   });
 }

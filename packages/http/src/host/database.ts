@@ -86,17 +86,32 @@ export async function prepareDatabase(
     await seedIfEmpty(config, database, repos, log, seed);
     if (await ensureSystemModule(database, seed.now()))
       log.info('Portal upgrade: created the built-in "system" module and gave it the top-level menus.');
-    const upgrade = await ensureSeedMenus(database, [...defaultSeedMenus, ...seed.extraMenus], seed.now());
-    const menusUpgraded = upgrade.inserted.length + upgrade.updated.length > 0;
-    if (menusUpgraded)
-      log.info(
-        `Menu upgrade: ${upgrade.inserted.length} seeded menu(s) or button(s) added, ${upgrade.updated.length} given this release's permission codes.`,
-        { inserted: upgrade.inserted, updated: upgrade.updated },
-      );
+    const menusUpgraded = await upgradeMenus(database, seed, log);
     return { database, repos, menusUpgraded, ping: () => database.ping(), close: () => database.close() };
   } catch (error) {
     await database.close().catch(() => {});
     throw asStartupError(error, 'Service:Database');
+  }
+}
+
+/**
+ * The seeded menu tree brought up to this release (@svc/data `ensureSeedMenus`); true when it changed. A failure
+ * (a runtime role without the right to move PostgreSQL's sequence, a lock timeout) is logged and the start goes
+ * on: the tree stays as it was, which only keeps new routes to the super admin until the next start.
+ */
+async function upgradeMenus(database: Database, seed: SeedOptions, log: Logger): Promise<boolean> {
+  try {
+    const upgrade = await ensureSeedMenus(database, [...defaultSeedMenus, ...seed.extraMenus], seed.now());
+    const changed = upgrade.inserted.length + upgrade.updated.length > 0;
+    if (changed)
+      log.info(
+        `Menu upgrade: ${upgrade.inserted.length} seeded menu(s) or button(s) added, ${upgrade.updated.length} given this release's permission codes.`,
+        { inserted: upgrade.inserted, updated: upgrade.updated },
+      );
+    return changed;
+  } catch (error) {
+    log.warn('Menu upgrade failed; the seeded menu tree stays as it was until the next start.', { error });
+    return false;
   }
 }
 

@@ -4,7 +4,7 @@
  * tree, the config rows and the two dictionaries; a second run changes nothing; a row in `sys_user` (even a
  * soft-deleted one) prevents it; existing rows are never overwritten; two concurrent seeds create one admin.
  */
-import { asc, count, eq, type Table } from 'drizzle-orm';
+import { asc, count, eq, sql, type Table } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../database.js';
 import { migrateDatabase } from '../../migrate.js';
@@ -222,9 +222,13 @@ export function seedContract(fixture: DialectFixture): void {
             children: [
               { id: 91, type: 'button', title: 'List', permissions: ['GET:/api/v1/reports'] },
               { id: 92, type: 'button', title: 'Run', permissions: ['POST:/api/v1/reports'] },
+              { id: 93, type: 'button', title: 'Export', permissions: ['GET:/api/v1/reports/export'] },
+              { id: 5000, type: 'button', title: 'Share', permissions: ['POST:/api/v1/reports/share'] },
             ],
           },
         ];
+        // Operators' menus on seeded ids: one of another type and place, one in the very place of the seed's
+        // node (created through the menu service, which stamps its creator).
         await database.adapter.insertWithIds(db, menu, [
           {
             id: 92,
@@ -234,13 +238,30 @@ export function seedContract(fixture: DialectFixture): void {
             permission: 'GET:/api/v1/mine',
             createTime: at,
           },
+          {
+            id: 93,
+            parentId: 90,
+            type: 'button',
+            title: 'Ours',
+            permission: 'GET:/api/v1/ours',
+            createTime: at,
+            createUserId: 1,
+          },
         ]);
+        // The notices menu moved by an operator still takes the seed's new button.
+        await db.update(menu).set({ parentId: 2, updateTime: at }).where(eq(menu.id, 1600));
+        const pg = fixture.dbType === 'PostgreSQL';
+        // PostgreSQL: another session has drawn ids up to 6000 (not committed yet); the sequence must not go back.
+        if (pg)
+          await (db as unknown as { execute(q: unknown): Promise<unknown> }).execute(
+            sql`select setval(pg_get_serial_sequence('sys_menu', 'id'), 6000)`,
+          );
 
         const results = await Promise.all([
           ensureSeedMenus(database, later),
           ensureSeedMenus(database, later),
         ]);
-        expect(results.flatMap((r) => r.inserted).sort((a, b) => a - b)).toEqual([90, 91, 1603]);
+        expect(results.flatMap((r) => r.inserted).sort((a, b) => a - b)).toEqual([90, 91, 1603, 5000]);
         expect(results.flatMap((r) => r.updated)).toEqual([1401]);
         expect(await ensureSeedMenus(database, later)).toEqual({ inserted: [], updated: [] });
 
@@ -264,9 +285,10 @@ export function seedContract(fixture: DialectFixture): void {
           moduleId: null,
         });
         expect(rows.get(92)).toMatchObject({ parentId: 1, type: 'menu', permission: 'GET:/api/v1/mine' });
-        // Ids drawn after the upgrade still follow every explicit one.
+        expect(rows.get(93)).toMatchObject({ title: 'Ours', permission: 'GET:/api/v1/ours' });
+        // Ids drawn after the upgrade follow every explicit one, and every id another session drew.
         const next = await database.adapter.insertReturningId(db, menu, { type: 'menu', title: 'after' });
-        expect(next).toBeGreaterThan(Math.max(...rows.keys()));
+        expect(next).toBeGreaterThan(pg ? 6000 : 5000);
       } finally {
         await other.cleanup();
       }
