@@ -119,6 +119,18 @@ describe('SegmentRouter', () => {
     ]);
   });
 
+  it('answers a request segment that spells a parameter label once, where the trie answers it twice', () => {
+    const { trie, segments } = pair([
+      ['GET', '/users/:id'],
+      ['ALL', '/users/:id/*'],
+    ]);
+    expect(plain(trie.match('GET', '/users/:id')).map(([h]) => h)).toEqual([0, 0, 1, 1]);
+    expect(plain(segments.match('GET', '/users/:id'))).toEqual([
+      [0, { id: ':id' }],
+      [1, { id: ':id' }],
+    ]);
+  });
+
   it('refuses the paths it cannot match as the trie does', () => {
     for (const path of ['/a/:id{[0-9]+}', '/a/:id?', '/a/*/b', '/a/b*', '/a/:id/:id', '/a/{x}'])
       expect([path, SegmentRouter.supports(path)]).toEqual([path, false]);

@@ -6,7 +6,10 @@
  * (bench/router.mjs): the trie copies a parameter object per pattern child it passes, keeps a list of candidate
  * nodes per segment and sorts its answers. This router answers what the TrieRouter answers
  * for such a table (segment-router.test.ts compares both on the reference host's table and on random ones):
- * every registration whose path matches, in registration order, each with its own parameters.
+ * every registration whose path matches, in registration order, each with its own parameters. One deliberate
+ * difference: the trie keys a parameter's node by its label, so a request segment that spells a registered label
+ * (`/users/:id` asked literally) reaches that node twice and the trie answers its registrations twice (a
+ * middleware would run twice); this router answers them once.
  *
  * Paths outside that form (regular-expression parameters, optional parameters, wildcards inside a path or a
  * segment, a parameter name used twice) are refused by {@link SegmentRouter.supports}; the caller then keeps
