@@ -100,15 +100,22 @@ export async function ensureSeedMenus(
   const ids = flat.map((m) => m.id);
   const first = planOf(flat, await presentRows(database, database.db, ids));
   if (first.insert.length === 0 && first.update.length === 0) return { inserted: [], updated: [] };
-  try {
-    return await upgrade(database, flat, ids, now);
-  } catch (error) {
-    // Another start inserted the same fixed ids first (SQLite's one connection interleaves instead of waiting
-    // for the seed lock): the work is done.
-    if (isUniqueViolation(error)) return { inserted: [], updated: [] };
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await upgrade(database, flat, ids, now);
+    } catch (error) {
+      // Another start inserted the same fixed ids first (SQLite's one connection interleaves instead of waiting
+      // for the seed lock): the work is done.
+      if (isUniqueViolation(error)) return { inserted: [], updated: [] };
+      // A deadlock victim or lock timeout (MariaDB's seed lock is a row two starts may both reach for): again,
+      // planned afresh, as the first-start seed does.
+      if (attempt >= MAX_ATTEMPTS) throw error;
+    }
   }
 }
+
+/** Attempts before a failure is reported. */
+const MAX_ATTEMPTS = 5;
 
 async function upgrade(
   database: Database,

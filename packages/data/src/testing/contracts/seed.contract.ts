@@ -4,7 +4,7 @@
  * tree, the config rows and the two dictionaries; a second run changes nothing; a row in `sys_user` (even a
  * soft-deleted one) prevents it; existing rows are never overwritten; two concurrent seeds create one admin.
  */
-import { asc, count, eq, sql, type Table } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql, type Table } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../database.js';
 import { migrateDatabase } from '../../migrate.js';
@@ -337,6 +337,37 @@ export function seedContract(fixture: DialectFixture): void {
         expect(await rowCount(first, first.tables.sysUser)).toBe(1);
         expect(await rowCount(first, first.tables.sysOrg)).toBe(1);
         expect(await rowCount(first, first.tables.sysRole)).toBe(6);
+      } finally {
+        await first.close();
+        await second.close();
+        await created.drop();
+      }
+    });
+
+    it('upgrades the menu tree once when two processes start on the same database at once', async () => {
+      const created = await createTestDatabase(fixture.dbType);
+      const open = () =>
+        openDatabase({
+          dbType: fixture.dbType,
+          connectionString: created.connectionString,
+          contentRoot: '/',
+        });
+      const first = await open();
+      const second = await open();
+      try {
+        await migrateDatabase(first);
+        expect(await runSeed(first, input)).toEqual({ created: true });
+        const { db, tables: s } = first;
+        // An earlier release's database: a whole menu and its buttons missing, one button without a new code.
+        await db.delete(s.sysMenu).where(inArray(s.sysMenu.id, [1600, 1601, 1602, 1603]));
+        await db.update(s.sysMenu).set({ permission: 'x' }).where(eq(s.sysMenu.id, 1401));
+        const results = await Promise.all([
+          ensureSeedMenus(first, defaultSeedMenus),
+          ensureSeedMenus(second, defaultSeedMenus),
+        ]);
+        expect(results.flatMap((r) => r.inserted).sort((a, b) => a - b)).toEqual([1600, 1601, 1602, 1603]);
+        expect(results.flatMap((r) => r.updated)).toEqual([1401]);
+        expect(await rowCount(first, s.sysMenu)).toBe(flattenSeedMenus(defaultSeedMenus).length);
       } finally {
         await first.close();
         await second.close();
