@@ -314,7 +314,8 @@ export function seedContract(fixture: DialectFixture): void {
       }
     });
 
-    it('creates one super-admin when two processes seed the same database at once', async () => {
+    /** One fresh, migrated database opened twice, as two processes would (two pools, two connections). */
+    async function twoProcesses() {
       const created = await createTestDatabase(fixture.dbType);
       const open = () =>
         openDatabase({
@@ -324,8 +325,21 @@ export function seedContract(fixture: DialectFixture): void {
         });
       const first = await open();
       const second = await open();
+      await migrateDatabase(first);
+      return {
+        first,
+        second,
+        async close() {
+          await first.close();
+          await second.close();
+          await created.drop();
+        },
+      };
+    }
+
+    it('creates one super-admin when two processes seed the same database at once', async () => {
+      const { first, second, close } = await twoProcesses();
       try {
-        await migrateDatabase(first);
         // No menus: their fixed ids would collide and serialise the seeds by themselves; this checks the lock.
         const race = { ...input, menus: [] };
         const results = await Promise.all([
@@ -338,24 +352,13 @@ export function seedContract(fixture: DialectFixture): void {
         expect(await rowCount(first, first.tables.sysOrg)).toBe(1);
         expect(await rowCount(first, first.tables.sysRole)).toBe(6);
       } finally {
-        await first.close();
-        await second.close();
-        await created.drop();
+        await close();
       }
     });
 
     it('upgrades the menu tree once when two processes start on the same database at once', async () => {
-      const created = await createTestDatabase(fixture.dbType);
-      const open = () =>
-        openDatabase({
-          dbType: fixture.dbType,
-          connectionString: created.connectionString,
-          contentRoot: '/',
-        });
-      const first = await open();
-      const second = await open();
+      const { first, second, close } = await twoProcesses();
       try {
-        await migrateDatabase(first);
         expect(await runSeed(first, input)).toEqual({ created: true });
         const { db, tables: s } = first;
         // An earlier release's database: a whole menu and its buttons missing, one button without a new code.
@@ -369,9 +372,7 @@ export function seedContract(fixture: DialectFixture): void {
         expect(results.flatMap((r) => r.updated)).toEqual([1401]);
         expect(await rowCount(first, s.sysMenu)).toBe(flattenSeedMenus(defaultSeedMenus).length);
       } finally {
-        await first.close();
-        await second.close();
-        await created.drop();
+        await close();
       }
     });
   });
