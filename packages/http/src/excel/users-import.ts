@@ -123,7 +123,8 @@ const unreadable = (message: string) =>
 /**
  * Reads the first worksheet of an .xlsx with exceljs' streaming reader: the header row, then at most
  * `maxRows` data rows (46003 beyond, 46002 when there is no data row). Blank rows are skipped. A file that
- * inflates to more than `maxUnpackedBytes` is refused (48000) before exceljs reads it.
+ * inflates to more than `maxUnpackedBytes`, more XML elements than {@link maxWorkbookElements} or more files
+ * than {@link MAX_WORKBOOK_ENTRIES} is refused (48000) before exceljs reads it (unpacked.ts).
  */
 export async function readSheet(
   bytes: Uint8Array,
