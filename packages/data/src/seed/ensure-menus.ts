@@ -3,13 +3,14 @@
  * later release that adds a permission-protected route adds its code to a seeded button or a new button (menus.ts),
  * and without this step a database seeded before it never gets either: the route is then open to the super
  * admin alone and no role can be granted it. At every start (one indexed read when nothing is to do):
- * - a seeded node whose id no row has, deleted or not, is inserted, when its parent is a live row (or it is a
- *   top-level node, which joins the `system` module);
+ * - a seeded node whose id no row has, deleted or not, is inserted, when its parent is a live row the seed wrote
+ *   (even one an operator moved) or it is a top-level node, which joins the `system` module;
  * - a live seeded row nobody has edited since it was seeded (no update time) takes the seed's permission codes
- *   when they differ;
- * rows an operator edited or deleted are left as they are, and so is a row of another type or place that holds a
- * seeded id (an operator's menu numbered before a release claimed the id). The writes run in one transaction under the seed lock,
- * so two instances starting at once do the work once.
+ *   when they differ.
+ * A row is the seed's only if no user created it (the menu service stamps the creator) and it has the seeded
+ * node's type: an operator's menu that took a seeded id is never touched, nor is what an operator edited or
+ * deleted. The writes run in one transaction under the seed lock (retried as the first-start seed is), so two
+ * instances starting at once do the work once.
  */
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../database.js';
