@@ -67,6 +67,11 @@ export interface RoleRepository {
   /** Scopes of the user's enabled, live roles (one query per table, however many roles). */
   scopesOfUser(userId: number): Promise<RoleScope[]>;
   /**
+   * Scopes of these roles, enabled or not (deleted ones only with `includeDeleted`): what they would let a
+   * holder see once switched on (the grant check counts all of it, as `permissionsOfRoles` does for codes).
+   */
+  scopesOfRoles(roleIds: readonly number[], options?: { includeDeleted?: boolean }): Promise<RoleScope[]>;
+  /**
    * Permission texts of every live menu granted to these roles, enabled or not: what the roles would grant
    * once everything is switched on (the escalation check counts all of it).
    */
@@ -84,6 +89,25 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
 
   async function affected(result: PromiseLike<unknown>): Promise<boolean> {
     return adapter.affectedRows(await result) > 0;
+  }
+
+  /** The roles with their custom organisation lists (one query for every role). */
+  async function withCustomOrgs(roles: { roleId: number; dataScope: DataScope }[]): Promise<RoleScope[]> {
+    if (roles.length === 0) return [];
+    const links = await db
+      .select({ roleId: rds.roleId, orgId: rds.orgId })
+      .from(rds)
+      .where(
+        inArray(
+          rds.roleId,
+          roles.map((r) => r.roleId),
+        ),
+      );
+    return roles.map((r) => ({
+      roleId: r.roleId,
+      dataScope: r.dataScope,
+      customOrgIds: links.filter((l) => l.roleId === r.roleId).map((l) => l.orgId),
+    }));
   }
 
   return {
@@ -237,21 +261,20 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
           ),
         )
         .orderBy(asc(t.id));
-      if (roles.length === 0) return [];
-      const links = await db
-        .select({ roleId: rds.roleId, orgId: rds.orgId })
-        .from(rds)
+      return withCustomOrgs(roles);
+    },
+
+    async scopesOfRoles(roleIds, options) {
+      const unique = [...new Set(roleIds)];
+      if (unique.length === 0) return [];
+      const roles = await db
+        .select({ roleId: t.id, dataScope: t.dataScope })
+        .from(t)
         .where(
-          inArray(
-            rds.roleId,
-            roles.map((r) => r.roleId),
-          ),
-        );
-      return roles.map((r) => ({
-        roleId: r.roleId,
-        dataScope: r.dataScope,
-        customOrgIds: links.filter((l) => l.roleId === r.roleId).map((l) => l.orgId),
-      }));
+          options?.includeDeleted ? inArray(t.id, unique) : and(eq(t.isDelete, false), inArray(t.id, unique)),
+        )
+        .orderBy(asc(t.id));
+      return withCustomOrgs(roles);
     },
 
     async permissionsOfRoles(roleIds) {

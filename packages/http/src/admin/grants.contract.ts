@@ -137,6 +137,7 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         'PUT:/api/v1/sys/menu/{id}',
         'GET:/api/v1/sys/session/online',
         'DELETE:/api/v1/sys/session/{sessionid}',
+        'POST:/api/v1/sys/recycle/{type}/{id}/restore',
       ];
       const LACKING = 'DELETE:/api/v1/sys/log/op';
       let sub: string;
@@ -239,6 +240,102 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
           token: sub,
           json: { scopeType: 2 },
         });
+      });
+
+      // A role's data scope travels with it: handing one out (or widening one someone holds) must not let its
+      // holder see organisations the caller does not, whatever its codes (codes alone once let this through).
+      it('cannot hand out a role that sees beyond their own scope (41005): create, update, members, enabling, scope change, restore', async () => {
+        const deptId = (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId;
+        const outsideOrg = await h.org('esc-outside');
+        const view = ['GET:/api/v1/sys/user/page'];
+        const wideRoleId = await h.role('esc-wide', view, { scopeType: 1 });
+        const customRoleId = await h.role('esc-custom', view, { scopeType: 5, customOrgIds: [outsideOrg] });
+        const refusedScope = { code: 41005, args: { reason: 'data-scope' } };
+        for (const roleIds of [[wideRoleId], [plainRoleId, customRoleId]]) {
+          const create = await h.call('POST', '/api/v1/sys/user', {
+            token: sub,
+            json: { account: `esc-mole-${roleIds.length}`, realName: 'x', orgId: deptId, roleIds },
+          });
+          expect(create.body, `create with ${roleIds}`).toMatchObject(refusedScope);
+          const update = await h.call('PUT', `/api/v1/sys/user/${targetId}`, {
+            token: sub,
+            json: { roleIds },
+          });
+          expect(update.body, `update with ${roleIds}`).toMatchObject(refusedScope);
+        }
+        const members = await h.call('PUT', `/api/v1/sys/role/${wideRoleId}/users`, {
+          token: sub,
+          json: { userIds: [targetId] },
+        });
+        expect(members.body).toMatchObject(refusedScope);
+        expect((await h.ok('GET', `/api/v1/sys/user/${targetId}`)).roleIds).toEqual([plainRoleId]);
+        expect(
+          (await h.ok('GET', '/api/v1/sys/user/page?pageSize=100')).items.some((u: { account: string }) =>
+            u.account.startsWith('esc-mole'),
+          ),
+        ).toBe(false);
+
+        // Enabling a role someone holds gives them its scope again; so does restoring it.
+        const heldId = await h.user('esc-holder', { orgId: deptId, roleIds: [wideRoleId] });
+        await h.ok('PUT', `/api/v1/sys/role/${wideRoleId}`, { json: { enabled: false } });
+        const enable = await h.call('PUT', `/api/v1/sys/role/${wideRoleId}`, {
+          token: sub,
+          json: { enabled: true },
+        });
+        expect(enable.body).toMatchObject(refusedScope);
+        await h.ok('PUT', `/api/v1/sys/role/${wideRoleId}`, { json: { enabled: true } });
+        await h.ok('DELETE', `/api/v1/sys/role/${wideRoleId}`);
+        const restore = await h.call('POST', `/api/v1/sys/recycle/role/${wideRoleId}/restore`, {
+          token: sub,
+        });
+        expect(restore.body).toMatchObject(refusedScope);
+        await h.ok('POST', `/api/v1/sys/recycle/role/${wideRoleId}/restore`);
+        // A user deleted with a wide role comes back with it.
+        await h.ok('DELETE', `/api/v1/sys/user/${heldId}`);
+        const back = await h.call('POST', `/api/v1/sys/recycle/user/${heldId}/restore`, { token: sub });
+        expect(back.body).toMatchObject(refusedScope);
+
+        // Org scopes follow each member's organisation: a member outside makes the change reach outside.
+        const orgRoleId = await h.role('esc-org', view, { scopeType: 4 });
+        await h.user('esc-outsider', { orgId: outsideOrg, roleIds: [orgRoleId] });
+        const widen = await h.call('PUT', `/api/v1/sys/role/${orgRoleId}/datascope`, {
+          token: sub,
+          json: { scopeType: 2 },
+        });
+        expect(widen.body).toMatchObject({ ...refusedScope, args: { orgIds: [outsideOrg] } });
+        expect((await h.ok('GET', `/api/v1/sys/role/${orgRoleId}/datascope`)).scopeType).toBe(4);
+
+        // Within the caller's scope the same paths work: an Org role given to a user of their own department.
+        const inside = await h.role('esc-inside', view, { scopeType: 2 });
+        await h.ok('PUT', `/api/v1/sys/user/${targetId}`, {
+          token: sub,
+          json: { roleIds: [plainRoleId, inside] },
+        });
+        await h.ok('PUT', `/api/v1/sys/user/${targetId}`, { token: sub, json: { roleIds: [plainRoleId] } });
+      });
+
+      it('cannot move a user whose Org-and-children role then reaches beyond a custom scope (41005)', async () => {
+        // A second administrator who sees exactly two organisations: a leaf and a parent, not the parent's child.
+        const leaf = await h.org('esc-leaf');
+        const parent = await h.org('esc-parent');
+        await h.org('esc-child', parent);
+        const customAdminRole = await h.role('esc-custom-admin', HELD, {
+          scopeType: 5,
+          customOrgIds: [leaf, parent],
+        });
+        await h.user('esc-custom-admin', { orgId: leaf, roleIds: [customAdminRole] });
+        const admin2 = await h.loginAs('esc-custom-admin');
+        const treeRole = await h.role('esc-tree', ['GET:/api/v1/sys/user/page'], { scopeType: 3 });
+        const movedId = await h.user('esc-moved', { orgId: leaf, roleIds: [treeRole] });
+        const move = await h.call('PUT', `/api/v1/sys/user/${movedId}`, {
+          token: admin2,
+          json: { orgId: parent },
+        });
+        expect(move.body).toMatchObject({ code: 41005, args: { reason: 'data-scope' } });
+        expect((await h.ok('GET', `/api/v1/sys/user/${movedId}`)).orgId).toBe(leaf);
+        // Without the role the same move is within the scope.
+        await h.ok('PUT', `/api/v1/sys/user/${movedId}`, { json: { roleIds: [] } });
+        await h.ok('PUT', `/api/v1/sys/user/${movedId}`, { token: admin2, json: { orgId: parent } });
       });
 
       it('cannot touch the super admin (42007) even with an All scope, nor delete or disable themselves (42029)', async () => {

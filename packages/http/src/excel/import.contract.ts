@@ -162,6 +162,47 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(page.total).toBe(0);
     });
 
+    it('refuses a role that would see beyond the caller scope (41005), per row; a skipped account is not failed', async () => {
+      const held = ['POST:/api/v1/sys/user/import/preview'];
+      await h.role('imp-wide', held, { scopeType: 1 });
+      await h.role('imp-own', held, { scopeType: 2 });
+      const bytes = await xlsx(HEADERS, [
+        row({ account: 'imp-wide-1', realName: 'Wide', orgCode: 'imp-a', roleCodes: 'imp-wide' }),
+        row({ account: 'imp-own-1', realName: 'Own', orgCode: 'imp-a', roleCodes: 'imp-own' }),
+      ]);
+      const res = await preview(bytes, scopedToken);
+      expect(codesOf(res.data.rows[0])).toEqual(['roleCodes:41005']);
+      expect(codesOf(res.data.rows[1])).toEqual([]);
+      const commit = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        token: scopedToken,
+        json: { rows: res.data.rows, strategy: 0 },
+      });
+      expect(commit.body.data).toMatchObject({ inserted: 0, failed: 1 });
+      expect((await h.ok('GET', '/api/v1/sys/user/page?account=imp-wide-1')).total).toBe(0);
+      // An existing account: skipping it writes nothing, so the role it names does not matter; overwriting fails.
+      const existing = {
+        index: 1,
+        cells: { account: 'existing-one', realName: 'E', orgCode: 'imp-a', roleCodes: 'imp-wide' },
+      };
+      const skip = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        token: scopedToken,
+        json: { rows: [existing, { index: 2, cells: res.data.rows[1].cells }], strategy: 0 },
+      });
+      expect(skip.body.data).toMatchObject({ inserted: 1, skipped: 1, failed: 0 });
+      const over = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        token: scopedToken,
+        json: { rows: [existing], strategy: 1 },
+      });
+      expect(over.body.data).toMatchObject({ updated: 0, failed: 1 });
+      expect(over.body.data.failures[0].errors).toContainEqual({
+        columnKey: 'roleCodes',
+        code: 41005,
+        args: { reason: 'data-scope' },
+      });
+      const user = (await h.ok('GET', '/api/v1/sys/user/page?account=existing-one')).items[0];
+      expect(user.roleIds).toEqual([]);
+    });
+
     it('refuses 10,001 rows (46003) and commits 10,000 in one request with one shared hash', async () => {
       const many = (n: number, prefix: string) =>
         Array.from({ length: n }, (_, i) =>

@@ -16,9 +16,17 @@
  * (46014 when unset) and must change it; their first login rehashes it with a salt of their own.
  */
 import { Readable } from 'node:stream';
-import { isInDataScope, type NewUser, type SysUserRow, type UserPatch } from '@svc/data';
+import {
+  DataScope,
+  isInDataScope,
+  type NewUser,
+  type OrgLink,
+  type RoleScope,
+  type SysUserRow,
+  type UserPatch,
+} from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
-import { type AdminActor, codesOfPermissionTexts, normalizeAccountName } from '@svc/security';
+import { type AdminActor, codesOfPermissionTexts, normalizeAccountName, scopeBeyond } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
 import { cellText, neutralise } from './cells.js';
 import { loadExcel } from './provider.js';
@@ -186,6 +194,11 @@ interface Lookups {
   /** Existing users the caller may not overwrite, with the reason. */
   untouchable: Map<number, CellError>;
   scope: Awaited<ReturnType<AdminActor['scope']>>;
+  /**
+   * For a caller who does not see all: the data scopes of the roles a row may give (named in the file, or held
+   * by an existing user whose organisation the row moves), the organisation tree, and the existing users' roles.
+   */
+  widening?: { scopes: Map<number, RoleScope>; links: OrgLink[]; rolesOf: Map<number, number[]> };
 }
 
 export interface UserImportService {
@@ -279,7 +292,45 @@ export function createUserImportService(
         }
       }
     }
-    return { orgs, positions, roles, dicts: await dictItems(), existing, ungrantable, untouchable, scope };
+    let widening: Lookups['widening'];
+    if (!actor.isSuperAdmin && !scope.all) {
+      const rolesOf = await repos.users.roleIdsOf([...existing.values()].map((u) => u.id));
+      const named = rows.flatMap((r) => splitCodes(r.cells.roleCodes ?? '')).map((c) => roles.get(lower(c)));
+      const ids = [...named, ...[...rolesOf.values()].flat()].filter((id) => id !== undefined);
+      const scopes = new Map((await repos.roles.scopesOfRoles(ids)).map((s) => [s.roleId, s]));
+      const tree = [...scopes.values()].some((s) => s.dataScope === DataScope.OrgAndChildren);
+      widening = { scopes, links: tree ? await repos.orgs.links() : [], rolesOf };
+    }
+    return {
+      orgs,
+      positions,
+      roles,
+      dicts: await dictItems(),
+      existing,
+      ungrantable,
+      untouchable,
+      scope,
+      widening,
+    };
+  }
+
+  /**
+   * A cell error when the row's roles would let its user see organisations the caller does not (admin create and
+   * update refuse the same, `assertScopeWithin`): the roles named, or the user's own when the row moves them. On
+   * an existing account it refuses the overwrite only (a skipped row is not written).
+   */
+  function scopeError(cells: Record<string, string>, existing: SysUserRow | undefined, l: Lookups) {
+    if (!l.widening) return undefined;
+    // The organisation the commit writes: an overwrite without one clears it.
+    const orgId = cells.orgCode ? (l.orgs.get(lower(cells.orgCode)) ?? null) : null;
+    const named = cells.roleCodes ? splitCodes(cells.roleCodes).map((c) => l.roles.get(lower(c))) : undefined;
+    const moved = existing !== undefined && orgId !== existing.orgId;
+    const roleIds = named ?? (moved ? (l.widening.rolesOf.get(existing.id) ?? []) : []);
+    const scopes = roleIds.flatMap((id) => l.widening?.scopes.get(id ?? -1) ?? []);
+    if (scopes.length === 0) return undefined;
+    const beyond = scopeBeyond(l.scope, scopes, { id: existing?.id ?? 0, orgId }, l.widening.links);
+    if (beyond !== 'all' && beyond.length === 0) return undefined;
+    return err(named ? 'roleCodes' : 'orgCode', ErrorCode.OutOfDataScope, { reason: 'data-scope' });
   }
 
   function potentialCodesOfRole(roleId: number): Promise<string[]> {
@@ -308,6 +359,7 @@ export function createUserImportService(
           errors.push(err(column.key, ErrorCode.ImportCellDictInvalid, { dict: column.dict, value }));
       }
       const account = cells.account ?? '';
+      let existing: SysUserRow | undefined;
       if (account !== '') {
         try {
           normalizeAccountName(account);
@@ -319,7 +371,7 @@ export function createUserImportService(
         if (first !== undefined)
           errors.push(err('account', ErrorCode.ImportDuplicateInFile, { firstIndex: first }));
         else seen.set(key, row.index);
-        const existing = l.existing.get(key);
+        existing = l.existing.get(key);
         if (existing) {
           errors.push(err('account', ErrorCode.ImportDuplicateInDb, { id: existing.id }));
           const refused = l.untouchable.get(existing.id);
@@ -345,6 +397,8 @@ export function createUserImportService(
           else if (l.ungrantable.has(id)) errors.push(err('roleCodes', ErrorCode.NoPermission, { code }));
         }
       }
+      const beyond = scopeError(cells, existing, l);
+      if (beyond) errors.push(beyond);
       return { index: row.index, cells, errors };
     });
   }
@@ -468,7 +522,7 @@ export function createUserImportService(
         if (existing && strategy === ImportStrategy.Skip) {
           // A skipped row is not written, so what would refuse its overwrite does not matter; its own cells do.
           const refusal = l.untouchable.get(existing.id);
-          const own = blocking.filter((e) => e !== refusal);
+          const own = blocking.filter((e) => e !== refusal && e.code !== ErrorCode.OutOfDataScope.code);
           if (own.length > 0) failures.push({ index: row.index, errors: own });
           else skipped += 1;
           continue;

@@ -66,6 +66,23 @@ export function combineRoleScopes(
 }
 
 /**
+ * What `roles` would let `user` see beyond `mine`: `'all'` when they see everything and `mine` does not, else
+ * the organisations outside `mine` (empty: nothing beyond). A role's Org and Org-and-children scopes apply to
+ * the user's organisation; Self adds only the user's own rows, never beyond.
+ */
+export function scopeBeyond(
+  mine: DataScopeFilter,
+  roles: readonly RoleScope[],
+  user: { id: number; orgId: number | null },
+  links: readonly OrgLink[],
+): 'all' | number[] {
+  if (mine.all) return [];
+  const granted = combineRoleScopes(roles, user, links);
+  if (granted.all) return 'all';
+  return granted.orgIds.filter((orgId) => !mine.orgIds.includes(orgId));
+}
+
+/**
  * Creates the resolver.
  * @example const scope = await createDataScopeResolver({ repos }).forPrincipal(principal);
  */

@@ -2,15 +2,18 @@
  * Rank: nobody acts above their own. An action on another user (password reset, enable/disable, MFA clear,
  * forced logout, role assignment, edit, delete) or a change that widens a role (menus, data scope) is refused
  * (41001) when the target's effective permission codes are not a subset of the caller's; the super admin is
- * exempt. This is the one copy of that rule: every such action calls it.
+ * exempt. This is the one copy of that rule: every such action calls it. Its twin for data scope,
+ * {@link assertScopeWithin}, refuses (41005) a role given to users who would then see organisations the caller
+ * does not: every path that gives a user a role, or widens a role someone holds, calls it.
  *
  * A target's codes are read from its role grants whatever the state of the user, its roles or its menus, so a
  * disabled administrator cannot be enabled (and then taken over) by a help-desk role: disabled grants come
  * back the moment someone re-enables them.
  */
-import type { Repositories } from '@svc/data';
+import { DataScope, type Repositories, type RoleScope } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
+import { scopeBeyond } from './data-scope.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
 
 type RankRepos = { repos: Pick<Repositories, 'users' | 'roles'> };
@@ -52,4 +55,32 @@ export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, rol
     actor,
     codesOfPermissionTexts(await deps.repos.roles.permissionsOfRoles([roleId])),
   );
+}
+
+/**
+ * Refuses (41005 OutOfDataScope, `args.reason` = `data-scope`) unless every one of `users` would see, through
+ * `roles` (as they are, or as a change would make them), only organisations the caller sees: a role of scope
+ * All needs a caller who sees all; Custom lists, the user's organisation (Org) and its subtree (Org and
+ * children) must lie within the caller's scope. The super admin and callers who see all are exempt.
+ * @example await assertScopeWithin(deps, actor, await deps.repos.roles.scopesOfRoles(added), [{ id, orgId }]);
+ */
+export async function assertScopeWithin(
+  deps: { repos: Pick<Repositories, 'orgs'> },
+  actor: AdminActor,
+  roles: readonly RoleScope[],
+  users: readonly { id: number; orgId: number | null }[],
+): Promise<void> {
+  if (actor.isSuperAdmin || roles.length === 0 || users.length === 0) return;
+  const mine = await actor.scope();
+  if (mine.all) return;
+  const needsTree = roles.some((r) => r.dataScope === DataScope.OrgAndChildren);
+  const links = needsTree ? await deps.repos.orgs.links() : [];
+  for (const user of users) {
+    const beyond = scopeBeyond(mine, roles, user, links);
+    if (beyond === 'all' || beyond.length > 0)
+      throw new BusinessError(ErrorCode.OutOfDataScope, {
+        reason: 'data-scope',
+        ...(beyond === 'all' ? {} : { orgIds: beyond }),
+      });
+  }
 }

@@ -19,6 +19,7 @@ import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
+import { assertScopeWithin } from './rank.js';
 
 /** One soft-deleted row as the recycle bin lists it. */
 export interface RecycleItem {
@@ -109,6 +110,7 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       // The user's roles come back with them: they may not grant more than the restorer holds.
       const roleIds = (await repos.users.roleIdsOf([id])).get(id) ?? [];
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(roleIds)));
+      await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles(roleIds), [row]);
       const conflict = () =>
         new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'account', value: row.account });
       if (!(await uniqueOr(() => repos.users.restore(id, { userId: actor.userId, at: now() }), conflict)))
@@ -151,6 +153,10 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       if (await repos.roles.codeTaken(row.code))
         throw new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id])));
+      // Its members get it back: none may come to see beyond the restorer.
+      const members = await repos.users.findByIds(await repos.roles.memberIdsOf(id));
+      const scopes = await repos.roles.scopesOfRoles([id], { includeDeleted: true });
+      await assertScopeWithin(deps, actor, scopes, members);
       const conflict = () =>
         new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       if (!(await uniqueOr(() => repos.roles.restore(id, { userId: actor.userId, at: now() }), conflict)))

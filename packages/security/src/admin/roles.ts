@@ -3,7 +3,8 @@
  * change that alters what someone may do invalidates the permission cache (all users for grants and role
  * state, the touched users for membership), so it applies on their next request. Escalation: a caller other
  * than the super admin can only hand out codes they hold (menu grants, enabling a role, adding members), can
- * widen a data scope only within their own, and cannot change the super admin's roles.
+ * widen a data scope only within their own (a role's scope as it applies to each member: enabling it, adding
+ * members, changing it), and cannot change the super admin's roles.
  */
 import {
   DataScope,
@@ -17,7 +18,7 @@ import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
-import { assertOutranksRole, assertOutranksUsers } from './rank.js';
+import { assertOutranksRole, assertOutranksUsers, assertScopeWithin } from './rank.js';
 
 /** A role as the administration API shows it. */
 export interface RoleItem {
@@ -104,6 +105,11 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
     return codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id]));
   }
 
+  /** The role's live members with their organisations (whose scope the role's data scope follows). */
+  async function membersOf(id: number): Promise<{ id: number; orgId: number | null }[]> {
+    return repos.users.findByIds(await repos.roles.memberIdsOf(id));
+  }
+
   return {
     async page(_actor, query) {
       const page = await repos.roles.page(query);
@@ -138,7 +144,10 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const row = await role(id);
       if (input.code !== undefined && (await repos.roles.codeTaken(input.code, id)))
         throw fail(ErrorCode.RoleCodeExists);
-      if (input.enabled === true && !row.enabled) await assertCanGrant(actor, await codesOfRole(id));
+      if (input.enabled === true && !row.enabled) {
+        await assertCanGrant(actor, await codesOfRole(id));
+        await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles([id]), await membersOf(id));
+      }
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
       if (typeof patch.code === 'string') patch.code = patch.code.trim();
       await uniqueOr(
@@ -205,6 +214,9 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
         const outside = orgIds.filter((orgId) => !isInDataScope(mine, { orgId }));
         if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside });
       }
+      // Org and Org-and-children follow each member's organisation: none may come to see beyond the caller.
+      const widened = { roleId: id, dataScope: scope.scopeType, customOrgIds: orgIds };
+      await assertScopeWithin(deps, actor, [widened], await membersOf(id));
       await repos.roles.setDataScope(id, scope.scopeType, orgIds, stamp(actor));
     },
 
@@ -244,7 +256,11 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
         actor,
         touched.map((u) => u.id),
       );
-      if (add.length > 0) await assertCanGrant(actor, await codesOfRole(id));
+      if (add.length > 0) {
+        await assertCanGrant(actor, await codesOfRole(id));
+        const added = rows.filter((r) => add.includes(r.id));
+        await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles([id]), added);
+      }
       await repos.roles.changeMembers(id, add, remove);
       for (const userId of [...add, ...remove]) await permissions.invalidateUser(userId);
     },

@@ -19,7 +19,7 @@ import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
-import { assertOutranksUsers } from './rank.js';
+import { assertOutranksUsers, assertScopeWithin } from './rank.js';
 
 /** A user as the administration API shows it (contract §5 user item, plus a few fields). */
 export interface UserItem {
@@ -158,8 +158,17 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       throw fail(ErrorCode.PositionNotFound);
   }
 
-  /** The roles exist; those added grant nothing the caller lacks. */
-  async function checkRoles(actor: AdminActor, roleIds: readonly number[], current: readonly number[]) {
+  /**
+   * The roles exist; those added grant no code the caller lacks and let the user see no organisation the caller
+   * does not (every role of the user when their organisation moves: Org scopes follow it).
+   */
+  async function checkRoles(
+    actor: AdminActor,
+    user: { id: number; orgId: number | null },
+    roleIds: readonly number[],
+    current: readonly number[],
+    orgMoved = false,
+  ) {
     const unique = [...new Set(roleIds)];
     const found = await repos.roles.findByIds(unique);
     const missing = unique.filter((id) => !found.some((r) => r.id === id));
@@ -167,6 +176,9 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     const added = unique.filter((id) => !current.includes(id));
     if (added.length > 0)
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(added)));
+    const widening = orgMoved ? unique : added;
+    if (widening.length > 0)
+      await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles(widening), [user]);
   }
 
   async function initialPassword(
@@ -229,7 +241,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       const account = normalizeAccountName(input.account);
       if (await repos.users.accountTaken(account)) throw fail(ErrorCode.AccountExists);
       await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
-      await checkRoles(actor, input.roleIds ?? [], []);
+      await checkRoles(actor, { id: 0, orgId: input.orgId ?? null }, input.roleIds ?? [], []);
       const policy = await deps.settings.passwordPolicy();
       if (input.password !== undefined) assertPassword(input.password, policy);
       const password = await initialPassword(input.password);
@@ -262,7 +274,10 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       const row = await target(actor, id);
       await checkPlacement(actor, input, row);
       const current = (await repos.users.roleIdsOf([id])).get(id) ?? [];
-      if (input.roleIds) await checkRoles(actor, input.roleIds, current);
+      const user = { id, orgId: input.orgId !== undefined ? input.orgId : row.orgId };
+      const moved = user.orgId !== row.orgId;
+      if (input.roleIds) await checkRoles(actor, user, input.roleIds, current, moved);
+      else if (moved) await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles(current), [user]);
       const updated = await repos.users.update(id, profileOf(input), stamp(actor), input.roleIds);
       if (!updated) throw fail(ErrorCode.UserNotFound);
       if (input.roleIds) await deps.permissions.invalidateUser(id);
