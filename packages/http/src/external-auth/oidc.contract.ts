@@ -4,6 +4,7 @@
  * the whole flow: the service at `http://svc.test` (its app, in process), the provider over real HTTP.
  * Interactions at the provider are finished by the test itself (login as `nextAccount`, consent granted).
  */
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DbType } from '@svc/kernel';
@@ -25,18 +26,41 @@ interface IdpAccount {
   email_verified?: boolean;
 }
 
+/**
+ * The ID token of a token response re-signed with a key outside the provider's key set, same header (`kid`,
+ * `alg`) and so the same length: what a tampered token response would carry.
+ */
+function foreignSigned(body: string): string {
+  const answer = JSON.parse(body) as { id_token?: string };
+  if (!answer.id_token) return body;
+  const [header = '', payload = ''] = answer.id_token.split('.');
+  const alg = (JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg: string }).alg;
+  if (alg !== 'RS256') throw new Error(`the test re-signs RS256 ID tokens, not ${alg}`);
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey).toString('base64url');
+  return body.replace(answer.id_token, `${header}.${payload}.${signature}`);
+}
+
 /** The in-process provider; `nextAccount` is who logs in at the next interaction. */
 async function startIdp(): Promise<{
   issuer: string;
   accounts: Map<string, IdpAccount>;
   next: { id: string };
+  /** `foreignSignature`: the next token responses carry ID tokens signed by a key the provider never published. */
+  tamper: { foreignSignature: boolean };
   close(): Promise<void>;
 }> {
   const accounts = new Map<string, IdpAccount>();
   const next = { id: '' };
+  const tamper = { foreignSignature: false };
   let provider: Provider | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const idp = provider as Provider;
+    if (tamper.foreignSignature && req.method === 'POST' && req.url?.startsWith('/token')) {
+      const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+      res.end = ((chunk?: unknown) =>
+        end(chunk === undefined ? chunk : foreignSigned(String(chunk)))) as typeof res.end;
+    }
     if (req.url?.startsWith('/interaction/')) {
       void (async () => {
         const details = await idp.interactionDetails(req, res);
@@ -88,6 +112,7 @@ async function startIdp(): Promise<{
     issuer,
     accounts,
     next,
+    tamper,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -187,7 +212,15 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await setRuntimeConfig(t, key, value);
     }
 
-    const exchange = (ticket: string) => post(t, '/api/v1/auth/external/exchange', { ticket });
+    /** `POST /exchange` from `browser` (its binder cookie), or from a client without cookies. */
+    async function exchange(ticket: string, browser?: Browser) {
+      if (!browser) return post(t, '/api/v1/auth/external/exchange', { ticket });
+      const res = await browser.get(new URL(`${SVC}/api/v1/auth/external/exchange`), {
+        method: 'POST',
+        json: { ticket },
+      });
+      return { status: res.status, body: await json(res) };
+    }
 
     async function loginLogCodes(): Promise<number[]> {
       const { db, tables } = t.server.database.database;
@@ -256,8 +289,8 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       });
       expect((await json(claim)).code).toBe(0);
       // Now the identity logs in as pat.
-      const { result: linked } = await externalLogin('u-pending');
-      const out = await exchange(linked.searchParams.get('ticket') ?? '');
+      const { result: linked, browser: linkedBrowser } = await externalLogin('u-pending');
+      const out = await exchange(linked.searchParams.get('ticket') ?? '', linkedBrowser);
       expect(out.body.code).toBe(0);
       expect(out.body.data.account).toBe('pat');
     });
@@ -265,11 +298,11 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
     it('provisions a user on first login, then logs the same identity in; tickets are single-use and expire', async () => {
       await setSwitch('sys.externalauth.corp.provisioning', 'true');
       await setSwitch('sys.externalauth.corp.defaultOrgId', '1');
-      const { result } = await externalLogin('u-new');
+      const { result, browser } = await externalLogin('u-new');
       const ticket = result.searchParams.get('ticket') ?? '';
       expect(ticket).not.toBe('');
       expect(result.href).not.toMatch(/access|token=ey/i);
-      const out = await exchange(ticket);
+      const out = await exchange(ticket, browser);
       expect(out.body.code).toBe(0);
       expect(out.body.data.account).toBe('newbie');
       expect(out.body.data.accessToken).toMatch(/^ey/);
@@ -277,12 +310,12 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(user?.orgId).toBe(1);
       expect(user?.email).toBe('new@corp.test');
       // Reuse of the ticket is refused.
-      expect((await exchange(ticket)).body.code).toBe(40032);
+      expect((await exchange(ticket, browser)).body.code).toBe(40032);
       // A second login finds the binding (no second user) and its ticket dies after 120 s.
       const second = await externalLogin('u-new');
       const late = second.result.searchParams.get('ticket') ?? '';
       clock.advance(121);
-      expect((await exchange(late)).body.code).toBe(40032);
+      expect((await exchange(late, second.browser)).body.code).toBe(40032);
       expect((await t.server.database.repos.userExternal.find('corp', 'u-new'))?.userId).toBe(user?.id);
       const codes = await loginLogCodes();
       expect(codes).toContain(40032);
@@ -296,8 +329,8 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const off = await externalLogin('u-carol');
       expect(off.result.searchParams.get('pendingLink')).toBeTruthy();
       await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
-      const { result } = await externalLogin('u-carol');
-      const out = await exchange(result.searchParams.get('ticket') ?? '');
+      const { result, browser } = await externalLogin('u-carol');
+      const out = await exchange(result.searchParams.get('ticket') ?? '', browser);
       expect(out.body.data.account).toBe('carol@corp.test');
       // An unverified email that equals an account does not link.
       const unverified = await externalLogin('u-unverified');
@@ -439,6 +472,78 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       }
     });
 
+    it('exchanges a ticket only from the browser that ran the flow (login CSRF); a foreign try spends it', async () => {
+      // The attacker's own login, its ticket sent to a victim whose browser has no binder or another one.
+      const attacker = await externalLogin('u-new');
+      const ticket = attacker.result.searchParams.get('ticket') ?? '';
+      expect(ticket).not.toBe('');
+      expect((await exchange(ticket)).body.code).toBe(40032);
+      expect((await exchange(ticket, attacker.browser)).body.code).toBe(40032);
+      const again = await externalLogin('u-new');
+      const victim = new Browser(t);
+      await victim.get(authorizeUrl());
+      expect(victim.cookie('svc.test', 'svc_ext_binder')).toBeTruthy();
+      const refused = await exchange(again.result.searchParams.get('ticket') ?? '', victim);
+      expect(refused.body.code).toBe(40032);
+      expect(refused.body.data).toBeFalsy();
+      // The browser that ran the flow exchanges its own ticket.
+      const own = await externalLogin('u-new');
+      const out = await exchange(own.result.searchParams.get('ticket') ?? '', own.browser);
+      expect(out.body.code).toBe(0);
+      expect(out.body.data.account).toBe('newbie');
+    });
+
+    it('binds nothing when the session that started the bind ended before the callback (40030)', async () => {
+      await addUser(t, { account: 'gina' });
+      idp.accounts.set('u-thief', { name: 'Thief' });
+      const login = await post(t, '/api/v1/auth/login', { account: 'gina', password: TEST_USER_PASSWORD });
+      const stolen = bearer(login.body.data.accessToken);
+      const browser = new Browser(t);
+      const start = await browser.get(new URL(`${SVC}/api/v1/auth/external/corp/bind`), {
+        method: 'POST',
+        headers: stolen,
+      });
+      idp.next.id = 'u-thief';
+      const callback = await browser.follow(new URL((await json(start)).data.authorizeUrl), true);
+      // The owner notices and signs the stolen session out before the attacker's callback arrives.
+      expect((await post(t, '/api/v1/auth/logout', {}, stolen)).body.code).toBe(0);
+      const result = await browser.follow(callback);
+      expect(result.searchParams.get('error')).toBe('40030');
+      expect(await t.server.database.repos.userExternal.find('corp', 'u-thief')).toBeUndefined();
+    });
+
+    it('provisions accounts under the account-name rules and cleans display names', async () => {
+      await setSwitch('sys.externalauth.corp.provisioning', 'true');
+      idp.accounts.set('u-lookalike', {
+        preferred_username: 'superAdmin\u200b',
+        name: 'Eve\u202Eevil\u0007',
+      });
+      idp.accounts.set('u-fullwidth', { preferred_username: 'ｆｕｌｌ' });
+      const lookalike = await externalLogin('u-lookalike');
+      const out = await exchange(lookalike.result.searchParams.get('ticket') ?? '', lookalike.browser);
+      expect(out.body.code).toBe(0);
+      // Refused by the rules (a zero-width space): a generated name, never the look-alike.
+      expect(out.body.data.account).toMatch(/^corp_[A-Za-z0-9_-]{10}$/);
+      const user = await t.server.database.repos.users.findByAccount(out.body.data.account);
+      expect(user?.realName).toBe('Eveevil');
+      const full = await externalLogin('u-fullwidth');
+      const fullOut = await exchange(full.result.searchParams.get('ticket') ?? '', full.browser);
+      expect(fullOut.body.data.account).toBe('full');
+      await setSwitch('sys.externalauth.corp.provisioning', 'false');
+    });
+
+    it('checks the ID token signature against the provider key set (40031 for a foreign key)', async () => {
+      idp.tamper.foreignSignature = true;
+      try {
+        const { result } = await externalLogin('u-new');
+        expect(result.searchParams.get('error')).toBe('40031');
+      } finally {
+        idp.tamper.foreignSignature = false;
+      }
+      const { result } = await externalLogin('u-new');
+      expect(result.searchParams.get('ticket')).toBeTruthy();
+    });
+
     it('answers bad input with an error envelope, never a crash', async () => {
       const bad = await t.request(`${SVC}/api/v1/auth/external/a%20b/authorize`);
       expect((await json(bad)).code).toBe(48000);
@@ -494,7 +599,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
           expect(ticket).not.toBe('');
           browser.t = t;
           expect((await browser.follow(callback)).searchParams.get('error')).toBe('40030');
-          expect((await exchange(ticket)).body.code).toBe(0);
+          expect((await exchange(ticket, browser)).body.code).toBe(0);
           const other = await t2.request('/api/v1/auth/external/exchange', { json: { ticket } });
           expect((await json(other)).code).toBe(40032);
         } finally {

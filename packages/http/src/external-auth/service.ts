@@ -7,9 +7,13 @@
  *   browser holds the binder in an HttpOnly cookie. The callback takes the state atomically (single use, also
  *   across instances on Redis) and refuses it unless the binder cookie matches.
  * - A login ends in a single-use ticket (120 s) that `POST /exchange` turns into the login output, so tokens
- *   never travel in URLs. An unknown identity is linked by account (verified email or preferred_username, when
+ *   never travel in URLs; only the browser that ran the flow (its binder cookie) can exchange it, so a ticket
+ *   sent to someone else cannot sign them in as the sender (login CSRF). An unknown identity is linked by account (verified email or preferred_username, when
  *   `.linkByAccount`), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound)
  *   that a normal login claims.
+ * - A bind belongs to the session that started it: a session revoked before the callback (logout, password
+ *   reset, disable…) binds nothing, so a stolen token cannot leave a lasting way in behind it.
+ * - Provisioned accounts follow the account-name rules of every other account (`normalizeAccountName`).
  * - Every refusal becomes a code (40029–40034, 40005, 40018…), written to the login log.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -17,7 +21,13 @@ import type { Repositories, SysUserRow } from '@svc/data';
 import { uniqueOr } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { BusinessError, type Configuration, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
-import type { ClientInfo, IssuedSession, LoginSteps, SessionAuthService } from '@svc/security';
+import {
+  type ClientInfo,
+  type IssuedSession,
+  type LoginSteps,
+  normalizeAccountName,
+  type SessionAuthService,
+} from '@svc/security';
 import type * as oidc from 'openid-client';
 import type { OidcProviderOptions } from './options.js';
 
@@ -25,6 +35,8 @@ export const FLOW_TTL_MS = 5 * 60_000;
 export const TICKET_TTL_MS = 120_000;
 export const PENDING_TTL_MS = 15 * 60_000;
 export const CALLBACK_PATH = (code: string) => `/api/v1/auth/external/${code}/callback`;
+/** The longest subject kept (`sys_user_external.subject`): a longer one is refused before anything is written. */
+export const MAX_SUBJECT_LENGTH = 255;
 
 const KEYS = {
   flow: 'extauth:flow:',
@@ -42,12 +54,16 @@ interface Flow {
   redirectUri: string;
   /** Set when a logged-in user binds another identity. */
   bindUserId: number | null;
+  /** The session that started the bind: it must still be live at the callback. */
+  bindSessionId: string | null;
 }
 
 interface Ticket {
   expiresAt: number;
   userId: number;
   provider: string;
+  /** The binder of the browser that ran the flow: only it may exchange the ticket. */
+  binder: string;
 }
 
 interface Pending {
@@ -91,7 +107,8 @@ export interface ExternalAuthService {
     code: string;
     binder: string;
     requestOrigin: string;
-    bindUserId?: number;
+    /** A signed-in user binding another identity, and the session they do it from. */
+    bind?: { userId: number; sessionId: string };
   }): Promise<URL>;
   /** Handles the provider's redirect; never throws a business error (it becomes `{ error }`). */
   callback(input: {
@@ -101,7 +118,8 @@ export interface ExternalAuthService {
     requestOrigin: string;
     client: ClientInfo;
   }): Promise<{ outcome: CallbackOutcome; pendingBinder?: string }>;
-  exchange(ticket: string, client: ClientInfo): Promise<IssuedSession>;
+  /** `binder` is the browser's binder cookie: a ticket is exchanged only by the browser that ran its flow. */
+  exchange(ticket: string, binder: string | undefined, client: ClientInfo): Promise<IssuedSession>;
   claimPending(pendingLink: string, binder: string | undefined, userId: number): Promise<void>;
   newBinder(): string;
 }
@@ -113,6 +131,20 @@ function sameSecret(a: string, b: string | undefined): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The account name the rules make of `wanted`, or undefined when they refuse it. */
+function accountName(wanted: string): string | undefined {
+  try {
+    return normalizeAccountName(wanted);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A provider's display text as a name: controls, format characters (bidi overrides, zero-width) removed. */
+function displayText(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
 }
 
 /** The check openid-client reports as the cause of a refusal (walking the cause chain), without values. */
@@ -164,10 +196,17 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
           p.ClientId,
           p.ClientSecret ? { client_secret: p.ClientSecret } : undefined,
           p.ClientSecret ? client.ClientSecretPost(p.ClientSecret) : client.None(),
-          // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
-          !config.environment.isProduction && p.Authority.startsWith('http:')
-            ? { execute: [client.allowInsecureRequests] }
-            : undefined,
+          {
+            execute: [
+              // The ID token's signature is checked against the provider's key set, not only the TLS channel
+              // it came through (openid-client checks it only when asked to).
+              client.enableNonRepudiationChecks,
+              // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
+              ...(!config.environment.isProduction && p.Authority.startsWith('http:')
+                ? [client.allowInsecureRequests]
+                : []),
+            ],
+          },
         ),
       );
       // A failed discovery (provider down) is tried again by the next request.
@@ -244,9 +283,12 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     const wanted =
       (typeof claims.preferred_username === 'string' && claims.preferred_username.trim()) ||
       `${p.Code}_${claims.sub}`;
-    let account = wanted.slice(0, 64);
-    if (await repos.users.accountTaken(account)) account = `${p.Code}_${token().slice(0, 10)}`.slice(0, 64);
-    const name = (typeof claims.name === 'string' && claims.name.trim()) || account;
+    // The rules of every other account (NFKC, no controls, look-alike spaces or direction overrides); a name
+    // they refuse, or one taken, gets a generated one.
+    let account = accountName(wanted.slice(0, 64));
+    if (account === undefined || (await repos.users.accountTaken(account)))
+      account = `${p.Code}_${token().slice(0, 10)}`.slice(0, 64);
+    const name = displayText(typeof claims.name === 'string' ? claims.name : '') || account;
     const at = deps.now();
     return uniqueOr(
       () =>
@@ -268,8 +310,12 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     );
   }
 
-  /** A ticket for the user, or the TOTP step when the account has one. */
-  async function finishLogin(user: SysUserRow, p: OidcProviderOptions): Promise<CallbackOutcome> {
+  /** A ticket for the user (exchanged by the browser of `binder` only), or the TOTP step when the account has one. */
+  async function finishLogin(
+    user: SysUserRow,
+    p: OidcProviderOptions,
+    binder: string,
+  ): Promise<CallbackOutcome> {
     if (!user.enabled) throw new Refusal(ErrorCode.AccountDisabled.code, user.account, user.id);
     try {
       await deps.loginSteps.hooks.afterPassword(user, {
@@ -297,13 +343,29 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     const ticket = token();
     await cache.set(
       `${KEYS.ticket}${ticket}`,
-      { expiresAt: nowMs() + TICKET_TTL_MS, userId: user.id, provider: p.Code } satisfies Ticket,
+      { expiresAt: nowMs() + TICKET_TTL_MS, userId: user.id, provider: p.Code, binder } satisfies Ticket,
       TICKET_TTL_MS,
     );
     return { ticket };
   }
 
   const noClient: ClientInfo = { ip: '', userAgent: '' };
+
+  /**
+   * The session that started a bind is still live (not revoked, not past its absolute lifetime) and its user
+   * enabled; else 40030, as for a state that is no longer good.
+   */
+  async function assertBindSessionLive(userId: number, sessionId: string | null): Promise<void> {
+    const session = sessionId === null ? undefined : await repos.sessions.findById(sessionId);
+    const user = await repos.users.findById(userId);
+    const live =
+      session !== undefined &&
+      session.userId === userId &&
+      session.revokedAt === null &&
+      (session.absoluteExpiresAt === null || session.absoluteExpiresAt.getTime() > nowMs());
+    if (!live || !user?.enabled)
+      throw new Refusal(ErrorCode.ExternalStateInvalid.code, user?.account ?? '', userId);
+  }
 
   async function handle(
     input: Parameters<ExternalAuthService['callback']>[0],
@@ -343,7 +405,8 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       });
       throw new Refusal(ErrorCode.ExternalLoginFailed.code);
     }
-    if (!claims?.sub) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+    if (!claims?.sub || claims.sub.length > MAX_SUBJECT_LENGTH)
+      throw new Refusal(ErrorCode.ExternalLoginFailed.code);
     const displayName =
       (typeof claims.name === 'string' && claims.name) ||
       (typeof claims.preferred_username === 'string' && claims.preferred_username) ||
@@ -357,6 +420,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     };
 
     if (flow.bindUserId !== null) {
+      await assertBindSessionLive(flow.bindUserId, flow.bindSessionId);
       const result = await repos.userExternal.bind({ ...row, userId: flow.bindUserId });
       if (result === 'taken') throw new Refusal(ErrorCode.ExternalIdentityBound.code, '', flow.bindUserId);
       return { outcome: { bind: p.Code } };
@@ -366,7 +430,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     if (bound) {
       const user = await repos.users.findById(bound.userId);
       if (!user) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
-      return { outcome: await finishLogin(user, p) };
+      return { outcome: await finishLogin(user, p, flow.binder) };
     }
     if (s.linkByAccount) {
       const user = await linkByAccount(claims);
@@ -375,7 +439,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         const result = await repos.userExternal.bind({ ...row, userId: user.id });
         if (result === 'taken')
           throw new Refusal(ErrorCode.ExternalIdentityBound.code, user.account, user.id);
-        return { outcome: await finishLogin(user, p) };
+        return { outcome: await finishLogin(user, p, flow.binder) };
       }
     }
     if (s.provisioning) {
@@ -383,7 +447,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       const result = await repos.userExternal.bind({ ...row, userId });
       const user = await repos.users.findById(userId);
       if (result === 'taken' || !user) throw new Refusal(ErrorCode.ExternalIdentityBound.code);
-      return { outcome: await finishLogin(user, p) };
+      return { outcome: await finishLogin(user, p, flow.binder) };
     }
     const pendingLink = token();
     const pendingBinder = token();
@@ -410,7 +474,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     switches,
     newBinder: token,
 
-    async authorizeUrl({ code, binder, requestOrigin, bindUserId }) {
+    async authorizeUrl({ code, binder, requestOrigin, bind }) {
       const { p } = await enabledProvider(code);
       const configuration = await discover(p).catch((error: unknown) => {
         logger.warn('OpenID discovery failed.', { provider: p.Code, error });
@@ -428,7 +492,8 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         verifier,
         binder,
         redirectUri: uri,
-        bindUserId: bindUserId ?? null,
+        bindUserId: bind?.userId ?? null,
+        bindSessionId: bind?.sessionId ?? null,
       };
       await cache.set(`${KEYS.flow}${state}`, flow, FLOW_TTL_MS);
       const scopes = new Set(['openid', ...p.Scopes.split(/\s+/).filter(Boolean)]);
@@ -467,11 +532,13 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       }
     },
 
-    async exchange(ticket, client) {
+    async exchange(ticket, binder, client) {
+      // Taken whatever follows: a ticket tried from a foreign browser is spent, as a foreign pending link is.
       const taken = await takeLive<Ticket>(KEYS.ticket, ticket);
       let user: SysUserRow | undefined;
       try {
-        if (!taken) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+        if (!taken || !sameSecret(taken.binder, binder))
+          throw new BusinessError(ErrorCode.ExternalTicketInvalid);
         user = await repos.users.findById(taken.userId);
         if (!user) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
         if (!user.enabled) throw new BusinessError(ErrorCode.AccountDisabled);

@@ -611,7 +611,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a login ticket for a session
-         * @description 40032 ticket unknown, expired (120 s) or already used; 40005 user disabled meanwhile.
+         * @description 40032 ticket unknown, expired (120 s), already used, or sent without the binder cookie of the browser that ran the flow (a ticket is spent by a foreign try); 40005 user disabled meanwhile.
          */
         post: operations["postAuthExternalExchange"];
         delete?: never;
@@ -708,7 +708,7 @@ export interface paths {
         put?: never;
         /**
          * Start binding an external identity
-         * @description Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user). 40029 provider unknown or off.
+         * @description Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off. Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.
          */
         post: operations["postAuthExternalByProviderBind"];
         delete?: never;

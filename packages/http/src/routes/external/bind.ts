@@ -13,22 +13,22 @@ export const route = createRoute({
   tags: ['External login'],
   summary: 'Start binding an external identity',
   description:
-    'Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user). 40029 provider unknown or off.',
+    'Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off. Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.',
   request: { params: ProviderParam },
   responses: envelopeResponses(z.object({ authorizeUrl: z.string() }).openapi('ExternalAuthorizeUrl')),
 });
 
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
   const service = externalAuthOf(deps);
-  registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'authenticated', reauth: true }, async (c) => {
     const { provider } = c.req.valid('param');
-    const userId = requireUser(c).userId;
+    const { userId, sessionId } = requireUser(c);
     const binder = binderFor(c, deps, service);
     const url = await service.authorizeUrl({
       code: provider,
       binder,
       requestOrigin: requestOrigin(c),
-      bindUserId: userId,
+      bind: { userId, sessionId },
     });
     return c.json(ok({ authorizeUrl: url.href }), 200);
   });
