@@ -336,11 +336,14 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
               cells: { account: '=HYPERLINK("x")' },
               errors: [{ columnKey: 'gender', code: 46006 }],
             },
+            // The error's column key is the client's text too.
+            { index: 5, cells: { account: 'x' }, errors: [{ columnKey: '=HYPERLINK("y")', code: 46006 }] },
           ],
         }),
       });
       expect(res.status).toBe(200);
       const rows = await readBack(res);
+      expect(String(rows[2]?.at(-1))).toMatch(/^'=HYPERLINK\("y"\): 46006/);
       expect(rows[0]?.[0]).toBe('Row');
       expect(rows[0]?.at(-1)).toBe('Errors');
       expect(rows[1]?.[0]).toBe(4);

@@ -496,9 +496,12 @@ export function createUserImportService(
         const values: Record<string, unknown> = { __index: row.index };
         for (const column of USER_IMPORT_COLUMNS)
           values[column.key] = neutralise(String(row.cells?.[column.key] ?? ''));
-        values.__errors = (row.errors ?? [])
-          .map((e) => `${e.columnKey}: ${e.code} ${deps.errors.msgKeyOf(e.code)}`.trim())
-          .join('; ');
+        // The column keys come from the client's rows: neutralised like every other cell.
+        values.__errors = neutralise(
+          (row.errors ?? [])
+            .map((e) => `${e.columnKey}: ${e.code} ${deps.errors.msgKeyOf(e.code)}`.trim())
+            .join('; '),
+        );
         sheet.addRow(values);
       }
       return Buffer.from(await workbook.xlsx.writeBuffer());
