@@ -253,6 +253,60 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(page.data.total).toBe(0);
     });
 
+    // A POST action runs with the clicker's rights: a publisher may store only requests they could make.
+    it('refuses a POST action whose route needs a code the publisher lacks (41001), however the path is spelled', async () => {
+      await grantPermissions(t, {
+        account: 'notice_publisher',
+        permissions: ['POST:/api/v1/sys/notice', 'POST:/api/v1/sys/cache/rebuild-portal'],
+      });
+      const publisher = bearer((await login(t, 'notice_publisher', TEST_USER_PASSWORD)).accessToken);
+      const publishAs = async (url: string, method = 'POST') =>
+        json(
+          await t.request('/api/v1/sys/notice', {
+            json: {
+              title: 'Click me',
+              type: 1,
+              receiverType: 0,
+              actions: [
+                { label: 'Open', method: 'GET', url: '/system' },
+                { label: 'Go', method, url },
+              ],
+            },
+            headers: publisher,
+          }),
+        );
+      const flush = 'POST:/api/v1/sys/cache/flush-auth';
+      for (const url of [
+        '/api/v1/sys/cache/flush-auth',
+        '/API/V1/SYS/CACHE/FLUSH-AUTH',
+        '/api/v1/sys/cache/flush%2Dauth',
+        '/api/v1/sys/cache/flush-auth/',
+        '/api/v1/sys/cache/flush-auth?x=1',
+        '/api/v1/sys/cache/flush-auth#top',
+      ]) {
+        const res = await publishAs(url);
+        expect(res.code, url).toBe(41001);
+        expect(res.args, url).toEqual({ index: 1, codes: [flush] });
+      }
+      // A route with a path parameter, reached through a concrete path.
+      const restore = await publishAs('/api/v1/sys/recycle/user/5/restore');
+      expect(restore.args).toEqual({ index: 1, codes: ['POST:/api/v1/sys/recycle/{type}/{id}/restore'] });
+      // Allowed: a route whose code the publisher holds, a path no permission route answers, any GET.
+      expect((await publishAs('/api/v1/sys/cache/rebuild-portal')).code).toBe(0);
+      expect((await publishAs('/api/v1/x/approve')).code).toBe(0);
+      expect((await publishAs('/api/v1/sys/cache/flush-auth', 'GET')).code).toBe(0);
+      // The super admin holds every code.
+      expect(
+        (
+          await publish({
+            title: 'Admin',
+            receiverType: 0,
+            actions: [{ label: 'Flush', method: 'POST', url: '/api/v1/sys/cache/flush-auth' }],
+          })
+        ).code,
+      ).toBe(0);
+    });
+
     it('pages for administrators with title and type filters; users without the code are refused', async () => {
       await published({ title: 'Zeta announcement', type: 2, receiverType: 0 });
       const page = await json(

@@ -17,6 +17,7 @@ import * as unread from './unread-count.js';
 export function registerNoticeRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   const d: NoticeRouteDeps = {
     notices: noticeDepsOf(deps),
+    codesOf: (userId) => deps.security.permissions.codesOf(userId),
     maxPageSize: deps.config.service.Api.MaxPageSize,
   };
   for (const route of [page, mine, unread, readAll, publish, read, remove]) route.register(ctx, d);

@@ -1,6 +1,10 @@
-/** `POST /api/v1/sys/notice`: publishes a notice (45002 no receivers, 45003 unknown receiver, 45004 bad action). */
+/**
+ * `POST /api/v1/sys/notice`: publishes a notice (45002 no receivers, 45003 unknown receiver, 45004 bad action,
+ * 41001 a POST action whose route needs a code the publisher lacks).
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { actionRank } from '../../notices/action-rank.js';
 import { publishNotice } from '../../notices/service.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
@@ -17,8 +21,12 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
+  const assertActionsHeld = actionRank(ctx.table, d.codesOf);
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
-    const id = await publishNotice(d.notices, c.req.valid('json'), c.get('principal')?.userId ?? null);
+    const body = c.req.valid('json');
+    const principal = c.get('principal');
+    await assertActionsHeld(principal, body.actions);
+    const id = await publishNotice(d.notices, body, principal?.userId ?? null);
     return c.json(ok({ id }), 200);
   });
 }

@@ -6,6 +6,8 @@ import type { NoticeDeps } from '../../notices/service.js';
 /** What every notice route file receives. */
 export interface NoticeRouteDeps {
   notices: NoticeDeps;
+  /** The caller's permission codes (a POST action needs the codes of its route: notices/action-rank.ts). */
+  codesOf: (userId: number) => Promise<ReadonlySet<string>>;
   /** `Service:Api:MaxPageSize`. */
   maxPageSize: number;
 }
