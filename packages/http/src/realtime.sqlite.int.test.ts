@@ -2,12 +2,15 @@
  * The realtime hub on one instance (SQLite, in-process cache) with real WebSocket clients: authentication before
  * the upgrade (header or `?access_token=` on the hub only; expired, forged and revoked tokens refused), receivers
  * of `notice-changed` only, `force-logout` and close for every way a session ends, `resync` on `?resume=1`,
- * heartbeat dropping a client that stops answering pings, the per-user bound, masking and the switches.
+ * heartbeat dropping a client that stops answering pings, the per-user bound, masking and the switches; and the
+ * slots behind the bounds: an open socket keeps its slot past the handshake timeout (the service clock is moved),
+ * a close or a session end frees exactly one, a handshake refused after the reservation frees it at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
 import { connectHub, type HubClient, refusal } from './realtime/client.contract.js';
-import { HubCloseCode } from './realtime/hub.js';
+import { HANDSHAKE_TIMEOUT_MS, HubCloseCode } from './realtime/hub.js';
 import { bearer, decodeJwt, json, login, signJwt } from './testing/auth.js';
 import {
   grantPermissions,
@@ -297,5 +300,151 @@ describe('realtime hub instance bound', () => {
       await running.shutdown();
       await t.close();
     }
+  });
+});
+
+describe('realtime hub slots over time', () => {
+  // The service clock: moved past the handshake timeout instead of waiting for it.
+  let offsetMs = 0;
+  let t: TestServer;
+  let running: ListeningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      now: () => new Date(Date.now() + offsetMs),
+      env: {
+        Service__Security__RateLimit__Enabled: 'false',
+        Service__Realtime__Enabled: 'true',
+        Service__Realtime__MaxConnectionsPerUser: '2',
+        Service__Realtime__MaxConnections: '3',
+      },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    base = running.url;
+    await grantPermissions(t, { account: 'slot_sue', permissions: [] });
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  const adminToken = async () => (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+  const sueToken = async () => (await login(t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
+  /** Open sockets as the server counts them (it sees a client's close in its own time: tests wait for it). */
+  const serverCount = () => t.server.realtime?.connectionCount() ?? -1;
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not reached');
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  /** Sockets a test opened; each test starts with none. */
+  const clients: HubClient[] = [];
+  const open = async (token: string) => {
+    const client = await connectHub(base, { token });
+    clients.push(client);
+    return client;
+  };
+  afterEach(async () => {
+    const left = clients.splice(0);
+    for (const c of left) c.close();
+    await Promise.all(left.map((c) => c.closed));
+    await until(() => serverCount() === 0);
+  });
+
+  /** An upgrade request ws refuses (bad Sec-WebSocket-Key) after the hub took a slot for it: its HTTP status. */
+  function badHandshake(token: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${base}/hub/realtime`, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'not-a-key',
+        },
+      });
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('response', (res) => {
+        res.resume();
+        // Settled once the connection is gone on this side too.
+        res.socket.once('close', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('an open socket keeps its slot past the handshake timeout, per user and per instance', async () => {
+    const admin = await adminToken();
+    await open(admin);
+    await open(admin);
+    expect(await refusal(base, { token: admin })).toBe(429);
+    // Long past the handshake timeout, the user's two sockets still hold their slots.
+    offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
+    expect(await refusal(base, { token: admin })).toBe(429);
+    offsetMs += 10 * HANDSHAKE_TIMEOUT_MS;
+    expect(await refusal(base, { token: admin })).toBe(429);
+
+    // The instance bound (3) the same way: another user fills it, and it stays full.
+    const sue = await sueToken();
+    await open(sue);
+    expect(await refusal(base, { token: sue })).toBe(503);
+    offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
+    expect(await refusal(base, { token: sue })).toBe(503);
+    expect(serverCount()).toBe(3);
+
+    // Closing one frees exactly one slot: one more opens, the next is refused again.
+    (clients[0] as HubClient).close();
+    await until(() => serverCount() === 2);
+    await open(sue);
+    expect(await refusal(base, { token: sue })).toBe(503);
+    expect(await refusal(base, { token: admin })).toBe(503);
+  });
+
+  it('a session end that closes the socket frees exactly its slot', async () => {
+    const admin = await adminToken();
+    const ending = await adminToken();
+    await open(admin);
+    const kicked = await open(ending);
+    expect(await refusal(base, { token: admin })).toBe(429);
+    await t.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(ending) });
+    expect((await kicked.closed).code).toBe(HubCloseCode.SessionEnded);
+    await until(() => serverCount() === 1);
+    await open(admin);
+    expect(await refusal(base, { token: admin })).toBe(429);
+  });
+
+  it('a handshake refused after the slot was taken gives it back at once', async () => {
+    const admin = await adminToken();
+    // More refused handshakes than the user's bound, the clock standing still: none keeps a slot.
+    for (let i = 0; i < 3; i++) expect(await badHandshake(admin)).toBe(400);
+    await open(admin);
+    await open(admin);
+    expect(await refusal(base, { token: admin })).toBe(429);
+  });
+
+  it('a plain request that only carries the Upgrade header is refused (426) without taking a slot', async () => {
+    const admin = await adminToken();
+    for (let i = 0; i < 3; i++) {
+      // No `Connection: Upgrade`: Node answers it as a normal request, which can never become a socket.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/hub/realtime`, {
+          headers: { authorization: `Bearer ${admin}`, upgrade: 'websocket' },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(426);
+    }
+    await open(admin);
+    await open(admin);
+    expect(await refusal(base, { token: admin })).toBe(429);
   });
 });

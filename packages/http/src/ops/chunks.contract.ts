@@ -1,19 +1,46 @@
 /**
  * Chunked upload over HTTP: resume (received indexes), missing index (44005), hash mismatch (44006), limits at
- * init (44002, 44003), path traversal in uploadId/index refused, concurrent completes answering one row,
- * instant upload only from files inside the caller's scope, and the reclaimer of abandoned chunks and deleted
- * files.
+ * init (44002, 44003), the declared size bounding the sum of the chunks (44002; a chunk sent again replaces its
+ * copy; parallel chunks, driven piece by piece through the store, cannot both pass), path traversal in
+ * uploadId/index refused, concurrent completes answering one row, instant upload only from files inside the
+ * caller's scope, and the reclaimer of abandoned chunks and deleted files.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
 import { bearer, json } from '../testing/auth.js';
-import { uploadReclaimer } from './services.js';
+import { opsServicesFor, uploadReclaimer } from './services.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * A chunk body handed to the store piece by piece: `waiting` resolves when the store asks for the piece after
+ * `first`, that is once it has checked and written `first`; `go()` lets the rest through.
+ */
+function heldBody(first: Uint8Array, rest: Uint8Array = new Uint8Array()) {
+  let go!: () => void;
+  let asked!: () => void;
+  const gate = new Promise<void>((r) => {
+    go = r;
+  });
+  const waiting = new Promise<void>((r) => {
+    asked = r;
+  });
+  async function* body() {
+    yield first;
+    asked();
+    await gate;
+    if (rest.byteLength > 0) yield rest;
+  }
+  return { body: body(), waiting, go };
+}
+
+async function* bodyOf(bytes: Uint8Array) {
+  yield bytes;
+}
 const CODES = [
   'POST:/api/v1/sys/file/chunk/init',
   'POST:/api/v1/sys/file/chunk',
@@ -112,6 +139,107 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const res = await complete({ uploadId, fileHash: wrong, fileName: 'w.txt', chunkCount: 2 });
       expect(res.body.code).toBe(44006);
       expect((await h.ok('GET', '/api/v1/sys/file/page?name=w.txt')).total).toBe(0);
+    });
+
+    /** The upload's folder: its stored chunks' sizes by index, and whether a partial file is left. */
+    function folderOf(uploadId: string) {
+      const dir = join(h.t.contentRoot, 'storage/upload/.chunks', uploadId);
+      const names = readdirSync(dir);
+      const parts: Record<string, number> = {};
+      for (const n of names) if (n.endsWith('.part')) parts[n] = statSync(join(dir, n)).size;
+      const bytes = Object.values(parts).reduce((a, b) => a + b, 0);
+      return { parts, bytes, partial: names.some((n) => n.endsWith('.tmp')) };
+    }
+    const fresh = async (totalSize: number, chunkCount: number) => {
+      const started = await init({
+        fileHash: sha(randomBytes(16)),
+        fileName: 'sum.zip',
+        totalSize,
+        chunkCount,
+      });
+      expect(started.body.code, JSON.stringify(started.body)).toBe(0);
+      return started.body.data.uploadId as string;
+    };
+
+    it('keeps the sum of the chunks within the declared size; a chunk sent again replaces its copy', async () => {
+      // The finding: every chunk as large as the whole file. Only the first fits.
+      let uploadId = await fresh(1000, 5);
+      expect((await send(uploadId, '0', new Uint8Array(1000))).code).toBe(0);
+      for (const index of ['1', '2', '3', '4'])
+        expect(await send(uploadId, index, new Uint8Array(1000))).toMatchObject({
+          code: 44002,
+          args: { maxBytes: 1000, index: Number(index), heldBytes: 1000 },
+        });
+      expect(folderOf(uploadId)).toEqual({ parts: { '0.part': 1000 }, bytes: 1000, partial: false });
+
+      uploadId = await fresh(3000, 3);
+      expect((await send(uploadId, '0', new Uint8Array(1500))).code).toBe(0);
+      expect((await send(uploadId, '1', new Uint8Array(1500))).code).toBe(0);
+      expect(await send(uploadId, '2', new Uint8Array(1))).toMatchObject({
+        code: 44002,
+        args: { maxBytes: 3000, index: 2, heldBytes: 3000 },
+      });
+      // Sent again: it replaces the earlier copy, so it is counted once.
+      expect((await send(uploadId, '1', new Uint8Array(1500))).code).toBe(0);
+      expect((await send(uploadId, '1', new Uint8Array(1000))).code).toBe(0);
+      expect(await send(uploadId, '0', new Uint8Array(2001))).toMatchObject({ code: 44002 });
+      expect((await send(uploadId, '2', new Uint8Array(500))).code).toBe(0);
+      expect(folderOf(uploadId)).toEqual({
+        parts: { '0.part': 1500, '1.part': 1000, '2.part': 500 },
+        bytes: 3000,
+        partial: false,
+      });
+    });
+
+    it('lets only what fits through when chunks of one upload arrive in parallel', async () => {
+      const chunks = opsServicesFor(h.t.server.deps).chunks;
+      const refusedWith = (index: string, bytes: Uint8Array, id: string) =>
+        chunks.writeChunk(id, index, h.adminId, bodyOf(bytes)).then(
+          () => 'stored',
+          (error: { code?: number }) => error.code,
+        );
+      // Chunk 0 has 600 bytes written and is still arriving: chunk 1 with 600 more does not fit, 400 do.
+      let uploadId = await fresh(1000, 2);
+      const first = heldBody(new Uint8Array(600), new Uint8Array(0));
+      const storing = chunks.writeChunk(uploadId, '0', h.adminId, first.body);
+      await first.waiting;
+      expect(await refusedWith('1', new Uint8Array(600), uploadId)).toBe(44002);
+      expect(await refusedWith('1', new Uint8Array(400), uploadId)).toBe('stored');
+      first.go();
+      await storing;
+      expect(folderOf(uploadId)).toEqual({
+        parts: { '0.part': 600, '1.part': 400 },
+        bytes: 1000,
+        partial: false,
+      });
+
+      // Two requests for one index at once: both are on disk until one replaces the other, so both count.
+      uploadId = await fresh(1000, 2);
+      const a = heldBody(new Uint8Array(400), new Uint8Array(300));
+      const storingA = chunks.writeChunk(uploadId, '0', h.adminId, a.body);
+      await a.waiting;
+      const b = heldBody(new Uint8Array(400));
+      const storingB = chunks.writeChunk(uploadId, '0', h.adminId, b.body);
+      await b.waiting;
+      a.go();
+      // A's last 300 bytes do not fit beside its 400 and B's 400 in flight: A is refused, its partial file removed.
+      await expect(storingA).rejects.toMatchObject({ code: 44002, args: { maxBytes: 1000, index: 0 } });
+      b.go();
+      await storingB;
+      expect(folderOf(uploadId)).toEqual({ parts: { '0.part': 400 }, bytes: 400, partial: false });
+
+      // Over HTTP, five chunks of 400 at once into 1000 bytes: at most two are stored, the rest answer 44002.
+      uploadId = await fresh(1000, 5);
+      const answers = await Promise.all(
+        ['0', '1', '2', '3', '4'].map((index) => send(uploadId, index, new Uint8Array(400))),
+      );
+      const codes = answers.map((a) => a.code);
+      expect(codes.filter((c) => c === 0).length).toBeGreaterThanOrEqual(1);
+      expect(codes.filter((c) => c === 0).length).toBeLessThanOrEqual(2);
+      expect(codes.every((c) => c === 0 || c === 44002)).toBe(true);
+      const after = folderOf(uploadId);
+      expect(after.bytes).toBe(400 * codes.filter((c) => c === 0).length);
+      expect(after.partial).toBe(false);
     });
 
     it('checks limits at init and refuses path tricks in uploadId and index', async () => {

@@ -12,15 +12,21 @@
  *   hash never leaks a file. A copy, not a shared storage key, because deleting a file removes its bytes.
  * - Concurrent completes of one upload: one assembles (an atomic `mkdir` lock), the others wait for its result
  *   (`done.json`) and answer the same row.
+ * - Bytes per upload: its chunks together never exceed the declared `totalSize` (44002). Each byte is counted
+ *   against that budget before it is written, with the other chunks stored and the bytes other requests are
+ *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
+ *   (counted once). The count is kept per upload while chunks of it arrive (chunk-ledger.ts).
  * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, and files deleted longer ago than that
  *   (rows purged, bytes removed), go in `reclaim(now)`, which the scheduled clean-up runs.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DataScopeFilter, FileRepository, SysFileRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { createChunkLedgers } from './chunk-ledger.js';
 import { extensionOf, type FileStore, type StoredUpload } from './file-store.js';
 
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -43,7 +49,10 @@ export interface ChunkUploads {
     input: ChunkInit,
     caller: { userId: number | null; scope: DataScopeFilter },
   ): Promise<{ uploaded: boolean; file?: SysFileRow; uploadId: string; receivedIndexes: number[] }>;
-  /** Stores one chunk (streamed); the index must be below the chunk count. */
+  /**
+   * Stores one chunk (streamed); the index must be below the chunk count, and the upload's chunks together stay
+   * within its declared size (44002 `{maxBytes, index, heldBytes}` otherwise; a chunk sent again replaces its copy).
+   */
   writeChunk(
     uploadId: string,
     index: string,
@@ -102,6 +111,7 @@ export function createChunkUploads(options: {
       .map(Number)
       .sort((a, b) => a - b);
   }
+  const ledgers = createChunkLedgers(received);
 
   function checkInit(input: ChunkInit): void {
     const ext = extensionOf(input.fileName);
@@ -139,7 +149,12 @@ export function createChunkUploads(options: {
     }
   }
 
-  async function assemble(dir: string, meta: ChunkMeta, input: ChunkInit, userId: number | null) {
+  async function assemble(
+    dir: string,
+    meta: ChunkMeta,
+    input: ChunkInit & { uploadId: string },
+    userId: number | null,
+  ) {
     const have = new Set(await received(dir));
     for (let i = 0; i < meta.chunkCount; i += 1)
       if (!have.has(i)) throw new BusinessError(ErrorCode.ChunkMissing, { index: i });
@@ -156,6 +171,7 @@ export function createChunkUploads(options: {
       await options.files.remove(stored.storageKey);
       // The chunks do not make the file: they are dropped, the client starts again.
       await rm(dir, { recursive: true, force: true });
+      ledgers.forgetStored(input.uploadId);
       throw new BusinessError(ErrorCode.ChunkHashMismatch, {
         expected: input.fileHash,
         actual: stored.sha256,
@@ -164,6 +180,7 @@ export function createChunkUploads(options: {
     const row = await insert(stored, userId);
     await writeFile(join(dir, 'done.json'), JSON.stringify({ id: row.id }));
     for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
+    ledgers.forgetStored(input.uploadId);
     return row;
   }
 
@@ -243,28 +260,52 @@ export function createChunkUploads(options: {
       const dir = dirOf(uploadId);
       const meta = await metaOf(uploadId, userId);
       if (index >= meta.chunkCount) throw invalid('index', `must be below ${meta.chunkCount}`);
-      const partial = join(dir, `${index}.${process.pid}.${Date.now()}.tmp`);
-      const out = createWriteStream(partial, { flags: 'wx' });
+      const ledger = await ledgers.enter(uploadId, dir);
+      // Bytes of this request counted in the ledger's `writingBytes`, until they are stored or dropped.
       let size = 0;
       try {
-        for await (const chunk of body) {
-          size += chunk.byteLength;
-          if (size > meta.totalSize)
-            throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: meta.totalSize });
-          if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+        // Unique per request: two requests for one index at once must not share (or fail to create) a file.
+        const partial = join(dir, `${index}.${randomUUID()}.tmp`);
+        const out = createWriteStream(partial, { flags: 'wx' });
+        // A failed open or write rejects the request (an 'error' event without a listener would end the process).
+        const failed = new Promise<never>((_, reject) => out.once('error', reject));
+        failed.catch(() => {});
+        try {
+          for await (const chunk of body) {
+            // Checked before the bytes reach the disk: the other chunks (this index's earlier copy is replaced,
+            // so it does not count) and everything being written now, this request's bytes included.
+            const held = ledger.storedBytes - (ledger.stored.get(index) ?? 0) + ledger.writingBytes;
+            if (held + chunk.byteLength > meta.totalSize)
+              throw new BusinessError(ErrorCode.FileTooLarge, {
+                maxBytes: meta.totalSize,
+                index,
+                heldBytes: held,
+              });
+            ledger.writingBytes += chunk.byteLength;
+            size += chunk.byteLength;
+            if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+          }
+          await Promise.race([
+            new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res()))),
+            failed,
+          ]);
+          if (size === 0) throw new BusinessError(ErrorCode.FileEmpty);
+          // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
+          await rename(partial, join(dir, `${index}.part`));
+        } catch (error) {
+          out.destroy();
+          // The file may still be opening: removed only once the stream is closed, or it would appear after the rm.
+          if (!out.closed) await once(out, 'close').catch(() => {});
+          await rm(partial, { force: true });
+          throw error;
         }
-        await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-      } catch (error) {
-        out.destroy();
-        await rm(partial, { force: true });
-        throw error;
+        // Stored: its bytes move from `writingBytes` to `stored`, replacing the index's earlier copy.
+        ledger.storedBytes += size - (ledger.stored.get(index) ?? 0);
+        ledger.stored.set(index, size);
+      } finally {
+        ledger.writingBytes -= size;
+        ledgers.leave(uploadId);
       }
-      if (size === 0) {
-        await rm(partial, { force: true });
-        throw new BusinessError(ErrorCode.FileEmpty);
-      }
-      // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
-      await rename(partial, join(dir, `${index}.part`));
       const at = options.now();
       await utimes(dir, at, at).catch(() => {});
     },

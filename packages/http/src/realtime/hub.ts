@@ -14,9 +14,13 @@
  * - Events travel through the cache's publish/subscribe (`realtime` channel), so a change made on one instance
  *   reaches sockets on every instance.
  * - Heartbeat: every `HeartbeatSeconds` each socket is pinged; one that did not answer the previous ping is
- *   dropped. Connections are bounded per user and per instance (HTTP 429 / 503 before the upgrade).
+ *   dropped. Connections are bounded per user and per instance (HTTP 429 / 503 before the upgrade): a slot is
+ *   taken before the upgrade and given back exactly once, when the connection's TCP socket closes (an open
+ *   socket keeps its slot however long it lives), or when a handshake has not opened within
+ *   `HANDSHAKE_TIMEOUT_MS` on the service clock (its socket is then cut).
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createNodeWebSocket } from '@hono/node-ws';
 import type { CacheHealth } from '@svc/data/cache';
 import { ErrorCode, fail } from '@svc/kernel';
@@ -43,8 +47,11 @@ export const HubCloseCode = {
 
 /** Longest client message accepted (clients only send `{"type":"ping"}`); larger frames close with 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 4096;
-/** A reserved slot whose handshake never completes is released after this long. */
-const HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * A reserved slot whose handshake has not opened after this long (service clock) is given back and its socket cut.
+ * The upgrade completes within one turn of the event loop after the route answers, so this only catches stalls.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** The cache's health signal when it is the Redis one (the resilient wrapper). */
 export interface HubCacheHealth {
@@ -75,11 +82,21 @@ interface Connection {
   alive: boolean;
 }
 
+/** One reserved connection slot: taken before the upgrade, given back exactly once (`state` becomes `released`). */
+interface Slot {
+  userId: number;
+  /** Service-clock ms when the slot was taken. */
+  since: number;
+  state: 'handshake' | 'open' | 'released';
+  /** The TCP socket of the upgrade request (the WebSocket's own socket once open). */
+  socket: Duplex;
+}
+
 interface Pending {
   principal: UserPrincipal;
   expiresAt: number | undefined;
   resume: boolean;
-  release: () => void;
+  slot: Slot;
 }
 
 /** `exp` of an already verified JWT, in ms. */
@@ -115,26 +132,57 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   /** Reserved slots (handshakes in progress and open sockets), per user and in all. */
   const slots = new Map<number, number>();
   let slotTotal = 0;
+  /** Slots whose socket has not opened yet, oldest first (insertion order). */
+  const handshakes = new Set<Slot>();
   const stops: (() => unknown)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let node: ReturnType<typeof createNodeWebSocket> | undefined;
   let closed = false;
 
-  function reserve(userId: number): (() => void) | 'user' | 'instance' {
+  /** Gives a slot back; every path (refused upgrade, error, close before or after open, timeout) ends here. */
+  function release(slot: Slot): void {
+    if (slot.state === 'released') return;
+    slot.state = 'released';
+    handshakes.delete(slot);
+    slotTotal--;
+    const left = (slots.get(slot.userId) ?? 1) - 1;
+    if (left <= 0) slots.delete(slot.userId);
+    else slots.set(slot.userId, left);
+  }
+
+  /** Takes a slot for a handshake on `socket`; it is given back when that socket closes. */
+  function reserve(userId: number, socket: Duplex): Slot | 'user' | 'instance' {
+    expireHandshakes();
     if (slotTotal >= options.MaxConnections) return 'instance';
     const mine = slots.get(userId) ?? 0;
     if (mine >= options.MaxConnectionsPerUser) return 'user';
     slots.set(userId, mine + 1);
     slotTotal++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      slotTotal--;
-      const left = (slots.get(userId) ?? 1) - 1;
-      if (left <= 0) slots.delete(userId);
-      else slots.set(userId, left);
-    };
+    const slot: Slot = { userId, since: deps.now().getTime(), state: 'handshake', socket };
+    handshakes.add(slot);
+    // The socket outlives the upgrade (it is the WebSocket's own), so its close covers a handshake that ws refused
+    // or that the client dropped, as well as an open socket closing for any reason.
+    socket.once('close', () => release(slot));
+    return slot;
+  }
+
+  /** The socket opened: the slot is held until it closes. False when the slot was already given back. */
+  function opened(slot: Slot): boolean {
+    if (slot.state !== 'handshake') return false;
+    slot.state = 'open';
+    handshakes.delete(slot);
+    return true;
+  }
+
+  /** Gives back the slots of handshakes that have not opened in time, and cuts their sockets. */
+  function expireHandshakes(): void {
+    const cutoff = deps.now().getTime() - HANDSHAKE_TIMEOUT_MS;
+    for (const slot of handshakes) {
+      // Oldest first: the first one still in time ends the sweep.
+      if (slot.since > cutoff) break;
+      release(slot);
+      slot.socket.destroy();
+    }
   }
 
   function add<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection): void {
@@ -172,6 +220,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   }
 
   function heartbeat(): void {
+    expireHandshakes();
     const now = deps.now().getTime();
     for (const conn of everyConnection()) {
       if (conn.expiresAt !== undefined && now >= conn.expiresAt) {
@@ -201,10 +250,13 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
         let conn: Connection | undefined;
         return {
           onOpen(_event, ctx) {
-            if (!info) return;
             const ws = ctx.raw as WebSocket;
+            // Without a slot (none reserved, or it timed out meanwhile) the socket does not stay.
+            if (!info || !opened(info.slot)) {
+              ws.terminate();
+              return;
+            }
             if (closed) {
-              info.release();
               ws.close(HubCloseCode.GoingAway, 'shutting down');
               return;
             }
@@ -233,21 +285,25 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
             }
           },
           onClose() {
-            info?.release();
+            if (info) release(info.slot);
             if (!conn) return;
             remove(byUser, conn.userId, conn);
             remove(bySession, conn.sessionId, conn);
             log.debug('Hub connection closed.', { userId: conn.userId });
           },
           onError() {
-            // The close event follows and cleans up.
+            // The close event follows, cleans up and gives the slot back.
           },
         };
       });
 
       app.get(HUB_PATH, async (c, next) => {
-        const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-        if (c.req.header('upgrade')?.toLowerCase() !== 'websocket' || !incoming)
+        // `upgrade` is set by Node's HTTP parser (not declared by @types/node): true when the request came through
+        // the server's upgrade event. A plain request that only carries the header could never open, yet would
+        // hold a slot.
+        const incoming = (c.env as { incoming?: IncomingMessage & { upgrade?: boolean } } | undefined)
+          ?.incoming;
+        if (c.req.header('upgrade')?.toLowerCase() !== 'websocket' || incoming?.upgrade !== true)
           return refuse(c, 426, ErrorCode.ParamInvalid);
         // The query token is read here and nowhere else; bearer routes read the header only.
         const token = bearerToken(c.req.header('authorization')) ?? c.req.query('access_token') ?? '';
@@ -258,22 +314,17 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
             closed ? 503 : 401,
             closed ? ErrorCode.ServiceUnavailable : ErrorCode.TokenInvalid,
           );
-        const release = reserve(principal.userId);
-        if (release === 'user') return refuse(c, 429, ErrorCode.TooManyRequests);
-        if (release === 'instance') return refuse(c, 503, ErrorCode.ServiceUnavailable);
-        const giveUp = setTimeout(release, HANDSHAKE_TIMEOUT_MS);
-        giveUp.unref();
+        const slot = reserve(principal.userId, incoming.socket);
+        if (slot === 'user') return refuse(c, 429, ErrorCode.TooManyRequests);
+        if (slot === 'instance') return refuse(c, 503, ErrorCode.ServiceUnavailable);
         const resume = /^(1|true)$/i.test(c.req.query('resume') ?? '');
-        pending.set(c.req.raw, {
-          principal,
-          expiresAt: expiryOf(token),
-          resume,
-          release: () => {
-            clearTimeout(giveUp);
-            release();
-          },
-        });
-        return upgrade(c, next);
+        pending.set(c.req.raw, { principal, expiresAt: expiryOf(token), resume, slot });
+        try {
+          return await upgrade(c, next);
+        } catch (error) {
+          release(slot);
+          throw error;
+        }
       });
     },
 
