@@ -37,7 +37,8 @@ function compiledRoutes(table: RouteTable, cache: { size: number; routes: Compil
  */
 function readings(url: string): string[] {
   const path = url.split(/[?#]/, 1)[0] ?? '';
-  const out = [path];
+  // As a browser resolves it (dot segments, which the service refuses anyway).
+  const out = [path, new URL(path, 'http://origin.invalid').pathname];
   try {
     out.push(decodeURI(path), decodeURIComponent(path));
   } catch {

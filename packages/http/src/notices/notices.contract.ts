@@ -215,6 +215,13 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
         '/\\evil.example',
         '\\\\evil.example',
         '/a//b',
+        // Dot segments: a browser resolves them before sending, so the path would reach another route.
+        '/api/v1/sys/notice/../cache/flush-auth',
+        '/api/v1/sys/cache/./flush-auth',
+        '/api/v1/sys/notice/%2E%2E/cache/flush-auth',
+        '/api/v1/sys/notice/.%2e/recycle/user/2/restore',
+        '/..',
+        '/.',
         'javascript:alert(1)',
         'JavaScript:alert(1)',
         'data:text/html,x',

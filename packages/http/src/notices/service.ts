@@ -67,8 +67,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * Whether `url` is a path on this origin: it starts with exactly one `/`, has no `//` and no backslash anywhere
- * (browsers read `/\evil` as `//evil`), no control characters and no scheme (`/x:` is still a path, but a colon
- * before the first slash cannot occur since the first character is the slash).
+ * (browsers read `/\evil` as `//evil`), no control characters, no `.` or `..` segment (plain or encoded), and no
+ * scheme (`/x:` is still a path, but a colon before the first slash cannot occur since the first character is the
+ * slash).
  */
 export function isSameOriginPath(url: string): boolean {
   if (url.length === 0 || url.length > MAX_URL) return false;
@@ -77,8 +78,13 @@ export function isSameOriginPath(url: string): boolean {
   if (CONTROL.test(url)) return false;
   // Whitespace would be trimmed or percent-encoded differently by clients; refuse it outright.
   if (/\s/.test(url)) return false;
-  return true;
+  // A browser resolves `.` and `..` segments (also as `%2e`) before sending: `/api/v1/sys/notice/../cache/x`
+  // reaches another path than it reads, so the path must mean what it says.
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  return !path.split('/').some((segment) => DOT_SEGMENTS.has(segment.replaceAll(/%2e/gi, '.')));
 }
+
+const DOT_SEGMENTS = new Set(['.', '..']);
 
 function checkActions(actions: readonly NoticeAction[] | undefined): void {
   actions?.forEach((action, index) => {

@@ -2,7 +2,7 @@
  * Single-process hosting: with `Service:Web:Enabled` the web root is served, unmatched non-API GET paths fall
  * back to `index.html`, and API, probe and docs paths keep their own answers.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,18 @@ describe('frontend in the same process', () => {
     mkdirSync(join(web, 'assets'));
     writeFileSync(join(web, 'index.html'), '<!doctype html><title>console</title>');
     writeFileSync(join(web, 'assets', 'app.js'), 'console.log("app");');
+    // What a web root often holds besides the build, and links out of it.
+    writeFileSync(join(web, '.env'), 'SECRET=dotenv-secret');
+    mkdirSync(join(web, '.git'));
+    writeFileSync(join(web, '.git', 'config'), '[remote] url = git-secret');
+    writeFileSync(join(web, 'assets', '.hidden'), 'hidden-secret');
+    mkdirSync(join(web, '.well-known'));
+    writeFileSync(join(web, '.well-known', 'security.txt'), 'Contact: mailto:security@example.test');
+    const outside = mkdtempSync(join(tmpdir(), 'svc-outside-'));
+    writeFileSync(join(outside, 'secret.txt'), 'outside-secret');
+    symlinkSync(outside, join(web, 'linked'));
+    symlinkSync(join(outside, 'secret.txt'), join(web, 'leak.txt'));
+    symlinkSync(join(web, 'assets', 'app.js'), join(web, 'alias.js'));
     t = await startTestServer({
       env: {
         Service__Web__Enabled: 'true',
@@ -50,5 +62,49 @@ describe('frontend in the same process', () => {
   it('does not serve files outside the web root', async () => {
     const res = await t.request('/..%2f..%2fetc%2fpasswd');
     expect(await res.text()).not.toContain('root:');
+  });
+
+  it('answers 404 for dot segments in any encoding (.well-known excepted) and for links out of the web root', async () => {
+    for (const path of [
+      '/.env',
+      '/%2eenv',
+      '/%2Eenv',
+      '/.git/config',
+      '/%2egit/config',
+      '/assets/.hidden',
+      '/linked/secret.txt',
+      '/leak.txt',
+    ]) {
+      const res = await t.request(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toMatch(/(dotenv|git|hidden|outside)-secret/);
+    }
+    expect(await (await t.request('/.well-known/security.txt')).text()).toContain('Contact:');
+    // A link that stays inside is served.
+    expect(await (await t.request('/alias.js')).text()).toBe('console.log("app");');
+  });
+
+  it('answers a missing asset with 404, not the app shell', async () => {
+    for (const path of ['/assets/nothere.js', '/favicon.ico', '/deep/page.css']) {
+      const res = await t.request(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('<title>console</title>');
+    }
+  });
+
+  it('sends a content security policy with the pages, and caches only hashed assets for good', async () => {
+    for (const path of ['/', '/index.html', '/system/user']) {
+      const res = await t.request(path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).not.toContain('unsafe-eval');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+    const asset = await t.request('/assets/app.js');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
