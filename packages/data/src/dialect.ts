@@ -71,6 +71,14 @@ export interface MigrationTarget {
   table: string;
 }
 
+/** Bounds of {@link DialectAdapter.executeStatement}. */
+export interface StatementOptions {
+  /** Server-side statement timeout in milliseconds. @default the connection's command timeout */
+  timeoutMs?: number | undefined;
+  /** Aborting it cancels the statement where the driver can (PostgreSQL). */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Answers every difference between the dialects. One instance per dialect; stateless except for SQLite's
  * in-process transaction queue.
@@ -109,6 +117,16 @@ export interface DialectAdapter {
   affectedRows(result: unknown): number;
   /** Runs the select with OFFSET/LIMIT. The query must be ordered (SQL Server's OFFSET/FETCH requires it). */
   page<R>(query: SelectQuery<R>, offset: number, limit: number): Promise<R[]>;
+  /**
+   * Runs one statement an operator wrote (a SQL job) and answers the rows it affected. Text holding several
+   * statements is refused by the driver or the server on every dialect (PostgreSQL: the extended protocol takes
+   * one statement; mysql2 and better-sqlite3 refuse several). `timeoutMs` stops the statement on the server and
+   * is scoped to it: PostgreSQL `SET LOCAL statement_timeout` in its own transaction; MariaDB the connection's
+   * `max_statement_time` (MySQL: `max_execution_time`, which bounds SELECT only), put back afterwards. Without
+   * it the connection's command timeout applies. SQLite cannot interrupt a statement (it blocks the process until
+   * it ends), nor does this method bound one on SQL Server. `signal` cancels the statement on PostgreSQL.
+   */
+  executeStatement(db: QueryDb, statement: string, options?: StatementOptions): Promise<number>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(db: QueryDb, work: (tx: QueryDb) => Promise<T>): Promise<T>;
   /** Inside a transaction: blocks every other first-start seed until this transaction ends, so the

@@ -27,6 +27,7 @@ export type {
   SelectionField,
   SelectionRow,
   SelectQuery,
+  StatementOptions,
   UpdateSet,
 } from './dialect.js';
 export type { PoolStats, QueryLogger } from './dialect-module.js';

@@ -423,6 +423,8 @@ export interface SysJobLogRow {
   killRequested: boolean;
   messageText: string | null;
   errorText: string | null;
+  /** The job id while this is a running attempt of a serial-skip job (unique: one such run per job), else null. */
+  serialClaim: number | null;
 }
 
 /** `sys_counter`: a counter the database keeps (triggers), e.g. `sys_user.live`. */

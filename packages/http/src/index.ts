@@ -16,7 +16,7 @@ export { type CreateServerOptions, createServer, type SvcServer } from './host/c
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { StartupError } from './host/startup-error.js';
 export type { JobModule, JobModuleOptions } from './jobs/module.js';
-export { LOG_CLEANUP_JOB } from './jobs/service.js';
+export { type JobActor, LOG_CLEANUP_JOB } from './jobs/service.js';
 export type {
   AlertAdministrators,
   JobContext,

@@ -1,9 +1,9 @@
 /**
  * Two instances on one PostgreSQL database and one Redis (BullMQ engine, a key prefix of this file's own):
- * a 1-second cron job fires exactly once per scheduled second for about 15 s (no double, no gap); a kill sent
- * to instance A stops a run held by instance B; an instance that dies mid-run (its worker stops without a
- * drain) has its run taken over by the other once the stalled check finds it. The stall interval and lock are
- * short here through options. Mid-run states wait on promises the test resolves, never on sleeps.
+ * a 1-second cron job fires exactly once per scheduled second for about 15 s (no double, no gap); run-now
+ * requests for a serial job sent to both instances at once run it once; a kill sent to instance A stops a run
+ * held by instance B; an instance that dies mid-run (its worker stops without a drain) has its run taken over
+ * by the other once the stalled check finds it. The stall interval and lock are short here through options. Mid-run states wait on promises the test resolves, never on sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateHandler, waitFor } from './jobs/jobs.contract.js';
@@ -103,6 +103,48 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     expect(new Set(rows.map((r) => r.fireInstanceId)).size).toBe(rows.length);
     expect(rows.length).toBeGreaterThanOrEqual(15);
   }, 60_000);
+
+  it('runs a serial job once for run-now requests sent to both instances at once', async () => {
+    const created = await call(a, '/api/v1/sys/job', {
+      json: {
+        code: 'serial-both',
+        name: 'serial both',
+        handlerKind: 1,
+        handlerName: 'test.gate',
+        triggerKind: 1,
+        cronExpression: '0 0 0 1 1 ?',
+      },
+    });
+    expect(created.code).toBe(0);
+    const id = created.data.id as number;
+    // Straight to each instance's service, on warm connection pools: HTTP requests made in process reach it one
+    // by one (each spends its own time in the guards), as do queries waiting for new connections, which would
+    // hide the race this is about.
+    for (const t of [a, b])
+      await Promise.all(Array.from({ length: 10 }, () => t.server.database.repos.jobs.get(id)));
+    const run = (t: TestServer) =>
+      (t.server.jobs as NonNullable<TestServer['server']['jobs']>).service
+        .run(id, { userId: 1, isSuperAdmin: true })
+        .then(
+          () => 0,
+          (error: { code?: number }) => error.code ?? -1,
+        );
+    const codes = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i % 2 ? b : a)));
+    expect(codes.filter((c) => c === 0)).toHaveLength(1);
+    expect(codes.filter((c) => c !== 0)).toEqual(Array(9).fill(47006));
+    const rows = (await rowsOf(id)).items;
+    expect(rows.map((r) => r.runStatus)).toEqual(['running']);
+    for (const t of [a, b])
+      expect((await call(t, `/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
+    const running = await waitFor(
+      async () => [...gate.runs.values()].find((r) => r.ctx.job.id === id),
+      'the run',
+    );
+    expect([...gate.runs.values()].filter((r) => r.ctx.job.id === id)).toHaveLength(1);
+    running.release('once');
+    gate.runs.delete(running.ctx.logId);
+    await waitFor(async () => (await rowsOf(id)).items[0]?.runStatus === 'success', 'the run done');
+  }, 30_000);
 
   it('stops a run held by one instance with a kill sent to the other', async () => {
     const created = await call(a, '/api/v1/sys/job', {

@@ -77,6 +77,12 @@ export const mssqlAdapter: DialectAdapter = {
     return await q.offset(offset).fetch(limit);
   },
 
+  async executeStatement(db, statement) {
+    // node-mssql sends the text as one batch, and SQL Server runs every statement in it; the connection's
+    // request timeout is the only bound here.
+    return sumRowsAffected(await native(db).execute(sql.raw(statement)));
+  },
+
   async transaction(db, work) {
     const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
     return runner.transaction(work);

@@ -64,6 +64,33 @@ export const mysqlAdapter: DialectAdapter = {
     return await q.limit(limit).offset(offset);
   },
 
+  async executeStatement(db, statement, options = {}) {
+    // mysql2 connects without multipleStatements, so the server refuses text holding several statements.
+    const execute = (on: QueryDb, text: string) => native(on).execute(sql.raw(text));
+    if (options.timeoutMs === undefined) return mysqlAdapter.affectedRows(await execute(db, statement));
+    const timeoutMs = Math.max(1, Math.trunc(options.timeoutMs));
+    // A transaction holds one connection: the timeout is set on it for this statement, then put back, so the
+    // connection returns to the pool with the pool's own (connect.ts sets it on every new connection).
+    return mysqlAdapter.transaction(db, async (tx) => {
+      let restore: string;
+      try {
+        await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_statement_time');
+        await execute(tx, `set session max_statement_time = ${timeoutMs / 1000}`);
+        restore = 'set session max_statement_time = @svc_statement_timeout';
+      } catch {
+        // MySQL has no max_statement_time; its max_execution_time (milliseconds) bounds SELECT statements only.
+        await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_execution_time');
+        await execute(tx, `set session max_execution_time = ${timeoutMs}`);
+        restore = 'set session max_execution_time = @svc_statement_timeout';
+      }
+      try {
+        return mysqlAdapter.affectedRows(await execute(tx, statement));
+      } finally {
+        await execute(tx, restore);
+      }
+    });
+  },
+
   async transaction(db, work) {
     const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
     return runner.transaction(work);

@@ -531,9 +531,15 @@ export const sysJobLog = table(
     killRequested: flag('kill_requested').notNull().default(false),
     messageText: longText('message_text'),
     errorText: longText('error_text'),
+    /**
+     * The job id while this row is a running attempt of a serial-skip job, else null. Unique: of two attempts
+     * of one serial job started at once (two instances, two run-now requests), one insert wins.
+     */
+    serialClaim: int64('serial_claim'),
   },
   (t) => [
     uniqueIndex('sys_job_log_fire_uq').on(t.fireInstanceId, t.retryIndex),
+    uniqueIndex('sys_job_log_serial_claim_uq').on(t.serialClaim),
     index('sys_job_log_job_id_idx').on(t.jobId, t.id),
     index('sys_job_log_start_time_idx').on(t.startTime),
   ],

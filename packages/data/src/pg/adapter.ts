@@ -110,6 +110,16 @@ function storableRow(row: readonly unknown[]): unknown[] {
   return out;
 }
 
+/** The slice of postgres.js that {@link pgAdapter.executeStatement} drives itself. */
+interface PgQuery extends PromiseLike<{ count?: number | null }> {
+  cancel(): unknown;
+}
+interface PgClient {
+  /** `simple: false`: the extended protocol even without parameters (postgres.js's own option, not typed). */
+  unsafe(query: string, args: unknown[], options: { simple: boolean }): PgQuery;
+  begin<T>(work: (tx: PgClient) => Promise<T>): Promise<T>;
+}
+
 async function rows<T>(db: QueryDb, query: SQL): Promise<T[]> {
   return (await native(db).execute(query)) as unknown as T[];
 }
@@ -159,6 +169,32 @@ export const pgAdapter: DialectAdapter = {
   async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
     const q = query as unknown as { limit(n: number): { offset(n: number): PromiseLike<R[]> } };
     return await q.limit(limit).offset(offset);
+  },
+
+  async executeStatement(db, statement, options = {}) {
+    const client = (db as unknown as { $client?: PgClient }).$client;
+    if (!client) throw new Error('executeStatement takes the database handle, not a transaction');
+    const { signal } = options;
+    const run = async (on: PgClient) => {
+      // The extended protocol takes exactly one statement: the server refuses text holding several ("cannot
+      // insert multiple commands into a prepared statement"), which the simple protocol would run one by one.
+      const query = on.unsafe(statement, [], { simple: false });
+      const cancel = () => void query.cancel();
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return Number((await query).count ?? 0);
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    };
+    if (options.timeoutMs === undefined) return run(client);
+    const timeoutMs = Math.max(1, Math.trunc(options.timeoutMs));
+    // SET LOCAL ends with this transaction: the pooled connection keeps its own statement timeout afterwards.
+    return client.begin(async (tx) => {
+      await tx.unsafe(`set local statement_timeout = ${timeoutMs}`, [], { simple: true });
+      return run(tx);
+    });
   },
 
   async transaction(db, work) {

@@ -2,9 +2,11 @@
  * `sys_job` and `sys_job_log`: scheduled jobs and their run log (module `Job`). Jobs are soft-deleted and their
  * code is unique among live rows. Claiming a fire is a conditional update of `next_run_time` (only one instance
  * moves it on), and a run-log row is unique by fire and retry index, so a fire that reaches two instances writes
- * one row.
+ * one row. A running attempt of a serial-skip job holds the job's claim (`serial_claim`, unique), so "is another
+ * run of it running?" and "this one runs" are one insert on every dialect.
  */
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { StatementOptions } from '../dialect.js';
 import { isUniqueViolation } from '../errors.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type {
@@ -104,8 +106,12 @@ export interface JobRepository {
   statusCounts(): Promise<Record<JobStatus, number>>;
   /** Ready jobs with a next fire time, soonest first. */
   upcoming(limit: number): Promise<SysJobRow[]>;
-  /** Runs the statement of a SQL job (only when the service allows SQL jobs); answers the affected rows. */
-  executeSql(statement: string): Promise<number>;
+  /**
+   * Runs the one statement of a SQL job (only when the service allows SQL jobs); answers the affected rows.
+   * Text holding several statements is refused; `timeoutMs` stops the statement on the server where the dialect
+   * can (see `DialectAdapter.executeStatement`).
+   */
+  executeSql(statement: string, options?: StatementOptions): Promise<number>;
 }
 
 /** One run-log row to write when an attempt starts (or is skipped). */
@@ -144,10 +150,19 @@ export interface JobLogPageQuery extends PageQuery {
 export interface JobLogRepository {
   /** Writes the row; `undefined` when this fire and retry index has a row already (another instance wrote it). */
   insert(row: NewJobLog): Promise<number | undefined>;
+  /**
+   * Writes the `running` row of an attempt of a serial-skip job together with the job's claim: one insert, which
+   * the unique claim lets through for one run of the job at a time, across instances. `busy` when another run
+   * holds the claim; `undefined` when this fire and retry index has a row already.
+   */
+  claimSerial(row: Omit<NewJobLog, 'runStatus' | 'endTime'>): Promise<number | 'busy' | undefined>;
   get(id: number): Promise<SysJobLogRow | undefined>;
   /** Rows of one fire, by retry index. */
   ofFire(fireInstanceId: string): Promise<SysJobLogRow[]>;
-  /** Ends a running row written by `nodeName`; false when it is no longer running there (taken over, killed). */
+  /**
+   * Ends a running row written by `nodeName` (and frees its serial claim); false when it is no longer running
+   * there (taken over, killed).
+   */
   finish(id: number, nodeName: string, result: JobLogFinish): Promise<boolean>;
   /** Moves a running row to `nodeName` (a takeover after its node died); true for the one caller that moved it. */
   takeOver(id: number, fromNode: string, nodeName: string, now: Date): Promise<boolean>;
@@ -309,44 +324,49 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
         limit,
       );
     },
-    async executeSql(statement) {
-      const raw = db as unknown as {
-        execute?: (q: SQL) => Promise<unknown>;
-        run?: (q: SQL) => Promise<unknown>;
-      };
-      const query = sql.raw(statement);
-      const result = raw.execute ? await raw.execute(query) : await raw.run?.(query);
-      return adapter.affectedRows(result);
-    },
+    executeSql: (statement, options) => adapter.executeStatement(db, statement, options),
   };
 }
 
 export function createJobLogRepository({ db, adapter, tables }: RepositoryContext): JobLogRepository {
   const t = tables.sysJobLog;
   const running = eq(t.runStatus, 'running');
+  /** Inserts a row; `undefined` on a unique violation (this attempt's row, or the job's serial claim, exists). */
+  const write = async (row: NewJobLog, serialClaim: number | null) => {
+    try {
+      return await adapter.insertReturningId(db, t, {
+        jobId: row.jobId,
+        jobName: truncate(row.jobName, 128),
+        fireInstanceId: row.fireInstanceId,
+        retryIndex: row.retryIndex,
+        fireMode: row.fireMode,
+        scheduledTime: row.scheduledTime,
+        startTime: row.startTime,
+        endTime: row.endTime ?? null,
+        runStatus: row.runStatus,
+        elapsedMs: row.elapsedMs ?? 0,
+        nodeName: truncate(row.nodeName, 128),
+        killRequested: false,
+        messageText: clip(row.messageText),
+        errorText: clip(row.errorText),
+        serialClaim,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  };
   return {
-    async insert(row) {
-      try {
-        return await adapter.insertReturningId(db, t, {
-          jobId: row.jobId,
-          jobName: truncate(row.jobName, 128),
-          fireInstanceId: row.fireInstanceId,
-          retryIndex: row.retryIndex,
-          fireMode: row.fireMode,
-          scheduledTime: row.scheduledTime,
-          startTime: row.startTime,
-          endTime: row.endTime ?? null,
-          runStatus: row.runStatus,
-          elapsedMs: row.elapsedMs ?? 0,
-          nodeName: truncate(row.nodeName, 128),
-          killRequested: false,
-          messageText: clip(row.messageText),
-          errorText: clip(row.errorText),
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) return undefined;
-        throw error;
-      }
+    insert: (row) => write(row, null),
+    async claimSerial(row) {
+      const id = await write({ ...row, runStatus: 'running' }, row.jobId);
+      if (id !== undefined) return id;
+      // Which unique index refused it: this attempt's own row (another instance wrote it), or the claim.
+      const [attempt] = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.fireInstanceId, row.fireInstanceId), eq(t.retryIndex, row.retryIndex)));
+      return attempt ? undefined : 'busy';
     },
     async get(id) {
       const [row] = await db.select().from(t).where(eq(t.id, id));
@@ -364,6 +384,7 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
           elapsedMs: Math.min(Math.max(0, Math.round(result.elapsedMs)), 2_147_483_647),
           messageText: clip(result.messageText),
           errorText: clip(result.errorText),
+          serialClaim: null,
         })
         .where(and(eq(t.id, id), running, eq(t.nodeName, nodeName)));
       return adapter.affectedRows(done) > 0;

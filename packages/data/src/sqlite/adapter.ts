@@ -210,6 +210,12 @@ export const sqliteAdapter: DialectAdapter = {
     return Number((result as { changes?: number | bigint }).changes ?? 0);
   },
 
+  async executeStatement(db, statement) {
+    // better-sqlite3 prepares one statement and refuses text holding more. Nothing interrupts a running
+    // statement: it holds the process until it ends.
+    return sqliteAdapter.affectedRows(native(db).run(sql.raw(statement)));
+  },
+
   async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
     const q = query as unknown as { limit(n: number): { offset(n: number): PromiseLike<R[]> } };
     return await q.limit(limit).offset(offset);

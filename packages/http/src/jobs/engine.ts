@@ -7,7 +7,9 @@
  *   the run-log row is unique by fire and retry index;
  * - misfire: a fire picked up later than `MisfireThresholdSeconds` writes a `misfire-skip` row or runs once now
  *   (`catch-up`), and the next fire is computed from now (no burst of missed fires);
- * - serial-skip: a fire while another run of the job is running writes a `skipped` row; parallel runs both;
+ * - serial-skip: a fire while another run of the job is running writes a `skipped` row (a run now answers 47006);
+ *   the running row is written with the job's serial claim, unique in the database, so the check and the start
+ *   are one insert across instances; parallel runs both;
  * - retries (one row per attempt, `retryIndex`), timeout (`timeout` row), kill (AbortSignal to the handler,
  *   `killed` row), Panic after `failAlertThreshold` consecutive failed fires, with an alert if asked;
  * - takeover: a fire delivered again while its row is `running` on another node means that node lost the
@@ -19,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobFireMode, JobLogRepository, JobRepository, SysJobRow } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
-import { BusinessError, ErrorCode, type Logger } from '@svc/kernel';
+import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
 import { nextFireTime } from './trigger.js';
 import type {
   AlertAdministrators,
@@ -38,6 +40,8 @@ export interface JobEngineOptions {
   ScanSeconds: number;
   MisfireThresholdSeconds: number;
   KillAckMs: number;
+  /** Run timeout of an HTTP job whose `timeoutSeconds` is 0. */
+  HttpTimeoutSeconds: number;
 }
 
 /** Delivers fires; `enqueue` is idempotent by fire id. */
@@ -96,10 +100,21 @@ interface KillRequest {
   requestId: string;
 }
 
+/** For the application log: the error with its stack. */
 const errorText = (error: unknown) =>
   error instanceof Error
     ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack}` : ''}`
     : String(error);
+
+/**
+ * For the run log, which the API shows: what went wrong, never a stack (stacks carry server paths). A plain
+ * `Error` by its message, others by name and message, a business error with its arguments.
+ */
+function runErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const args = isBusinessError(error) && error.args ? ` ${JSON.stringify(error.args)}` : '';
+  return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}${args}`;
+}
 
 export function createJobEngine(deps: JobEngineDeps): JobEngine {
   const { jobs, jobLogs, cache, now, options, dispatcher } = deps;
@@ -209,10 +224,6 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     const job = await jobs.get(fire.jobId);
     if (!job) return;
     const scheduled = new Date(fire.scheduledTime);
-    if (fire.mode === 'manual') {
-      await runAttempts(job, fire, 'manual');
-      return;
-    }
     const at = now();
     const late = at.getTime() - scheduled.getTime() > options.MisfireThresholdSeconds * 1000;
     const next = nextFireTime(job, late ? at : scheduled);
@@ -236,20 +247,55 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       }
       mode = 'catch-up';
     }
-    if (job.concurrencyMode === 'serial-skip' && (await jobLogs.runningCount(job.id, fire.id)) > 0) {
+    const first = await startAttempt(job, fire, mode, 0);
+    if (first === 'busy') {
       await writeSkipped(job, fire, mode, 'the previous run is still running');
       return;
     }
-    await runAttempts(job, fire, mode);
+    if (first === undefined) return; // another instance wrote this attempt
+    await runAttempts(job, fire, mode, { logId: first, retryIndex: 0 });
   }
 
-  async function writeSkipped(job: SysJobRow, fire: Fire, mode: JobFireMode, message: string) {
+  /**
+   * Writes the `running` row of one attempt. A serial-skip job's row carries the job's claim, unique in the
+   * database: of two attempts started at once (two instances, two run-now requests) one insert wins and the
+   * other answers `busy`. The count before it catches running rows without a claim (a job that was parallel).
+   * `undefined`: this attempt has a row already (another instance wrote it).
+   */
+  async function startAttempt(
+    job: SysJobRow,
+    fire: Fire,
+    mode: JobFireMode,
+    retryIndex: number,
+  ): Promise<number | 'busy' | undefined> {
+    const row = {
+      jobId: job.id,
+      jobName: job.name,
+      fireInstanceId: fire.id,
+      retryIndex,
+      fireMode: mode,
+      scheduledTime: new Date(fire.scheduledTime),
+      startTime: now(),
+      nodeName,
+    };
+    if (job.concurrencyMode !== 'serial-skip') return jobLogs.insert({ ...row, runStatus: 'running' });
+    if ((await jobLogs.runningCount(job.id, fire.id)) > 0) return 'busy';
+    return jobLogs.claimSerial(row);
+  }
+
+  async function writeSkipped(
+    job: SysJobRow,
+    fire: Fire,
+    mode: JobFireMode,
+    message: string,
+    retryIndex = 0,
+  ) {
     const at = now();
     await jobLogs.insert({
       jobId: job.id,
       jobName: job.name,
       fireInstanceId: fire.id,
-      retryIndex: 0,
+      retryIndex,
       fireMode: mode,
       scheduledTime: new Date(fire.scheduledTime),
       startTime: at,
@@ -270,30 +316,24 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     await runAttempts(job, fire, last.fireMode, { logId: last.id, retryIndex: last.retryIndex });
   }
 
+  /** Runs the attempts of a fire from `from`, whose running row is written already (its first or a takeover). */
   async function runAttempts(
     job: SysJobRow,
     fire: Fire,
     mode: JobFireMode,
-    resume?: { logId: number; retryIndex: number },
+    from: { logId: number; retryIndex: number },
   ): Promise<void> {
     let success: boolean | null = false;
-    for (let retryIndex = resume?.retryIndex ?? 0; retryIndex <= job.retryCount; retryIndex++) {
+    for (let retryIndex = from.retryIndex; retryIndex <= job.retryCount; retryIndex++) {
       if (!alive()) return;
       const logId =
-        resume && retryIndex === resume.retryIndex
-          ? resume.logId
-          : await jobLogs.insert({
-              jobId: job.id,
-              jobName: job.name,
-              fireInstanceId: fire.id,
-              retryIndex,
-              fireMode: mode,
-              scheduledTime: new Date(fire.scheduledTime),
-              startTime: now(),
-              runStatus: 'running',
-              nodeName,
-            });
+        retryIndex === from.retryIndex ? from.logId : await startAttempt(job, fire, mode, retryIndex);
       if (logId === undefined) return; // another instance wrote this attempt
+      if (logId === 'busy') {
+        // Another run of this serial job started while this fire waited to retry: the retry gives way.
+        await writeSkipped(job, fire, mode, 'another run of the job started before this retry', retryIndex);
+        break;
+      }
       const outcome = await runOne(job, fire, mode, logId, retryIndex);
       if (outcome === 'lost') return;
       if (outcome === 'success') {
@@ -350,9 +390,13 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     const controller = new AbortController();
     running.set(logId, controller);
     const started = now();
+    // An HTTP job without its own timeout gets the default one: a target that never answers would otherwise
+    // keep a serial job running (and every later fire skipped) until someone kills the run.
+    const timeoutSeconds =
+      job.timeoutSeconds > 0 ? job.timeoutSeconds : job.handlerKind === 2 ? options.HttpTimeoutSeconds : 0;
     const timer =
-      job.timeoutSeconds > 0
-        ? setTimeout(() => controller.abort(new RunAbort('timeout')), job.timeoutSeconds * 1000)
+      timeoutSeconds > 0
+        ? setTimeout(() => controller.abort(new RunAbort('timeout')), timeoutSeconds * 1000)
         : undefined;
     let status: 'success' | 'failed' | 'timeout' | 'killed' | 'shutdown';
     let message: string | null = null;
@@ -385,7 +429,10 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
         message = reason.kind === 'killed' ? reason.message : null;
       } else {
         status = 'failed';
-        error = errorText(caught);
+        error = runErrorText(caught);
+        // The run log shows no stack; a compiled handler's developer finds it in the application log.
+        if (job.handlerKind === 1)
+          logger.warn('Job handler failed', { jobId: job.id, logId, error: errorText(caught) });
       }
     } finally {
       if (timer) clearTimeout(timer);
@@ -487,14 +534,18 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       await enqueueNext(job, job.nextRunTime);
     },
     async runNow(jobId) {
+      if (!alive()) throw new Error('the job engine is not running');
       const job = await jobs.get(jobId);
       if (!job) throw new BusinessError(ErrorCode.JobNotFound, { id: jobId });
-      if (job.concurrencyMode === 'serial-skip' && (await jobLogs.runningCount(job.id)) > 0)
-        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
       const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };
+      // The running row is written before the answer, in the one insert that decides serial-skip: a request
+      // that follows, here or on another instance, finds it.
+      const logId = await startAttempt(job, fire, 'manual', 0);
+      if (logId === 'busy' || logId === undefined)
+        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
       await jobs.setLastRunTime(jobId, new Date(fire.scheduledTime));
-      // A manual run belongs to the instance that was asked: it starts now, here.
-      void track(processFire(fire)).catch((error: unknown) =>
+      // A manual run belongs to the instance that was asked: it runs here.
+      void track(runAttempts(job, fire, 'manual', { logId, retryIndex: 0 })).catch((error: unknown) =>
         logger.error('Manual job run failed', { jobId, error: errorText(error) }),
       );
       return fire.id;

@@ -86,6 +86,81 @@ describe('the outbound fence of HTTP jobs', () => {
     expect(hits).toEqual(['/to-localhost']);
   });
 
+  it("drops the job's headers on a redirect to another origin, and the body when the redirect makes it a GET", async () => {
+    const seen: { at: string; method: string; headers: Record<string, unknown>; body: string }[] = [];
+    const record = (at: string) =>
+      createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => {
+          body += c.toString('utf8');
+        });
+        req.on('end', () => {
+          seen.push({ at: `${at}${req.url}`, method: req.method ?? '', headers: req.headers, body });
+          if (req.url === '/away') res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/collect` });
+          else if (req.url === '/here') res.writeHead(302, { location: '/landed' });
+          else if (req.url === '/see-other') res.writeHead(303, { location: '/landed' });
+          else if (req.url === '/away-and-back')
+            res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/back` });
+          else if (req.url === '/back')
+            res.writeHead(307, { location: `http://127.0.0.1:${homePort}/landed` });
+          res.end('ok');
+        });
+      });
+    const home = record('home');
+    const other = record('other');
+    await new Promise<void>((r) => home.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const homePort = (home.address() as AddressInfo).port;
+    const otherPort = (other.address() as AddressInfo).port;
+    try {
+      const headers = {
+        Authorization: 'Bearer PARTNER-KEY',
+        'X-Api-Key': 'K2',
+        Cookie: 'sid=1',
+        'Content-Type': 'application/json',
+      };
+      const base = { allowPrivate: true, signal: new AbortController().signal, headers };
+      const secrets = (h: Record<string, unknown>) =>
+        ['authorization', 'x-api-key', 'cookie'].filter((n) => h[n] !== undefined);
+
+      await fencedFetch({ ...base, url: `http://127.0.0.1:${homePort}/away`, method: 'GET' });
+      expect(seen.map((s) => s.at)).toEqual(['home/away', 'other/collect']);
+      expect(secrets(seen[0]?.headers ?? {})).toEqual(['authorization', 'x-api-key', 'cookie']);
+      expect(secrets(seen[1]?.headers ?? {})).toEqual([]);
+      expect(seen[1]?.headers['content-type']).toBeUndefined();
+
+      // Same origin: the headers stay.
+      seen.length = 0;
+      await fencedFetch({ ...base, url: `http://127.0.0.1:${homePort}/here`, method: 'GET' });
+      expect(secrets(seen[1]?.headers ?? {})).toEqual(['authorization', 'x-api-key', 'cookie']);
+
+      // Once gone, they stay gone, also when a later hop comes back to the job's origin.
+      seen.length = 0;
+      await fencedFetch({ ...base, url: `http://127.0.0.1:${homePort}/away-and-back`, method: 'GET' });
+      expect(seen.map((s) => s.at)).toEqual(['home/away-and-back', 'other/back', 'home/landed']);
+      expect(seen.slice(1).map((s) => secrets(s.headers))).toEqual([[], []]);
+
+      // 303 turns a PUT into a GET: no body, no header describing it; the credentials stay on the same origin.
+      seen.length = 0;
+      await fencedFetch({
+        ...base,
+        url: `http://127.0.0.1:${homePort}/see-other`,
+        method: 'PUT',
+        body: '{"a":1}',
+      });
+      expect(seen.map((s) => [s.at, s.method, s.body])).toEqual([
+        ['home/see-other', 'PUT', '{"a":1}'],
+        ['home/landed', 'GET', ''],
+      ]);
+      expect(seen[1]?.headers['content-type']).toBeUndefined();
+      expect(seen[1]?.headers['content-length']).toBeUndefined();
+      expect(secrets(seen[1]?.headers ?? {})).toEqual(['authorization', 'x-api-key', 'cookie']);
+    } finally {
+      await new Promise<void>((r) => home.close(() => r()));
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+  });
+
   it('calls a private target when allowed', async () => {
     const res = await fencedFetch({
       url: `http://127.0.0.1:${port}/x`,

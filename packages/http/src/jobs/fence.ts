@@ -3,7 +3,9 @@
  * link-local, unique-local, CGNAT, multicast or unspecified address is refused (47009) unless
  * `Service:Jobs:AllowPrivateHttpTargets`. Every resolved address is checked, the connection goes to the address
  * that was checked (no second lookup an attacker's DNS could answer differently), and redirects are followed by
- * hand so that each hop passes the fence again.
+ * hand so that each hop passes the fence again. A redirect that leaves the job's origin (scheme, host, port)
+ * drops every header the job set (its credentials are for that origin only), as a redirect that turns the
+ * request into a GET drops its body and the headers describing it, as fetch does.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
@@ -96,32 +98,40 @@ export interface FencedResponse {
 
 const MAX_BODY = 64 * 1024;
 
+/** Headers that describe a request body: they go with the body when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location']);
+
 /** Sends the request through the fence, following up to `maxRedirects` redirects (each hop checked). */
 export async function fencedFetch(req: FencedRequest): Promise<FencedResponse> {
   let url = new URL(req.url);
+  const origin = url.origin;
   let method = req.method.toUpperCase();
   let body = req.body;
+  let headers = req.headers ?? {};
   for (let hop = 0; ; hop++) {
     const target = await checkTarget(url, {
       allowPrivate: req.allowPrivate,
       ...(req.resolve ? { resolve: req.resolve } : {}),
     });
-    const res = await send(
-      url,
-      req.pin ? req.pin(target) : target,
-      method,
-      req.headers ?? {},
-      body,
-      req.signal,
-    );
+    const res = await send(url, req.pin ? req.pin(target) : target, method, headers, body, req.signal);
     const location = res.location;
     if (res.status >= 300 && res.status < 400 && location) {
       if (hop >= (req.maxRedirects ?? 5)) throw new Error(`too many redirects (last ${url.href})`);
       url = new URL(location, url);
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      // Fetch's rule: 303 makes any method but HEAD a GET, 301 and 302 make a POST one; 307 and 308 keep both.
+      if (
+        (res.status === 303 && method !== 'GET' && method !== 'HEAD') ||
+        ((res.status === 301 || res.status === 302) && method === 'POST')
+      ) {
         method = 'GET';
         body = undefined;
+        headers = Object.fromEntries(
+          Object.entries(headers).filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())),
+        );
       }
+      // The job's headers (Authorization, API keys, cookies, anything it set) are for its own origin: once a
+      // redirect leaves it they are gone for good, also if a later hop comes back.
+      if (url.origin !== origin) headers = {};
       continue;
     }
     return { status: res.status, body: res.body };

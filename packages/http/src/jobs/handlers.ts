@@ -1,6 +1,8 @@
 /**
  * Handler kinds: compiled (registered in code by the consumer), HTTP (props `{url, method, headers, body}`,
- * through the outbound fence) and SQL (props `{sql}`, off unless `Service:Jobs:AllowSqlJobs`).
+ * through the outbound fence) and SQL (props `{sql}`, off unless `Service:Jobs:AllowSqlJobs`; one statement,
+ * stopped on the server at the job's timeout where the dialect can, its failure shown by the database's message
+ * alone).
  */
 import type { JobRepository, SysJobRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
@@ -103,7 +105,25 @@ function sqlHandler(policy: HandlerPolicy): JobHandler {
   return async (ctx) => {
     if (!policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
     const props = SqlPropsSchema.parse(ctx.props);
-    const affected = await policy.jobs.executeSql(props.sql);
+    let affected: number;
+    try {
+      affected = await policy.jobs.executeSql(props.sql, {
+        timeoutMs: ctx.job.timeoutSeconds > 0 ? ctx.job.timeoutSeconds * 1000 : undefined,
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      throw new Error(databaseMessage(error));
+    }
     return `statement done (${affected} rows affected)`;
   };
+}
+
+/**
+ * The database's own words for a failed statement: the innermost cause (drizzle wraps the driver's error in one
+ * that repeats the statement), without the stack, whose frames name server paths.
+ */
+function databaseMessage(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(inner);
 }

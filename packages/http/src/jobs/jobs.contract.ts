@@ -5,12 +5,20 @@
  * pause and resume, log clear, dashboard, clean-up with reclaimers, and re-authentication on job writes.
  * Mid-run states come from a handler that waits on a promise the test resolves, never from sleeps.
  */
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRepositories, openDatabase } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
-import { setRuntimeConfig, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+import {
+  grantPermissions,
+  setRuntimeConfig,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  TEST_USER_PASSWORD,
+  type TestServer,
+} from '../testing/index.js';
 import type { JobModule } from './module.js';
 import type { JobContext } from './types.js';
 
@@ -189,6 +197,56 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await call('/api/v1/sys/job/abc', { method: 'DELETE' })).code).toBe(48000);
     });
 
+    it('refuses job times outside the years 1970 to 9999 with 48000 naming the field, on every dialect', async () => {
+      const id = await createId({
+        code: 'far-times',
+        handlerName: 'test.ok',
+        triggerKind: 2,
+        intervalSeconds: 60,
+      });
+      const cases: [string, Record<string, unknown>][] = [
+        ['startTime', { startTime: '0000-01-01T00:00:00Z' }],
+        ['startTime', { startTime: '0999-06-01T00:00:00Z' }],
+        ['endTime', { endTime: '9999-12-31T23:00:00-05:00' }], // year 10000 in UTC
+        ['oneShotTime', { triggerKind: 3, oneShotTime: '1969-12-31T23:59:59Z' }],
+      ];
+      for (const [field, times] of cases) {
+        const created = await create({
+          code: 'far-new',
+          handlerName: 'test.ok',
+          triggerKind: 2,
+          intervalSeconds: 60,
+          ...times,
+        });
+        expect(created.code, JSON.stringify(times)).toBe(48000);
+        expect(created.args.errors.map((e: { path: string }) => e.path)).toEqual([field]);
+        const updated = await call(`/api/v1/sys/job/${id}`, {
+          method: 'PUT',
+          json: {
+            name: 'n',
+            handlerKind: 1,
+            handlerName: 'test.ok',
+            triggerKind: 2,
+            intervalSeconds: 60,
+            ...times,
+          },
+        });
+        expect(updated.code, JSON.stringify(times)).toBe(48000);
+        expect(updated.args.errors.map((e: { path: string }) => e.path)).toEqual([field]);
+      }
+      expect(await t.server.database.repos.jobs.getByCode('far-new')).toBeUndefined();
+      // The last instant of year 9999 is stored and read back on every dialect.
+      const last = '9999-12-31T23:59:59.999Z';
+      const edge = await createId({
+        code: 'far-edge',
+        handlerName: 'test.ok',
+        triggerKind: 2,
+        intervalSeconds: 60,
+        endTime: last,
+      });
+      expect((await job(edge))?.endTime?.toISOString()).toBe(last);
+    });
+
     it('refuses HTTP targets behind the fence: loopback, link-local, private, and names resolving to them', async () => {
       for (const url of [
         'http://127.0.0.1:8080/x',
@@ -285,6 +343,42 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await call(`/api/v1/sys/job/log/${row?.id}/kill`, { method: 'POST' })).code).toBe(47007);
       expect((await call('/api/v1/sys/job/log/999999/kill', { method: 'POST' })).code).toBe(47007);
       expect((await job(id))?.consecutiveErrors).toBe(0);
+    });
+
+    it('runs a serial job once for run-now requests sent at once: one run, 47006 to the others', async () => {
+      const id = await createId({ code: 'serial-burst', handlerName: 'test.gate' });
+      // Straight to the service, on a warm connection pool: HTTP requests sent at once reach it one by one here
+      // (each spends its own time in the guards), as do queries waiting for new connections, which would hide
+      // the race this is about.
+      await Promise.all(Array.from({ length: 10 }, () => job(id)));
+      const codes = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
+            () => 0,
+            (error: { code?: number }) => error.code ?? -1,
+          ),
+        ),
+      );
+      expect(codes.filter((c) => c === 0)).toHaveLength(1);
+      expect(codes.filter((c) => c !== 0)).toEqual(Array(7).fill(47006));
+      // The answer came after the running row was written: it is there at once, and a request finds it.
+      const rows = await logs(id);
+      expect(rows.map((r) => [r.runStatus, r.fireMode])).toEqual([['running', 'manual']]);
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(47006);
+      const run = await runningGate(id);
+      expect([...gate.runs.values()].filter((r) => r.ctx.job.id === id)).toHaveLength(1);
+      run.release('once');
+      gate.runs.delete(run.ctx.logId);
+      await waitFor(async () => (await logs(id))[0]?.runStatus === 'success', 'the run done');
+      // The claim went with the run: the job runs again.
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      const again = await runningGate(id);
+      again.release('twice');
+      gate.runs.delete(again.ctx.logId);
+      await waitFor(
+        async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 2,
+        'the second run done',
+      );
     });
 
     it('ends a run left running by a node that is gone, so a serial job is not blocked for ever', async () => {
@@ -545,12 +639,17 @@ export function defineJobsKillSwitchContract(dbType: DbType): void {
   });
 }
 
-/** With `AllowPrivateHttpTargets` and `AllowSqlJobs` on: an HTTP job calls its target, a SQL job runs. */
+/**
+ * With `AllowPrivateHttpTargets` and `AllowSqlJobs` on: an HTTP job calls its target (with the default timeout
+ * when it has none, its secrets masked in answers and kept on update), a SQL job runs one statement, only for a
+ * super administrator, stopped on the server at its timeout.
+ */
 export function defineJobsHandlerKindsContract(dbType: DbType): void {
   describe(`HTTP and SQL jobs when allowed on ${dbType}`, () => {
     let t: TestServer;
     let admin: Record<string, string>;
     const bodies: string[] = [];
+    const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
     const target = createHttpServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => {
@@ -558,6 +657,8 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       });
       req.on('end', () => {
         bodies.push(`${req.method} ${req.url} ${req.headers['x-job'] ?? ''} ${body}`);
+        seen.push({ url: req.url ?? '', headers: req.headers });
+        if (req.url === '/hang') return; // never answers
         res.writeHead(req.url === '/fail' ? 500 : 200).end('pong');
       });
     });
@@ -567,12 +668,18 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       port = (target.address() as AddressInfo).port;
       t = await startTestServer({
         dbType,
-        env: { Service__Jobs__AllowPrivateHttpTargets: 'true', Service__Jobs__AllowSqlJobs: 'true' },
+        env: {
+          Service__Jobs__AllowPrivateHttpTargets: 'true',
+          Service__Jobs__AllowSqlJobs: 'true',
+          Service__Jobs__HttpTimeoutSeconds: '1',
+          Service__Security__RateLimit__Enabled: 'false',
+        },
       });
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
     });
     afterAll(async () => {
       await t?.close();
+      target.closeAllConnections();
       await new Promise<void>((r) => target.close(() => r()));
     });
     const call = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
@@ -628,6 +735,242 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       });
       expect(row.runStatus, row.errorText ?? '').toBe('success');
       expect((await t.server.database.repos.jobs.getByCode('sql-ok'))?.remark).toBe('touched');
+    });
+
+    it('times out an HTTP job without a timeout of its own (Service:Jobs:HttpTimeoutSeconds)', async () => {
+      const row = await runAndWait({
+        code: 'http-hang',
+        handlerKind: 2,
+        propsJson: JSON.stringify({ url: `http://127.0.0.1:${port}/hang` }),
+      });
+      expect(row).toMatchObject({ runStatus: 'timeout', errorText: 'the run timed out' });
+      expect((await t.server.database.repos.jobs.getByCode('http-hang'))?.timeoutSeconds).toBe(0);
+    });
+
+    it('leaves SQL jobs to super administrators: create, change to or from SQL, run (41001)', async () => {
+      await grantPermissions(t, {
+        account: 'jobop',
+        permissions: [
+          'GET:/api/v1/sys/job/page',
+          'GET:/api/v1/sys/job/handlers',
+          'POST:/api/v1/sys/job',
+          'PUT:/api/v1/sys/job/{id}',
+          'POST:/api/v1/sys/job/{id}/run',
+        ],
+      });
+      const operator = bearer((await login(t, 'jobop', TEST_USER_PASSWORD)).accessToken);
+      const as = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+        json(await t.request(path, { ...init, headers: operator }));
+      const escalate = { sql: "update sys_user set is_super_admin = true where account = 'jobop'" };
+      const sqlJob = (code: string) => ({
+        code,
+        name: code,
+        handlerKind: 3,
+        propsJson: JSON.stringify(escalate),
+        triggerKind: 1,
+        cronExpression: '0 0 0 1 1 ?',
+      });
+      expect((await as('/api/v1/sys/job/handlers')).data.sqlAllowed).toBe(false);
+      const created = await as('/api/v1/sys/job', { json: sqlJob('op-sql') });
+      expect(created.code).toBe(41001);
+      expect(await t.server.database.repos.jobs.getByCode('op-sql')).toBeUndefined();
+      // A SQL job a super administrator wrote: the operator can neither change nor run it …
+      const owned = (await call('/api/v1/sys/job', { json: sqlJob('admin-sql') })).data.id as number;
+      const { code: _code, ...edit } = sqlJob('admin-sql');
+      expect((await as(`/api/v1/sys/job/${owned}`, { method: 'PUT', json: edit })).code).toBe(41001);
+      const toHttp = {
+        ...edit,
+        handlerKind: 2,
+        propsJson: JSON.stringify({ url: `http://127.0.0.1:${port}/x` }),
+      };
+      expect((await as(`/api/v1/sys/job/${owned}`, { method: 'PUT', json: toHttp })).code).toBe(41001);
+      expect((await as(`/api/v1/sys/job/${owned}/run`, { method: 'POST' })).code).toBe(41001);
+      expect(await t.server.database.repos.jobLogs.page({ jobId: owned })).toMatchObject({ total: 0 });
+      // … nor turn a job of theirs into one.
+      const own = await as('/api/v1/sys/job', { json: { ...toHttp, code: 'op-http' } });
+      expect(own.code).toBe(0);
+      expect((await as(`/api/v1/sys/job/${own.data.id}`, { method: 'PUT', json: edit })).code).toBe(41001);
+      expect((await t.server.database.repos.jobs.get(own.data.id))?.handlerKind).toBe(2);
+      expect((await t.server.database.repos.users.findLiveByAccounts(['jobop']))[0]?.isSuperAdmin).toBe(
+        false,
+      );
+    });
+
+    it('runs one statement per SQL job, and shows only the database message of a failure', async () => {
+      const multi = await runAndWait({
+        code: 'sql-multi',
+        handlerKind: 3,
+        propsJson: JSON.stringify({
+          sql: "update sys_job set remark = 'multi-1' where code = 'sql-multi'; update sys_job set remark = 'multi-2' where code = 'sql-multi'",
+        }),
+      });
+      expect(multi.runStatus).toBe('failed');
+      expect((await t.server.database.repos.jobs.getByCode('sql-multi'))?.remark).toBeNull();
+      const missing = await runAndWait({
+        code: 'sql-missing',
+        handlerKind: 3,
+        propsJson: JSON.stringify({ sql: 'select * from no_such_table_here' }),
+      });
+      expect(missing.runStatus).toBe('failed');
+      expect(missing.errorText).toMatch(/no_such_table_here/);
+      for (const text of [missing.errorText, multi.errorText])
+        expect(text).not.toMatch(/\n\s+at |file:|node_modules|Failed query/);
+    });
+
+    it.skipIf(dbType === 'Sqlite')(
+      "stops a SQL job's statement on the server at its timeout, for that statement only",
+      async () => {
+        // One connection, so the statement and the reads around it share it; the command timeout (10 min) is
+        // far beyond the statement's own.
+        const database = await openDatabase({
+          dbType,
+          connectionString: t.database.connectionString,
+          contentRoot: t.contentRoot,
+          poolSize: 1,
+          commandTimeoutMs: 600_000,
+        });
+        try {
+          // The connection's own setting, read through the driver (PostgreSQL: postgres.js; MariaDB: mysql2).
+          const client = (
+            database.db as unknown as {
+              $client: { unsafe(q: string): Promise<unknown>; query(q: string): Promise<unknown> };
+            }
+          ).$client;
+          const read = async () => {
+            if (dbType === 'PostgreSQL') {
+              const rows = (await client.unsafe("select current_setting('statement_timeout') as v")) as {
+                v: string;
+              }[];
+              return rows[0]?.v;
+            }
+            const [rows] = (await client.query('select @@SESSION.max_statement_time as v')) as [
+              { v: unknown }[],
+            ];
+            return String(rows[0]?.v);
+          };
+          const before = await read();
+          const sleep = dbType === 'PostgreSQL' ? 'select pg_sleep(120)' : 'select sleep(120)';
+          const repos = createRepositories(database);
+          // The database's own message (drizzle wraps it on MariaDB).
+          const failure = async (work: Promise<unknown>) => {
+            let error = await work.then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            while (error instanceof Error && error.cause instanceof Error) error = error.cause;
+            return error instanceof Error ? error.message : String(error);
+          };
+          expect(await failure(repos.jobs.executeSql(sleep, { timeoutMs: 300 }))).toMatch(
+            /canceling statement due to statement timeout|max_statement_time exceeded/,
+          );
+          expect(await read()).toBe(before);
+          if (dbType === 'PostgreSQL') {
+            // A kill cancels the statement too.
+            const kill = new AbortController();
+            const running = repos.jobs.executeSql(sleep, { signal: kill.signal });
+            kill.abort();
+            expect(await failure(running)).toMatch(/canceling statement due to user request/);
+          }
+        } finally {
+          await database.close();
+        }
+      },
+    );
+
+    it('masks secrets of job props in answers, and keeps a stored secret an update sends back as ***', async () => {
+      const props = {
+        url: `http://robot:pa55word@127.0.0.1:${port}/secret`,
+        method: 'POST',
+        headers: { Authorization: 'Bearer S3CRET', 'X-Api-Key': 'K3Y', Accept: 'text/plain' },
+        body: 'hello',
+      };
+      const created = await call('/api/v1/sys/job', {
+        json: {
+          code: 'http-secret',
+          name: 'secret',
+          handlerKind: 2,
+          propsJson: JSON.stringify(props),
+          triggerKind: 2,
+          intervalSeconds: 3600,
+        },
+      });
+      expect(created.code).toBe(0);
+      const compiled = await call('/api/v1/sys/job', {
+        json: {
+          code: 'compiled-secret',
+          name: 'compiled',
+          handlerKind: 1,
+          handlerName: 'sys-job-log-cleanup',
+          propsJson: JSON.stringify({ region: 'eu', apiToken: 'T0KEN', nested: [{ password: 'PW' }] }),
+          triggerKind: 2,
+          intervalSeconds: 3600,
+        },
+      });
+      expect(compiled.code).toBe(0);
+      const page = await call('/api/v1/sys/job/page?size=100');
+      const shown = (code: string) =>
+        (page.data.items as { code: string; propsJson: string }[]).find((j) => j.code === code)?.propsJson ??
+        '';
+      expect(JSON.parse(shown('http-secret'))).toEqual({
+        ...props,
+        url: `http://robot:***@127.0.0.1:${port}/secret`,
+        headers: { Authorization: '***', 'X-Api-Key': '***', Accept: 'text/plain' },
+      });
+      expect(JSON.parse(shown('compiled-secret'))).toEqual({
+        region: 'eu',
+        apiToken: '***',
+        nested: [{ password: '***' }],
+      });
+      for (const secret of ['S3CRET', 'K3Y', 'pa55word', 'T0KEN', 'PW'])
+        expect(JSON.stringify(page.data)).not.toContain(secret);
+
+      // The form saves the masked text with one change: the stored secrets stay, the change is taken.
+      const edited = JSON.parse(shown('http-secret'));
+      edited.headers.Accept = 'application/json';
+      const update = (propsJson: string) =>
+        call(`/api/v1/sys/job/${created.data.id}`, {
+          method: 'PUT',
+          json: { name: 'secret', handlerKind: 2, propsJson, triggerKind: 2, intervalSeconds: 3600 },
+        });
+      expect((await update(JSON.stringify(edited))).code).toBe(0);
+      const stored = JSON.parse((await t.server.database.repos.jobs.get(created.data.id))?.propsJson ?? '');
+      expect(stored).toEqual({ ...props, headers: { ...props.headers, Accept: 'application/json' } });
+      seen.length = 0;
+      expect((await call(`/api/v1/sys/job/${created.data.id}/run`, { method: 'POST' })).code).toBe(0);
+      const hit = await waitFor(async () => seen.find((s) => s.url === '/secret'), 'the call');
+      expect(hit.headers).toMatchObject({
+        authorization: 'Bearer S3CRET',
+        'x-api-key': 'K3Y',
+        accept: 'application/json',
+      });
+
+      // *** where nothing is stored is refused, on update and on create.
+      const bad = await update(
+        JSON.stringify({ ...edited, headers: { ...edited.headers, 'X-Other': '***' } }),
+      );
+      expect(bad.code).toBe(48000);
+      expect(bad.args.errors[0]).toMatchObject({ path: 'propsJson' });
+      expect(bad.args.errors[0].message).toContain('headers.X-Other');
+      const fresh = await call('/api/v1/sys/job', {
+        json: {
+          code: 'http-masked',
+          name: 'm',
+          handlerKind: 2,
+          propsJson: shown('http-secret'),
+          triggerKind: 2,
+          intervalSeconds: 3600,
+        },
+      });
+      expect(fresh.code).toBe(48000);
+      // A secret replaced by a new value is the new value.
+      edited.headers.Authorization = 'Bearer N3W';
+      expect((await update(JSON.stringify(edited))).code).toBe(0);
+      const replaced = JSON.parse((await t.server.database.repos.jobs.get(created.data.id))?.propsJson ?? '');
+      expect(replaced.headers).toEqual({
+        Authorization: 'Bearer N3W',
+        'X-Api-Key': 'K3Y',
+        Accept: 'application/json',
+      });
     });
   });
 }

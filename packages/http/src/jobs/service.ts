@@ -1,6 +1,9 @@
 /**
  * The job module's application service: validation and rules behind the `/api/v1/sys/job` routes. The engine
- * runs fires; this service keeps the rows right and tells the engine when a job changed.
+ * runs fires; this service keeps the rows right and tells the engine when a job changed. SQL jobs run any
+ * statement as the application's database user, so creating, changing (to or from SQL) and running one is a
+ * super administrator's power (41001 for anyone else, whatever job permissions they hold). Secrets in props are
+ * write-only (`secrets.ts`).
  */
 import {
   isUniqueViolation,
@@ -19,6 +22,7 @@ import {
 } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type HandlerPolicy, validateHandler } from './handlers.js';
+import { keepStoredSecrets } from './secrets.js';
 import { cronFireTimes, nextFireTime, normaliseCron, validateTrigger } from './trigger.js';
 import type { JobEngine } from './types.js';
 
@@ -47,6 +51,12 @@ export interface JobInput {
   remark?: string | null | undefined;
 }
 
+/** Who writes: the id for the audit columns, and whether a super administrator's session asks (SQL jobs). */
+export interface JobActor {
+  userId: number | null;
+  isSuperAdmin: boolean;
+}
+
 export interface Dashboard {
   today: { success: number; failed: number };
   inFlight: { logId: number; jobId: number; jobName: string; nodeName: string; startTime: Date }[];
@@ -58,13 +68,14 @@ export interface Dashboard {
 
 export interface JobService {
   page(query: JobPageQuery): Promise<Page<SysJobRow>>;
-  create(input: JobInput & { code: string }, actor: number | null): Promise<number>;
-  update(id: number, input: JobInput, actor: number | null): Promise<void>;
-  remove(ids: readonly number[], actor: number | null): Promise<number>;
-  setEnabled(id: number, enabled: boolean, actor: number | null): Promise<void>;
-  run(id: number): Promise<string>;
+  create(input: JobInput & { code: string }, actor: JobActor): Promise<number>;
+  update(id: number, input: JobInput, actor: JobActor): Promise<void>;
+  remove(ids: readonly number[], actor: JobActor): Promise<number>;
+  setEnabled(id: number, enabled: boolean, actor: JobActor): Promise<void>;
+  run(id: number, actor: JobActor): Promise<string>;
   previewCron(cron: string, count: number): { cron: string; nextFireTimes: Date[] };
-  handlers(): {
+  /** `sqlAllowed`: SQL jobs are on and the caller may write them (a super administrator). */
+  handlers(actor: JobActor): {
     handlers: { name: string; description: string | null }[];
     sqlAllowed: boolean;
     privateHttpAllowed: boolean;
@@ -92,6 +103,15 @@ const DAY = 86_400_000;
 export function createJobService(deps: JobServiceDeps): JobService {
   const { jobs, jobLogs, engine, now } = deps;
   const compiled = () => new Map(engine.handlers().map((h) => [h.name, h]));
+
+  /**
+   * A SQL job's write or run: 47008 while SQL jobs are off (`switchedOn`: unless the write only leaves SQL),
+   * 41001 unless a super administrator asks (SQL jobs are theirs alone, whatever job permissions others hold).
+   */
+  function assertSqlPower(actor: JobActor, switchedOn = true) {
+    if (switchedOn && !deps.policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    if (!actor.isSuperAdmin) throw new BusinessError(ErrorCode.NoPermission, { reason: 'sql-job' });
+  }
 
   async function normalise(input: JobInput) {
     const trigger = validateTrigger({
@@ -137,14 +157,18 @@ export function createJobService(deps: JobServiceDeps): JobService {
     page: (query) => jobs.page(query),
 
     async create(input, actor) {
-      const { next, ...fields } = await normalise(input);
+      if (input.handlerKind === 3) assertSqlPower(actor);
+      const { next, ...fields } = await normalise({
+        ...input,
+        propsJson: keepStoredSecrets(input.handlerKind, input.propsJson, null),
+      });
       const row: NewJob = {
         ...fields,
         code: input.code,
         status: 1,
         nextRunTime: next,
         isSystem: false,
-        createUserId: actor,
+        createUserId: actor.userId,
         createTime: now(),
       };
       if (await jobs.getByCode(input.code))
@@ -164,10 +188,15 @@ export function createJobService(deps: JobServiceDeps): JobService {
       const job = await mustGet(id);
       if (job.isSystem && (input.handlerKind !== job.handlerKind || input.handlerName !== job.handlerName))
         throw conflict('the handler of a system job cannot change');
-      const { next, ...fields } = await normalise(input);
+      // Also a SQL job turned into another kind: its statement was a super administrator's to keep or drop.
+      if (input.handlerKind === 3 || job.handlerKind === 3) assertSqlPower(actor, input.handlerKind === 3);
+      const { next, ...fields } = await normalise({
+        ...input,
+        propsJson: keepStoredSecrets(input.handlerKind, input.propsJson, job.propsJson),
+      });
       // A Completed job whose trigger has a future fire again is Ready again; Paused and Panic stay as they are.
       const status = job.status === 3 ? 1 : job.status;
-      await jobs.update(id, { ...fields, status, nextRunTime: next }, { userId: actor, now: now() });
+      await jobs.update(id, { ...fields, status, nextRunTime: next }, { userId: actor.userId, now: now() });
       await engine.reschedule(id);
     },
 
@@ -179,12 +208,12 @@ export function createJobService(deps: JobServiceDeps): JobService {
         // Any system job refuses the whole batch.
         if (job?.isSystem) throw conflict(`${job.code} is a system job and cannot be deleted`);
       }
-      return (await jobs.softDelete(unique, { userId: actor, now: now() })).length;
+      return (await jobs.softDelete(unique, { userId: actor.userId, now: now() })).length;
     },
 
     async setEnabled(id, enabled, actor) {
       const job = await mustGet(id);
-      const audit = { userId: actor, now: now() };
+      const audit = { userId: actor.userId, now: now() };
       if (!enabled) {
         if (job.status === 2) return;
         if (!(await jobs.setStatus(id, 2, [1, 4], audit)))
@@ -201,10 +230,9 @@ export function createJobService(deps: JobServiceDeps): JobService {
       await engine.reschedule(id);
     },
 
-    async run(id) {
+    async run(id, actor) {
       const job = await mustGet(id);
-      if (job.handlerKind === 3 && !deps.policy.allowSqlJobs())
-        throw new BusinessError(ErrorCode.JobSqlDisabled);
+      if (job.handlerKind === 3) assertSqlPower(actor);
       if (job.handlerKind === 1 && !compiled().has(job.handlerName))
         throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
       return engine.runNow(id);
@@ -215,10 +243,10 @@ export function createJobService(deps: JobServiceDeps): JobService {
       return { cron: normalised, nextFireTimes: cronFireTimes(normalised, now(), count) };
     },
 
-    handlers() {
+    handlers(actor) {
       return {
         handlers: engine.handlers().map((h) => ({ name: h.name, description: h.description ?? null })),
-        sqlAllowed: deps.policy.allowSqlJobs(),
+        sqlAllowed: deps.policy.allowSqlJobs() && actor.isSuperAdmin,
         privateHttpAllowed: deps.policy.allowPrivateHttpTargets(),
       };
     },

@@ -341,7 +341,15 @@ export const serviceSchema = section({
       false,
       'Let HTTP jobs call private, loopback and link-local addresses (refused with 47009 otherwise).',
     ),
-    AllowSqlJobs: bool(false, 'Allow SQL jobs (refused with 47008 otherwise).'),
+    AllowSqlJobs: bool(
+      false,
+      'Allow SQL jobs (refused with 47008 otherwise); only a super administrator creates, changes or runs one.',
+    ),
+    HttpTimeoutSeconds: int(
+      300,
+      'Run timeout of an HTTP job whose timeoutSeconds is 0, so a target that never answers cannot hold a serial job for ever.',
+      { min: 1, max: 86_400 },
+    ),
   }),
   Shutdown: section({
     DrainSeconds: int(5, 'Time to finish in-flight work at shutdown.', { min: 0, max: 300 }),

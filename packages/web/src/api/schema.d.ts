@@ -3102,6 +3102,7 @@ export interface components {
             /** @description 1 compiled (registered in code), 2 HTTP, 3 SQL. */
             handlerKind: 1 | 2 | 3;
             handlerName: string;
+            /** @description Handler props (JSON) with every secret as `***`: header values (but harmless ones such as Accept), the URL password, properties with sensitive names. */
             propsJson: string | null;
             /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
             triggerKind: 1 | 2 | 3;
@@ -3205,6 +3206,7 @@ export interface components {
             handlerKind: 1 | 2 | 3;
             /** @default  */
             handlerName: string;
+            /** @description Handler props (JSON). `***` where a secret is stored keeps it (answers mask secrets). */
             propsJson?: string | null;
             /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
             triggerKind: 1 | 2 | 3;
@@ -3233,6 +3235,7 @@ export interface components {
             handlerKind: 1 | 2 | 3;
             /** @default  */
             handlerName: string;
+            /** @description Handler props (JSON). `***` where a secret is stored keeps it (answers mask secrets). */
             propsJson?: string | null;
             /** @description 1 cron with seconds, 2 fixed interval (>= 5 s), 3 one-shot. */
             triggerKind: 1 | 2 | 3;

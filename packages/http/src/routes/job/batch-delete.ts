@@ -3,8 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { actorOf } from '../ops/route-deps.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type JobRouteDeps, jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -30,7 +29,7 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: JobRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
-    const deleted = await d.jobs.service.remove(c.req.valid('json').ids, actorOf(c));
+    const deleted = await d.jobs.service.remove(c.req.valid('json').ids, jobActorOf(c));
     return c.json(ok({ deleted }), 200);
   });
 }

@@ -1,10 +1,12 @@
-/** `POST /api/v1/sys/job`: a new job (47002 code taken, 47003/47004 trigger, 47005 handler, 47008 SQL off, 47009 HTTP target fenced). */
+/**
+ * `POST /api/v1/sys/job`: a new job (47002 code taken, 47003/47004 trigger, 47005 handler, 47008 SQL off, 41001 a SQL job
+ * by anyone but a super administrator, 47009 HTTP target fenced, 48000 `***` in props where no secret is stored).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { actorOf } from '../ops/route-deps.js';
-import { JobCreateSchema, type JobRouteDeps, jobInput } from './schemas.js';
+import { JobCreateSchema, type JobRouteDeps, jobActorOf, jobInput } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -18,7 +20,7 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: JobRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     const body = c.req.valid('json');
-    const id = await d.jobs.service.create({ ...jobInput(body), code: body.code }, actorOf(c));
+    const id = await d.jobs.service.create({ ...jobInput(body), code: body.code }, jobActorOf(c));
     return c.json(ok({ id }), 200);
   });
 }

@@ -4,8 +4,7 @@ import { ok } from '@svc/kernel';
 import { boolParam, idPath, querySchema } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import { actorOf } from '../ops/route-deps.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type JobRouteDeps, jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'put',
@@ -18,7 +17,7 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: JobRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
-    await d.jobs.service.setEnabled(c.req.valid('param').id, c.req.valid('query').enabled, actorOf(c));
+    await d.jobs.service.setEnabled(c.req.valid('param').id, c.req.valid('query').enabled, jobActorOf(c));
     return c.json(ok(null), 200);
   });
 }

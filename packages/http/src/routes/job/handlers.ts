@@ -1,9 +1,12 @@
-/** `GET /api/v1/sys/job/handlers`: the compiled handlers registered in code, and whether SQL jobs and private HTTP targets are allowed. */
+/**
+ * `GET /api/v1/sys/job/handlers`: the compiled handlers registered in code, whether the caller may write SQL jobs (they
+ * are on and the caller is a super administrator) and whether private HTTP targets are allowed.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type JobRouteDeps, jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
@@ -21,6 +24,6 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: JobRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Job' }, async (c) => {
-    return c.json(ok(d.jobs.service.handlers()), 200);
+    return c.json(ok(d.jobs.service.handlers(jobActorOf(c))), 200);
   });
 }

@@ -1,4 +1,4 @@
-/** `GET /api/v1/sys/job/page`: jobs, filters `name` (contains), `status`, `handlerKind`. */
+/** `GET /api/v1/sys/job/page`: jobs, filters `name` (contains), `status`, `handlerKind`; secrets in props show as `***`. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import {

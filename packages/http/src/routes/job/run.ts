@@ -1,10 +1,13 @@
-/** `POST /api/v1/sys/job/{id}/run`: runs the job once now on this instance (fire mode `manual`); 47006 while a serial job runs. */
+/**
+ * `POST /api/v1/sys/job/{id}/run`: runs the job once now on this instance (fire mode `manual`); 47006 while a serial job
+ * runs (the running row is written before the answer), 41001 for a SQL job unless a super administrator asks.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { idPath } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type JobRouteDeps, jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -17,7 +20,7 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: JobRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
-    const fireInstanceId = await d.jobs.service.run(c.req.valid('param').id);
+    const fireInstanceId = await d.jobs.service.run(c.req.valid('param').id, jobActorOf(c));
     return c.json(ok({ fireInstanceId }), 200);
   });
 }

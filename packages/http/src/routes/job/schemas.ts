@@ -1,10 +1,15 @@
 /**
- * Shapes of the scheduled-job routes (`/api/v1/sys/job`): camelCase, ISO-8601 UTC times.
+ * Shapes of the scheduled-job routes (`/api/v1/sys/job`): camelCase, ISO-8601 UTC times, instants within the
+ * years 1970 to 9999 (every dialect stores those; PostgreSQL refuses year 0 and MariaDB's DATETIME starts at
+ * 1000), and job props with their secrets masked.
  */
 import { z } from '@hono/zod-openapi';
 import type { SysJobLogRow, SysJobRow } from '@svc/data';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
 import type { JobModule } from '../../jobs/module.js';
-import type { Dashboard, JobInput } from '../../jobs/service.js';
+import { maskPropsJson } from '../../jobs/secrets.js';
+import type { Dashboard, JobActor, JobInput } from '../../jobs/service.js';
 
 /** What every job route file receives. */
 export interface JobRouteDeps {
@@ -15,10 +20,26 @@ export interface JobRouteDeps {
 const time = z.string().openapi({ format: 'date-time' });
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+/** The first and last instants a job time may take. */
+export const EARLIEST_JOB_TIME = new Date('1970-01-01T00:00:00.000Z');
+export const LATEST_JOB_TIME = new Date('9999-12-31T23:59:59.999Z');
 const instantInput = z.iso
   .datetime({ offset: true })
   .transform((v) => new Date(v))
+  .refine(
+    (d) => d.getTime() >= EARLIEST_JOB_TIME.getTime() && d.getTime() <= LATEST_JOB_TIME.getTime(),
+    'must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+  )
   .openapi({ type: 'string', format: 'date-time' });
+
+/** The caller as the job service sees it (a key bound to a super administrator is not one: SQL jobs). */
+export function jobActorOf(c: Context<AppEnv>): JobActor {
+  const principal = c.get('principal');
+  return {
+    userId: principal?.userId ?? null,
+    isSuperAdmin: principal?.kind === 'user' && principal.isSuperAdmin,
+  };
+}
 
 export const HandlerKindSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]).openapi({
   description: '1 compiled (registered in code), 2 HTTP, 3 SQL.',
@@ -36,7 +57,9 @@ const jobFields = {
   name: z.string().trim().min(1).max(128),
   handlerKind: HandlerKindSchema,
   handlerName: z.string().trim().max(128).default(''),
-  propsJson: z.string().max(65_536).nullable().optional(),
+  propsJson: z.string().max(65_536).nullable().optional().openapi({
+    description: 'Handler props (JSON). `***` where a secret is stored keeps it (answers mask secrets).',
+  }),
   triggerKind: TriggerKindSchema,
   cronExpression: z.string().trim().max(128).nullable().optional(),
   intervalSeconds: z.number().int().min(1).max(31_622_400).nullable().optional(),
@@ -77,7 +100,10 @@ export const JobRowSchema = z
     name: z.string(),
     handlerKind: HandlerKindSchema,
     handlerName: z.string(),
-    propsJson: z.string().nullable(),
+    propsJson: z.string().nullable().openapi({
+      description:
+        'Handler props (JSON) with every secret as `***`: header values (but harmless ones such as Accept), the URL password, properties with sensitive names.',
+    }),
     triggerKind: TriggerKindSchema,
     cronExpression: z.string().nullable(),
     intervalSeconds: z.number().int().nullable(),
@@ -110,7 +136,7 @@ export const jobDto = (r: SysJobRow): z.infer<typeof JobRowSchema> => ({
   name: r.name,
   handlerKind: r.handlerKind,
   handlerName: r.handlerName,
-  propsJson: r.propsJson,
+  propsJson: maskPropsJson(r.handlerKind, r.propsJson),
   triggerKind: r.triggerKind,
   cronExpression: r.cronExpression,
   intervalSeconds: r.intervalSeconds,
@@ -156,7 +182,7 @@ export const JobLogRowSchema = z
   })
   .openapi('JobLogRow');
 
-export const jobLogDto = (r: SysJobLogRow): z.infer<typeof JobLogRowSchema> => ({
+export const jobLogDto = ({ serialClaim: _claim, ...r }: SysJobLogRow): z.infer<typeof JobLogRowSchema> => ({
   ...r,
   scheduledTime: iso(r.scheduledTime),
   startTime: iso(r.startTime),

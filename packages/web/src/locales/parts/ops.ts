@@ -125,6 +125,8 @@ export const opsEnUS: Record<string, string> = {
   'job.kind.3': 'SQL',
   'job.propsHttp': 'HTTP call (JSON: url, method, headers, body)',
   'job.propsSql': 'SQL (JSON: sql)',
+  'job.propsSecretsHint':
+    '*** stands for a stored secret (a header, the URL password, a key): leave *** to keep it, or type a new value.',
   'job.trigger': 'Trigger',
   'job.triggerKind.1': 'Cron',
   'job.triggerKind.2': 'Interval',
@@ -315,6 +317,8 @@ export const opsZhCN: Record<string, string> = {
   'job.kind.3': 'SQL',
   'job.propsHttp': 'HTTP 调用（JSON：url、method、headers、body）',
   'job.propsSql': 'SQL（JSON：sql）',
+  'job.propsSecretsHint':
+    '*** 代表已保存的密钥（请求头、URL 密码、密钥等）：保留 *** 即沿用原值，也可输入新值。',
   'job.trigger': '触发方式',
   'job.triggerKind.1': 'Cron',
   'job.triggerKind.2': '固定间隔',

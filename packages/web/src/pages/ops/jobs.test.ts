@@ -1,6 +1,15 @@
 /** The job dialog's body: only the chosen trigger's fields, local one-shot times as ISO instants. */
 import { describe, expect, it } from 'vitest';
-import { canPause, canResume, fromLocalInput, jobBody, newJobForm, toLocalInput } from './jobs.js';
+import {
+  canPause,
+  canResume,
+  fromLocalInput,
+  type JobRow,
+  jobBody,
+  newJobForm,
+  showsStoredSecrets,
+  toLocalInput,
+} from './jobs.js';
 
 describe('job form', () => {
   it('sends only the fields of the chosen trigger and handler kind', () => {
@@ -31,6 +40,28 @@ describe('job form', () => {
     expect(fromLocalInput('')).toBeNull();
     const form = { ...newJobForm(), triggerKind: 3 as const, oneShotTime: '2030-05-06T07:08' };
     expect(jobBody(form).oneShotTime).toBe(iso);
+  });
+
+  it('sends the props back as the API showed them, masked secrets included (the API keeps what *** stands for)', () => {
+    const masked =
+      '{"url":"https://example.com/hook","headers":{"Authorization":"***","Accept":"text/plain"}}';
+    const row = {
+      ...jobBody({ ...newJobForm(), code: 'hook', name: 'Hook', handlerKind: 2 }),
+      id: 7,
+      propsJson: masked,
+    } as unknown as JobRow;
+    const form = newJobForm(row);
+    expect(showsStoredSecrets(form.propsJson)).toBe(true);
+    expect(jobBody(form).propsJson).toBe(masked);
+    // A compiled job's props are not in the form, and go back as they came.
+    const compiled = newJobForm({
+      ...row,
+      handlerKind: 1,
+      handlerName: 'sync',
+      propsJson: '{"apiKey":"***"}',
+    });
+    expect(jobBody(compiled).propsJson).toBe('{"apiKey":"***"}');
+    expect(showsStoredSecrets('{"url":"https://example.com"}')).toBe(false);
   });
 
   it('offers pause for ready and panic jobs, resume for paused and panic ones', () => {

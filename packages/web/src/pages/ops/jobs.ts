@@ -1,7 +1,8 @@
 /**
  * Scheduled jobs in the console: the row the API answers, the form state of the add/edit dialog, and the body
  * sent from it (only the trigger fields of the chosen kind; a one-shot time from the browser's local
- * `datetime-local` value to an ISO instant).
+ * `datetime-local` value to an ISO instant). The API answers props with their secrets as `***` and keeps a
+ * stored secret where an update sends `***` back, so the props text goes back as the form shows it.
  */
 
 export type HandlerKind = 1 | 2 | 3;
@@ -61,6 +62,12 @@ export interface JobForm {
   alertByNotice: boolean;
   remark: string;
 }
+
+/** What the API shows in place of a stored secret of a job's props (and takes back to keep it). */
+export const SECRET_MASK = '***';
+
+/** Whether a props text shows stored secrets (the form then says how to keep or replace them). */
+export const showsStoredSecrets = (propsJson: string): boolean => propsJson.includes(SECRET_MASK);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
