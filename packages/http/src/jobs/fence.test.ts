@@ -53,6 +53,53 @@ describe('the outbound fence of HTTP jobs', () => {
     expect(isPrivateAddress('not an ip')).toBe(true);
   });
 
+  it('refuses documentation and reserved ranges, IPv6 forms that carry or stand for them, and this machine', () => {
+    const none = new Set<string>();
+    for (const ip of [
+      '192.0.2.2',
+      '198.51.100.7',
+      '203.0.113.9',
+      '198.18.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '192.88.99.1',
+      // IPv4-compatible, SIIT and 6to4 forms of loopback and private addresses; NAT64, Teredo, documentation.
+      '::127.0.0.1',
+      '::7f00:1',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::a00:1',
+      '2001:0:4136:e378::1',
+      '2001:db8::1',
+      '100::1',
+      'fec0::1',
+    ])
+      expect(isPrivateAddress(ip, none), ip).toBe(true);
+    // 6to4 of a public address, a public IPv4 in its mapped form: outside the fence.
+    for (const ip of ['2002:5db8:d822::1', '::ffff:93.184.216.34', '2606:4700::1111'])
+      expect(isPrivateAddress(ip, none), ip).toBe(false);
+    // One of this machine's own addresses, in any spelling, even a public one.
+    const own = new Set(['93.184.216.34']);
+    expect(isPrivateAddress('93.184.216.34', own)).toBe(true);
+    expect(isPrivateAddress('::ffff:93.184.216.34', own)).toBe(true);
+    expect(isPrivateAddress('2606:4700::1111', new Set(['2606:4700:0:0:0:0:0:1111']))).toBe(true);
+    // By default the set is this machine's interfaces: its loopback is among them.
+    expect(isPrivateAddress('127.0.0.1')).toBe(true);
+  });
+
+  it('refuses a host that does not resolve with 47009, not an error', async () => {
+    const resolve = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' });
+    };
+    expect(
+      await codeOf(checkTarget(new URL('http://nowhere.invalid/'), { allowPrivate: false, resolve })),
+    ).toBe(47009);
+  });
+
   it('refuses a host name when any of its addresses is private (every address is checked)', async () => {
     const resolve = async () => [
       { address: '93.184.216.34', family: 4 },
@@ -69,7 +116,7 @@ describe('the outbound fence of HTTP jobs', () => {
   it('refuses a redirect to a fenced target, and never calls it', async () => {
     const resolve = async (host: string) =>
       host === 'public.example'
-        ? [{ address: '203.0.113.7', family: 4 }]
+        ? [{ address: '93.184.216.34', family: 4 }]
         : [{ address: '127.0.0.1', family: 4 }];
     // The public address is served by the local server (test seam), so the first hop passes the fence.
     const pin = () => ({ address: '127.0.0.1', family: 4 });

@@ -1,7 +1,9 @@
 /**
  * The outbound address fence of HTTP jobs: a target whose host is, or resolves to, a private, loopback,
- * link-local, unique-local, CGNAT, multicast or unspecified address is refused (47009) unless
- * `Service:Jobs:AllowPrivateHttpTargets`. Every resolved address is checked, the connection goes to the address
+ * link-local, unique-local, CGNAT, multicast, unspecified, documentation, benchmarking or otherwise reserved
+ * address, an IPv6 address that carries such an IPv4 address (mapped, SIIT, IPv4-compatible, 6to4) or stands for
+ * one (NAT64, Teredo), or an address of one of this machine's own interfaces, is refused (47009) unless
+ * `Service:Jobs:AllowPrivateHttpTargets`; so is a host that does not resolve. Every resolved address is checked, the connection goes to the address
  * that was checked (no second lookup an attacker's DNS could answer differently), and redirects are followed by
  * hand so that each hop passes the fence again. A redirect that leaves the job's origin (scheme, host, port)
  * drops every header the job set (its credentials are for that origin only), as a redirect that turns the
@@ -11,6 +13,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 
 const blocked = new BlockList();
@@ -22,30 +25,88 @@ for (const [net, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible addresses (deprecated), the unspecified and loopback addresses among them.
+  ['::', 96],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6');
 
-/** Whether an IP address is outside the public internet. */
-export function isPrivateAddress(address: string): boolean {
+/** The eight 16-bit words of an IPv6 address (a trailing dotted quad included); undefined when it is none. */
+export function ipv6Words(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.replace(/%.*$/, '');
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const words = (part: string) => (part === '' ? [] : part.split(':').map((w) => Number.parseInt(w, 16)));
+  const left = words(head);
+  const right = tail === undefined ? [] : words(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+const dotted = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/** The IPv4 address an IPv6 address carries: mapped (`::ffff:a.b.c.d`), SIIT (`::ffff:0:a.b.c.d`), 6to4. */
+function embeddedIpv4(words: number[]): string | undefined {
+  const [w0, w1, w2, w3, w4, w5, w6 = 0, w7 = 0] = words;
+  const zeros = w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0;
+  if (zeros && w4 === 0 && w5 === 0xffff) return dotted(w6, w7);
+  if (zeros && w4 === 0xffff && w5 === 0) return dotted(w6, w7);
+  if (w0 === 0x2002) return dotted(w1 ?? 0, w2 ?? 0);
+  return undefined;
+}
+
+/** One spelling per address, to compare an address with this machine's own. */
+function canonical(address: string): string {
+  const words = ipv6Words(address);
+  if (!words) return address;
+  const v4 = embeddedIpv4(words);
+  return v4 !== undefined && words[0] !== 0x2002 ? v4 : words.map((w) => w.toString(16)).join(':');
+}
+
+/** The addresses of this machine's interfaces (read at each check: interfaces come and go). */
+function ownAddresses(): Set<string> {
+  const out = new Set<string>();
+  for (const list of Object.values(networkInterfaces()))
+    for (const entry of list ?? []) out.add(canonical(entry.address));
+  return out;
+}
+
+/**
+ * Whether an IP address is outside the public internet, or one of `own` (this machine's interface addresses by
+ * default: a service listening on all interfaces is reached through any of them).
+ */
+export function isPrivateAddress(address: string, own: ReadonlySet<string> = ownAddresses()): boolean {
   const family = isIP(address);
+  if (family === 0) return true;
+  if (own.has(canonical(address))) return true;
   if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-  return blocked.check(address, 'ipv6');
+  const words = ipv6Words(address) as number[];
+  const v4 = embeddedIpv4(words);
+  if (v4 !== undefined && blocked.check(v4, 'ipv4')) return true;
+  return blocked.check(words.map((w) => w.toString(16)).join(':'), 'ipv6');
 }
 
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -65,7 +126,7 @@ export async function checkTarget(
   const literal = isIP(host);
   const addresses = literal
     ? [{ address: host, family: literal }]
-    : await (options.resolve ?? defaultResolve)(host);
+    : await (options.resolve ?? defaultResolve)(host).catch(() => []);
   if (addresses.length === 0) throw refuse(url.href, 'host does not resolve');
   if (!options.allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
