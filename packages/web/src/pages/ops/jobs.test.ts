@@ -42,6 +42,27 @@ describe('job form', () => {
     expect(jobBody(form).oneShotTime).toBe(iso);
   });
 
+  it("keeps the job's active window through an edit (an update without it cleared it)", () => {
+    const row = {
+      ...jobBody({
+        ...newJobForm(),
+        code: 'window',
+        name: 'Window',
+        handlerName: 'sync',
+        cronExpression: '0 0 * * * ?',
+      }),
+      id: 8,
+      startTime: '2030-01-01T00:00:00.000Z',
+      endTime: '2031-01-01T00:00:00.000Z',
+    } as unknown as JobRow;
+    const body = jobBody(newJobForm(row));
+    expect(body.startTime).toBe('2030-01-01T00:00:00.000Z');
+    expect(body.endTime).toBe('2031-01-01T00:00:00.000Z');
+    // Emptied fields remove the window.
+    const cleared = { ...newJobForm(row), startTime: '', endTime: '' };
+    expect(jobBody(cleared)).toMatchObject({ startTime: null, endTime: null });
+  });
+
   it('sends the props back as the API showed them, masked secrets included (the API keeps what *** stands for)', () => {
     const masked =
       '{"url":"https://example.com/hook","headers":{"Authorization":"***","Accept":"text/plain"}}';

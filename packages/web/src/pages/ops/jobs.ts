@@ -1,7 +1,7 @@
 /**
  * Scheduled jobs in the console: the row the API answers, the form state of the add/edit dialog, and the body
- * sent from it (only the trigger fields of the chosen kind; a one-shot time from the browser's local
- * `datetime-local` value to an ISO instant). The API answers props with their secrets as `***` and keeps a
+ * sent from it (only the trigger fields of the chosen kind, and the trigger's window; times from the browser's
+ * local `datetime-local` values to ISO instants). The API answers props with their secrets as `***` and keeps a
  * stored secret where an update sends `***` back, so the props text goes back as the form shows it.
  */
 
@@ -20,6 +20,8 @@ export interface JobRow extends Record<string, unknown> {
   cronExpression: string | null;
   intervalSeconds: number | null;
   oneShotTime: string | null;
+  startTime: string | null;
+  endTime: string | null;
   misfireStrategy: 'skip' | 'fire-once';
   concurrencyMode: 'serial-skip' | 'parallel';
   status: JobStatus;
@@ -53,6 +55,9 @@ export interface JobForm {
   intervalSeconds: number | null;
   /** `YYYY-MM-DDTHH:mm`, local time (the `datetime-local` input). */
   oneShotTime: string;
+  /** The trigger's window (`datetime-local` values, empty for none): fires only between them. */
+  startTime: string;
+  endTime: string;
   misfireStrategy: 'skip' | 'fire-once';
   concurrencyMode: 'serial-skip' | 'parallel';
   timeoutSeconds: number | null;
@@ -98,6 +103,8 @@ export function newJobForm(job?: JobRow): JobForm {
     cronExpression: job?.cronExpression ?? '',
     intervalSeconds: job?.intervalSeconds ?? 60,
     oneShotTime: toLocalInput(job?.oneShotTime),
+    startTime: toLocalInput(job?.startTime),
+    endTime: toLocalInput(job?.endTime),
     misfireStrategy: job?.misfireStrategy ?? 'skip',
     concurrencyMode: job?.concurrencyMode ?? 'serial-skip',
     timeoutSeconds: job?.timeoutSeconds ?? 0,
@@ -121,6 +128,9 @@ export function jobBody(form: JobForm): Record<string, unknown> & { code: string
     cronExpression: form.triggerKind === 1 ? form.cronExpression.trim() : null,
     intervalSeconds: form.triggerKind === 2 ? form.intervalSeconds : null,
     oneShotTime: form.triggerKind === 3 ? fromLocalInput(form.oneShotTime) : null,
+    // Sent every time: an update without them would clear the window the job has.
+    startTime: fromLocalInput(form.startTime),
+    endTime: fromLocalInput(form.endTime),
     misfireStrategy: form.misfireStrategy,
     concurrencyMode: form.concurrencyMode,
     timeoutSeconds: form.timeoutSeconds ?? 0,
