@@ -35,6 +35,23 @@ describe('SQL rendering', () => {
     );
   });
 
+  it('masks JSON held in a text parameter by property name (a job props text with its Authorization header)', () => {
+    const props =
+      '{"url":"https://api.example/hook","headers":{"Authorization":"Bearer s3cret"},"apiKey":"k3y"}';
+    const text = inlineParams('update "sys_job" set "props_json" = ?, "name" = ? where "id" = ?', [
+      props,
+      'Hook',
+      7,
+    ]);
+    expect(text).not.toMatch(/s3cret|k3y/);
+    expect(text).toContain('https://api.example/hook');
+    expect(text).toContain("'Hook'");
+    // A text that is not JSON, or has nothing to mask, is inlined as it is.
+    expect(inlineParams('select ?, ?', ['token is not a name here', '{"url":"x"}'])).toBe(
+      `select 'token is not a name here', '{"url":"x"}'`,
+    );
+  });
+
   it('redacts sensitive values quoted in driver messages', () => {
     expect(
       redactSensitiveValues(

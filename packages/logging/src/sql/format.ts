@@ -2,10 +2,11 @@
  * Rendering of one SQL statement for the SQL console log and the slow/failed-SQL warnings (spec "SQL console
  * log"): the kind by leading keyword (WITH counts as a query), parameters inlined at their placeholders
  * (`?`, `$n`, `@parN`) with booleans as 1/0 and values of sensitive columns as `'***'` (the log-masking name
- * list, matched against the column the parameter is compared with or inserted into), and truncation with a
- * note past `MaxSqlChars`.
+ * list, matched against the column the parameter is compared with or inserted into), JSON held in a text
+ * parameter masked by property name as the operation log masks it (a job's `props_json` with an Authorization
+ * header), and truncation with a note past `MaxSqlChars`.
  */
-import { isSensitiveName } from '../masking.js';
+import { isSensitiveName, maskSensitive, nothingToMask } from '../masking.js';
 
 export type SqlKind = 'Query' | 'Insert' | 'Update' | 'Delete' | 'Ddl' | 'Transaction' | 'Other';
 
@@ -130,8 +131,13 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
     const position = dollar ? Number(dollar) - 1 : par ? Number(par) : ordinal;
     ordinal++;
     if (position < 0 || position >= params.length) return token;
-    return isSensitiveName(columns[position] ?? '') ? "'***'" : sqlLiteral(params[position]);
+    return isSensitiveName(columns[position] ?? '') ? "'***'" : sqlLiteral(maskedJson(params[position]));
   });
+}
+
+/** A text parameter holding JSON with sensitive names, masked (`maskSensitive`); anything else as it is. */
+function maskedJson(value: unknown): unknown {
+  return typeof value === 'string' && !nothingToMask(value) ? maskSensitive(value) : value;
 }
 
 /** Cuts `text` past `max` characters with a note naming the full length. */
