@@ -29,7 +29,7 @@ export type ClientIpResolver = (input: ClientIpInput) => string;
 export const UNKNOWN_CLIENT_IP = 'unknown';
 
 /** Hextets of an IPv6 address (with an optional dotted IPv4 tail), or undefined when it is not one. */
-function ipv6Hextets(ip: string): number[] | undefined {
+export function ipv6Hextets(ip: string): number[] | undefined {
   if (isIP(ip) !== 6) return undefined;
   let text = ip;
   const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);

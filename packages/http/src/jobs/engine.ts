@@ -268,16 +268,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     mode: JobFireMode,
     retryIndex: number,
   ): Promise<number | 'busy' | undefined> {
-    const row = {
-      jobId: job.id,
-      jobName: job.name,
-      fireInstanceId: fire.id,
-      retryIndex,
-      fireMode: mode,
-      scheduledTime: new Date(fire.scheduledTime),
-      startTime: now(),
-      nodeName,
-    };
+    const row = attemptRow(job, fire, mode, retryIndex, now());
     if (job.concurrencyMode !== 'serial-skip') return jobLogs.insert({ ...row, runStatus: 'running' });
     if ((await jobLogs.runningCount(job.id, fire.id)) > 0) return 'busy';
     return jobLogs.claimSerial(row);
@@ -292,6 +283,16 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   ) {
     const at = now();
     await jobLogs.insert({
+      ...attemptRow(job, fire, mode, retryIndex, at),
+      endTime: at,
+      runStatus: 'skipped',
+      messageText: message,
+    });
+  }
+
+  /** The run-log columns every attempt's row has, started at `at` on this node. */
+  function attemptRow(job: SysJobRow, fire: Fire, mode: JobFireMode, retryIndex: number, at: Date) {
+    return {
       jobId: job.id,
       jobName: job.name,
       fireInstanceId: fire.id,
@@ -299,11 +300,8 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       fireMode: mode,
       scheduledTime: new Date(fire.scheduledTime),
       startTime: at,
-      endTime: at,
-      runStatus: 'skipped',
       nodeName,
-      messageText: message,
-    });
+    };
   }
 
   /** A fire delivered again whose row is running on another node: that node lost it; continue it here. */

@@ -15,6 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { ipv6Hextets } from '@svc/security';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -50,22 +51,6 @@ for (const [net, prefix] of [
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6');
 
-/** The eight 16-bit words of an IPv6 address (a trailing dotted quad included); undefined when it is none. */
-export function ipv6Words(address: string): number[] | undefined {
-  if (isIP(address) !== 6) return undefined;
-  let text = address.replace(/%.*$/, '');
-  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (quad) {
-    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const words = (part: string) => (part === '' ? [] : part.split(':').map((w) => Number.parseInt(w, 16)));
-  const left = words(head);
-  const right = tail === undefined ? [] : words(tail);
-  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-}
-
 const dotted = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 
 /** The IPv4 address an IPv6 address carries: mapped (`::ffff:a.b.c.d`), SIIT (`::ffff:0:a.b.c.d`), 6to4. */
@@ -80,7 +65,7 @@ function embeddedIpv4(words: number[]): string | undefined {
 
 /** One spelling per address, to compare an address with this machine's own. */
 function canonical(address: string): string {
-  const words = ipv6Words(address);
+  const words = ipv6Hextets(address);
   if (!words) return address;
   const v4 = embeddedIpv4(words);
   return v4 !== undefined && words[0] !== 0x2002 ? v4 : words.map((w) => w.toString(16)).join(':');
@@ -103,7 +88,7 @@ export function isPrivateAddress(address: string, own: ReadonlySet<string> = own
   if (family === 0) return true;
   if (own.has(canonical(address))) return true;
   if (family === 4) return blocked.check(address, 'ipv4');
-  const words = ipv6Words(address) as number[];
+  const words = ipv6Hextets(address) as number[];
   const v4 = embeddedIpv4(words);
   if (v4 !== undefined && blocked.check(v4, 'ipv4')) return true;
   return blocked.check(words.map((w) => w.toString(16)).join(':'), 'ipv6');
