@@ -119,8 +119,11 @@ export interface DialectAdapter {
   page<R>(query: SelectQuery<R>, offset: number, limit: number): Promise<R[]>;
   /**
    * Runs one statement an operator wrote (a SQL job) and answers the rows it affected. Text holding several
-   * statements is refused by the driver or the server on every dialect (PostgreSQL: the extended protocol takes
-   * one statement; mysql2 and better-sqlite3 refuse several). `timeoutMs` stops the statement on the server and
+   * statements is refused by the driver or the server on PostgreSQL (the extended protocol takes one statement),
+   * MySQL/MariaDB and SQLite (mysql2 and better-sqlite3 refuse several); SQL Server runs such text as one batch
+   * (untested here: no SQL Server in the test setup). With `timeoutMs`, PostgreSQL runs the statement in a
+   * transaction of its own, where VACUUM, CREATE INDEX CONCURRENTLY and the like cannot run: a job running them
+   * keeps `timeoutSeconds` 0. `timeoutMs` stops the statement on the server and
    * is scoped to it: PostgreSQL `SET LOCAL statement_timeout` in its own transaction; MariaDB the connection's
    * `max_statement_time` (MySQL: `max_execution_time`, which bounds SELECT only), put back afterwards. Without
    * it the connection's command timeout applies. SQLite cannot interrupt a statement (it blocks the process until

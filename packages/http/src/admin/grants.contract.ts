@@ -138,6 +138,8 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         'GET:/api/v1/sys/session/online',
         'DELETE:/api/v1/sys/session/{sessionid}',
         'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+        'POST:/api/v1/sys/org',
+        'PUT:/api/v1/sys/org/{id}',
       ];
       const LACKING = 'DELETE:/api/v1/sys/log/op';
       let sub: string;
@@ -290,6 +292,16 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         });
         expect(restore.body).toMatchObject(refusedScope);
         await h.ok('POST', `/api/v1/sys/recycle/role/${wideRoleId}/restore`);
+        // Acting on someone who holds a wide role is acting as them: a password reset, an edit, a disable.
+        for (const [method, path, json] of [
+          ['PUT', `/api/v1/sys/user/${heldId}/password`, undefined],
+          ['PUT', `/api/v1/sys/user/${heldId}`, { realName: 'taken over' }],
+          ['PUT', `/api/v1/sys/user/${heldId}/enabled`, { enabled: false }],
+        ] as const) {
+          const res = await h.call(method, path, { token: sub, json });
+          expect(res.body, `${method} ${path}`).toMatchObject(refusedScope);
+        }
+        expect((await h.ok('GET', `/api/v1/sys/user/${heldId}`)).realName).not.toBe('taken over');
         // A user deleted with a wide role comes back with it.
         await h.ok('DELETE', `/api/v1/sys/user/${heldId}`);
         const back = await h.call('POST', `/api/v1/sys/recycle/user/${heldId}/restore`, { token: sub });
@@ -312,6 +324,34 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
           json: { roleIds: [plainRoleId, inside] },
         });
         await h.ok('PUT', `/api/v1/sys/user/${targetId}`, { token: sub, json: { roleIds: [plainRoleId] } });
+      });
+
+      it('cannot move an organisation they do not see whole into their tree (41005); moves within it work', async () => {
+        const deptId = (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId;
+        const foreign = await h.org('esc-foreign');
+        await h.user('esc-foreigner', { orgId: foreign });
+        const pull = await h.call('PUT', `/api/v1/sys/org/${foreign}`, {
+          token: sub,
+          json: { parentId: deptId },
+        });
+        expect(pull.body).toMatchObject({ code: 41005, args: { reason: 'data-scope', orgIds: [foreign] } });
+        expect((await h.ok('GET', `/api/v1/sys/org/${foreign}`)).parentId).not.toBe(deptId);
+        const page = await h.call('GET', '/api/v1/sys/user/page?account=esc-foreigner', { token: sub });
+        expect(page.body.data.total).toBe(0);
+        // Within their own tree a move is theirs to make.
+        const a = (
+          await h.call('POST', '/api/v1/sys/org', {
+            token: sub,
+            json: { parentId: deptId, name: 'esc-a', code: 'esc-a' },
+          })
+        ).body.data.id;
+        const b = (
+          await h.call('POST', '/api/v1/sys/org', {
+            token: sub,
+            json: { parentId: deptId, name: 'esc-b', code: 'esc-b' },
+          })
+        ).body.data.id;
+        await h.ok('PUT', `/api/v1/sys/org/${b}`, { token: sub, json: { parentId: a } });
       });
 
       it('cannot move a user whose Org-and-children role then reaches beyond a custom scope (41005)', async () => {

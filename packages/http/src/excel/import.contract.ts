@@ -201,6 +201,23 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       });
       const user = (await h.ok('GET', '/api/v1/sys/user/page?account=existing-one')).items[0];
       expect(user.roleIds).toEqual([]);
+      // Nor overwrite someone who already holds such a role (given by the super admin): that is acting as them.
+      const wideId = (await h.ok('GET', '/api/v1/sys/role/page?code=imp-wide')).items[0].id;
+      await h.user('imp-wide-holder', { orgId: orgA, roleIds: [wideId] });
+      const holder = {
+        index: 1,
+        cells: { account: 'imp-wide-holder', realName: 'Renamed', orgCode: 'imp-a' },
+      };
+      const taken = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        token: scopedToken,
+        json: { rows: [holder], strategy: 1 },
+      });
+      expect(taken.body.data).toMatchObject({ updated: 0, failed: 1 });
+      expect(taken.body.data.failures[0].errors).toContainEqual({
+        columnKey: 'account',
+        code: 41005,
+        args: { reason: 'data-scope' },
+      });
     });
 
     it('refuses 10,001 rows (46003) and commits 10,000 in one request with one shared hash', async () => {

@@ -300,6 +300,14 @@ export function createUserImportService(
       const scopes = new Map((await repos.roles.scopesOfRoles(ids)).map((s) => [s.roleId, s]));
       const tree = [...scopes.values()].some((s) => s.dataScope === DataScope.OrgAndChildren);
       widening = { scopes, links: tree ? await repos.orgs.links() : [], rolesOf };
+      // Nor an existing user whose roles see beyond the caller (the scope rule of admin update, assertOutranksUsers).
+      for (const user of existing.values()) {
+        if (untouchable.has(user.id)) continue;
+        const held = (rolesOf.get(user.id) ?? []).flatMap((id) => scopes.get(id) ?? []);
+        const beyond = scopeBeyond(scope, held, user, widening.links);
+        if (beyond === 'all' || beyond.length > 0)
+          untouchable.set(user.id, err('account', ErrorCode.OutOfDataScope, { reason: 'data-scope' }));
+      }
     }
     return {
       orgs,
@@ -325,7 +333,11 @@ export function createUserImportService(
     const orgId = cells.orgCode ? (l.orgs.get(lower(cells.orgCode)) ?? null) : null;
     const named = cells.roleCodes ? splitCodes(cells.roleCodes).map((c) => l.roles.get(lower(c))) : undefined;
     const moved = existing !== undefined && orgId !== existing.orgId;
-    const roleIds = named ?? (moved ? (l.widening.rolesOf.get(existing.id) ?? []) : []);
+    const held = existing ? (l.widening.rolesOf.get(existing.id) ?? []) : [];
+    // As admin update: the roles added, or every role the user will hold when the row moves them.
+    const roleIds = moved
+      ? (named ?? held)
+      : (named ?? []).filter((id) => id === undefined || !held.includes(id));
     const scopes = roleIds.flatMap((id) => l.widening?.scopes.get(id ?? -1) ?? []);
     if (scopes.length === 0) return undefined;
     const beyond = scopeBeyond(l.scope, scopes, { id: existing?.id ?? 0, orgId }, l.widening.links);

@@ -486,6 +486,13 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const refused = await exchange(again.result.searchParams.get('ticket') ?? '', victim);
       expect(refused.body.code).toBe(40032);
       expect(refused.body.data).toBeFalsy();
+      // The callback keeps the binder cookie alive as long as the ticket (a flow finished near its 5 minutes).
+      idp.next.id = 'u-new';
+      const late = new Browser(t);
+      const callback = await late.follow(authorizeUrl(), true);
+      const answer = await late.get(callback);
+      const binderCookie = answer.headers.getSetCookie().find((line) => line.startsWith('svc_ext_binder='));
+      expect(binderCookie).toMatch(/Max-Age=120/i);
       // The browser that ran the flow exchanges its own ticket.
       const own = await externalLogin('u-new');
       const out = await exchange(own.result.searchParams.get('ticket') ?? '', own.browser);
@@ -526,6 +533,9 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(out.body.data.account).toMatch(/^corp_[A-Za-z0-9_-]{10}$/);
       const user = await t.server.database.repos.users.findByAccount(out.body.data.account);
       expect(user?.realName).toBe('Eveevil');
+      expect((await t.server.database.repos.userExternal.find('corp', 'u-lookalike'))?.displayName).toBe(
+        'Eveevil',
+      );
       const full = await externalLogin('u-fullwidth');
       const fullOut = await exchange(full.result.searchParams.get('ticket') ?? '', full.browser);
       expect(fullOut.body.data.account).toBe('full');

@@ -126,8 +126,9 @@ export interface ExternalAuthService {
 
 const parseBool = (raw: string | undefined) => ['true', '1'].includes((raw ?? '').trim().toLowerCase());
 
-function sameSecret(a: string, b: string | undefined): boolean {
-  if (b === undefined) return false;
+function sameSecret(a: unknown, b: string | undefined): boolean {
+  // An entry cached by an earlier release may lack the field: it matches nothing.
+  if (typeof a !== 'string' || b === undefined) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -355,8 +356,9 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
    * The session that started a bind is still live (not revoked, not past its absolute lifetime) and its user
    * enabled; else 40030, as for a state that is no longer good.
    */
-  async function assertBindSessionLive(userId: number, sessionId: string | null): Promise<void> {
-    const session = sessionId === null ? undefined : await repos.sessions.findById(sessionId);
+  async function assertBindSessionLive(userId: number, sessionId: string | null | undefined): Promise<void> {
+    // A flow cached by an earlier release has no session id: it binds nothing.
+    const session = typeof sessionId === 'string' ? await repos.sessions.findById(sessionId) : undefined;
     const user = await repos.users.findById(userId);
     const live =
       session !== undefined &&
@@ -415,7 +417,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     const row = {
       provider: p.Code,
       subject: claims.sub,
-      displayName: displayName ? displayName.slice(0, 128) : null,
+      displayName: displayName ? displayText(displayName).slice(0, 128) || null : null,
       createTime: deps.now(),
     };
 

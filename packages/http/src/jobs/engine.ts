@@ -532,7 +532,8 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       await enqueueNext(job, job.nextRunTime);
     },
     async runNow(jobId) {
-      if (!alive()) throw new Error('the job engine is not running');
+      if (!alive())
+        throw new BusinessError(ErrorCode.ServiceUnavailable, { reason: 'the job engine is stopping' });
       const job = await jobs.get(jobId);
       if (!job) throw new BusinessError(ErrorCode.JobNotFound, { id: jobId });
       const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };

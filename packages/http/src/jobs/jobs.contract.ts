@@ -971,6 +971,49 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
         'X-Api-Key': 'K3Y',
         Accept: 'application/json',
       });
+
+      // A kept secret goes only where it went: the masked text pointed at another origin (an echo service would
+      // show the header in the run log), or the URL password for another host, is refused and stores nothing.
+      const masked = JSON.parse(
+        (await call('/api/v1/sys/job/page?size=100')).data.items.find(
+          (j: { code: string }) => j.code === 'http-secret',
+        ).propsJson,
+      );
+      for (const url of [
+        `http://127.0.0.1:${port + 1}/headers`,
+        `https://127.0.0.1:${port}/secret`,
+        `http://robot:***@localhost:${port}/secret`,
+      ]) {
+        const moved = await update(JSON.stringify({ ...masked, url }));
+        expect(moved.code, url).toBe(48000);
+        expect(moved.args.errors[0].message, url).toContain('same origin');
+      }
+      const compiledUpdate = (props: Record<string, unknown>) =>
+        call(`/api/v1/sys/job/${compiled.data.id}`, {
+          method: 'PUT',
+          json: {
+            name: 'compiled',
+            handlerKind: 1,
+            handlerName: 'sys-job-log-cleanup',
+            propsJson: JSON.stringify(props),
+            triggerKind: 2,
+            intervalSeconds: 3600,
+          },
+        });
+      const otherProps = await compiledUpdate({
+        region: 'https://evil.example',
+        apiToken: '***',
+        nested: [{ password: '***' }],
+      });
+      expect(otherProps.code).toBe(48000);
+      expect(
+        (await compiledUpdate({ region: 'eu', apiToken: '***', nested: [{ password: '***' }] })).code,
+      ).toBe(0);
+      const kept = JSON.parse((await t.server.database.repos.jobs.get(compiled.data.id))?.propsJson ?? '');
+      expect(kept).toEqual({ region: 'eu', apiToken: 'T0KEN', nested: [{ password: 'PW' }] });
+      expect(JSON.parse((await t.server.database.repos.jobs.get(created.data.id))?.propsJson ?? '').url).toBe(
+        props.url,
+      );
     });
   });
 }

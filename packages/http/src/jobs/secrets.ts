@@ -3,7 +3,8 @@
  * an API key a compiled handler reads), and the job answers go to anyone who may list jobs: there each secret
  * reads `***`. An update that sends `***` back where a secret is stored keeps the stored one, so a form that
  * edits the masked text and saves it changes nothing it did not touch; `***` where nothing is stored is refused
- * (48000). Secrets are:
+ * (48000), and so is a kept secret whose job would now send it elsewhere (an HTTP job's URL on another origin,
+ * other props of another job changed): secrets are entered again for a new target. Secrets are:
  * - the values of an HTTP job's `headers`, except {@link HARMLESS_HEADERS};
  * - the password in the user info of an HTTP job's `url` (`https://user:***@host/`);
  * - the value of any property, at any depth, whose name the log masking treats as sensitive
@@ -172,13 +173,34 @@ export function keepStoredSecrets(
   const restored =
     kind === 2 && isObject(props) ? restorer.http(props, previous) : restorer.value(props, previous, '');
   if (restorer.missing.length > 0)
-    throw new BusinessError(ErrorCode.ParamInvalid, {
-      errors: [
-        {
-          path: 'propsJson',
-          message: `${MASK} keeps a stored secret, but none is stored at ${restorer.missing.join(', ')}`,
-        },
-      ],
-    });
-  return restorer.changed ? JSON.stringify(restored) : propsJson;
+    throw invalid(`${MASK} keeps a stored secret, but none is stored at ${restorer.missing.join(', ')}`);
+  if (!restorer.changed) return propsJson;
+  // A kept secret goes only where it went: whoever may edit a job must not send its stored credentials to a
+  // target of their choosing (an echo service would show them in the run log).
+  if (kind === 2) {
+    if (originOf(child(restored, 'url')) !== originOf(child(previous, 'url')))
+      throw invalid(
+        `${MASK} keeps a stored secret only while the job calls the same origin: enter the secrets again`,
+      );
+  } else if (
+    maskPropsJson(kind, JSON.stringify(restored)) !== maskPropsJson(kind, JSON.stringify(previous))
+  ) {
+    throw invalid(
+      `${MASK} keeps a stored secret only while the other props stay as they are: enter the secrets again`,
+    );
+  }
+  return JSON.stringify(restored);
+}
+
+const invalid = (message: string) =>
+  new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path: 'propsJson', message }] });
+
+/** Scheme, host and port of a URL text; undefined when it is none. */
+function originOf(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -119,6 +119,51 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect((await call(`/api/v1/sys/config/${builtIn.id}`, { method: 'DELETE' })).code).toBe(43006);
     });
 
+    // The external-login switches decide who becomes a user and with which roles: no rank or scope check could
+    // follow a role given that way, so only the super admin writes them, through every write route.
+    it('lets only the super admin write the external-login switches (41001 super-admin-key), in any spelling', async () => {
+      await grantPermissions(t, {
+        account: 'config_editor',
+        permissions: [
+          'POST:/api/v1/sys/config',
+          'PUT:/api/v1/sys/config/{id}',
+          'PUT:/api/v1/sys/config/batch',
+        ],
+      });
+      const editor = bearer((await login(t, 'config_editor', TEST_USER_PASSWORD)).accessToken);
+      const as = (path: string, method: string, body: unknown) =>
+        t.request(path, { method, json: body, headers: editor }).then(json);
+      const refused = { code: 41001, args: { reason: 'super-admin-key' } };
+      for (const key of [
+        'sys.externalauth.corp.defaultRoleIds',
+        'SYS.ExternalAuth.corp.provisioning',
+        ' sys.externalauth.x.linkByAccount',
+      ])
+        expect(await as('/api/v1/sys/config', 'POST', { key, value: '1', name: 'x' }), key).toMatchObject(
+          refused,
+        );
+      const row = await call('/api/v1/sys/config', {
+        method: 'POST',
+        json: { key: 'sys.externalauth.corp.defaultRoleIds', value: '', name: 'Roles' },
+      });
+      expect(row.code).toBe(0);
+      expect(await as(`/api/v1/sys/config/${row.data.id}`, 'PUT', { value: '1' })).toMatchObject(refused);
+      expect(
+        await as('/api/v1/sys/config/batch', 'PUT', [
+          { key: 'app.other', value: 'x' },
+          { key: 'sys.externalauth.corp.defaultRoleIds', value: '1' },
+        ]),
+      ).toMatchObject(refused);
+      expect((await configRow('sys.externalauth.corp.defaultRoleIds')).value).toBe('');
+      // Other keys stay the editor's; the super admin writes these.
+      expect(
+        (await as('/api/v1/sys/config', 'POST', { key: 'app.editor.key', value: '1', name: 'x' })).code,
+      ).toBe(0);
+      expect(
+        (await call(`/api/v1/sys/config/${row.data.id}`, { method: 'PUT', json: { value: '1' } })).code,
+      ).toBe(0);
+    });
+
     it('applies a batch all-or-nothing and the anonymous site info follows at once', async () => {
       const failed = await call('/api/v1/sys/config/batch', {
         method: 'PUT',

@@ -2,7 +2,7 @@
  * Organisation administration: the list, detail, create, update (a move may not put an organisation under
  * itself or a descendant, 42008) and delete (refused with children, 42004, or live users, 42027).
  */
-import type { OrgListQuery, SysOrgRow } from '@svc/data';
+import { descendantOrgIds, type OrgListQuery, type SysOrgRow } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
@@ -115,8 +115,16 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       if (!row) throw fail(ErrorCode.OrgNotFound);
       if (input.parentId !== undefined && input.parentId !== row.parentId) {
         await checkParent(input.parentId);
-        if (wouldCreateCycle(await repos.orgs.links(), id, input.parentId))
-          throw fail(ErrorCode.OrgInvalidParent);
+        const links = await repos.orgs.links();
+        if (wouldCreateCycle(links, id, input.parentId)) throw fail(ErrorCode.OrgInvalidParent);
+        // Org-and-children scopes follow the tree: moving an organisation brings its subtree into the view of
+        // whoever sees the new parent's tree, so a caller who does not see all may move only what they see whole.
+        const mine = actor.isSuperAdmin ? undefined : await actor.scope();
+        if (mine && !mine.all) {
+          const outside = descendantOrgIds(links, [id]).filter((orgId) => !mine.orgIds.includes(orgId));
+          if (outside.length > 0)
+            throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: outside });
+        }
       }
       await repos.orgs.update(id, defined(input), stamp(actor));
     },

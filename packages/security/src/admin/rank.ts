@@ -16,7 +16,7 @@ import type { AdminActor } from './actor.js';
 import { scopeBeyond } from './data-scope.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
 
-type RankRepos = { repos: Pick<Repositories, 'users' | 'roles'> };
+type RankRepos = { repos: Pick<Repositories, 'users' | 'roles' | 'orgs'> };
 
 /** Refuses (41001, `args.reason` = `rank`) unless every code in `targetCodes` is held by the caller. */
 export async function assertOutranksCodes(actor: AdminActor, targetCodes: Iterable<string>): Promise<void> {
@@ -35,7 +35,10 @@ export async function potentialCodesOfUsers(deps: RankRepos, userIds: readonly n
 }
 
 /**
- * Refuses (41001) an action on users whose effective permissions are not a subset of the caller's.
+ * Refuses an action on users who hold more than the caller: permission codes the caller lacks (41001), or roles
+ * whose data scope reaches organisations the caller does not see (41005, {@link assertScopeWithin}): resetting
+ * the password of someone whose role sees every organisation, and signing in as them, is seeing every
+ * organisation.
  * @example await assertOutranksUsers(deps, actor, [targetId]);
  */
 export async function assertOutranksUsers(
@@ -46,6 +49,13 @@ export async function assertOutranksUsers(
   if (actor.isSuperAdmin) return;
   const others = userIds.filter((id) => id !== actor.userId);
   await assertOutranksCodes(actor, await potentialCodesOfUsers(deps, others));
+  if (others.length === 0 || (await actor.scope()).all) return;
+  const rolesOf = await deps.repos.users.roleIdsOf(others);
+  const users = await deps.repos.users.findByIds(others);
+  for (const user of users)
+    await assertScopeWithin(deps, actor, await deps.repos.roles.scopesOfRoles(rolesOf.get(user.id) ?? []), [
+      user,
+    ]);
 }
 
 /** Refuses (41001) a change that widens a role whose grants are not a subset of the caller's. */

@@ -2,6 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { getCookie } from 'hono/cookie';
 import type { HttpDeps } from '../../deps.js';
+import { TICKET_TTL_MS } from '../../external-auth/service.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { clientInfoOf } from '../../security/client.js';
 import {
@@ -12,6 +13,7 @@ import {
   redirectResponses,
   requestOrigin,
   resultLocation,
+  setBinderCookie,
   setPendingCookie,
 } from './shared.js';
 
@@ -30,14 +32,18 @@ export function register(ctx: RegisterContext, deps: HttpDeps): void {
   const service = externalAuthOf(deps);
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { provider } = c.req.valid('param');
+    const binder = getCookie(c, BINDER_COOKIE);
     const { outcome, pendingBinder } = await service.callback({
       code: provider,
       query: new URL(c.req.url).searchParams,
-      binder: getCookie(c, BINDER_COOKIE),
+      binder,
       requestOrigin: requestOrigin(c),
       client: clientInfoOf(c, deps.security.resolveClientIp),
     });
     if (pendingBinder) setPendingCookie(c, deps, pendingBinder);
+    // The ticket is exchanged with this browser's binder: a flow finished near its end must not lose the cookie
+    // before the ticket (the service accepted this binder, so it is well-formed).
+    if (outcome.ticket && binder) setBinderCookie(c, deps, binder, TICKET_TTL_MS);
     return c.redirect(resultLocation(deps, outcome), 302);
   });
 }

@@ -56,14 +56,24 @@ const secure = (deps: HttpDeps) => {
 export function binderFor(c: Context<AppEnv>, deps: HttpDeps, service: ExternalAuthService): string {
   const existing = getCookie(c, BINDER_COOKIE);
   const binder = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : service.newBinder();
+  setBinderCookie(c, deps, binder, FLOW_TTL_MS);
+  return binder;
+}
+
+/** Sets the binder cookie for `lifetimeMs` (at the callback: as long as the ticket exchanged with it lives). */
+export function setBinderCookie(
+  c: Context<AppEnv>,
+  deps: HttpDeps,
+  binder: string,
+  lifetimeMs: number,
+): void {
   setCookie(c, BINDER_COOKIE, binder, {
     httpOnly: true,
     sameSite: 'Lax',
     secure: secure(deps),
     path: BASE,
-    maxAge: FLOW_TTL_MS / 1000,
+    maxAge: Math.ceil(lifetimeMs / 1000),
   });
-  return binder;
 }
 
 export function setPendingCookie(c: Context<AppEnv>, deps: HttpDeps, value: string): void {

@@ -52,12 +52,15 @@ describe('job form', () => {
         cronExpression: '0 0 * * * ?',
       }),
       id: 8,
-      startTime: '2030-01-01T00:00:00.000Z',
-      endTime: '2031-01-01T00:00:00.000Z',
+      startTime: '2030-01-01T00:00:30.500Z',
+      endTime: '2031-01-01T00:00:59.999Z',
     } as unknown as JobRow;
+    // To the second: the inputs show minutes, an untouched one sends the stored instant back.
     const body = jobBody(newJobForm(row));
-    expect(body.startTime).toBe('2030-01-01T00:00:00.000Z');
-    expect(body.endTime).toBe('2031-01-01T00:00:00.000Z');
+    expect(body.startTime).toBe('2030-01-01T00:00:30.500Z');
+    expect(body.endTime).toBe('2031-01-01T00:00:59.999Z');
+    const moved = { ...newJobForm(row), startTime: '2030-02-01T00:00' };
+    expect(jobBody(moved).startTime).toBe(fromLocalInput('2030-02-01T00:00'));
     // Emptied fields remove the window.
     const cleared = { ...newJobForm(row), startTime: '', endTime: '' };
     expect(jobBody(cleared)).toMatchObject({ startTime: null, endTime: null });

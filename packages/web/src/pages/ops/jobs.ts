@@ -58,6 +58,8 @@ export interface JobForm {
   /** The trigger's window (`datetime-local` values, empty for none): fires only between them. */
   startTime: string;
   endTime: string;
+  /** The window as the API answered it: an input left as it was sends this back, seconds included. */
+  storedWindow: { startTime: string | null; endTime: string | null };
   misfireStrategy: 'skip' | 'fire-once';
   concurrencyMode: 'serial-skip' | 'parallel';
   timeoutSeconds: number | null;
@@ -91,6 +93,14 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/**
+ * A `datetime-local` value as an ISO instant, or `stored` when the input still shows it: the input has minutes
+ * only, and saving a form must not move a time set to the second.
+ */
+function keptInstant(value: string, stored: string | null): string | null {
+  return stored !== null && value !== '' && toLocalInput(stored) === value ? stored : fromLocalInput(value);
+}
+
 /** The dialog's state: a copy of `job`, or the defaults of a new job. */
 export function newJobForm(job?: JobRow): JobForm {
   return {
@@ -105,6 +115,7 @@ export function newJobForm(job?: JobRow): JobForm {
     oneShotTime: toLocalInput(job?.oneShotTime),
     startTime: toLocalInput(job?.startTime),
     endTime: toLocalInput(job?.endTime),
+    storedWindow: { startTime: job?.startTime ?? null, endTime: job?.endTime ?? null },
     misfireStrategy: job?.misfireStrategy ?? 'skip',
     concurrencyMode: job?.concurrencyMode ?? 'serial-skip',
     timeoutSeconds: job?.timeoutSeconds ?? 0,
@@ -129,8 +140,8 @@ export function jobBody(form: JobForm): Record<string, unknown> & { code: string
     intervalSeconds: form.triggerKind === 2 ? form.intervalSeconds : null,
     oneShotTime: form.triggerKind === 3 ? fromLocalInput(form.oneShotTime) : null,
     // Sent every time: an update without them would clear the window the job has.
-    startTime: fromLocalInput(form.startTime),
-    endTime: fromLocalInput(form.endTime),
+    startTime: keptInstant(form.startTime, form.storedWindow.startTime),
+    endTime: keptInstant(form.endTime, form.storedWindow.endTime),
     misfireStrategy: form.misfireStrategy,
     concurrencyMode: form.concurrencyMode,
     timeoutSeconds: form.timeoutSeconds ?? 0,

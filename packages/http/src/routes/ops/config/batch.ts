@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+import { actorOf, assertConfigKeyWritable, type OpsRouteDeps } from '../route-deps.js';
 
 /** Entries per batch: far more than the runtime keys, small enough for one short transaction. */
 export const CONFIG_BATCH_MAX = 200;
@@ -24,7 +24,9 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
-    const updated = await d.ops.configs.updateBatch(c.req.valid('json'), actorOf(c));
+    const entries = c.req.valid('json');
+    for (const entry of entries) assertConfigKeyWritable(c, entry.key);
+    const updated = await d.ops.configs.updateBatch(entries, actorOf(c));
     return c.json(ok({ updated }), 200);
   });
 }

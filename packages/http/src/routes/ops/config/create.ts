@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+import { actorOf, assertConfigKeyWritable, type OpsRouteDeps } from '../route-deps.js';
 import { IdSchema } from '../schemas.js';
 
 export const ConfigCreateSchema = z
@@ -32,7 +32,9 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
-    const id = await d.ops.configs.create(c.req.valid('json'), actorOf(c));
+    const body = c.req.valid('json');
+    assertConfigKeyWritable(c, body.key);
+    const id = await d.ops.configs.create(body, actorOf(c));
     return c.json(ok({ id }), 200);
   });
 }

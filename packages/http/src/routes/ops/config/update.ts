@@ -4,7 +4,7 @@ import { ok } from '@svc/kernel';
 import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { actorOf, type OpsRouteDeps } from '../route-deps.js';
+import { actorOf, assertConfigKeyWritable, type OpsRouteDeps } from '../route-deps.js';
 
 export const ConfigUpdateSchema = z
   .object({
@@ -29,7 +29,9 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Config' }, async (c) => {
-    await d.ops.configs.update(c.req.valid('param').id, c.req.valid('json'), actorOf(c));
+    const id = c.req.valid('param').id;
+    assertConfigKeyWritable(c, (await d.ops.configs.get(id)).configKey);
+    await d.ops.configs.update(id, c.req.valid('json'), actorOf(c));
     return c.json(ok(null), 200);
   });
 }
