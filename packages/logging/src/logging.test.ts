@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger, minimumLevel } from './console-logger.js';
 import { createExceptionRecorder, type ExceptionLogEntry, truncate } from './exception-log.js';
-import { MASK, maskSensitive, SENSITIVE_EXACT_NAMES } from './masking.js';
+import { MASK, maskSensitive, nothingToMask, plainStrings, SENSITIVE_EXACT_NAMES } from './masking.js';
 import { opLogParamText } from './oplog/params.js';
 
 describe('masking', () => {
@@ -62,6 +62,21 @@ describe('masking', () => {
     expect(parsed.body.plain).toBe('{not json');
     expect(parsed.body.untouched).toBe('{"a":1}');
   });
+  it('masks the password of a URL wherever a logged text holds one (a secret by position, not by name)', () => {
+    const body = '{"target":"https://robot:pa55@api.example/hook","note":"see http://example.com:8080/x"}';
+    expect(nothingToMask(body)).toBe(false);
+    expect(JSON.stringify(maskSensitive(JSON.parse(body)))).toBe(
+      '{"target":"https://robot:***@api.example/hook","note":"see http://example.com:8080/x"}',
+    );
+    expect(maskSensitive('postgres://svc:s3cret@db:5432/app and ftp://u:p@h')).toBe(
+      'postgres://svc:***@db:5432/app and ftp://u:***@h',
+    );
+    expect(plainStrings({ callback: 'https://u:pw@h/' })).toBe(false);
+    // No password, nothing to mask: a port, a user without one, an address.
+    for (const text of ['http://example.com:8080/a@b', 'https://user@host/', 'mail me at a@b.example'])
+      expect(nothingToMask(text), text).toBe(true);
+  });
+
   it('replaces cycles and functions with the placeholder', () => {
     const a: Record<string, unknown> = { name: 'a', fn: () => 1 };
     a.self = a;

@@ -106,7 +106,25 @@ const MASKABLE = new RegExp(
  * it anywhere. Such a text needs no parse-and-copy to be logged.
  */
 export function nothingToMask(text: string): boolean {
-  return !text.includes('\\') && !MASKABLE.test(text.toLowerCase());
+  return !text.includes('\\') && !MASKABLE.test(text.toLowerCase()) && !holdsUrlPassword(text);
+}
+
+/**
+ * The password of a URL's user info (`https://user:password@host`), wherever a logged text holds one: a secret
+ * by position, not by name (a job's target, a webhook, a connection string in a body).
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'\\]*:)[^\s/?#@"'\\]+@/gi;
+
+/** True when `text` holds a URL with a password in its user info. */
+function holdsUrlPassword(text: string): boolean {
+  if (!text.includes('://')) return false;
+  URL_PASSWORD.lastIndex = 0;
+  return URL_PASSWORD.test(text);
+}
+
+/** `text` with every URL password replaced by the mask (`https://user:***@host`). */
+export function maskUrlPasswords(text: string): string {
+  return holdsUrlPassword(text) ? text.replace(URL_PASSWORD, `$1${MASK}@`) : text;
 }
 
 /**
@@ -116,7 +134,8 @@ export function nothingToMask(text: string): boolean {
 export function plainStrings(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if (typeof value !== 'string' || opensJson(value) || isSensitiveParamName(key)) return false;
+    if (typeof value !== 'string' || opensJson(value) || isSensitiveParamName(key) || holdsUrlPassword(value))
+      return false;
   }
   return true;
 }
@@ -147,7 +166,7 @@ export function maskSensitive(value: unknown): unknown {
 /** {@link maskSensitive} with the objects above `value` (its path from the root; a set, so depth costs nothing). */
 function maskAlong(value: unknown, path: Set<object>): unknown {
   if (value === null || typeof value !== 'object') {
-    if (typeof value === 'string') return maskEmbeddedJson(value, path);
+    if (typeof value === 'string') return maskEmbeddedJson(maskUrlPasswords(value), path);
     if (typeof value === 'bigint') return value.toString();
     if (typeof value === 'function' || typeof value === 'symbol') return UNSERIALIZABLE;
     return value;
