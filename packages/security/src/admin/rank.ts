@@ -51,11 +51,13 @@ export async function assertOutranksUsers(
   await assertOutranksCodes(actor, await potentialCodesOfUsers(deps, others));
   if (others.length === 0 || (await actor.scope()).all) return;
   const rolesOf = await deps.repos.users.roleIdsOf(others);
-  const users = await deps.repos.users.findByIds(others);
-  for (const user of users)
-    await assertScopeWithin(deps, actor, await deps.repos.roles.scopesOfRoles(rolesOf.get(user.id) ?? []), [
-      user,
-    ]);
+  // One read of every role involved, however many users a batch names.
+  const scopes = await deps.repos.roles.scopesOfRoles([...rolesOf.values()].flat());
+  const byId = new Map(scopes.map((scope) => [scope.roleId, scope]));
+  for (const user of await deps.repos.users.findByIds(others)) {
+    const held = (rolesOf.get(user.id) ?? []).flatMap((id) => byId.get(id) ?? []);
+    await assertScopeWithin(deps, actor, held, [user]);
+  }
 }
 
 /** Refuses (41001) a change that widens a role whose grants are not a subset of the caller's. */
