@@ -104,6 +104,32 @@ export function definePortalContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       await db.insert(tables.sysModule).values({ code: 'twin', title: 'c', isDelete: true, ...stamp });
     });
 
+    it('system cannot be disabled (42013), and a system disabled in the database still reaches the console', async () => {
+      const ids = await moduleIds(h);
+      const refused = await h.call('PUT', `/api/v1/sys/module/${ids.system}`, {
+        json: { enabled: false, title: 'Off' },
+      });
+      expect([refused.body.code, refused.body.args?.reason]).toEqual([42013, 'disable']);
+      const [system] = (await h.ok('GET', '/api/v1/sys/module/list')).filter((m: Any) => m.code === 'system');
+      expect(system.enabled).toBe(true);
+      expect(system.title).not.toBe('Off');
+      // Enabling it, or sending `enabled: true` with other fields, stays allowed.
+      await h.ok('PUT', `/api/v1/sys/module/${ids.system}`, { json: { enabled: true } });
+      // A row disabled behind the API (an older version allowed it): the portal keeps offering system.
+      const { modules } = h.t.server.database.repos;
+      const stamp = { userId: null, at: new Date() };
+      expect(await modules.update(ids.system as number, { enabled: false }, stamp)).toBe(true);
+      await h.ok('POST', '/api/v1/sys/cache/rebuild-portal');
+      try {
+        const mine = await h.ok('GET', '/api/v1/personal/modules');
+        expect(mine.modules.map((m: Any) => m.code)).toContain('system');
+        expect((await h.ok('GET', `/api/v1/personal/menu?moduleId=${ids.system}`)).length).toBeGreaterThan(0);
+      } finally {
+        await modules.update(ids.system as number, { enabled: true }, stamp);
+        await h.ok('POST', '/api/v1/sys/cache/rebuild-portal');
+      }
+    });
+
     it('a user reaches only the modules of granted menus; sidebar per module; default module (42014)', async () => {
       const ids = await moduleIds(h);
       // Granted only the Users menu (under the seeded System catalog, module system).

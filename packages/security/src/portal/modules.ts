@@ -1,6 +1,7 @@
 /**
  * Portal module administration: list, detail, create, update, delete. Codes are unique among live modules
- * (42012, also enforced by the database); the built-in `system` module cannot be deleted nor renamed (42013),
+ * (42012, also enforced by the database); the built-in `system` module cannot be deleted, renamed nor disabled
+ * (42013: it holds the menus that administer modules, so a disabled one would leave no console way back),
  * and a module that still owns menus cannot be deleted (42023). Every write bumps the portal generation, so
  * every instance answers `/personal/modules` and `/personal/menu` from fresh data at the next request.
  */
@@ -42,7 +43,9 @@ export interface ModuleAdminService {
   remove(actor: AdminActor, id: number): Promise<void>;
 }
 
-const isSystem = (row: Pick<SysModuleRow, 'code'>) => row.code.toLowerCase() === SYSTEM_MODULE_CODE;
+/** True for the built-in `system` module (any case: codes are unique ignoring case). */
+export const isSystemModule = (row: Pick<SysModuleRow, 'code'>): boolean =>
+  row.code.toLowerCase() === SYSTEM_MODULE_CODE;
 
 export function toModuleItem(row: SysModuleRow): ModuleItem {
   return {
@@ -55,7 +58,7 @@ export function toModuleItem(row: SysModuleRow): ModuleItem {
     sort: row.sort,
     enabled: row.enabled,
     remark: row.remark,
-    builtIn: isSystem(row),
+    builtIn: isSystemModule(row),
     createTime: row.createTime,
     updateTime: row.updateTime,
   };
@@ -104,10 +107,12 @@ export function createModuleAdminService(deps: PortalDeps): ModuleAdminService {
       const patch = defined(input);
       if (patch.code !== undefined) {
         patch.code = patch.code.trim();
-        if (isSystem(row) && patch.code.toLowerCase() !== SYSTEM_MODULE_CODE)
-          throw new BusinessError(ErrorCode.ModuleProtected);
+        if (isSystemModule(row) && patch.code.toLowerCase() !== SYSTEM_MODULE_CODE)
+          throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'rename' });
         if (await repos.modules.codeTaken(patch.code, id)) throw codeExists(patch.code);
       }
+      if (patch.enabled === false && isSystemModule(row))
+        throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'disable' });
       const code = patch.code ?? row.code;
       const done = await uniqueOr(
         () => repos.modules.update(id, patch, { userId: actor.userId, at: now() }),
@@ -119,7 +124,7 @@ export function createModuleAdminService(deps: PortalDeps): ModuleAdminService {
 
     async remove(actor, id) {
       const row = await found(id);
-      if (isSystem(row)) throw new BusinessError(ErrorCode.ModuleProtected);
+      if (isSystemModule(row)) throw new BusinessError(ErrorCode.ModuleProtected);
       if (await repos.modules.hasMenus(id)) throw new BusinessError(ErrorCode.ModuleHasMenus);
       if (!(await repos.modules.softDelete(id, { userId: actor.userId, at: now() })))
         throw new BusinessError(ErrorCode.ModuleNotFound);

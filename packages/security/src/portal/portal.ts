@@ -15,6 +15,7 @@ import type { MenuNode } from '../admin/menus.js';
 import { PERMISSION_GENERATION_KEY, PERMISSION_USER_GENERATION_PREFIX } from '../auth/constants.js';
 import type { UserPrincipal } from '../auth/principal.js';
 import type { PortalDeps } from './deps.js';
+import { isSystemModule } from './modules.js';
 
 /** Counter of the portal generation: portal entries record it, so a bump retires them all. */
 export const PORTAL_GENERATION_KEY = 'portal:gen';
@@ -88,7 +89,9 @@ export function createPortalService(
     const [tree, rows] = await Promise.all([deps.menuTree(principal), repos.modules.listAll()]);
     const reachable = new Set(tree.flatMap((n) => (n.moduleId === null ? [] : [n.moduleId])));
     const modules = rows
-      .filter((m) => m.enabled && (principal.isSuperAdmin || reachable.has(m.id)))
+      // `system` counts as enabled whatever its row says: a database whose `system` was disabled before the
+      // module refused it (42013) must not keep every console out of the pages that would enable it again.
+      .filter((m) => (m.enabled || isSystemModule(m)) && (principal.isSuperAdmin || reachable.has(m.id)))
       .map(toPortalModule);
     const entry: Entry = { p, g, u, modules, tree };
     await cache.set(key, entry, ttlMs);
