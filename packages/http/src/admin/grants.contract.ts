@@ -307,14 +307,15 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         const back = await h.call('POST', `/api/v1/sys/recycle/user/${heldId}/restore`, { token: sub });
         expect(back.body).toMatchObject(refusedScope);
 
-        // Org scopes follow each member's organisation: a member outside makes the change reach outside.
+        // Org scopes follow each member's organisation: a member outside makes the change reach outside, and a
+        // role held outside the caller's scope is not theirs to change at all (the member is named).
         const orgRoleId = await h.role('esc-org', view, { scopeType: 4 });
-        await h.user('esc-outsider', { orgId: outsideOrg, roleIds: [orgRoleId] });
+        const outsiderId = await h.user('esc-outsider', { orgId: outsideOrg, roleIds: [orgRoleId] });
         const widen = await h.call('PUT', `/api/v1/sys/role/${orgRoleId}/datascope`, {
           token: sub,
           json: { scopeType: 2 },
         });
-        expect(widen.body).toMatchObject({ ...refusedScope, args: { orgIds: [outsideOrg] } });
+        expect(widen.body).toMatchObject({ ...refusedScope, args: { ids: [outsiderId] } });
         expect((await h.ok('GET', `/api/v1/sys/role/${orgRoleId}/datascope`)).scopeType).toBe(4);
 
         // Within the caller's scope the same paths work: an Org role given to a user of their own department.

@@ -2,7 +2,9 @@
  * Rank over HTTP: nobody acts above their own. A help-desk role holding the user page and the reset route (and
  * then the other user-action routes) cannot reset, enable/disable, edit, delete, clear the MFA of, force out,
  * or assign roles to a full administrator (41001, nothing changed), nor widen the administrator's role; it still
- * acts on a lesser user. A disabled administrator keeps their rank (cannot be enabled and taken over).
+ * acts on a lesser user. A disabled administrator keeps their rank (cannot be enabled and taken over). Nor can it
+ * narrow the administrator's role (rename, disable, strip its grants, narrow its scope, delete, purge) and then
+ * take the administrator over, nor change a role held by someone outside its data scope.
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +26,10 @@ const ACTIONS = [
   'PUT:/api/v1/sys/role/{id}/users',
   'PUT:/api/v1/sys/role/{id}/menus',
   'PUT:/api/v1/sys/role/{id}/datascope',
+  'PUT:/api/v1/sys/role/{id}',
+  'DELETE:/api/v1/sys/role/{id}',
+  'POST:/api/v1/sys/role/batch-delete',
+  'DELETE:/api/v1/sys/recycle/{type}/{id}',
 ];
 /** What the full administrator holds beyond the help desk. */
 const ABOVE = 'DELETE:/api/v1/sys/log/op';
@@ -126,6 +132,66 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         json: { menuIds: [deskMenuId] },
       });
       await h.ok('DELETE', `/api/v1/sys/user/${id}`, { token: desk });
+    });
+
+    it('cannot narrow, disable, strip or delete the administrator’s role to take them over (41001)', async () => {
+      const desk = await h.loginAs('desk');
+      const attempts: [string, string, unknown][] = [
+        ['PUT', `/api/v1/sys/role/${fullRoleId}`, { enabled: false }],
+        ['PUT', `/api/v1/sys/role/${fullRoleId}`, { name: 'renamed' }],
+        ['PUT', `/api/v1/sys/role/${fullRoleId}/menus`, { menuIds: [] }],
+        ['PUT', `/api/v1/sys/role/${fullRoleId}/datascope`, { scopeType: 4, customOrgIds: [] }],
+        ['DELETE', `/api/v1/sys/role/${fullRoleId}`, undefined],
+        ['POST', '/api/v1/sys/role/batch-delete', { ids: [lesserRoleId, fullRoleId] }],
+      ];
+      for (const [method, path, json] of attempts) {
+        const res = await h.call(method, path, { token: desk, json });
+        expect([res.status, res.body.code], `${method} ${path} ${JSON.stringify(json)}`).toEqual([
+          403, 41001,
+        ]);
+      }
+      const role = await h.ok('GET', `/api/v1/sys/role/${fullRoleId}`);
+      expect(role).toMatchObject({ name: 'full-admin', enabled: true, dataScope: 4 });
+      expect((await h.ok('GET', `/api/v1/sys/role/${fullRoleId}/menus`)).menuIds.length).toBeGreaterThan(0);
+      expect((await h.ok('GET', `/api/v1/sys/role/${lesserRoleId}`)).id).toBe(lesserRoleId);
+      // Still out of reach, so its password stays the administrator's.
+      expect((await h.call('PUT', `/api/v1/sys/user/${fullId}/password`, { token: desk })).body.code).toBe(
+        41001,
+      );
+      // Deleted by the super admin, the role in the bin cannot be purged by the help desk either.
+      const binned = await h.role('binned-full', [...ACTIONS, ABOVE]);
+      await h.user('binned-holder', { roleIds: [binned] });
+      await h.ok('DELETE', `/api/v1/sys/role/${binned}`);
+      expect((await h.call('DELETE', `/api/v1/sys/recycle/role/${binned}`, { token: desk })).body.code).toBe(
+        41001,
+      );
+      await passwordStillWorks('full-admin');
+    });
+
+    it('a role held outside the caller’s data scope is not theirs to change (41005), even a lesser one', async () => {
+      const unit = await h.org('rank-unit');
+      const elsewhere = await h.org('rank-elsewhere');
+      const unitDesk = await h.role('unit-desk', ACTIONS, { scopeType: 3 });
+      await h.user('unit-desk', { orgId: unit, roleIds: [unitDesk] });
+      const held = await h.role('held-elsewhere', [PAGE]);
+      await h.user('far-user', { orgId: elsewhere, roleIds: [held] });
+      const desk = await h.loginAs('unit-desk');
+      const attempts: [string, string, unknown][] = [
+        ['PUT', `/api/v1/sys/role/${held}/menus`, { menuIds: [deskMenuId] }],
+        ['PUT', `/api/v1/sys/role/${held}`, { enabled: false }],
+        ['PUT', `/api/v1/sys/role/${held}/datascope`, { scopeType: 4, customOrgIds: [] }],
+        ['DELETE', `/api/v1/sys/role/${held}`, undefined],
+      ];
+      for (const [method, path, json] of attempts) {
+        const res = await h.call(method, path, { token: desk, json });
+        expect(res.body.code, `${method} ${path}`).toBe(41005);
+      }
+      expect(await h.ok('GET', `/api/v1/sys/role/${held}`)).toMatchObject({ enabled: true, dataScope: 4 });
+      // The same role held only inside the unit is the unit administrator's to change.
+      const inside = await h.role('held-inside', [PAGE]);
+      await h.user('near-user', { orgId: unit, roleIds: [inside] });
+      await h.ok('PUT', `/api/v1/sys/role/${inside}/menus`, { token: desk, json: { menuIds: [deskMenuId] } });
+      await h.ok('PUT', `/api/v1/sys/role/${inside}`, { token: desk, json: { enabled: false } });
     });
 
     it('a disabled administrator keeps their rank: the help desk cannot enable them', async () => {

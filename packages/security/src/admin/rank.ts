@@ -2,7 +2,8 @@
  * Rank: nobody acts above their own. An action on another user (password reset, enable/disable, MFA clear,
  * forced logout, role assignment, edit, delete) or a change that widens a role (menus, data scope) is refused
  * (41001) when the target's effective permission codes are not a subset of the caller's; the super admin is
- * exempt. This is the one copy of that rule: every such action calls it. Its twin for data scope,
+ * exempt. This is the one copy of that rule: every such action calls it; a change to a role, widening or
+ * narrowing, needs {@link assertMayChangeRole}. Its twin for data scope,
  * {@link assertScopeWithin}, refuses (41005) a role given to users who would then see organisations the caller
  * does not: every path that gives a user a role, or widens a role someone holds, calls it.
  *
@@ -10,7 +11,7 @@
  * disabled administrator cannot be enabled (and then taken over) by a help-desk role: disabled grants come
  * back the moment someone re-enables them.
  */
-import { DataScope, type Repositories, type RoleScope } from '@svc/data';
+import { DataScope, isInDataScope, type Repositories, type RoleScope } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import { scopeBeyond } from './data-scope.js';
@@ -66,6 +67,34 @@ export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, rol
   await assertOutranksCodes(
     actor,
     codesOfPermissionTexts(await deps.repos.roles.permissionsOfRoles([roleId])),
+  );
+}
+
+/**
+ * Refuses any change to a role (its name or state, grants, data scope, deletion, purge, restore) by a caller who
+ * does not outrank it: they must hold every code it grants (41001) and outrank every live member (41001 codes,
+ * 41005 role scopes), and every member must be inside their data scope (41005, `args.ids`). Narrowing counts too:
+ * disabling or stripping the role of an administrator above the caller is the first step of taking over their
+ * account (their rank no longer protects them), and a role held outside the caller's scope changes what people
+ * they cannot see may do.
+ * @example await assertMayChangeRole(deps, actor, roleId);
+ */
+export async function assertMayChangeRole(deps: RankRepos, actor: AdminActor, roleId: number): Promise<void> {
+  if (actor.isSuperAdmin) return;
+  await assertOutranksRole(deps, actor, roleId);
+  const members = await deps.repos.users.findByIds(await deps.repos.roles.memberIdsOf(roleId));
+  if (members.length === 0) return;
+  const scope = await actor.scope();
+  const outside = members.filter((u) => !isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
+  if (outside.length > 0)
+    throw new BusinessError(ErrorCode.OutOfDataScope, {
+      reason: 'data-scope',
+      ids: outside.map((u) => u.id),
+    });
+  await assertOutranksUsers(
+    deps,
+    actor,
+    members.map((u) => u.id),
   );
 }
 

@@ -19,7 +19,7 @@ import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
-import { assertScopeWithin } from './rank.js';
+import { assertMayChangeRole, assertScopeWithin } from './rank.js';
 
 /** One soft-deleted row as the recycle bin lists it. */
 export interface RecycleItem {
@@ -153,6 +153,8 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       if (await repos.roles.codeTaken(row.code))
         throw new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id])));
+      // Its holders get it back: the restorer must outrank them all, inside their data scope.
+      await assertMayChangeRole(deps, actor, id);
       // Its members get it back: none may come to see beyond the restorer.
       const members = await repos.users.findByIds(await repos.roles.memberIdsOf(id));
       const scopes = await repos.roles.scopesOfRoles([id], { includeDeleted: true });
@@ -163,8 +165,9 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
         throw notInBin();
       await deps.permissions.invalidateAll();
     },
-    async purge(_actor, id) {
+    async purge(actor, id) {
       await deleted(id);
+      await assertMayChangeRole(deps, actor, id);
       if (!(await repos.roles.purge(id))) throw notInBin();
       await deps.permissions.invalidateAll();
     },

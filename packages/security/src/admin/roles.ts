@@ -4,7 +4,9 @@
  * state, the touched users for membership), so it applies on their next request. Escalation: a caller other
  * than the super admin can only hand out codes they hold (menu grants, enabling a role, adding members), can
  * widen a data scope only within their own (a role's scope as it applies to each member: enabling it, adding
- * members, changing it), and cannot change the super admin's roles.
+ * members, changing it), and cannot change the super admin's roles. Any change to a role itself (fields, state,
+ * grants, scope, deletion) needs a caller who outranks it and all its members, every member inside the caller's
+ * data scope ({@link assertMayChangeRole}): narrowing a higher role is how its holders are then taken over.
  */
 import {
   DataScope,
@@ -18,7 +20,7 @@ import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
-import { assertOutranksRole, assertOutranksUsers, assertScopeWithin } from './rank.js';
+import { assertMayChangeRole, assertOutranksUsers, assertScopeWithin } from './rank.js';
 
 /** A role as the administration API shows it. */
 export interface RoleItem {
@@ -142,6 +144,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async update(actor, id, input) {
       const row = await role(id);
+      await assertMayChangeRole(deps, actor, id);
       if (input.code !== undefined && (await repos.roles.codeTaken(input.code, id)))
         throw fail(ErrorCode.RoleCodeExists);
       if (input.enabled === true && !row.enabled) {
@@ -159,6 +162,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async remove(actor, id) {
       await role(id);
+      await assertMayChangeRole(deps, actor, id);
       await repos.roles.softDelete(id, stamp(actor));
       await permissions.invalidateAll();
     },
@@ -168,6 +172,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const rows = await repos.roles.findByIds(unique);
       const missing = unique.filter((id) => !rows.some((r) => r.id === id));
       if (missing.length > 0) throw fail(ErrorCode.RoleNotFound, { ids: missing });
+      for (const id of unique) await assertMayChangeRole(deps, actor, id);
       const deleted = await repos.roles.softDeleteMany(unique, stamp(actor));
       await permissions.invalidateAll();
       return deleted;
@@ -186,8 +191,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
       const current = await repos.roles.menuIdsOf(id);
       const added = found.filter((m) => !current.includes(m.id));
-      // Widening a role that already outranks the caller would hand its holders more: refused.
-      if (added.length > 0) await assertOutranksRole(deps, actor, id);
+      await assertMayChangeRole(deps, actor, id);
       await assertCanGrant(actor, codesOfPermissionTexts(added.map((m) => m.permission)));
       await repos.roles.setMenus(id, unique);
       await permissions.invalidateAll();
@@ -201,8 +205,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async setDataScope(actor, id, scope) {
       await role(id);
-      // Every scope but Self (the narrowest) may widen the role: only within the caller's rank.
-      if (scope.scopeType !== DataScope.Self) await assertOutranksRole(deps, actor, id);
+      await assertMayChangeRole(deps, actor, id);
       const orgIds = scope.scopeType === DataScope.Custom ? [...new Set(scope.customOrgIds)] : [];
       const existing = await repos.orgs.existingIds(orgIds);
       const missing = orgIds.filter((o) => !existing.includes(o));
