@@ -310,6 +310,22 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(self.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42029);
     });
 
+    it('an overwrite that disables an account signs it out at once, as the enable route does', async () => {
+      const viewer = await h.role('imp-viewer', ['GET:/api/v1/sys/user/page']);
+      const id = await h.user('imp-disabled', { orgId: orgA, roleIds: [viewer] });
+      const token = await h.loginAs('imp-disabled');
+      expect((await h.call('GET', '/api/v1/sys/user/page', { token })).status).toBe(200);
+      const cells = { account: 'imp-disabled', realName: 'Off', orgCode: 'imp-a', enabled: 'Disabled' };
+      const over = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        json: { rows: [{ index: 1, cells }], strategy: 1 },
+      });
+      expect(over.body.data).toMatchObject({ updated: 1, failed: 0 });
+      expect((await h.ok('GET', `/api/v1/sys/user/${id}`)).enabled).toBe(false);
+      expect((await h.call('GET', '/api/v1/ping', { token })).status).toBe(401);
+      expect((await h.call('GET', '/api/v1/sys/user/page', { token })).status).toBe(401);
+      expect((await h.ok('GET', `/api/v1/sys/session/online?userId=${id}`)).total).toBe(0);
+    });
+
     it('needs re-authentication for a commit while second factors are on, as a single user create does', async () => {
       await setRuntimeConfig(h.t, 'sys.security.totp.enabled', 'true');
       try {

@@ -598,7 +598,13 @@ export function createUserImportService(
         stamp: { userId: actor.userId, at },
         statementTimeoutMs: options.CommandTimeoutSeconds * 1000,
       });
-      for (const update of updates) if (update.roleIds) await deps.core.permissions.invalidateUser(update.id);
+      for (const update of updates) {
+        // A row that disables an account signs it out as `PUT /sys/user/{id}/enabled` does: its sessions and
+        // cached codes would otherwise outlive the disable until they expire.
+        const disabled = update.patch.enabled === false;
+        if (disabled) await deps.core.sessions.revokeUserSessions(update.id, 'user-disabled');
+        if (update.roleIds || disabled) await deps.core.permissions.invalidateUser(update.id);
+      }
       return {
         total,
         inserted: result.createdIds.length,
