@@ -15,6 +15,7 @@ import {
 } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
 import { noticeDepsOf } from '../notices/service.js';
+import { assertConfigKeyWritableBy } from '../ops/config-keys.js';
 import { opsServicesFor } from '../ops/services.js';
 
 export function registerKernelRecycleTypes(
@@ -70,6 +71,8 @@ export function registerKernelRecycleTypes(
       table: 'sysConfig',
       describe: (r) => ({ title: r.name, subtitle: r.configKey }),
       uniqueKey: (r) => ({ field: 'configKey', value: r.configKey }),
+      // Bringing a value back is writing it: the super admin's keys stay the super admin's (41001).
+      checkRestore: async (actor, r) => assertConfigKeyWritableBy(actor.isSuperAdmin, r.configKey),
       // Readers of the key (the value route, consumers' cached reads) see it again on every instance.
       afterRestore: async (_a, r) => void (await ops().configs.invalidate(r.configKey)),
     }),

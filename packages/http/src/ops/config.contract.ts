@@ -128,6 +128,7 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
           'POST:/api/v1/sys/config',
           'PUT:/api/v1/sys/config/{id}',
           'PUT:/api/v1/sys/config/batch',
+          'POST:/api/v1/sys/recycle/{type}/{id}/restore',
         ],
       });
       const editor = bearer((await login(t, 'config_editor', TEST_USER_PASSWORD)).accessToken);
@@ -162,6 +163,13 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(
         (await call(`/api/v1/sys/config/${row.data.id}`, { method: 'PUT', json: { value: '1' } })).code,
       ).toBe(0);
+      // Bringing a deleted value back from the recycle bin is writing it.
+      expect((await call(`/api/v1/sys/config/${row.data.id}`, { method: 'DELETE' })).code).toBe(0);
+      const restore = `/api/v1/sys/recycle/config/${row.data.id}/restore`;
+      expect(await as(restore, 'POST', undefined)).toMatchObject(refused);
+      expect((await call(`/api/v1/sys/config/${row.data.id}`)).code).toBe(43004);
+      expect((await call(restore, { method: 'POST' })).code).toBe(0);
+      expect((await configRow('sys.externalauth.corp.defaultRoleIds')).value).toBe('1');
     });
 
     it('applies a batch all-or-nothing and the anonymous site info follows at once', async () => {
