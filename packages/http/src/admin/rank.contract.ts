@@ -194,6 +194,19 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await h.ok('PUT', `/api/v1/sys/role/${inside}`, { token: desk, json: { enabled: false } });
     });
 
+    it('an administrator cannot lift the second factor their superior required of them (42029)', async () => {
+      const id = await h.user('forced-desk', {
+        roleIds: [await h.role('forced-desk', ACTIONS, { scopeType: 1 })],
+      });
+      await h.ok('PUT', `/api/v1/sys/user/${id}`, { json: { realName: 'forced-desk', forceTotp: true } });
+      const token = await h.loginAs('forced-desk');
+      const lift = await h.call('PUT', `/api/v1/sys/user/${id}`, { token, json: { forceTotp: false } });
+      expect(lift.body).toMatchObject({ code: 42029, args: { field: 'forceTotp' } });
+      expect((await h.ok('GET', `/api/v1/sys/user/${id}`)).forceTotp).toBe(true);
+      // Their other fields stay theirs to edit, the flag sent as it is included.
+      await h.ok('PUT', `/api/v1/sys/user/${id}`, { token, json: { realName: 'Desk', forceTotp: true } });
+    });
+
     it('a disabled administrator keeps their rank: the help desk cannot enable them', async () => {
       const desk = await h.loginAs('desk');
       const id = await h.user('full-disabled', { roleIds: [fullRoleId] });

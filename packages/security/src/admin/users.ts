@@ -2,7 +2,7 @@
  * User administration: the scoped page and detail, create with an initial password, update with role
  * assignment, soft delete (one or a batch), admin password reset, enable/disable. Rules: the super admin is
  * untouchable by anyone else and can never be deleted or disabled (42007); nobody deletes or disables
- * themselves (42029); every row read or written must be inside the caller's data scope (41005, a batch is
+ * themselves, nor lifts a second factor required of them (42029); every row read or written must be inside the caller's data scope (41005, a batch is
  * refused as a whole); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
@@ -272,6 +272,15 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
     async update(actor, id, input) {
       const row = await target(actor, id);
+      // A second factor required of an administrator is their superior's call, not theirs to lift (the super
+      // admin, whom nobody outranks, decides for themselves).
+      if (
+        actor.userId === id &&
+        !actor.isSuperAdmin &&
+        input.forceTotp !== undefined &&
+        input.forceTotp !== row.forceTotp
+      )
+        throw fail(ErrorCode.CannotOperateSelf, { field: 'forceTotp' });
       await checkPlacement(actor, input, row);
       const current = (await repos.users.roleIdsOf([id])).get(id) ?? [];
       const user = { id, orgId: input.orgId !== undefined ? input.orgId : row.orgId };
