@@ -5,9 +5,16 @@
  * `args.index` and `args.codes` otherwise; the super admin is exempt), as role grants need (`assertCanGrant`).
  * Routes without a permission act on the clicker's own account or on nobody's and stay allowed; GET actions
  * only navigate the console.
+ *
+ * Holding the codes is not enough: the click runs with the clicker's data scope and rank, so a department
+ * administrator could have an administrator above them restore a user of another department, which the publisher
+ * may not. A notice whose POST action reaches a permission route therefore goes only to receivers the publisher
+ * outranks ({@link assertOutranksReceivers}): none above them, none outside their scope, never everyone. Then the
+ * click can do nothing the publisher could not have done.
  */
+import { isInDataScope, NoticeReceiverType, type Repositories } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import type { Principal } from '@svc/security';
+import { type AdminActor, assertOutranksUsers, type Principal } from '@svc/security';
 import type { RouteTable } from '../openapi/register.js';
 import type { NoticeAction } from './service.js';
 
@@ -61,25 +68,71 @@ export function postActionCodes(
 }
 
 /**
- * Refuses (41001, `args.index`, `args.codes`) a POST action whose route needs a code the publisher lacks.
- * @example await assertActionsHeld(table, principal, (id) => permissions.codesOf(id), body.actions);
+ * Refuses (41001, `args.index`, `args.codes`) a POST action whose route needs a code the publisher lacks; answers
+ * whether some POST action reaches a permission route (then the receivers must be outranked too). The super
+ * admin is exempt (answers false).
+ * @example const acting = await assertActionsHeld(principal, body.actions);
  */
 export function actionRank(table: RouteTable, codesOf: (userId: number) => Promise<ReadonlySet<string>>) {
   const cache = { size: -1, routes: [] as CompiledRoute[] };
   return async function assertActionsHeld(
     principal: Principal | undefined,
     actions: readonly NoticeAction[] | undefined,
-  ): Promise<void> {
-    if (!actions || (principal?.kind === 'user' && principal.isSuperAdmin)) return;
+  ): Promise<boolean> {
+    if (!actions || (principal?.kind === 'user' && principal.isSuperAdmin)) return false;
     let held: ReadonlySet<string> | undefined;
+    let acting = false;
     for (const [index, action] of actions.entries()) {
       if (action.method !== 'POST') continue;
       const needed = postActionCodes(table, action.url, cache);
       if (needed.length === 0) continue;
+      acting = true;
       const userId = principal?.userId ?? null;
       held ??= userId === null ? new Set<string>() : await codesOf(userId);
       const lacking = needed.filter((code) => !held?.has(code)).sort();
       if (lacking.length > 0) throw new BusinessError(ErrorCode.NoPermission, { index, codes: lacking });
     }
+    return acting;
   };
+}
+
+/** Who a notice goes to, as its publish body names them. */
+export interface NoticeReceivers {
+  receiverType: number;
+  receiverIds?: readonly number[] | undefined;
+}
+
+/**
+ * Refuses a notice with an acting POST action addressed beyond the publisher: to everyone or to the super admin
+ * (41001, `args.reason` = `action-receivers`), to a user outside their data scope (41005, `args.ids`), or to one
+ * holding codes or role scopes beyond theirs (41001 / 41005, the rank rule). Role receivers are the roles' members
+ * now, as the notice's inboxes are. Unknown ids are left to the publish itself (45003).
+ */
+export async function assertOutranksReceivers(
+  deps: { repos: Pick<Repositories, 'users' | 'roles' | 'orgs' | 'notices'> },
+  actor: AdminActor,
+  receivers: NoticeReceivers,
+): Promise<void> {
+  if (actor.isSuperAdmin) return;
+  const beyond = (ids?: number[]) =>
+    new BusinessError(ErrorCode.NoPermission, { reason: 'action-receivers', ...(ids ? { ids } : {}) });
+  if (receivers.receiverType === NoticeReceiverType.All) throw beyond();
+  const ids = [...new Set(receivers.receiverIds ?? [])];
+  const userIds =
+    receivers.receiverType === NoticeReceiverType.Role ? await deps.repos.notices.roleMemberIds(ids) : ids;
+  const users = await deps.repos.users.findByIds(userIds);
+  const above = users.filter((u) => u.isSuperAdmin).map((u) => u.id);
+  if (above.length > 0) throw beyond(above);
+  const scope = await actor.scope();
+  const outside = users.filter((u) => !isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
+  if (outside.length > 0)
+    throw new BusinessError(ErrorCode.OutOfDataScope, {
+      reason: 'data-scope',
+      ids: outside.map((u) => u.id),
+    });
+  await assertOutranksUsers(
+    deps,
+    actor,
+    users.map((u) => u.id),
+  );
 }

@@ -267,13 +267,17 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
         permissions: ['POST:/api/v1/sys/notice', 'POST:/api/v1/sys/cache/rebuild-portal'],
       });
       const publisher = bearer((await login(t, 'notice_publisher', TEST_USER_PASSWORD)).accessToken);
-      const publishAs = async (url: string, method = 'POST') =>
+      const publishAs = async (
+        url: string,
+        method = 'POST',
+        to: Record<string, unknown> = { receiverType: 0 },
+      ) =>
         json(
           await t.request('/api/v1/sys/notice', {
             json: {
               title: 'Click me',
               type: 1,
-              receiverType: 0,
+              ...to,
               actions: [
                 { label: 'Open', method: 'GET', url: '/system' },
                 { label: 'Go', method, url },
@@ -298,8 +302,7 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
       // A route with a path parameter, reached through a concrete path.
       const restore = await publishAs('/api/v1/sys/recycle/user/5/restore');
       expect(restore.args).toEqual({ index: 1, codes: ['POST:/api/v1/sys/recycle/{type}/{id}/restore'] });
-      // Allowed: a route whose code the publisher holds, a path no permission route answers, any GET.
-      expect((await publishAs('/api/v1/sys/cache/rebuild-portal')).code).toBe(0);
+      // A path no permission route answers and any GET go to anyone.
       expect((await publishAs('/api/v1/x/approve')).code).toBe(0);
       expect((await publishAs('/api/v1/sys/cache/flush-auth', 'GET')).code).toBe(0);
       // The super admin holds every code.
@@ -312,6 +315,64 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
           })
         ).code,
       ).toBe(0);
+    });
+
+    // The click runs with the clicker's scope and rank: holding the route's code is not enough when the receiver
+    // may do more with it than the publisher (a restore of a user in another department, say).
+    it('sends an acting POST action only to receivers the publisher outranks (41001, 41005)', async () => {
+      const restore = 'POST:/api/v1/sys/recycle/{type}/{id}/restore';
+      const deputyId = await grantPermissions(t, {
+        account: 'notice_deputy',
+        permissions: ['POST:/api/v1/sys/notice', restore],
+      });
+      const deputy = bearer((await login(t, 'notice_deputy', TEST_USER_PASSWORD)).accessToken);
+      const to = async (receiverType: number, receiverIds?: number[]) =>
+        json(
+          await t.request('/api/v1/sys/notice', {
+            json: {
+              title: 'Restore this',
+              type: 1,
+              receiverType,
+              ...(receiverIds ? { receiverIds } : {}),
+              actions: [{ label: 'Restore', method: 'POST', url: '/api/v1/sys/recycle/user/5/restore' }],
+            },
+            headers: deputy,
+          }),
+        );
+      const superAdminId = (await t.server.database.repos.users.findByAccount('superAdmin'))?.id as number;
+      expect(await to(0)).toMatchObject({ code: 41001, args: { reason: 'action-receivers' } });
+      expect(await to(2, [superAdminId])).toMatchObject({
+        code: 41001,
+        args: { reason: 'action-receivers', ids: [superAdminId] },
+      });
+      const { db, tables } = t.server.database.database;
+      const deputyRole = (await db.select().from(tables.sysUserRole)).find(
+        (l) => l.userId === deputyId,
+      )?.roleId;
+      const scope = async (scopeType: number) => {
+        const res = await t.request(`/api/v1/sys/role/${deputyRole}/datascope`, {
+          method: 'PUT',
+          json: { scopeType, customOrgIds: [] },
+          headers: admin,
+        });
+        expect((await json(res)).code).toBe(0);
+      };
+      // Its role sees only its own rows: alice, in the root organisation, is outside it.
+      await scope(4);
+      expect(await to(2, [alice.id])).toMatchObject({ code: 41005, args: { ids: [alice.id] } });
+      expect(await to(1, [alice.roleId])).toMatchObject({
+        code: 41005,
+        args: { ids: expect.arrayContaining([alice.id]) },
+      });
+      await scope(1);
+      // Seeing every organisation, it reaches alice (no codes), not someone holding a code it lacks.
+      expect((await to(2, [alice.id])).code).toBe(0);
+      const bossId = await grantPermissions(t, {
+        account: 'notice_boss',
+        permissions: ['DELETE:/api/v1/sys/log/op'],
+      });
+      expect(await to(2, [alice.id, bossId])).toMatchObject({ code: 41001, args: { reason: 'rank' } });
+      expect((await ids(alice)).length).toBeGreaterThan(0);
     });
 
     it('pages for administrators with title and type filters; users without the code are refused', async () => {

@@ -16,6 +16,7 @@ import * as unread from './unread-count.js';
 
 export function registerNoticeRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   const d: NoticeRouteDeps = {
+    http: deps,
     notices: noticeDepsOf(deps),
     codesOf: (userId) => deps.security.permissions.codesOf(userId),
     maxPageSize: deps.config.service.Api.MaxPageSize,

@@ -1,13 +1,16 @@
 /**
  * `POST /api/v1/sys/notice`: publishes a notice (45002 no receivers, 45003 unknown receiver, 45004 bad action,
- * 41001 a POST action whose route needs a code the publisher lacks).
+ * 41001 a POST action whose route needs a code the publisher lacks, or one sent to everyone, the super admin or
+ * someone above the publisher; 41005 one sent outside the publisher's data scope).
  */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { actionRank } from '../../notices/action-rank.js';
+import { adminServicesFor } from '../../admin/services.js';
+import { actionRank, assertOutranksReceivers } from '../../notices/action-rank.js';
 import { publishNotice } from '../../notices/service.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { requirePrincipal } from '../../security/principal.js';
 import { IdSchema } from '../ops/schemas.js';
 import { NoticePublishSchema, type NoticeRouteDeps } from './schemas.js';
 
@@ -25,7 +28,10 @@ export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const body = c.req.valid('json');
     const principal = c.get('principal');
-    await assertActionsHeld(principal, body.actions);
+    if (await assertActionsHeld(principal, body.actions)) {
+      const admin = adminServicesFor(d.http);
+      await assertOutranksReceivers(d.http.core, admin.actorOf(requirePrincipal(c)), body);
+    }
     const id = await publishNotice(d.notices, body, principal?.userId ?? null);
     return c.json(ok({ id }), 200);
   });
