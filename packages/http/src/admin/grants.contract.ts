@@ -140,6 +140,8 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         'POST:/api/v1/sys/recycle/{type}/{id}/restore',
         'POST:/api/v1/sys/org',
         'PUT:/api/v1/sys/org/{id}',
+        'POST:/api/v1/sys/org/{id}/copy',
+        'DELETE:/api/v1/sys/org/{id}',
       ];
       const LACKING = 'DELETE:/api/v1/sys/log/op';
       let sub: string;
@@ -325,6 +327,38 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
           json: { roleIds: [plainRoleId, inside] },
         });
         await h.ok('PUT', `/api/v1/sys/user/${targetId}`, { token: sub, json: { roleIds: [plainRoleId] } });
+      });
+
+      it('writes only organisations in their scope: create under, rename, disable, copy, delete, restore (41005)', async () => {
+        const deptId = (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId;
+        const far = await h.org('org-far');
+        const farChild = await h.org('org-far-child', far);
+        const refused = { code: 41005, args: { reason: 'data-scope' } };
+        for (const [method, path, json] of [
+          ['POST', '/api/v1/sys/org', { parentId: far, name: 'planted', code: 'planted' }],
+          ['POST', '/api/v1/sys/org', { parentId: 0, name: 'top', code: 'top-planted' }],
+          ['PUT', `/api/v1/sys/org/${far}`, { name: 'renamed' }],
+          ['PUT', `/api/v1/sys/org/${farChild}`, { enabled: false }],
+          ['PUT', `/api/v1/sys/org/${ROOT_ORG_ID}`, { name: 'renamed root' }],
+          ['POST', `/api/v1/sys/org/${farChild}/copy`, {}],
+          ['DELETE', `/api/v1/sys/org/${farChild}`, undefined],
+        ] as const) {
+          const res = await h.call(method, path, { token: sub, json });
+          expect(res.body, `${method} ${path}`).toMatchObject(refused);
+        }
+        expect(await h.ok('GET', `/api/v1/sys/org/${far}`)).toMatchObject({ name: 'org-far' });
+        expect(await h.ok('GET', `/api/v1/sys/org/${farChild}`)).toMatchObject({ enabled: true });
+        // Deleted by the super admin, it comes back only by someone who sees its parent.
+        await h.ok('DELETE', `/api/v1/sys/org/${farChild}`);
+        const restore = `/api/v1/sys/recycle/org/${farChild}/restore`;
+        expect((await h.call('POST', restore, { token: sub })).body).toMatchObject(refused);
+        await h.ok('POST', restore);
+        // Inside their own tree the same writes work.
+        const mine = await h.ok('POST', '/api/v1/sys/org', {
+          token: sub,
+          json: { parentId: deptId, name: 'own-child', code: 'own-child' },
+        });
+        await h.ok('PUT', `/api/v1/sys/org/${mine.id}`, { token: sub, json: { name: 'own-renamed' } });
       });
 
       it('cannot move an organisation they do not see whole into their tree (41005); moves within it work', async () => {

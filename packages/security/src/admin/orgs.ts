@@ -1,6 +1,11 @@
 /**
  * Organisation administration: the list, detail, create, update (a move may not put an organisation under
  * itself or a descendant, 42008) and delete (refused with children, 42004, or live users, 42027).
+ *
+ * Reads are open to the route's code (the tree is what every organisation picker shows). Writes follow data scope
+ * like every scoped write (contract §4, 41005 `reason: data-scope`): a caller who does not see all changes,
+ * disables, deletes or copies only organisations in their scope and creates only under one; a new top-level
+ * organisation (parent 0) is for callers who see all.
  */
 import { descendantOrgIds, type OrgListQuery, type SysOrgRow } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
@@ -84,6 +89,14 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     if (parentId !== 0 && !(await repos.orgs.findById(parentId))) throw fail(ErrorCode.OrgInvalidParent);
   }
 
+  /** Refuses (41005) a write to `orgId` (0: the top level) by a caller who does not see it. */
+  async function assertInScope(actor: AdminActor, orgId: number): Promise<void> {
+    if (actor.isSuperAdmin) return;
+    const mine = await actor.scope();
+    if (mine.all || (orgId !== 0 && mine.orgIds.includes(orgId))) return;
+    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [orgId] });
+  }
+
   return {
     async list(_actor, query) {
       return (await repos.orgs.list(query)).map(toOrgItem);
@@ -98,6 +111,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     async create(actor, input) {
       const parentId = input.parentId ?? 0;
       await checkParent(parentId);
+      await assertInScope(actor, parentId);
       const at = now();
       const id = await repos.orgs.insert({
         ...defined(input),
@@ -113,8 +127,10 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     async update(actor, id, input) {
       const row = await repos.orgs.findById(id);
       if (!row) throw fail(ErrorCode.OrgNotFound);
+      await assertInScope(actor, id);
       if (input.parentId !== undefined && input.parentId !== row.parentId) {
         await checkParent(input.parentId);
+        await assertInScope(actor, input.parentId);
         const links = await repos.orgs.links();
         if (wouldCreateCycle(links, id, input.parentId)) throw fail(ErrorCode.OrgInvalidParent);
         // Org-and-children scopes follow the tree: moving an organisation brings its subtree into the view of
@@ -132,8 +148,10 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     async copy(actor, id, name) {
       const source = await repos.orgs.findById(id);
       if (!source) throw fail(ErrorCode.OrgNotFound);
-      // As create: the copy goes under a live parent (the source's), 42008 otherwise.
+      // As create: the copy goes under a live parent (the source's), 42008 otherwise, that the caller sees.
       await checkParent(source.parentId);
+      await assertInScope(actor, id);
+      await assertInScope(actor, source.parentId);
       const live = await repos.orgs.list({});
       const taken = new Set(live.map((o) => o.code.toLowerCase()));
       const freeCode = (code: string) => {
@@ -178,6 +196,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
 
     async remove(actor, id) {
       if (!(await repos.orgs.findById(id))) throw fail(ErrorCode.OrgNotFound);
+      await assertInScope(actor, id);
       if (await repos.orgs.hasChildren(id)) throw fail(ErrorCode.OrgHasChildren);
       if ((await repos.users.countInOrg(id)) > 0) throw fail(ErrorCode.OrgHasUsers);
       await repos.orgs.softDelete(id, stamp(actor));

@@ -261,10 +261,15 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
       title: 'Organisations',
       table: 'sysOrg',
       describe: (r) => ({ title: r.name, subtitle: r.code }),
-      // A child comes back only under a live parent: restore the parent first (42008).
-      async checkRestore(_actor, row) {
+      // A child comes back only under a live parent: restore the parent first (42008); one the restorer sees, as
+      // creating it there would need (41005; the top level is for callers who see all).
+      async checkRestore(actor, row) {
         if (row.parentId !== 0 && !(await repos.orgs.findById(row.parentId)))
           throw new BusinessError(ErrorCode.OrgInvalidParent, { parentId: row.parentId });
+        if (actor.isSuperAdmin) return;
+        const mine = await actor.scope();
+        if (!mine.all && (row.parentId === 0 || !mine.orgIds.includes(row.parentId)))
+          throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [row.parentId] });
       },
       afterRestore: async () => void (await permissions.invalidateAll()),
     }),
