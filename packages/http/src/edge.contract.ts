@@ -92,6 +92,27 @@ export function defineEdgeContract(dbType: DbType): void {
         },
       );
 
+      // Under 1 MiB, 300,000 levels deep: the check of `\u` escapes once overflowed the call stack here (500).
+      it('answers 48000 to a deeply nested body with escapes, anonymous or not, and writes no exception row', async () => {
+        const depth = 300_000;
+        const nested = (inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+        const before = (await t.server.database.repos.exceptionLogs.page({ current: 1, size: 1 })).total;
+        for (const [path, body, headers] of [
+          ['/api/v1/auth/login', nested('"\\u0041"'), {}],
+          ['/api/v1/sys/org', nested('"\\u0041"'), bearer(admin)],
+          ['/api/v1/auth/login', nested('"\\u0000"'), {}],
+        ] as const) {
+          const res = await raw(path, body, headers);
+          expect(res.status, path).toBe(200);
+          const answer = await json(res);
+          expect(answer.code, path).toBe(48000);
+          // The place of a bad string deep down is named by its start, not by 600,000 characters.
+          expect(JSON.stringify(answer).length, path).toBeLessThan(2_000);
+        }
+        const after = (await t.server.database.repos.exceptionLogs.page({ current: 1, size: 1 })).total;
+        expect(after).toBe(before);
+      });
+
       it('refuses NUL on an authenticated write too, storing nothing', async () => {
         const res = await raw(
           '/api/v1/sys/org',
