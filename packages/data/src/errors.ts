@@ -115,6 +115,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Whether `error` (or a cause it wraps) says a value was text the database cannot store: PostgreSQL's 22021
+ * (NUL, or bytes invalid in the encoding) and 22P05 (untranslatable character). Input the request carried (a NUL
+ * in a path parameter or a file name) that reached a statement: the HTTP layer answers 48000, not a 500.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 5; depth++) {
+    const e = current as { code?: unknown; cause?: unknown };
+    if (e.code === '22021' || e.code === '22P05') return true;
+    current = e.cause;
+  }
+  return false;
+}
+
+/**
  * Whether `error` (or a cause it wraps, as drizzle's query errors do) is a unique-constraint violation: SQLite
  * `SQLITE_CONSTRAINT_UNIQUE` (or `_PRIMARYKEY`), PostgreSQL `23505`, MySQL/MariaDB `ER_DUP_ENTRY` (1062), SQL Server 2627/2601.
  */

@@ -37,6 +37,7 @@ export {
   InvalidConnectionStringError,
   isDatabaseUnavailable,
   isUniqueViolation,
+  isUnstorableText,
   uniqueOr,
 } from './errors.js';
 export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';

@@ -137,6 +137,21 @@ export function defineEdgeContract(dbType: DbType): void {
         expect(tree).toContain('a\\\\u0000 😀 é');
       });
 
+      it('refuses NUL in a path parameter and out-of-range filters (48000, never 500)', async () => {
+        for (const path of [
+          '/api/v1/sys/dict/items/%00',
+          '/api/v1/sys/dict/items/a%00b',
+          '/api/v1/sys/config/value/sys.site%00',
+          '/api/v1/sys/recycle/user%00/page',
+          '/api/v1/sys/notice/page?type=40000',
+          '/api/v1/sys/notice/page?type=-99999999999',
+        ]) {
+          const res = await fetch(`${base}${path}`, { headers: bearer(admin) });
+          expect(res.status, path).toBe(200);
+          expect((await json(res)).code, path).toBe(48000);
+        }
+      });
+
       it('refuses NUL in a text filter of the query string too (48000, never 500)', async () => {
         for (const path of [
           '/api/v1/sys/user/page?account=%00',

@@ -9,6 +9,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+import { storableText } from '../text.js';
 
 type Native = PostgresJsDatabase;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -90,16 +91,9 @@ function appendQuery(db: QueryDb, table: Table, columns: readonly Column[]): App
 }
 
 /**
- * A text PostgreSQL can store: it refuses NUL in any text and, inside JSON, a lone surrogate. A bound value
- * with either failed its whole statement as well; here they become U+FFFD, so one odd value (a `%00` in a
- * logged path) cannot make a batch, its retries and its spill replays fail for ever.
- */
-function storableText(text: string): string {
-  if (text.isWellFormed() && !text.includes('\0')) return text;
-  return text.toWellFormed().replaceAll('\0', '\uFFFD');
-}
-
-/** A row for the JSON text: storable texts, instants as epoch milliseconds (a `Date`'s JSON is slower and zoned). */
+ * A row for the JSON text: storable texts ({@link storableText}: PostgreSQL refuses NUL in any text and, inside
+ * JSON, a lone surrogate; one odd value, a `%00` in a logged path, would fail a batch, its retries and its spill
+ * replays for ever), instants as epoch milliseconds (a `Date`'s JSON is slower and zoned). */
 function storableRow(row: readonly unknown[]): unknown[] {
   const out = new Array<unknown>(row.length);
   for (let i = 0; i < row.length; i++) {

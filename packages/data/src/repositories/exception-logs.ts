@@ -5,7 +5,7 @@
 import { desc } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysExceptionLogRow } from '../rows.js';
-import { truncate } from '../text.js';
+import { storableText, truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 
 /** Spec limit of the stored message. */
@@ -43,13 +43,17 @@ export function createExceptionLogRepository({
   return {
     insert(entry) {
       return adapter.insertReturningId(db, t, {
-        // Column widths of the schema: every dialect but SQLite would reject longer values.
-        httpMethod: truncate(entry.httpMethod, 16),
-        path: truncate(entry.path, 500),
-        traceId: truncate(entry.traceId, 64),
-        exceptionType: truncate(entry.exceptionType, 256),
-        message: truncate(entry.message, EXCEPTION_MESSAGE_MAX_CHARS),
-        stackTrace: entry.stackTrace == null ? null : truncate(entry.stackTrace, EXCEPTION_STACK_MAX_CHARS),
+        // Column widths of the schema: every dialect but SQLite would reject longer values. Texts as every dialect
+        // stores them: a failure caused by a NUL in the request (a path parameter) must still leave its row.
+        httpMethod: truncate(storableText(entry.httpMethod), 16),
+        path: truncate(storableText(entry.path), 500),
+        traceId: truncate(storableText(entry.traceId), 64),
+        exceptionType: truncate(storableText(entry.exceptionType), 256),
+        message: truncate(storableText(entry.message), EXCEPTION_MESSAGE_MAX_CHARS),
+        stackTrace:
+          entry.stackTrace == null
+            ? null
+            : truncate(storableText(entry.stackTrace), EXCEPTION_STACK_MAX_CHARS),
         createTime: entry.createTime ?? new Date(),
       });
     },

@@ -3,7 +3,7 @@
  * oversized bodies) become their envelope codes, and anything else is a 500 that is recorded in the
  * exception log and never echoed to the client.
  */
-import { isDatabaseUnavailable } from '@svc/data';
+import { isDatabaseUnavailable, isUnstorableText } from '@svc/data';
 import { CacheUnavailableError } from '@svc/data/cache';
 import type { ErrorArgs, ErrorCodeMember, ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, fail, isBusinessError } from '@svc/kernel';
@@ -63,6 +63,29 @@ export function createErrorHandler(deps: {
   const lastWarned = { database: Number.NEGATIVE_INFINITY, cache: Number.NEGATIVE_INFINITY };
   return async function handleError(error, c) {
     if (isBusinessError(error)) return failure(c, deps.errors, error.code, error.args);
+    if (error instanceof HTTPException) {
+      if (error.status === 413) return failure(c, deps.errors, ErrorCode.PayloadTooLarge);
+      if (error.status === 400) {
+        return failure(c, deps.errors, ErrorCode.ParamInvalid, {
+          errors: [{ path: '', message: error.message }],
+        });
+      }
+      if (error.status < 500) return failure(c, deps.errors, ErrorCode.ParamInvalid, undefined, error.status);
+    }
+    if (clientGone(c, error)) {
+      // A client that aborted or broke the body's framing: its failure, not the service's (issue 11). Asked
+      // before the outage test: the aborted request stream's ECONNRESET is no database outage, and reporting one
+      // would silence the warning of a real outage for its interval.
+      return failure(c, deps.errors, ErrorCode.ParamInvalid, {
+        errors: [{ path: '', message: 'request body aborted or malformed' }],
+      });
+    }
+    if (isUnstorableText(error)) {
+      // Text from the request the database cannot store (a NUL in a path parameter, on PostgreSQL).
+      return failure(c, deps.errors, ErrorCode.ParamInvalid, {
+        errors: [{ path: '', message: 'must not contain NUL or text the database cannot store' }],
+      });
+    }
     const outage = outageOf(error);
     if (outage !== undefined) {
       const at = Date.now();
@@ -75,21 +98,6 @@ export function createErrorHandler(deps: {
       c.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       const code = outage === 'database' ? ErrorCode.DatabaseUnavailable : ErrorCode.CacheUnavailable;
       return failure(c, deps.errors, code);
-    }
-    if (error instanceof HTTPException) {
-      if (error.status === 413) return failure(c, deps.errors, ErrorCode.PayloadTooLarge);
-      if (error.status === 400) {
-        return failure(c, deps.errors, ErrorCode.ParamInvalid, {
-          errors: [{ path: '', message: error.message }],
-        });
-      }
-      if (error.status < 500) return failure(c, deps.errors, ErrorCode.ParamInvalid, undefined, error.status);
-    }
-    if (clientGone(c, error)) {
-      // A client that aborted or broke the body's framing: its failure, not the service's (issue 11).
-      return failure(c, deps.errors, ErrorCode.ParamInvalid, {
-        errors: [{ path: '', message: 'request body aborted or malformed' }],
-      });
     }
     const traceId = c.get('traceId') ?? '';
     await deps.exceptions.record(error, { method: c.req.method, path: c.req.path, traceId });

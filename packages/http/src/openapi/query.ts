@@ -30,12 +30,11 @@ export const boolParam = z
   .regex(/^(true|false|1|0)$/i, 'must be true or false')
   .transform((v) => v.toLowerCase() === 'true' || v === '1');
 
+/** True for a text without NUL: PostgreSQL refuses NUL in text (a 500 otherwise), so every text input answers 48000. */
+export const noNul = (v: string): boolean => !v.includes('\u0000');
+
 /** A free-text filter, bounded so a query string cannot carry megabytes into a LIKE. */
-export const textParam = z
-  .string()
-  .max(100)
-  // PostgreSQL refuses NUL in text (a 500 otherwise): 48000, as for bodies.
-  .refine((v) => !v.includes('\u0000'), 'must not contain NUL');
+export const textParam = z.string().max(100).refine(noNul, 'must not contain NUL');
 
 const pagingShape = {
   current: intParam.optional().openapi({ description: '1-based page (<= 0 → 1).', type: 'integer' }),

@@ -140,6 +140,11 @@ export function createFileStore(options: FileStoreOptions): FileStore {
     },
 
     async begin(name) {
+      // The client's name is stored as text: NUL answers 48000 as it does in any text input (PostgreSQL refuses it).
+      if (name.includes('\u0000'))
+        throw new BusinessError(ErrorCode.ParamInvalid, {
+          errors: [{ path: 'file', message: 'the file name must not contain NUL' }],
+        });
       const originalName = (name || 'file').slice(0, 255);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {

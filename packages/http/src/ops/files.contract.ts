@@ -128,6 +128,13 @@ export function defineFilesContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(missing.args.errors[0].path).toBe('file');
     });
 
+    it('refuses a file name holding NUL with 48000 on every dialect, keeping no bytes', async () => {
+      const before = walk(join(t.contentRoot, 'storage/upload')).length;
+      const res = await upload(form('a\u0000.png', PNG, 'image/png'));
+      expect(res).toMatchObject({ code: 48000, args: { errors: [{ path: 'file' }] } });
+      expect(walk(join(t.contentRoot, 'storage/upload'))).toHaveLength(before);
+    });
+
     it('pages files with fresh links and deletes them (44004 afterwards; bytes kept until purged from the bin)', async () => {
       const res = await upload(form('gone.pdf', '%PDF-1.4'));
       const page = await json(await t.request('/api/v1/sys/file/page?name=gone', { headers: admin }));

@@ -343,6 +343,24 @@ export function repositoriesContract(fixture: DialectFixture): void {
         expect(row?.stackTrace).toHaveLength(8000);
       });
 
+      // The row of a failure a NUL in the request caused (a path parameter) is stored on every dialect.
+      it('stores texts with NUL or a lone surrogate, as U+FFFD', async () => {
+        const id = await repos.exceptionLogs.insert({
+          httpMethod: 'GET',
+          path: '/api/v1/sys/dict/items/a\u0000b',
+          traceId: 'trace-nul',
+          exceptionType: 'Error',
+          message: 'bad \u0000 \ud800 text',
+          stackTrace: 'at \u0000',
+        });
+        const row = (await repos.exceptionLogs.page({ current: 1, size: 50 })).items.find((r) => r.id === id);
+        expect(row).toMatchObject({
+          path: '/api/v1/sys/dict/items/a\uFFFDb',
+          message: 'bad \uFFFD \uFFFD text',
+          stackTrace: 'at \uFFFD',
+        });
+      });
+
       it('pages newest first with the contract page shape, and deleteAll returns the count', async () => {
         await repos.exceptionLogs.deleteAll();
         const base = Date.parse('2025-06-01T00:00:00.000Z');

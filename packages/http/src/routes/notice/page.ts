@@ -1,5 +1,5 @@
 /** `GET /api/v1/sys/notice/page`: live notices, newest first; filters `title` (contains) and `type`. */
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { pageNotices } from '../../notices/service.js';
 import {
@@ -22,7 +22,9 @@ export const route = createRoute({
   request: {
     query: pageQuerySchema({
       title: textParam.optional(),
+      // The three types only: a number beyond the column's range failed the query on PostgreSQL (500).
       type: intParam
+        .pipe(z.union([z.literal(1), z.literal(2), z.literal(3)]))
         .optional()
         .openapi({ type: 'integer', description: '1 Notice, 2 Announcement, 3 Message.' }),
     }),

@@ -5,6 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { noNul } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import type { OpsRouteDeps } from '../route-deps.js';
@@ -20,6 +21,7 @@ export const route = createRoute({
         .string()
         .min(1)
         .max(128)
+        .refine(noNul, 'must not contain NUL')
         .openapi({ param: { name: 'key', in: 'path' }, example: 'sys.site.title' }),
     }),
   },

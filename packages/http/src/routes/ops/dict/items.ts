@@ -1,6 +1,7 @@
 /** `GET /api/v1/sys/dict/items/{typeCode}` (bearer): enabled items of an enabled type, cached. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
+import { noNul } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import type { OpsRouteDeps } from '../route-deps.js';
@@ -20,6 +21,7 @@ export const route = createRoute({
         .string()
         .min(1)
         .max(64)
+        .refine(noNul, 'must not contain NUL')
         .openapi({ param: { name: 'typeCode', in: 'path' } }),
     }),
   },

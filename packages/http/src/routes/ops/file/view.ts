@@ -5,6 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { noNul } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
 import type { OpsRouteDeps } from '../route-deps.js';
@@ -20,6 +21,7 @@ export const route = createRoute({
       id: z
         .string()
         .max(32)
+        .refine(noNul, 'must not contain NUL')
         .openapi({ param: { name: 'id', in: 'path' } }),
     }),
     query: z.object({ sig: z.string().max(128).optional(), exp: z.string().max(16).optional() }),
