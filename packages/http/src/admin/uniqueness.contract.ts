@@ -38,6 +38,7 @@ export function defineUniquenessContract(dbType: DbType, cache: 'Memory' | 'Redi
       ['a byte-order mark', 'ad\ufeffmin'],
       ['a left-to-right isolate', 'ad\u2066min'],
       ['a Hangul filler', 'ad\u3164min'],
+      ['a Cyrillic letter among Latin ones', 'superAdm\u0456n'],
     ])('refuses an account with %s (48000 naming account), creating nothing', async (_, account) => {
       const total = async () => (await h.ok('GET', '/api/v1/sys/user/page?size=1')).total;
       const before = await total();
