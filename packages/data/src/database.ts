@@ -115,6 +115,7 @@ async function connectAndPing(
       acquireTimeoutMs: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
       commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
       queryLogger: observed?.logger ?? options.queryLogger,
+      logger: options.logger,
     });
     observed?.instrument(connection.db);
     await connection.ping();

@@ -2,7 +2,7 @@
  * What each dialect folder's `index.ts` exports: its tables, its adapter and how to connect. `openDatabase`
  * loads the module for the configured dialect lazily, so only that dialect's driver is ever imported.
  */
-import type { DbType } from '@svc/kernel';
+import type { DbType, Logger } from '@svc/kernel';
 import type { ConnectionConfig } from './connection-string.js';
 import type { DialectAdapter, QueryDb } from './dialect.js';
 import type { Tables } from './tables.js';
@@ -24,6 +24,8 @@ export interface ConnectOptions {
   acquireTimeoutMs: number;
   /** Longest a statement may run (`Service:Database:CommandTimeoutSeconds`); the server cancels it after that. */
   commandTimeoutMs: number;
+  /** Connection lifecycle messages (PostgreSQL: a pool closed because the server stopped answering). */
+  logger?: Logger | undefined;
 }
 
 /** A live connection (pool) to one database. */

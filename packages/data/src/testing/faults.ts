@@ -6,7 +6,7 @@
  * never on time. When a binary is missing the helpers answer a reason to skip instead of a server.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +26,8 @@ export interface FaultServer {
   /** Stops it for good and removes its files. Idempotent. */
   destroy(): Promise<void>;
   /**
-   * Freezes the server process (SIGSTOP): connections stay open but nothing answers, as with a hung host.
-   * Only the Redis harness offers it.
+   * Freezes the server's processes (SIGSTOP): connections stay open but nothing answers, as with a hung host
+   * or a network black hole. `destroy()` thaws first.
    */
   freeze?(): void;
   /** Lets a frozen server run again (SIGCONT). */
@@ -79,6 +79,24 @@ async function userIds(name: string): Promise<{ uid: number; gid: number } | und
   }
 }
 
+/** The postmaster of `data` and its children (backends, background workers), from postmaster.pid and /proc. */
+function postgresProcesses(data: string): number[] {
+  const main = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // Field 4 of /proc/<pid>/stat is the parent; the command name before it is in parentheses.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === main;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [main, ...children];
+}
+
 /**
  * Creates and starts a private PostgreSQL cluster (trust authentication, user `postgres`).
  * @example const pg = await startPrivatePostgres(); if (pg.skip) return; await pg.server.stop();
@@ -103,9 +121,27 @@ export async function startPrivatePostgres(): Promise<FaultServerOrSkip> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
   let running = false;
   let destroyed = false;
+  let frozen: number[] = [];
+  const signal = (pids: number[], name: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // Gone meanwhile (a backend that ended).
+      }
+    }
+  };
   const server: FaultServer = {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    freeze() {
+      frozen = postgresProcesses(data);
+      signal(frozen, 'SIGSTOP');
+    },
+    thaw() {
+      signal(frozen, 'SIGCONT');
+      frozen = [];
+    },
     async stop() {
       if (!running) return;
       // Fast shutdown: the server ends every session now, as a crash or failover would for the clients.
@@ -120,6 +156,7 @@ export async function startPrivatePostgres(): Promise<FaultServerOrSkip> {
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      server.thaw?.();
       await server.stop().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
