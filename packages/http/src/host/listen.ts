@@ -7,6 +7,8 @@
  * at once, and a socket that turns idle after its last response is closed too. So no new request arrives on an
  * old connection during the drain, and only what is still running at the deadline is cut.
  *
+ * Idle and stalled connections are closed and the number of connections is bounded (connection-limits.ts).
+ *
  * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
  * 48000 envelope where the socket can still take it, never reaching the exception log.
  */
@@ -25,6 +27,7 @@ import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kerne
 import { API_SECURE_HEADERS, PRESET, type PresetHeaders } from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
+import { applyConnectionLimits, requestTimeoutOptions } from './connection-limits.js';
 import type { SvcServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
 
@@ -113,8 +116,9 @@ function listenMain(
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
   const drain = { on: false };
+  const limits = server.config.service.Server;
+  const serverOptions = { ServerResponse: serviceResponse(drain), ...requestTimeoutOptions(limits) };
   return new Promise((resolve, reject) => {
-    const serverOptions = { ServerResponse: serviceResponse(drain) };
     const direct = server.direct;
     // What middleware/direct.ts can decide from the Node request is answered before node-server builds its
     // request and Hono its context; everything else goes on to them unchanged.
@@ -160,6 +164,7 @@ function listenMain(
         });
       },
     );
+    applyConnectionLimits(http as Server, limits);
     server.realtime?.inject(http as Server);
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {

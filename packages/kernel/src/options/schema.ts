@@ -351,6 +351,27 @@ export const serviceSchema = section({
       { min: 1, max: 86_400 },
     ),
   }),
+  Server: section({
+    IdleTimeoutSeconds: int(
+      30,
+      'A connection on which no byte moves for this long is closed unless the service is still working on its request: one that never sent a request or waits between requests, a request body that stopped arriving, a response the client stopped reading. WebSocket connections are exempt (the hub pings them).',
+      { min: 1, max: 3600 },
+    ),
+    HeadersTimeoutSeconds: int(20, "Time a client has to send a request's headers.", {
+      min: 1,
+      max: 3600,
+    }),
+    RequestTimeoutSeconds: int(
+      300,
+      'Time a client has to send a whole request, body included: an upload of `Upload:MaxSizeMb` must arrive within it (50 MiB in 300 s needs about 1.4 Mbit/s). At least `HeadersTimeoutSeconds`.',
+      { min: 1, max: 86_400 },
+    ),
+    MaxConnections: int(
+      0,
+      "Open connections the listener keeps; more are closed on accept. 0: three quarters of the process's open-file limit where it can be read (Linux), else no limit.",
+      { min: 0, max: 10_000_000 },
+    ),
+  }),
   Shutdown: section({
     DrainSeconds: int(5, 'Time to finish in-flight work at shutdown.', { min: 0, max: 300 }),
   }),
