@@ -70,13 +70,13 @@ describe('the error handler', () => {
     const { app, warned, recorded } = throwing(reset());
     const gone = { incoming: { destroyed: true, complete: false } };
     const res = await app.request('/x', { method: 'POST' }, gone);
-    expect((await res.json()).code).toBe(48000);
+    expect(((await res.json()) as { code: number }).code).toBe(48000);
     expect(warned).toEqual([]);
     expect(recorded).toEqual([]);
     // The same error while the client is still there is an outage, and warned about.
     const there = throwing(reset());
     const outage = await there.app.request('/x', { method: 'POST' }, { incoming: { complete: true } });
-    expect([outage.status, (await outage.json()).code]).toEqual([503, 50003]);
+    expect([outage.status, ((await outage.json()) as { code: number }).code]).toEqual([503, 50003]);
     expect(there.warned).toHaveLength(1);
   });
 
@@ -86,7 +86,7 @@ describe('the error handler', () => {
     });
     const { app, recorded } = throwing(new Error('Failed query', { cause: nul }));
     const res = await app.request('/x', { method: 'POST' });
-    expect([res.status, (await res.json()).code]).toEqual([200, 48000]);
+    expect([res.status, ((await res.json()) as { code: number }).code]).toEqual([200, 48000]);
     expect(recorded).toEqual([]);
   });
 });
