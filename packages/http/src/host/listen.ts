@@ -29,6 +29,7 @@ import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
 import { applyConnectionLimits, requestTimeoutOptions } from './connection-limits.js';
 import type { SvcServer } from './create-server.js';
+import { answerBadTarget, hostVerdicts, targetProblem } from './request-target.js';
 import { StartupError } from './startup-error.js';
 
 export interface ListeningServer {
@@ -120,17 +121,18 @@ function listenMain(
   const serverOptions = { ServerResponse: serviceResponse(drain), ...requestTimeoutOptions(limits) };
   return new Promise((resolve, reject) => {
     const direct = server.direct;
+    const errors = server.deps.errors;
+    const hostOk = hostVerdicts();
     // What middleware/direct.ts can decide from the Node request is answered before node-server builds its
-    // request and Hono its context; everything else goes on to them unchanged.
+    // request and Hono its context; a target node-server cannot build a request of is answered with the envelope
+    // (request-target.ts); everything else goes on to them unchanged.
     const withDirect = (options: ServerOptions, listener: RequestListener) =>
-      createServer(
-        options,
-        direct
-          ? (incoming, outgoing) => {
-              if (!direct(incoming, outgoing)) listener(incoming, outgoing);
-            }
-          : listener,
-      );
+      createServer(options, (incoming, outgoing) => {
+        if (direct?.(incoming, outgoing)) return;
+        const problem = targetProblem(incoming, hostOk);
+        if (problem === undefined) listener(incoming, outgoing);
+        else answerBadTarget(outgoing, errors, problem);
+      });
     const http = serve(
       { fetch: server.app.fetch, hostname, port, serverOptions, createServer: withDirect as never },
       (info: AddressInfo) => {

@@ -29,6 +29,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type ErrorCodeRegistry, fail, ok, traceIdAt } from '@svc/kernel';
 import type { UserPrincipal } from '@svc/security';
 import { httpStatusOf } from '../errors/status.js';
+import { hostVerdicts } from '../host/request-target.js';
 import { activeTracer } from '../observability/request.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import { bearerToken } from '../security/bearer-token.js';
@@ -121,9 +122,6 @@ export interface DirectRateLimit {
   decideRaw(incoming: IncomingMessage, path: string): boolean | undefined;
 }
 
-/** Distinct accepted Host headers kept; others are checked per request (what node-server does). */
-const HOST_VERDICTS_MAX = 32;
-
 const JSON_TYPE = 'application/json';
 
 /**
@@ -143,19 +141,6 @@ function headRecord(length: number, traceId: string, secure: boolean): (string |
   return head;
 }
 
-/**
- * node-server's own test of a Host header (`newRequest`): the URL built from it must parse, and its host name
- * must be the header's (or as long as it, for a case difference).
- */
-function hostAccepted(host: string): boolean {
-  try {
-    const hostname = new URL(`http://${host}/`).hostname;
-    return hostname.length === host.length || hostname === host.replace(/:\d+$/, '');
-  } catch {
-    return false;
-  }
-}
-
 /** The dispatcher, or undefined when nothing could ever be decided here (metrics on, no route). */
 export function createDirectDispatch(options: DirectDispatchOptions): DirectDispatch | undefined {
   const { routes, router, pipeline, authenticateNow, errors } = options;
@@ -170,7 +155,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   let verdictVersion = router.version;
   const verdicts = new Map<string, Verdict | null>();
   const limiter = options.rateLimit;
-  const hosts = new Map<string, boolean>();
+  const hostOk = hostVerdicts();
 
   function routeOf(path: string): Verdict | null {
     if (router.version !== verdictVersion) {
@@ -193,16 +178,6 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const [entries] = router.match('GET', path) as [[unknown, unknown][]];
     const first = entries[0];
     return first !== undefined && handlerOf(first[0]) === route.first;
-  }
-
-  function hostOk(host: string | undefined): boolean {
-    if (host === undefined || host === '') return false;
-    const known = hosts.get(host);
-    if (known !== undefined) return known;
-    const verdict = hostAccepted(host);
-    // Only accepted hosts are kept: junk Host headers cannot fill the map and push the real ones out.
-    if (verdict && hosts.size < HOST_VERDICTS_MAX) hosts.set(host, verdict);
-    return verdict;
   }
 
   function send(outgoing: ServerResponse, route: KeptRoute, status: number, body: string, length: number) {
