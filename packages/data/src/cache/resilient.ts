@@ -46,7 +46,18 @@ export interface ResilientCacheOptions {
   sharedOnlyPrefixes?: readonly string[];
   /** Key prefixes of copies of database rows: bypassed while degraded, flushed from the shared cache on recovery. */
   databaseBackedPrefixes?: readonly string[];
-  /** Delivered to local subscribers on recovery, standing in for the change events lost meanwhile. */
+  /**
+   * Generation counters that entries are stamped with and compared against: on recovery they are incremented in
+   * the shared cache, never deleted (a deleted counter restarts at 0 and climbs back to the stamp of an entry
+   * written before a revocation, which would then match again). Keys listed here are not flushed even when a
+   * `databaseBackedPrefixes` entry names them.
+   */
+  recoveryCounters?: readonly string[];
+  /**
+   * Published on recovery through the shared cache, to every instance, standing in for the change events this
+   * one could not send meanwhile (instances that kept Redis never heard of them); to local subscribers when the
+   * shared publish fails.
+   */
   recoveryMessages?: readonly RecoveryMessage[];
   /**
    * Longest wait for one shared operation before it counts as an outage.
@@ -116,6 +127,7 @@ export function createResilientCache(options: ResilientCacheOptions): ResilientC
   const fallback = options.fallback ?? createMemoryCache({ onError: options.onError ?? reportToConsole });
   const sharedOnly = options.sharedOnlyPrefixes ?? [];
   const databaseBacked = options.databaseBackedPrefixes ?? [];
+  const counters = options.recoveryCounters ?? [];
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const probeMs = options.probeIntervalMs ?? 1_000;
   const onError = options.onError ?? reportToConsole;
@@ -155,8 +167,11 @@ export function createResilientCache(options: ResilientCacheOptions): ResilientC
   async function recover(): Promise<CacheHealth> {
     try {
       await withTimeout(shared.ping(), timeoutMs);
-      // Copies written before the outage may predate a revocation made during it: drop them all.
-      for (const prefix of databaseBacked) await withTimeout(shared.deleteByPrefix(prefix), timeoutMs);
+      // Copies written before the outage may predate a revocation made during it: drop them all, and move the
+      // generations on (instances that kept Redis hold entries stamped with the old ones).
+      for (const prefix of databaseBacked)
+        if (!counters.includes(prefix)) await withTimeout(shared.deleteByPrefix(prefix), timeoutMs);
+      for (const key of counters) await withTimeout(shared.increment(key), timeoutMs);
       for (const pending of [...pendingShared]) {
         pending.stop = await withTimeout(shared.subscribe(pending.channel, pending.handler), timeoutMs);
         pendingShared.delete(pending);
@@ -170,7 +185,11 @@ export function createResilientCache(options: ResilientCacheOptions): ResilientC
     probeTimer = undefined;
     setState('Healthy');
     for (const { channel, message } of options.recoveryMessages ?? []) {
-      await fallback.publish(channel, message);
+      try {
+        await withTimeout(shared.publish(channel, message), timeoutMs);
+      } catch {
+        await fallback.publish(channel, message);
+      }
     }
     return state;
   }

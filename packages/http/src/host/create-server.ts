@@ -34,6 +34,7 @@ import {
 import {
   DATABASE_BACKED_CACHE_PREFIXES,
   type MfaServices,
+  RECOVERY_COUNTERS,
   SHARED_ONLY_CACHE_PREFIXES,
   type SmsSender,
 } from '@svc/security';
@@ -211,7 +212,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         }),
         sharedOnlyPrefixes: SHARED_ONLY_CACHE_PREFIXES,
         databaseBackedPrefixes: DATABASE_BACKED_CACHE_PREFIXES,
-        // Change events sent while Redis was down were lost: every local config and dictionary copy goes.
+        recoveryCounters: RECOVERY_COUNTERS,
+        // Change events sent while Redis was down were lost: every instance drops its config and dictionary copies.
         recoveryMessages: [
           { channel: CONFIG_CHANGED_CHANNEL, message: { key: null } },
           { channel: DICT_CHANGED_CHANNEL, message: { typeCode: null } },
