@@ -196,6 +196,16 @@ describe('buckets', () => {
     });
   });
 
+  it('counts an auth path against the IP auth bucket also with a valid key, whatever the key permit', () => {
+    // A key holder spraying passwords: the key's bucket (600, or none at all) must not replace the IP's 20.
+    const authBucket = { bucket: ipBucket('1.2.3.4', true), rule: { permit: 20, windowSeconds: 60 } };
+    for (const keyPermitPerWindow of [600, 0]) {
+      const keyed = { clientIp: '1.2.3.4', apiKey: 'secret', settings: { ...settings, keyPermitPerWindow } };
+      expect(rateLimitTarget({ ...keyed, path: '/api/v1/auth/login' })).toEqual(authBucket);
+      expect(rateLimitTarget({ ...keyed, path: '/api/v1/%61uth/sms/login' })).toEqual(authBucket);
+    }
+  });
+
   it('answers null when limiting is off or the key permit is unlimited', () => {
     expect(
       rateLimitTarget({ clientIp: '1.2.3.4', path: '/', settings: { ...settings, enabled: false } }),

@@ -2,7 +2,7 @@
  * Fixed-window rate limiting over the cache port (spec "Rate limiting"): one atomic counter per bucket whose
  * expiry is set when the window's first request creates it, so every instance sharing a Redis cache counts
  * together. Buckets: per client IP, a stricter one for `/api/v1/auth/*`, and one per API key (partitioned by
- * a hash of the key, never the key itself).
+ * a hash of the key, never the key itself) for every path but the auth ones.
  */
 import type { Cache } from '@svc/data/cache';
 import { sha256Hex } from '@svc/kernel';
@@ -222,7 +222,8 @@ export interface RateLimitTarget {
 
 /**
  * Picks the bucket and limit of one request, or null when it is not limited (limiting off, or an API key with
- * an unlimited key permit).
+ * an unlimited key permit). An auth path always takes the client IP's auth bucket, also with a valid key: the
+ * key's (looser) bucket there would let any key holder guess passwords at the key's rate.
  * @param input.apiKey a key the validator accepted; leave it undefined for an unknown key.
  */
 export function rateLimitTarget(input: {
@@ -234,14 +235,14 @@ export function rateLimitTarget(input: {
   const { settings } = input;
   if (!settings.enabled) return null;
   const windowSeconds = settings.windowSeconds;
-  if (input.apiKey !== undefined) {
+  const auth = remembered(authPaths, input.path, isAuthPath);
+  if (input.apiKey !== undefined && !auth) {
     if (settings.keyPermitPerWindow <= 0) return null;
     return {
       bucket: apiKeyBucket(input.apiKey),
       rule: { permit: settings.keyPermitPerWindow, windowSeconds },
     };
   }
-  const auth = remembered(authPaths, input.path, isAuthPath);
   const permit = auth ? settings.authPermitPerWindow : settings.permitPerWindow;
   return { bucket: ipBucket(input.clientIp, auth), rule: { permit, windowSeconds } };
 }
