@@ -2,7 +2,7 @@
  * The second-factor steps of login: the hooks the password login calls (captcha at step 2; at step 5 a
  * challenge instead of a session: 40018 for a TOTP-bound account, 40020 when TOTP is demanded but not bound,
  * 40009 for the SMS step), the completions (`/auth/login/totp`, `/auth/login/sms`, `/auth/sms/login`) and the
- * SMS sends. A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its
+ * SMS sends. The passwordless SMS login passes the same TOTP demand as the password login. A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its
  * own login-log row; each challenge or code is taken atomically, so one correct code opens one session.
  */
 import type { SysUserRow } from '@svc/data';
@@ -76,27 +76,34 @@ export function createLoginSteps(
     return user;
   }
 
+  /**
+   * The TOTP demand of an account, whatever proved the first factor (password, external login, SMS login):
+   * 40018 with a challenge for a bound account, 40020 when TOTP is demanded but not bound.
+   */
+  async function totpGate(user: SysUserRow): Promise<void> {
+    if (!(await settings.totpEnabled())) return;
+    if (user.totpSecret) {
+      const challengeId = guidV7(store.nowMs());
+      const ttl = settings.totp.challengeTtlSeconds;
+      await store.put(
+        `${MFA_KEYS.totpChallenge}${challengeId}`,
+        { userId: user.id, attempts: 0 },
+        ttl * 1000,
+      );
+      throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
+    }
+    if (user.forceTotp || (user.isSuperAdmin && (await settings.requireTotpForSuperAdmin()))) {
+      throw new BusinessError(ErrorCode.TotpNotBound);
+    }
+  }
+
   return {
     hooks: {
       // The same captcha step as every anonymous password door.
       verifyCaptcha: (input) => checks.captcha(input)(),
 
       async afterPassword(user) {
-        if (await settings.totpEnabled()) {
-          if (user.totpSecret) {
-            const challengeId = guidV7(store.nowMs());
-            const ttl = settings.totp.challengeTtlSeconds;
-            await store.put(
-              `${MFA_KEYS.totpChallenge}${challengeId}`,
-              { userId: user.id, attempts: 0 },
-              ttl * 1000,
-            );
-            throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
-          }
-          if (user.forceTotp || (user.isSuperAdmin && (await settings.requireTotpForSuperAdmin()))) {
-            throw new BusinessError(ErrorCode.TotpNotBound);
-          }
-        }
+        await totpGate(user);
         const phone = user.phone?.trim();
         if (phone && (await settings.smsMfaEnabled())) {
           const args = await sms.startMfa({ id: user.id, phone });
@@ -164,7 +171,11 @@ export function createLoginSteps(
         async () => {
           if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
           const userId = await sms.completeLogin(phone, code);
-          return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+          const user = await liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+          // The code proved the phone, which stands in for the password only: an account that demands TOTP
+          // answers 40018 or 40020 here as at the password login. The SMS second factor is skipped, just proven.
+          await totpGate(user);
+          return user;
         },
       );
     },
