@@ -9,7 +9,7 @@ export type { AuthServiceDeps, LoginHooks } from './auth/auth-deps.js';
 export * from './auth/auth-service.js';
 export * from './auth/constants.js';
 export * from './auth/contracts.js';
-export type { OpenSessionOptions } from './auth/issue.js';
+export type { CredentialRecheck, OpenSessionOptions } from './auth/issue.js';
 export * from './auth/login-log.js';
 export * from './auth/password-check.js';
 export * from './auth/permissions.js';

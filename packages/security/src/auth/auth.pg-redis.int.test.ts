@@ -5,6 +5,7 @@
  */
 import { lockoutContract } from './lockout.contract.js';
 import { loginContract } from './login.contract.js';
+import { loginRaceContract } from './login-race.contract.js';
 import { passwordContract } from './password.contract.js';
 import { permissionsContract } from './permissions.contract.js';
 import { refreshContract } from './refresh.contract.js';
@@ -12,6 +13,7 @@ import { sessionsContract } from './sessions.contract.js';
 
 const fixture = { dbType: 'PostgreSQL', cache: 'Redis' } as const;
 loginContract(fixture);
+loginRaceContract(fixture);
 lockoutContract(fixture);
 sessionsContract(fixture);
 refreshContract(fixture);

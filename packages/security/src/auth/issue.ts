@@ -54,17 +54,38 @@ export async function issueTokens(
   };
 }
 
+/**
+ * What the caller accepted, asked again of the user row read after the session row exists. False revokes the
+ * new session and throws `refusal`.
+ */
+export interface CredentialRecheck {
+  holds(current: SysUserRow): boolean | Promise<boolean>;
+  refusal: BusinessError;
+}
+
 /** Options of {@link openSession}. */
 export interface OpenSessionOptions {
   /** Opened through a second factor (selects `IdleMinutesMfa`). @default false */
   isMfa?: boolean;
   /** Returned in the login output. @default user.mustChangePassword */
   mustChangePassword?: boolean;
+  /**
+   * The credential the session was granted on (the password a login verified, the one a second-factor
+   * challenge was started with) is still the user's. @default none (only `enabled` is checked again)
+   */
+  credential?: CredentialRecheck;
 }
 
 /**
- * Opens a session for a user whose credentials were accepted: the row first, then the session limit (so
- * concurrent logins converge on the newest N), then the tokens and the last-login record.
+ * Opens a session for a user whose credentials were accepted: the row first, then a fresh look at the user,
+ * then the session limit (so concurrent logins converge on the newest N, and a session refused by that look
+ * never trims a live one), then the tokens and the last-login record.
+ *
+ * The fresh look closes the window between the credential check and the insert. Every path that takes a
+ * credential away writes the user row first and revokes the user's sessions after it: disable and delete, the
+ * self-service and forced password change (`password-change.ts`), the administrator's reset
+ * (`admin/users.ts` `resetPassword`). So either that revocation sees this row, or this read sees the new row.
+ * A path that changes the password must keep that order.
  */
 export async function openSession(
   deps: ResolvedAuthDeps,
@@ -84,14 +105,18 @@ export async function openSession(
     createTime: at,
     absoluteExpiresAt: absoluteHours > 0 ? new Date(at.getTime() + absoluteHours * MS_PER_HOUR) : null,
   });
-  await deps.sessions.enforceLimit(user.id);
-  // A disable or delete that ran between the credential check and the insert revoked every session but
-  // could not see this one: look again now that the row exists (a later disable will see it and revoke it).
+  // A disable, delete or password change that ran between the credential check and the insert revoked every
+  // session but could not see this one: look again now that the row exists (a later one will see it).
   const current = await deps.repositories.users.findById(user.id);
   if (!current?.enabled) {
     await deps.sessions.revokeSession(sessionId, 'user-disabled');
     throw new BusinessError(ErrorCode.AccountDisabled);
   }
+  if (options.credential && !(await options.credential.holds(current))) {
+    await deps.sessions.revokeSession(sessionId, 'password-change');
+    throw options.credential.refusal;
+  }
+  await deps.sessions.enforceLimit(user.id);
   const issued = await issueTokens(
     deps,
     user,

@@ -1,14 +1,14 @@
 /**
  * Password login in the spec's decision order: 1 lock, 2 captcha hook, 3 account and password (both through
  * the shared lock-aware check), 4 policy (expiry sets `MustChangePassword` but never blocks; silent rehash),
- * 5 second-factor hook; then a session. Every attempt writes one login-log row with the raw submitted account
- * and the result code; never a password.
+ * 5 second-factor hook; then a session, refused (40001) when the password changed while the login was under way.
+ * Every attempt writes one login-log row with the raw submitted account and the result code; never a password.
  *
  * Unknown, soft-deleted and known accounts are indistinguishable from outside: each costs one PBKDF2 of the
  * current strength, answers `PasswordWrong` and counts on the lock (see `password-check.ts`).
  */
 import type { SysUserRow } from '@svc/data';
-import { ErrorCode, isBusinessError } from '@svc/kernel';
+import { BusinessError, ErrorCode, isBusinessError } from '@svc/kernel';
 import { isPasswordExpired } from '../password-policy.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
 import type { IssuedSession, LoginInput } from './contracts.js';
@@ -53,12 +53,14 @@ export function createLoginFlow(deps: ResolvedAuthDeps): LoginFlow {
     }
     // A first login rehashes too: an initial password may be one hash shared by a whole import (contract §10),
     // and from here on the account has a salt of its own.
+    let password = user.password;
     if (passwords.hasher.needsRehash(user.password) || user.lastLoginTime === null) {
       const rehashed = await passwords.hasher.hash(input.password);
-      await repos.users.replacePasswordHash(user.id, user.password, rehashed);
+      if (await repos.users.replacePasswordHash(user.id, user.password, rehashed)) password = rehashed;
     }
 
-    const current: SysUserRow = { ...user, lastPasswordChangeTime: anchor, mustChangePassword };
+    // The hash this login stands on (the one just written when it rehashed): the session is checked against it.
+    const current: SysUserRow = { ...user, password, lastPasswordChangeTime: anchor, mustChangePassword };
     await deps.hooks.afterPassword?.(current, input);
     return { user: current, mustChangePassword };
   }
@@ -76,7 +78,16 @@ export function createLoginFlow(deps: ResolvedAuthDeps): LoginFlow {
     let issued: IssuedSession;
     try {
       const { user, mustChangePassword } = await check(input, seen);
-      issued = await openSession(deps, user, input.client, { mustChangePassword });
+      issued = await openSession(deps, user, input.client, {
+        mustChangePassword,
+        credential: {
+          // A password changed or reset while this login was under way ends it. Another hash of the same
+          // password (a concurrent first login rehashed it) is no change: one more hash, only in that race.
+          holds: async (row) =>
+            row.password === user.password || (await passwords.hasher.verify(input.password, row.password)),
+          refusal: new BusinessError(ErrorCode.PasswordWrong),
+        },
+      });
     } catch (error) {
       await writeLog(input, isBusinessError(error) ? error.code : ErrorCode.SystemError.code, seen.userId);
       throw error;

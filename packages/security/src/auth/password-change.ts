@@ -49,6 +49,8 @@ export async function changeOwnPassword(
     updateTime: at,
   });
   await repos.passwordHistory.add(user.id, hash, policy.historyCount, at);
+  // After the new hash is written: a login with the old password between its check and its session insert is
+  // either revoked here or sees the new hash when it looks again (issue.ts `openSession`).
   await deps.sessions.revokeUserSessions(user.id, 'password-change', {
     exceptSessionId: principal.sessionId,
   });
