@@ -24,7 +24,8 @@ describe('request targets node-server refuses', () => {
   async function send(target: string, host: string | undefined) {
     const c = await RawConnection.open(running.url);
     const lines = [
-      `GET ${target} HTTP/1.1`,
+      // HTTP/1.0 without a Host (a load balancer's health check); HTTP/1.1 requires one (Node refuses it first).
+      `GET ${target} ${host === undefined ? 'HTTP/1.0' : 'HTTP/1.1'}`,
       ...(host === undefined ? [] : [`Host: ${host}`]),
       'Connection: close',
     ];
@@ -56,6 +57,7 @@ describe('request targets node-server refuses', () => {
       ['/health', 'LOCALHOST'],
       ['/health', '[::1]:5100'],
       ['/health', 'localhost:5100'],
+      ['/health', undefined],
     ] as const) {
       const res = await send(target, host);
       expect(res.status, `${target} ${host}`).toBe(200);

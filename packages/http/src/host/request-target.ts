@@ -1,7 +1,7 @@
 /**
  * Requests node-server cannot turn into a Web `Request` (`newRequest`): a target that is neither a path nor an
- * absolute `http(s)` URL (`GET *`), a backslash in the path, a missing Host, or a Host whose URL does not parse to
- * that host (`Host: a b`, `Host: x/y?z`). node-server answers those with a bare `400 text/plain` before the app
+ * absolute `http(s)` URL (`GET *`), a backslash in the path, or a Host whose URL does not parse to that host
+ * (`Host: a b`, `Host: x/y?z`); a request without Host gets the listener's host name, as node-server gives it. node-server answers those with a bare `400 text/plain` before the app
  * runs; the listener answers them here instead, with the 48000 envelope and a trace id like every other refusal.
  * The tests mirror node-server's own, so nothing it accepts is refused; the Host verdicts of accepted hosts are
  * kept (a handful per deployment), so the common request pays a map lookup and two character scans.
@@ -57,7 +57,10 @@ export function targetProblem(incoming: IncomingMessage, hostOk: (host: string |
     }
     return undefined;
   }
-  return hostOk(incoming.headers.host) ? undefined : 'the Host header is missing or not a valid host';
+  // No Host (HTTP/1.0, a load balancer's health check): node-server uses the listener's host name.
+  const host = incoming.headers.host;
+  if (host === undefined || host === '') return undefined;
+  return hostOk(host) ? undefined : 'the Host header is not a valid host';
 }
 
 /** Answers a refused target: 400 with the 48000 envelope naming the problem. */
