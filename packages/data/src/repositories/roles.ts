@@ -62,6 +62,8 @@ export interface RoleRepository {
     stamp: AuditStamp,
   ): Promise<void>;
   memberIdsOf(roleId: number): Promise<number[]>;
+  /** Live roles granting this menu (a change to the menu's codes changes what they grant). */
+  idsGrantingMenu(menuId: number): Promise<number[]>;
   /** Adds and removes members in one transaction. */
   changeMembers(roleId: number, add: readonly number[], remove: readonly number[]): Promise<void>;
   /** Scopes of the user's enabled, live roles (one query per table, however many roles). */
@@ -185,6 +187,25 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
           .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
           .where(and(eq(t.id, id), eq(t.isDelete, false))),
       );
+    },
+
+    async idsGrantingMenu(menuId) {
+      const links = await db.select({ id: rm.roleId }).from(rm).where(eq(rm.menuId, menuId));
+      if (links.length === 0) return [];
+      const live = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(
+          and(
+            inArray(
+              t.id,
+              links.map((l: { id: number }) => l.id),
+            ),
+            eq(t.isDelete, false),
+          ),
+        )
+        .orderBy(asc(t.id));
+      return live.map((r: { id: number }) => r.id);
     },
 
     async menuIdsOf(roleId) {

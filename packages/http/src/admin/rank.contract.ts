@@ -30,6 +30,8 @@ const ACTIONS = [
   'DELETE:/api/v1/sys/role/{id}',
   'POST:/api/v1/sys/role/batch-delete',
   'DELETE:/api/v1/sys/recycle/{type}/{id}',
+  'PUT:/api/v1/sys/menu/{id}',
+  'DELETE:/api/v1/sys/menu/{id}',
 ];
 /** What the full administrator holds beyond the help desk. */
 const ABOVE = 'DELETE:/api/v1/sys/log/op';
@@ -149,6 +151,16 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         expect([res.status, res.body.code], `${method} ${path} ${JSON.stringify(json)}`).toEqual([
           403, 41001,
         ]);
+      }
+      // The role's menu is the role's grant: stripping or deleting it is narrowing the role.
+      const fullMenuId = (await h.ok('GET', `/api/v1/sys/role/${fullRoleId}/menus`)).menuIds[0];
+      for (const [method, json] of [
+        ['PUT', { permission: ACTIONS.join(';') }],
+        ['PUT', { enabled: false }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await h.call(method, `/api/v1/sys/menu/${fullMenuId}`, { token: desk, json });
+        expect([res.status, res.body.code], `${method} menu ${JSON.stringify(json)}`).toEqual([403, 41001]);
       }
       const role = await h.ok('GET', `/api/v1/sys/role/${fullRoleId}`);
       expect(role).toMatchObject({ name: 'full-admin', enabled: true, dataScope: 4 });

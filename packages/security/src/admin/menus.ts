@@ -11,6 +11,7 @@ import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { normalizePermissionText } from './permission-codes.js';
+import { assertMayChangeRole } from './rank.js';
 import { buildTree, type TreeNode, wouldCreateCycle } from './tree.js';
 
 /** A menu as the administration API shows it (contract §5 menu node, without children). */
@@ -102,6 +103,13 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
     return patch;
   }
 
+  /** {@link assertMayChangeRole} for every live role granting the menu. */
+  async function assertMayChangeRoles(actor: AdminActor, menuId: number): Promise<void> {
+    if (actor.isSuperAdmin) return;
+    for (const roleId of await repos.roles.idsGrantingMenu(menuId))
+      await assertMayChangeRole(deps, actor, roleId);
+  }
+
   return {
     async tree() {
       return buildTree((await repos.menus.listAll()).map(toMenuItem));
@@ -146,13 +154,21 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
         actor,
         after.filter((code) => !before.has(code)),
       );
+      // What the menu grants is what its roles grant: narrowing it (dropping codes, disabling it) or widening it
+      // changes those roles, so it needs rank over each of them and their members (stripping the menu of an
+      // administrator's role was a way round the role routes' rule).
+      if (after.length !== before.size || after.some((code) => !before.has(code)))
+        await assertMayChangeRoles(actor, id);
       await repos.menus.update(id, patch, stamp(actor));
       await permissions.invalidateAll();
     },
 
     async remove(actor, id) {
-      if (!(await repos.menus.findById(id))) throw fail(ErrorCode.MenuNotFound);
+      const row = await repos.menus.findById(id);
+      if (!row) throw fail(ErrorCode.MenuNotFound);
       if (await repos.menus.hasChildren(id)) throw fail(ErrorCode.MenuHasChildren);
+      if (row.enabled && splitPermissionCodes(row.permission).length > 0)
+        await assertMayChangeRoles(actor, id);
       await repos.menus.softDelete(id, stamp(actor));
       await permissions.invalidateAll();
     },
