@@ -215,7 +215,13 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       const lift = await h.call('PUT', `/api/v1/sys/user/${id}`, { token, json: { forceTotp: false } });
       expect(lift.body).toMatchObject({ code: 42029, args: { field: 'forceTotp' } });
       expect((await h.ok('GET', `/api/v1/sys/user/${id}`)).forceTotp).toBe(true);
-      // Their other fields stay theirs to edit, the flag sent as it is included.
+      // Their other fields stay theirs to edit, the flag sent as it is included; so is requiring it of themselves.
+      const own = await h.user('self-forcing', {
+        roleIds: [await h.role('self-forcing', ACTIONS, { scopeType: 1 })],
+      });
+      const ownToken = await h.loginAs('self-forcing');
+      await h.ok('PUT', `/api/v1/sys/user/${own}`, { token: ownToken, json: { forceTotp: true } });
+      expect((await h.ok('GET', `/api/v1/sys/user/${own}`)).forceTotp).toBe(true);
       await h.ok('PUT', `/api/v1/sys/user/${id}`, { token, json: { realName: 'Desk', forceTotp: true } });
     });
 

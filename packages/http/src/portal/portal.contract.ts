@@ -121,6 +121,8 @@ export function definePortalContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(await modules.update(ids.system as number, { enabled: false }, stamp)).toBe(true);
       await h.ok('POST', '/api/v1/sys/cache/rebuild-portal');
       try {
+        // Its other fields stay editable as it is (only switching it off is refused), and enabling it mends it.
+        await h.ok('PUT', `/api/v1/sys/module/${ids.system}`, { json: { title: 'System', enabled: false } });
         const mine = await h.ok('GET', '/api/v1/personal/modules');
         expect(mine.modules.map((m: Any) => m.code)).toContain('system');
         expect((await h.ok('GET', `/api/v1/personal/menu?moduleId=${ids.system}`)).length).toBeGreaterThan(0);

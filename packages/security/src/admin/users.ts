@@ -274,12 +274,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       const row = await target(actor, id);
       // A second factor required of an administrator is their superior's call, not theirs to lift (the super
       // admin, whom nobody outranks, decides for themselves).
-      if (
-        actor.userId === id &&
-        !actor.isSuperAdmin &&
-        input.forceTotp !== undefined &&
-        input.forceTotp !== row.forceTotp
-      )
+      if (actor.userId === id && !actor.isSuperAdmin && row.forceTotp && input.forceTotp === false)
         throw fail(ErrorCode.CannotOperateSelf, { field: 'forceTotp' });
       await checkPlacement(actor, input, row);
       const current = (await repos.users.roleIdsOf([id])).get(id) ?? [];

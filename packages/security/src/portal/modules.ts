@@ -111,7 +111,7 @@ export function createModuleAdminService(deps: PortalDeps): ModuleAdminService {
           throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'rename' });
         if (await repos.modules.codeTaken(patch.code, id)) throw codeExists(patch.code);
       }
-      if (patch.enabled === false && isSystemModule(row))
+      if (patch.enabled === false && row.enabled && isSystemModule(row))
         throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'disable' });
       const code = patch.code ?? row.code;
       const done = await uniqueOr(
