@@ -3,11 +3,13 @@ import { defineDoorsContract } from './mfa/doors.contract.js';
 import { defineReauthContract } from './mfa/reauth.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
 import { defineSmsLoginTotpContract } from './mfa/sms-login-totp.contract.js';
+import { defineStalePasswordContract } from './mfa/stale-password.contract.js';
 import { defineTotpContract } from './mfa/totp.contract.js';
 
 defineCaptchaContract('PostgreSQL', 'Redis');
 defineSmsContract('PostgreSQL', 'Redis');
 defineSmsLoginTotpContract('PostgreSQL', 'Redis');
 defineTotpContract('PostgreSQL', 'Redis');
+defineStalePasswordContract('PostgreSQL', 'Redis');
 defineReauthContract('PostgreSQL', 'Redis');
 defineDoorsContract('PostgreSQL', 'Redis');

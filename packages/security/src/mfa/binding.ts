@@ -2,15 +2,18 @@
  * TOTP binding and its undoing (spec "TOTP (authenticator)"). Binding: start with account and current password
  * (a seed, its `otpauth://` URI and a bind challenge; refused for an account already bound, so a password
  * alone can never replace an authenticator), then complete with a valid code: the seed is stored sealed by the
- * secret protector and `RecoveryCodeCount` recovery codes are handed out once (stored as hashes). Recovery
+ * secret protector and `RecoveryCodeCount` recovery codes are handed out once (stored as hashes). A bind
+ * challenge dies with the password it was started with (40021 once it was changed or reset). Recovery
  * (account, password, one recovery code) clears the binding and revokes every session; an administrator clears
- * a binding with `clear`, which revokes the user's sessions too (but the caller's own). While the TOTP capability is off, binding and recovery answer 40025.
+ * a binding with `clear`, which revokes the user's sessions too (but the caller's own). While the TOTP capability
+ * is off, binding and recovery answer 40025.
  */
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
 import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
 import {
   type CaptchaFields,
+  credentialStamp,
   type MfaDeps,
   recordingRefusal,
   type SharedChecks,
@@ -56,6 +59,8 @@ export interface TotpBinding {
 
 interface BindChallenge {
   userId: number;
+  /** Stamp of the password the bind was started with: a change or reset since then kills the challenge. */
+  credential: string;
   /** The pending seed, sealed for this challenge: the cache (Redis) never holds it in plain text. */
   sealed: string;
   attempts: number;
@@ -93,7 +98,12 @@ export function createTotpBinding(
       const ttl = settings.totp.challengeTtlSeconds;
       await store.put(
         `${MFA_KEYS.totpBind}${bindChallengeId}`,
-        { userId: user.id, sealed: protector.seal(seed, bindContext(bindChallengeId)), attempts: 0 },
+        {
+          userId: user.id,
+          credential: credentialStamp(user),
+          sealed: protector.seal(seed, bindContext(bindChallengeId)),
+          attempts: 0,
+        },
         ttl * 1000,
       );
       return {
@@ -109,6 +119,12 @@ export function createTotpBinding(
       const key = `${MFA_KEYS.totpBind}${bindChallengeId}`;
       const challenge = await store.take<BindChallenge>(key);
       if (!challenge) throw new BusinessError(ErrorCode.MfaBindInvalid);
+      // A bind started with a password that has since been changed or reset (a leaked one) binds nothing. A
+      // change landing after this look is a bind that finished first, which a change never undoes either.
+      const owner = await repos.users.findById(challenge.userId);
+      if (!owner || challenge.credential !== credentialStamp(owner)) {
+        throw new BusinessError(ErrorCode.MfaBindInvalid);
+      }
       const seed = protector.open(challenge.sealed, bindContext(bindChallengeId));
       if (!(await totp.accept(challenge.userId, seed, code, store.nowMs()))) {
         const attempts = challenge.attempts + 1;

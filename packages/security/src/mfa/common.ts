@@ -10,7 +10,7 @@ import type {
   UserRepository,
 } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
-import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
+import { BusinessError, ErrorCode, isBusinessError, type Logger, sha256Hex } from '@svc/kernel';
 import type { SessionAuthService } from '../auth/auth-service.js';
 import type { PasswordCheck } from '../auth/password-check.js';
 import type { ClientInfo } from '../auth/principal.js';
@@ -51,6 +51,15 @@ export interface MfaDeps {
 
 /** Seeds are sealed for their owner, so a value moved to another user's row does not open. */
 export const seedContext = (userId: number) => `totp:user:${userId}`;
+
+/**
+ * What a challenge (TOTP bind, the TOTP and SMS login steps) keeps of the password it was started with: the
+ * SHA-256 of the stored hash. A change or reset writes a hash with a fresh salt, so the stamp stops matching and
+ * the challenge is dead; the clock plays no part. The cache never holds the hash itself, and the stamp opens
+ * nothing (a guess needs the salt). A login's rehash of the same password moves it too: a challenge that a
+ * concurrent first login outran is refused like a stale one, and the user starts again.
+ */
+export const credentialStamp = (user: Pick<SysUserRow, 'password'>): string => sha256Hex(user.password);
 
 /** Captcha answer an anonymous password door takes while captcha is on (contract §10). */
 export interface CaptchaFields {

@@ -2,16 +2,19 @@
  * The second-factor steps of login: the hooks the password login calls (captcha at step 2; at step 5 a
  * challenge instead of a session: 40018 for a TOTP-bound account, 40020 when TOTP is demanded but not bound,
  * 40009 for the SMS step), the completions (`/auth/login/totp`, `/auth/login/sms`, `/auth/sms/login`) and the
- * SMS sends. The passwordless SMS login passes the same TOTP demand as the password login. A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its
- * own login-log row; each challenge or code is taken atomically, so one correct code opens one session.
+ * SMS sends. The passwordless SMS login passes the same TOTP demand as the password login. A challenge keeps a
+ * stamp of the password it was started with and dies with it (a change or reset answers as a stale challenge).
+ * A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its own login-log
+ * row; each challenge or code is taken atomically, so one correct code opens one session.
  */
 import type { SysUserRow } from '@svc/data';
 import { BusinessError, ErrorCode, guidV7, isBusinessError } from '@svc/kernel';
 import type { LoginHooks } from '../auth/auth-deps.js';
 import type { IssuedSession } from '../auth/contracts.js';
+import type { CredentialRecheck } from '../auth/issue.js';
 import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
-import type { MfaDeps, SharedChecks } from './common.js';
+import { credentialStamp, type MfaDeps, type SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
 import type { SmsCodeService, SmsSendResult } from './sms.js';
 import type { TotpEngine } from './totp.js';
@@ -33,6 +36,8 @@ export interface LoginSteps {
 
 interface TotpChallenge {
   userId: number;
+  /** Stamp of the password the login was started with (see `credentialStamp`). */
+  credential?: string;
   attempts: number;
   expiresAt: number;
 }
@@ -49,16 +54,23 @@ export function createLoginSteps(
   const { settings, repositories: repos } = deps;
   const { checks, store, sms, totp } = parts;
 
-  /** Runs a completion: the session on success, one login-log row either way. */
+  /**
+   * Runs a completion: the session on success, one login-log row either way. `work` answers the user and, for
+   * a step started after a password, what the new session must find unchanged once its row exists.
+   */
   async function complete(
     account: () => string,
     client: ClientInfo,
-    work: () => Promise<SysUserRow>,
+    work: () => Promise<{ user: SysUserRow; credential?: CredentialRecheck }>,
   ): Promise<IssuedSession> {
     let user: SysUserRow | undefined;
     try {
-      user = await work();
-      const issued = await deps.auth().openSession(user, client, { isMfa: true });
+      const granted = await work();
+      user = granted.user;
+      const issued = await deps.auth().openSession(user, client, {
+        isMfa: true,
+        ...(granted.credential ? { credential: granted.credential } : {}),
+      });
       await deps.passwords.log({ account: user.account, resultCode: 0, userId: user.id, client });
       return issued;
     } catch (error) {
@@ -77,6 +89,16 @@ export function createLoginSteps(
   }
 
   /**
+   * A step started after a password dies with it: a change or reset since the step began answers `dead`, as a
+   * stale challenge does, now and again once the session row exists (the change may land in between).
+   */
+  function samePassword(stamp: string | undefined, user: SysUserRow, dead: BusinessError): CredentialRecheck {
+    const recheck = { holds: (row: SysUserRow) => stamp === credentialStamp(row), refusal: dead };
+    if (!recheck.holds(user)) throw dead;
+    return recheck;
+  }
+
+  /**
    * The TOTP demand of an account, whatever proved the first factor (password, external login, SMS login):
    * 40018 with a challenge for a bound account, 40020 when TOTP is demanded but not bound.
    */
@@ -87,7 +109,7 @@ export function createLoginSteps(
       const ttl = settings.totp.challengeTtlSeconds;
       await store.put(
         `${MFA_KEYS.totpChallenge}${challengeId}`,
-        { userId: user.id, attempts: 0 },
+        { userId: user.id, credential: credentialStamp(user), attempts: 0 },
         ttl * 1000,
       );
       throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
@@ -106,7 +128,7 @@ export function createLoginSteps(
         await totpGate(user);
         const phone = user.phone?.trim();
         if (phone && (await settings.smsMfaEnabled())) {
-          const args = await sms.startMfa({ id: user.id, phone });
+          const args = await sms.startMfa({ id: user.id, phone, credential: credentialStamp(user) });
           throw new BusinessError(ErrorCode.SmsCodeRequired, { ...args });
         }
       },
@@ -122,14 +144,16 @@ export function createLoginSteps(
           const key = `${MFA_KEYS.totpChallenge}${challengeId}`;
           const challenge = await store.take<TotpChallenge>(key);
           if (!challenge) throw new BusinessError(ErrorCode.MfaChallengeExpired);
-          const user = await liveUser(challenge.userId, new BusinessError(ErrorCode.MfaChallengeExpired));
+          const dead = new BusinessError(ErrorCode.MfaChallengeExpired);
+          const user = await liveUser(challenge.userId, dead);
           account = user.account;
-          if (!user.totpSecret) throw new BusinessError(ErrorCode.MfaChallengeExpired);
+          if (!user.totpSecret) throw dead;
+          const credential = samePassword(challenge.credential, user, dead);
           // Codes count on the account across challenges (contract §10): reserved before the check.
           const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
           if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
             await attempt.succeeded();
-            return user;
+            return { user, credential };
           }
           const attempts = challenge.attempts + 1;
           const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
@@ -147,10 +171,12 @@ export function createLoginSteps(
         () => owner?.account ?? '',
         client,
         async () => {
-          const userId = await sms.completeMfa(challengeId, code, (id) =>
+          const { userId, credential } = await sms.completeMfa(challengeId, code, (id) =>
             deps.passwords.secondFactorLock.begin({ userId: id }),
           );
-          return liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+          const dead = new BusinessError(ErrorCode.SmsCodeExpired);
+          const user = await liveUser(userId, dead);
+          return { user, credential: samePassword(credential, user, dead) };
         },
       );
     },
@@ -175,7 +201,7 @@ export function createLoginSteps(
           // The code proved the phone, which stands in for the password only: an account that demands TOTP
           // answers 40018 or 40020 here as at the password login. The SMS second factor is skipped, just proven.
           await totpGate(user);
-          return user;
+          return { user };
         },
       );
     },

@@ -36,21 +36,25 @@ export interface SmsChallengeArgs {
 }
 
 export interface SmsCodeService {
-  /** Starts the SMS step of a login for a user with a phone: the challenge (bound to the user) and a code. */
-  startMfa(user: { id: number; phone: string }): Promise<SmsChallengeArgs>;
+  /**
+   * Starts the SMS step of a login for a user with a phone: the challenge (bound to the user and to the stamp of
+   * the credential it was started with) and a code.
+   */
+  startMfa(user: { id: number; phone: string; credential?: string | undefined }): Promise<SmsChallengeArgs>;
   /** Sends a new code for a live challenge (cooldown and daily limit apply); 40011 for a dead challenge. */
   resendMfa(challengeId: string): Promise<SmsSendResult>;
   /** The user a live challenge is bound to, without touching it (for the login log of a failed attempt). */
   peekMfaUser(challengeId: string): Promise<number | undefined>;
   /**
-   * Checks the code of a challenge; answers the user id it is bound to. `guard` reserves the attempt on the
-   * user's second-factor counter before the comparison (throws 40004 while locked).
+   * Checks the code of a challenge; answers the user it is bound to and the credential stamp it was started
+   * with. `guard` reserves the attempt on the user's second-factor counter before the comparison (throws 40004
+   * while locked).
    */
   completeMfa(
     challengeId: string,
     code: string,
     guard?: (userId: number) => Promise<LockAttempt>,
-  ): Promise<number>;
+  ): Promise<{ userId: number; credential: string | undefined }>;
   /** Sends a code to a number a signed-in user wants as theirs (purpose `phone`); cooldown and daily limit apply. */
   sendPhone(userId: number, phone: string): Promise<SmsSendResult>;
   /** Checks the code sent to `phone` for `userId` (40010 with attempts left, 40011 when none is live). */
@@ -64,6 +68,8 @@ export interface SmsCodeService {
 interface CodeRecord {
   /** The user the code logs in; null for a decoy. */
   userId: number | null;
+  /** Second factor: the stamp of the password the login step was started with. */
+  credential?: string | undefined;
   phone: string;
   /** Null when the challenge was opened during a cooldown and no code was sent yet. */
   code: string | null;
@@ -168,7 +174,7 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       }
       await store.put<Omit<CodeRecord, 'expiresAt'>>(
         `${MFA_KEYS.smsChallenge}${challengeId}`,
-        { userId: user.id, phone, code, attempts: 0 },
+        { userId: user.id, credential: user.credential, phone, code, attempts: 0 },
         ttlMs,
       );
       if (code !== null) await deliver('mfa', phone, code);
@@ -198,7 +204,7 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
 
     async completeMfa(challengeId, code, guard) {
       const record = await check(`${MFA_KEYS.smsChallenge}${challengeId}`, code, guard);
-      return record.userId as number;
+      return { userId: record.userId as number, credential: record.credential };
     },
 
     async sendPhone(userId, input) {
