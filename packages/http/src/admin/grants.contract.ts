@@ -142,6 +142,7 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         'PUT:/api/v1/sys/org/{id}',
         'POST:/api/v1/sys/org/{id}/copy',
         'DELETE:/api/v1/sys/org/{id}',
+        'DELETE:/api/v1/sys/recycle/{type}/{id}',
       ];
       const LACKING = 'DELETE:/api/v1/sys/log/op';
       let sub: string;
@@ -352,6 +353,9 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         await h.ok('DELETE', `/api/v1/sys/org/${farChild}`);
         const restore = `/api/v1/sys/recycle/org/${farChild}/restore`;
         expect((await h.call('POST', restore, { token: sub })).body).toMatchObject(refused);
+        expect(
+          (await h.call('DELETE', `/api/v1/sys/recycle/org/${farChild}`, { token: sub })).body,
+        ).toMatchObject(refused);
         await h.ok('POST', restore);
         // Inside their own tree the same writes work.
         const mine = await h.ok('POST', '/api/v1/sys/org', {

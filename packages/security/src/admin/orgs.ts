@@ -81,20 +81,23 @@ const fail = (member: ErrorCodeMember) => new BusinessError(member);
 const defined = (input: object) =>
   Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
+/**
+ * Refuses (41005, `args.orgIds`) a write to organisation `orgId` (0: the top level) by a caller who does not see
+ * it: the one rule of organisation writes, also for the recycle bin's restore and purge (under the row's parent).
+ */
+export async function assertOrgInScope(actor: AdminActor, orgId: number): Promise<void> {
+  if (actor.isSuperAdmin) return;
+  const mine = await actor.scope();
+  if (mine.all || (orgId !== 0 && mine.orgIds.includes(orgId))) return;
+  throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [orgId] });
+}
+
 export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService {
   const { repos, now } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
   async function checkParent(parentId: number): Promise<void> {
     if (parentId !== 0 && !(await repos.orgs.findById(parentId))) throw fail(ErrorCode.OrgInvalidParent);
-  }
-
-  /** Refuses (41005) a write to `orgId` (0: the top level) by a caller who does not see it. */
-  async function assertInScope(actor: AdminActor, orgId: number): Promise<void> {
-    if (actor.isSuperAdmin) return;
-    const mine = await actor.scope();
-    if (mine.all || (orgId !== 0 && mine.orgIds.includes(orgId))) return;
-    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [orgId] });
   }
 
   return {
@@ -111,7 +114,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     async create(actor, input) {
       const parentId = input.parentId ?? 0;
       await checkParent(parentId);
-      await assertInScope(actor, parentId);
+      await assertOrgInScope(actor, parentId);
       const at = now();
       const id = await repos.orgs.insert({
         ...defined(input),
@@ -127,10 +130,10 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     async update(actor, id, input) {
       const row = await repos.orgs.findById(id);
       if (!row) throw fail(ErrorCode.OrgNotFound);
-      await assertInScope(actor, id);
+      await assertOrgInScope(actor, id);
       if (input.parentId !== undefined && input.parentId !== row.parentId) {
         await checkParent(input.parentId);
-        await assertInScope(actor, input.parentId);
+        await assertOrgInScope(actor, input.parentId);
         const links = await repos.orgs.links();
         if (wouldCreateCycle(links, id, input.parentId)) throw fail(ErrorCode.OrgInvalidParent);
         // Org-and-children scopes follow the tree: moving an organisation brings its subtree into the view of
@@ -150,8 +153,8 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       if (!source) throw fail(ErrorCode.OrgNotFound);
       // As create: the copy goes under a live parent (the source's), 42008 otherwise, that the caller sees.
       await checkParent(source.parentId);
-      await assertInScope(actor, id);
-      await assertInScope(actor, source.parentId);
+      await assertOrgInScope(actor, id);
+      await assertOrgInScope(actor, source.parentId);
       const live = await repos.orgs.list({});
       const taken = new Set(live.map((o) => o.code.toLowerCase()));
       const freeCode = (code: string) => {
@@ -196,7 +199,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
 
     async remove(actor, id) {
       if (!(await repos.orgs.findById(id))) throw fail(ErrorCode.OrgNotFound);
-      await assertInScope(actor, id);
+      await assertOrgInScope(actor, id);
       if (await repos.orgs.hasChildren(id)) throw fail(ErrorCode.OrgHasChildren);
       if ((await repos.users.countInOrg(id)) > 0) throw fail(ErrorCode.OrgHasUsers);
       await repos.orgs.softDelete(id, stamp(actor));

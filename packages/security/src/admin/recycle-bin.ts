@@ -18,6 +18,7 @@ import {
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import { assertOrgInScope } from './orgs.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
 import { assertMayChangeRole, assertScopeWithin } from './rank.js';
 
@@ -192,6 +193,8 @@ export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
   uniqueKey?(row: TrashRow<K>): { field: string; value: string };
   /** Throws when the row may not come back (a deleted parent, an escalation); runs before the restore. */
   checkRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
+  /** Throws when the row may not be purged (an escalation); runs before the purge. */
+  checkPurge?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
   /** Columns set by the restore statement itself (a job comes back paused: `{ status: 2 }`). */
   restoreValues?: Partial<TrashRow<K>>;
   /** Runs after the restore (caches are invalidated, receivers told). */
@@ -246,6 +249,7 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
     },
     async purge(actor, id) {
       const row = await deleted(actor, id);
+      await entry.checkPurge?.(actor, row);
       if (!(await trash.purge(entry.table, id))) throw notInBin();
       await entry.afterPurge?.(actor, row);
     },
@@ -266,11 +270,10 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
       async checkRestore(actor, row) {
         if (row.parentId !== 0 && !(await repos.orgs.findById(row.parentId)))
           throw new BusinessError(ErrorCode.OrgInvalidParent, { parentId: row.parentId });
-        if (actor.isSuperAdmin) return;
-        const mine = await actor.scope();
-        if (!mine.all && (row.parentId === 0 || !mine.orgIds.includes(row.parentId)))
-          throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [row.parentId] });
+        await assertOrgInScope(actor, row.parentId);
       },
+      // Purging is deleting for good: by someone who sees where it was.
+      checkPurge: (actor, row) => assertOrgInScope(actor, row.parentId),
       afterRestore: async () => void (await permissions.invalidateAll()),
     }),
     softDeleteRecycleType(deps, {
