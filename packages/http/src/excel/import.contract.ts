@@ -11,7 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 import { opsServicesFor } from '../ops/services.js';
 import { bearer, json, login } from '../testing/auth.js';
-import { setRuntimeConfig, startTestServer, TEST_ADMIN_PASSWORD } from '../testing/index.js';
+import {
+  grantPermissions,
+  setRuntimeConfig,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+} from '../testing/index.js';
 import { USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
@@ -308,6 +313,25 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         json: { rows: [{ index: 1, cells: cells('superAdmin', 'Me') }], strategy: 1 },
       });
       expect(self.body.data.failures[0].errors.map((e: { code: number }) => e.code)).toContain(42029);
+    });
+
+    it('overwrites an existing account the name rules of today would refuse; refuses such a name for a new one', async () => {
+      // Created before the single-script rule: a Latin name with a Cyrillic letter.
+      await grantPermissions(h.t, { account: 'legacy\u0441mix', permissions: [], orgId: orgA });
+      const over = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        json: {
+          rows: [{ index: 1, cells: { account: 'legacy\u0441mix', realName: 'Kept', orgCode: 'imp-a' } }],
+          strategy: 1,
+        },
+      });
+      expect(over.body.data).toMatchObject({ updated: 1, failed: 0 });
+      const fresh = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        json: {
+          rows: [{ index: 1, cells: { account: 'fresh\u0441mix', realName: 'New', orgCode: 'imp-a' } }],
+          strategy: 1,
+        },
+      });
+      expect(fresh.body.data).toMatchObject({ inserted: 0, failed: 1 });
     });
 
     it('an overwrite that disables an account signs it out at once, as the enable route does', async () => {

@@ -373,12 +373,16 @@ export function createUserImportService(
       const account = cells.account ?? '';
       let existing: SysUserRow | undefined;
       if (account !== '') {
-        try {
-          normalizeAccountName(account);
-        } catch {
-          errors.push(err('account', ErrorCode.ImportCellFormatInvalid));
-        }
         const key = lower(account.normalize('NFKC'));
+        // The rules of new names apply to rows that create an account; a row naming an existing one (created
+        // before a rule, such as the single-script one, existed) overwrites it as it is named.
+        if (!l.existing.has(key)) {
+          try {
+            normalizeAccountName(account);
+          } catch {
+            errors.push(err('account', ErrorCode.ImportCellFormatInvalid));
+          }
+        }
         const first = seen.get(key);
         if (first !== undefined)
           errors.push(err('account', ErrorCode.ImportDuplicateInFile, { firstIndex: first }));

@@ -38,6 +38,10 @@ describe('account names', () => {
       'kim김민수',
       '王ㄅㄆ',
       'user_01',
+      'スーパー',
+      'tanaka_スーパー',
+      'Kaʻiulani',
+      'Ivanʼko',
     ]) {
       expect(refusal(raw), raw).toBeUndefined();
     }

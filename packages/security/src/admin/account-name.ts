@@ -59,11 +59,17 @@ const TOGETHER = [
   new Set(['Latin', 'Han', 'Hangul']),
 ];
 
-/** The scripts of the letters of `name` (digits, punctuation and combining marks belong to none). */
+/**
+ * Letters UTS #39 leaves out of the comparison: those of the Common and Inherited scripts, shared by several
+ * scripts (the prolonged sound mark `ー` of kana, the ʻokina `ʻ`, the modifier apostrophe `ʼ`).
+ */
+const SHARED_LETTER = /[\p{sc=Common}\p{sc=Inherited}]/u;
+
+/** The scripts of the letters of `name` (digits, punctuation, marks and shared letters belong to none). */
 function scriptsOf(name: string): Set<string> {
   const found = new Set<string>();
   for (const char of name) {
-    if (!/\p{L}/u.test(char)) continue;
+    if (!/\p{L}/u.test(char) || SHARED_LETTER.test(char)) continue;
     found.add(SCRIPTS.find((s) => s.test.test(char))?.name ?? 'Other');
   }
   return found;
