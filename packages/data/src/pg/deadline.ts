@@ -10,7 +10,9 @@
  *   went to, so a fresh connection checks whether the server answers at all; if it does not, every socket of the
  *   pool is destroyed: postgres.js fails what waits on them (CONNECTION_CLOSED) and reconnects on demand, so no
  *   stuck connection is reused. A server that answers is busy, not gone (a query that waited behind slow ones in
- *   postgres.js's pipeline): its connections and their statements are left alone.
+ *   postgres.js's pipeline): its connections and their statements are left alone. Such a statement may still
+ *   run after its caller was answered 503: a write given up this way can commit later, so a retry of it must be
+ *   one that may run twice (an idempotent write, or one the unique keys refuse the second time).
  * `begin`, `savepoint`, `commit` and `rollback`, which postgres.js sends itself, are bounded by a deadline armed
  * while the transaction waits for them.
  */
@@ -104,7 +106,11 @@ export function withDeadlines<T extends object>(
       `no answer within ${waitedMs} ms (client-side deadline; the server may be frozen or unreachable)`,
     );
 
-  /** Whether a fresh connection gets an answer to `select 1` within the check timeout. */
+  /**
+   * Whether a fresh connection gets an answer to `select 1` within the check timeout. An error the server sent
+   * (a SQLSTATE: too many connections, starting up, authentication) is an answer: the server is there, and its
+   * pool is left alone; only silence or a socket failure counts as gone.
+   */
   async function answers(): Promise<boolean> {
     const check = options.openCheck();
     let timer: NodeJS.Timeout | undefined;
@@ -116,8 +122,9 @@ export function withDeadlines<T extends object>(
         }),
       ]);
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
     } finally {
       clearTimeout(timer);
       void check.end({ timeout: 0 }).catch(() => {});
