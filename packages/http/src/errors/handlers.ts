@@ -81,7 +81,9 @@ export function createErrorHandler(deps: {
       });
     }
     if (isUnstorableText(error)) {
-      // Text from the request the database cannot store (a NUL in a path parameter, on PostgreSQL).
+      // Text from the request the database cannot store (a NUL in a path parameter, on PostgreSQL). At debug
+      // level: a client can send it at will, yet a server-made NUL (a provider's claim) should leave a trace.
+      deps.logger?.debug('Text the database cannot store reached a statement; answered 48000.', { error });
       return failure(c, deps.errors, ErrorCode.ParamInvalid, {
         errors: [{ path: '', message: 'must not contain NUL or text the database cannot store' }],
       });
