@@ -53,7 +53,7 @@ describe('the error handler', () => {
   function throwing(error: unknown) {
     const warned: string[] = [];
     const recorded: unknown[] = [];
-    const logger = { warn: (m: string) => warned.push(m) } as unknown as Logger;
+    const logger = { warn: (m: string) => warned.push(m), debug: () => {} } as unknown as Logger;
     const exceptions = {
       record: async (e: unknown) => void recorded.push(e),
     } as unknown as ExceptionRecorder;

@@ -12,9 +12,9 @@
  * outranks ({@link assertOutranksReceivers}): none above them, none outside their scope, never everyone. Then the
  * click can do nothing the publisher could not have done.
  */
-import { isInDataScope, NoticeReceiverType, type Repositories } from '@svc/data';
+import { NoticeReceiverType, type Repositories } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import { type AdminActor, assertOutranksUsers, type Principal } from '@svc/security';
+import { type AdminActor, assertOutranksUsersInScope, type Principal } from '@svc/security';
 import type { RouteTable } from '../openapi/register.js';
 import type { NoticeAction } from './service.js';
 
@@ -123,16 +123,5 @@ export async function assertOutranksReceivers(
   const users = await deps.repos.users.findByIds(userIds);
   const above = users.filter((u) => u.isSuperAdmin).map((u) => u.id);
   if (above.length > 0) throw beyond(above);
-  const scope = await actor.scope();
-  const outside = users.filter((u) => !isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
-  if (outside.length > 0)
-    throw new BusinessError(ErrorCode.OutOfDataScope, {
-      reason: 'data-scope',
-      ids: outside.map((u) => u.id),
-    });
-  await assertOutranksUsers(
-    deps,
-    actor,
-    users.map((u) => u.id),
-  );
+  await assertOutranksUsersInScope(deps, actor, users);
 }

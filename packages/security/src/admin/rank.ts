@@ -61,7 +61,7 @@ export async function assertOutranksUsers(
   }
 }
 
-/** Refuses (41001) a change that widens a role whose grants are not a subset of the caller's. */
+/** Refuses (41001) a caller who does not hold every code the role grants (part of {@link assertMayChangeRole}). */
 export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, roleId: number): Promise<void> {
   if (actor.isSuperAdmin) return;
   await assertOutranksCodes(
@@ -82,10 +82,25 @@ export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, rol
 export async function assertMayChangeRole(deps: RankRepos, actor: AdminActor, roleId: number): Promise<void> {
   if (actor.isSuperAdmin) return;
   await assertOutranksRole(deps, actor, roleId);
-  const members = await deps.repos.users.findByIds(await deps.repos.roles.memberIdsOf(roleId));
-  if (members.length === 0) return;
+  await assertOutranksUsersInScope(
+    deps,
+    actor,
+    await deps.repos.users.findByIds(await deps.repos.roles.memberIdsOf(roleId)),
+  );
+}
+
+/**
+ * Refuses users the caller does not see (41005, `args.ids`) or does not outrank ({@link assertOutranksUsers}):
+ * what a change reaching these people needs (a role they hold, a one-click action in their inbox).
+ */
+export async function assertOutranksUsersInScope(
+  deps: RankRepos,
+  actor: AdminActor,
+  users: readonly { id: number; orgId: number | null }[],
+): Promise<void> {
+  if (actor.isSuperAdmin || users.length === 0) return;
   const scope = await actor.scope();
-  const outside = members.filter((u) => !isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
+  const outside = users.filter((u) => !isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
   if (outside.length > 0)
     throw new BusinessError(ErrorCode.OutOfDataScope, {
       reason: 'data-scope',
@@ -94,7 +109,7 @@ export async function assertMayChangeRole(deps: RankRepos, actor: AdminActor, ro
   await assertOutranksUsers(
     deps,
     actor,
-    members.map((u) => u.id),
+    users.map((u) => u.id),
   );
 }
 
