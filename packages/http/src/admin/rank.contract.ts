@@ -206,6 +206,27 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await h.ok('PUT', `/api/v1/sys/role/${inside}`, { token: desk, json: { enabled: false } });
     });
 
+    // Members inside the caller's scope, yet the widened scope reaches past it: Org-and-children follows each
+    // member's subtree, which a caller seeing only the member's own organisation does not see whole.
+    it('cannot widen a role beyond their scope through its members’ subtrees (41005 naming the organisations)', async () => {
+      const unit = await h.org('widen-unit');
+      const child = await h.org('widen-child', unit);
+      const caller = await h.role('widen-caller', [PAGE, 'PUT:/api/v1/sys/role/{id}/datascope'], {
+        scopeType: 5,
+        customOrgIds: [unit],
+      });
+      await h.user('widen-caller', { orgId: unit, roleIds: [caller] });
+      const target = await h.role('widen-target', [PAGE]);
+      await h.user('widen-member', { orgId: unit, roleIds: [target] });
+      const token = await h.loginAs('widen-caller');
+      const path = `/api/v1/sys/role/${target}/datascope`;
+      const wide = await h.call('PUT', path, { token, json: { scopeType: 3, customOrgIds: [] } });
+      expect(wide.body).toMatchObject({ code: 41005, args: { reason: 'data-scope', orgIds: [child] } });
+      expect((await h.ok('GET', path)).scopeType).toBe(4);
+      // The member's own organisation is within it.
+      await h.ok('PUT', path, { token, json: { scopeType: 2, customOrgIds: [] } });
+    });
+
     it('an administrator cannot lift the second factor their superior required of them (42029)', async () => {
       const id = await h.user('forced-desk', {
         roleIds: [await h.role('forced-desk', ACTIONS, { scopeType: 1 })],

@@ -96,30 +96,22 @@ export function actionRank(table: RouteTable, codesOf: (userId: number) => Promi
   };
 }
 
-/** Who a notice goes to, as its publish body names them. */
-export interface NoticeReceivers {
-  receiverType: number;
-  receiverIds?: readonly number[] | undefined;
-}
-
 /**
  * Refuses a notice with an acting POST action addressed beyond the publisher: to everyone or to the super admin
  * (41001, `args.reason` = `action-receivers`), to a user outside their data scope (41005, `args.ids`), or to one
- * holding codes or role scopes beyond theirs (41001 / 41005, the rank rule). Role receivers are the roles' members
- * now, as the notice's inboxes are. Unknown ids are left to the publish itself (45003).
+ * holding codes or role scopes beyond theirs (41001 / 41005, the rank rule). `userIds` are the receivers the notice
+ * resolved to (a role's members at publish time), the very list it is delivered to.
  */
 export async function assertOutranksReceivers(
-  deps: { repos: Pick<Repositories, 'users' | 'roles' | 'orgs' | 'notices'> },
+  deps: { repos: Pick<Repositories, 'users' | 'roles' | 'orgs'> },
   actor: AdminActor,
-  receivers: NoticeReceivers,
+  receiverType: number,
+  userIds: readonly number[],
 ): Promise<void> {
   if (actor.isSuperAdmin) return;
   const beyond = (ids?: number[]) =>
     new BusinessError(ErrorCode.NoPermission, { reason: 'action-receivers', ...(ids ? { ids } : {}) });
-  if (receivers.receiverType === NoticeReceiverType.All) throw beyond();
-  const ids = [...new Set(receivers.receiverIds ?? [])];
-  const userIds =
-    receivers.receiverType === NoticeReceiverType.Role ? await deps.repos.notices.roleMemberIds(ids) : ids;
+  if (receiverType === NoticeReceiverType.All) throw beyond();
   const users = await deps.repos.users.findByIds(userIds);
   const above = users.filter((u) => u.isSuperAdmin).map((u) => u.id);
   if (above.length > 0) throw beyond(above);

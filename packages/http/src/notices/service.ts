@@ -122,9 +122,12 @@ export async function publishNotice(
   deps: NoticeDeps,
   input: PublishNoticeInput,
   actorId: number | null,
+  /** Refuses the receivers the notice resolved to (their user ids; none for All), before anything is written. */
+  checkReceivers?: (userIds: readonly number[]) => Promise<void>,
 ): Promise<number> {
   checkActions(input.actions);
   const receivers = await resolveReceivers(deps, input);
+  await checkReceivers?.(receivers);
   const at = deps.now();
   const id = await deps.repos.notices.create(
     {

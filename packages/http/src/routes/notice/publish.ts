@@ -28,11 +28,15 @@ export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const body = c.req.valid('json');
     const principal = c.get('principal');
-    if (await assertActionsHeld(principal, body.actions)) {
-      const admin = adminServicesFor(d.http);
-      await assertOutranksReceivers(d.http.core, admin.actorOf(requirePrincipal(c)), body);
-    }
-    const id = await publishNotice(d.notices, body, principal?.userId ?? null);
+    // An acting POST action goes only to receivers the publisher outranks: checked on the list it is delivered to.
+    const acting = await assertActionsHeld(principal, body.actions);
+    const actor = acting ? adminServicesFor(d.http).actorOf(requirePrincipal(c)) : undefined;
+    const id = await publishNotice(
+      d.notices,
+      body,
+      principal?.userId ?? null,
+      actor && ((userIds) => assertOutranksReceivers(d.http.core, actor, body.receiverType, userIds)),
+    );
     return c.json(ok({ id }), 200);
   });
 }
