@@ -5,25 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type PoolOptions } from 'mysql2';
-import type { Pool as PromisePool } from 'mysql2/promise';
-import type { ConnectionConfig } from '../connection-string.js';
+import { type ConnectionConfig, describeTarget } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions, PoolStats } from '../dialect-module.js';
-
-/**
- * Gives every statement drizzle sends through the pool mysql2's client-side `timeout` (the command timeout):
- * past it mysql2 fails the query with PROTOCOL_SEQUENCE_TIMEOUT and discards the connection, which also covers
- * a server that stopped answering. Transactions take a connection of their own and run without it.
- */
-function withQueryTimeout(pool: PromisePool, timeoutMs: number): PromisePool {
-  const query = pool.query.bind(pool) as (options: unknown, values?: unknown) => Promise<unknown>;
-  const bounded = (options: unknown, values?: unknown) =>
-    query(
-      typeof options === 'object' && options !== null ? { timeout: timeoutMs, ...options } : options,
-      values,
-    );
-  return Object.assign(Object.create(pool) as PromisePool, { query: bounded });
-}
+import { withDeadlines } from './deadline.js';
 
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
   if (config.dbType !== 'MySql') throw new Error(`MySQL connect called with ${config.dbType} settings`);
@@ -58,7 +43,12 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     });
   });
   const drizzleDb = drizzle({
-    client: withQueryTimeout(pool.promise(), options.commandTimeoutMs),
+    // Every statement, a transaction's too, and the wait for a pooled connection are bounded (deadline.ts).
+    client: withDeadlines(pool.promise(), {
+      commandTimeoutMs: options.commandTimeoutMs,
+      acquireTimeoutMs: options.acquireTimeoutMs,
+      target: describeTarget(config),
+    }),
     ...(options.queryLogger ? { logger: options.queryLogger } : {}),
   });
   return {

@@ -1,13 +1,14 @@
 /**
  * A fault harness for outage tests: a private PostgreSQL cluster and a private redis-server, each on a spare
  * port in a temp folder, with `stop()` and `start()` so a test can take a dependency away and bring it back
- * without touching the shared servers. PostgreSQL runs as the `postgres` OS user when the tests run as root
+ * without touching the shared servers, and a TCP proxy that turns any server into a black hole for the clients
+ * connected through it (`startFreezableProxy`). PostgreSQL runs as the `postgres` OS user when the tests run as root
  * (initdb refuses root). Waits are on conditions (`pg_ctl -w`, Redis printing that it accepts connections),
  * never on time. When a binary is missing the helpers answer a reason to skip instead of a server.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -255,6 +256,69 @@ export async function startPrivateRedis(options: { persistent?: boolean } = {}):
   };
   await server.start();
   return { server };
+}
+
+/** A TCP proxy in front of a server that can turn into a black hole and back. */
+export interface FreezableProxy {
+  /** The proxy's port on 127.0.0.1. */
+  readonly port: number;
+  /**
+   * From now on nothing passes in either direction, on open connections and new ones alike: sockets stay open
+   * and nothing answers, as with a frozen server, a hung host or a network black hole.
+   */
+  freeze(): void;
+  /** Delivers what was held, in order, and passes everything again. */
+  thaw(): void;
+  /** Closes the proxy and every connection through it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a {@link FreezableProxy} to `host:port`: a frozen server for a driver under test without freezing the
+ * shared server (its other clients, the other test files, go on). Held bytes are delivered at `thaw()`.
+ * @example const proxy = await startFreezableProxy('127.0.0.1', 3306); proxy.freeze(); … proxy.thaw();
+ */
+export async function startFreezableProxy(host: string, port: number): Promise<FreezableProxy> {
+  let frozen = false;
+  const held: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('close', () => sockets.delete(socket));
+  };
+  const forward = (from: Socket, to: Socket) =>
+    from.on('data', (chunk: Buffer) => {
+      if (frozen) held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
+  const server = createServer((client) => {
+    const upstream = netConnect({ host, port });
+    track(client);
+    track(upstream);
+    forward(client, upstream);
+    forward(upstream, client);
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    port: (server.address() as { port: number }).port,
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /**

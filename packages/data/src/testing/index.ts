@@ -5,8 +5,10 @@
 export {
   type FaultServer,
   type FaultServerOrSkip,
+  type FreezableProxy,
   holdUserRowsLock,
   sparePort,
+  startFreezableProxy,
   startPrivatePostgres,
   startPrivateRedis,
 } from './faults.js';
