@@ -3,6 +3,7 @@
  * target that is not a path, a backslash in the path, a missing or unparsable Host. What it accepts still works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_SECURE_HEADERS } from '../middleware/secure-headers.js';
 import { startTestServer, type TestServer } from '../testing/index.js';
 import { type ListeningServer, listen } from './listen.js';
 import { RawConnection } from './raw-http.contract.js';
@@ -48,6 +49,8 @@ describe('request targets node-server refuses', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-trace-id']).toBeTruthy();
     expect(JSON.parse(res.body)).toMatchObject({ code: 48000 });
+    // The API's secure headers: an error answer is no more cacheable or frameable than any other.
+    for (const [name, value] of API_SECURE_HEADERS) expect(res.headers[name.toLowerCase()]).toBe(value);
   });
 
   it('still serves what node-server accepts: a backslash in the query, an absolute URL, an upper-case Host', async () => {

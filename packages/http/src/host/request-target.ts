@@ -8,7 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type ErrorCodeRegistry, fail, traceIdAt } from '@svc/kernel';
+import { API_SECURE_HEADERS } from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
+
+const SECURE_HEADERS: Record<string, string> = Object.fromEntries(API_SECURE_HEADERS);
 
 /** Distinct accepted Host headers kept; others are checked per request. */
 const HOSTS_KEPT = 32;
@@ -63,7 +66,10 @@ export function targetProblem(incoming: IncomingMessage, hostOk: (host: string |
   return hostOk(host) ? undefined : 'the Host header is not a valid host';
 }
 
-/** Answers a refused target: 400 with the 48000 envelope naming the problem. */
+/**
+ * Answers a refused target: 400 with the 48000 envelope naming the problem and the API's secure headers (the
+ * target may have meant an `/api/` path; an error answer is cached or framed no more than any other).
+ */
 export function answerBadTarget(outgoing: ServerResponse, errors: ErrorCodeRegistry, problem: string): void {
   const code = ErrorCode.ParamInvalid.code;
   const body = JSON.stringify(
@@ -73,6 +79,7 @@ export function answerBadTarget(outgoing: ServerResponse, errors: ErrorCodeRegis
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     [TRACE_HEADER]: traceIdAt(Date.now()),
+    ...SECURE_HEADERS,
   });
   outgoing.end(body);
 }
