@@ -1,6 +1,7 @@
 import { defineCaptchaContract } from './mfa/captcha.contract.js';
 import { defineDoorsContract } from './mfa/doors.contract.js';
 import { defineReauthContract } from './mfa/reauth.contract.js';
+import { defineRecycleReauthContract } from './mfa/recycle-reauth.contract.js';
 import { defineSmsContract } from './mfa/sms.contract.js';
 import { defineSmsLoginTotpContract } from './mfa/sms-login-totp.contract.js';
 import { defineStalePasswordContract } from './mfa/stale-password.contract.js';
@@ -12,4 +13,5 @@ defineSmsLoginTotpContract('MySql', 'Memory');
 defineTotpContract('MySql', 'Memory');
 defineStalePasswordContract('MySql', 'Memory');
 defineReauthContract('MySql', 'Memory');
+defineRecycleReauthContract('MySql', 'Memory');
 defineDoorsContract('MySql', 'Memory');

@@ -68,6 +68,7 @@ export function registerKernelRecycleTypes(
     softDeleteRecycleType(bin, {
       type: 'config',
       title: 'Configuration',
+      reauth: true,
       table: 'sysConfig',
       describe: (r) => ({ title: r.name, subtitle: r.configKey }),
       uniqueKey: (r) => ({ field: 'configKey', value: r.configKey }),
@@ -85,6 +86,7 @@ export function registerKernelRecycleTypes(
       softDeleteRecycleType(bin, {
         type: 'job',
         title: 'Scheduled jobs',
+        reauth: true,
         table: 'sysJob',
         describe: (r) => ({ title: r.name, subtitle: r.code }),
         uniqueKey: (r) => ({ field: 'code', value: r.code }),

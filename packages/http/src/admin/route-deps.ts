@@ -5,6 +5,7 @@
 import type { AdminActor, AdminServices, PortalService } from '@svc/security';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context.js';
+import type { ReauthCheck } from '../security/guards.js';
 import { requirePrincipal } from '../security/principal.js';
 
 export interface AdminRouteDeps {
@@ -13,6 +14,8 @@ export interface AdminRouteDeps {
   maxPageSize: number;
   /** The caller's portal (the personal menu is cached under the portal generation). */
   portal: PortalService;
+  /** The re-authentication window, for checks that depend on what a request names (a recycle-bin type). */
+  reauth: ReauthCheck;
 }
 
 /** The caller of this request as an administration actor. */

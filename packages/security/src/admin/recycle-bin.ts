@@ -40,6 +40,11 @@ export interface RecycleBinType {
   readonly type: string;
   /** Display name. */
   readonly title: string;
+  /**
+   * Restoring needs the re-authentication window, as the type's own writes do (spec: the default high-sensitivity
+   * set holds user, role, menu, system-config and scheduled-job writes; bringing such a row back is one).
+   */
+  readonly reauth?: boolean;
   page(actor: AdminActor, query: PageQuery): Promise<Page<RecycleItem>>;
   restore(actor: AdminActor, id: number): Promise<void>;
   purge(actor: AdminActor, id: number): Promise<void>;
@@ -91,6 +96,7 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
   return {
     type: 'user',
     title: 'Users',
+    reauth: true,
     async page(actor, query) {
       const page = await repos.users.pageDeleted(query, await actor.scope());
       return {
@@ -136,6 +142,7 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
   return {
     type: 'role',
     title: 'Roles',
+    reauth: true,
     async page(_actor, query) {
       const page = await repos.roles.pageDeleted(query);
       return {
@@ -184,6 +191,8 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
 export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
   type: string;
   title: string;
+  /** Restoring needs the re-authentication window ({@link RecycleBinType.reauth}). */
+  reauth?: boolean;
   /** Table key in `Tables` (`sysPosition`). */
   table: K;
   describe(row: TrashRow<K>): { title: string; subtitle: string | null };
@@ -226,6 +235,7 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
   return {
     type: entry.type,
     title: entry.title,
+    ...(entry.reauth ? { reauth: true } : {}),
     async page(actor, query) {
       const page = await trash.page(entry.table, query, await scopeOf(actor));
       return {
@@ -285,6 +295,7 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
     softDeleteRecycleType(deps, {
       type: 'menu',
       title: 'Menus',
+      reauth: true,
       table: 'sysMenu',
       describe: (r) => ({ title: r.title, subtitle: r.permission ?? r.path }),
       async checkRestore(actor, row) {

@@ -63,6 +63,7 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
     admin: adminServicesFor(deps),
     maxPageSize: deps.config.service.Api.MaxPageSize,
     portal: portalServicesFor(deps).portal,
+    reauth: deps.core.mfa.reauth,
   };
   for (const route of [
     userPage,

@@ -1,9 +1,14 @@
-/** `POST /api/v1/sys/recycle/{type}/{id}/restore`: brings a row back (42020 not in the bin, 42021 unique clash). */
+/**
+ * `POST /api/v1/sys/recycle/{type}/{id}/restore`: brings a row back (42020 not in the bin, 42021 unique clash).
+ * A type whose own writes are high-sensitivity (users, roles, menus, config, jobs) needs the re-authentication
+ * window (40024), as those writes do: a restored administrator is as good as a created one.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ok } from '@svc/kernel';
+import { BusinessError, ErrorCode, ok } from '@svc/kernel';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requirePrincipal } from '../../../security/principal.js';
 import { TypeIdParamSchema } from './params.js';
 
 export const route = createRoute({
@@ -18,7 +23,11 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'RecycleBin' }, async (c) => {
     const { type, id } = c.req.valid('param');
-    await deps.admin.recycleBin.get(type).restore(actorOf(c, deps), id);
+    const bin = deps.admin.recycleBin.get(type);
+    const principal = requirePrincipal(c);
+    if (bin.reauth && principal.kind === 'user' && !(await deps.reauth.satisfied(principal)))
+      throw new BusinessError(ErrorCode.ReauthRequired);
+    await bin.restore(actorOf(c, deps), id);
     return c.json(ok(null), 200);
   });
 }
