@@ -3,7 +3,7 @@
  * `sys_totp_recovery_code` (only hashes). Binding and clearing touch both tables in one transaction, and every
  * write that decides a race is one conditional statement, so concurrent requests cannot both win: a seed is
  * stored only while none is (`totp_secret IS NULL`), a recovery code is used only while unused
- * (`used_time IS NULL`).
+ * (`used_time IS NULL`), a recovery clears only the seed its code belonged to (`totp_secret = <that seed>`).
  */
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { QueryDb } from '../dialect.js';
@@ -22,8 +22,12 @@ export interface TotpRepository {
    * in one transaction. False (and nothing written) when the user is unknown, deleted or already bound.
    */
   bind(userId: number, sealedSecret: string, codeHashes: readonly string[], at: Date): Promise<boolean>;
-  /** Removes the seed and every recovery code of the user; false when the user is unknown. */
-  clear(userId: number, stamp: TotpClearStamp): Promise<boolean>;
+  /**
+   * Removes the seed and every recovery code of the user; false when the user is unknown. With `sealedSecret`,
+   * only while that is the stored seed (a recovery clears the binding its code belonged to, never a newer one):
+   * otherwise false, and nothing removed.
+   */
+  clear(userId: number, stamp: TotpClearStamp, only?: { sealedSecret: string }): Promise<boolean>;
   /** Marks one unused recovery code of the user as used; true only for the one call that did. */
   consumeRecoveryCode(userId: number, codeHash: string, at: Date): Promise<boolean>;
   /** Recovery codes of the user not used yet. */
@@ -56,14 +60,15 @@ export function createTotpRepository({ db, adapter, tables }: RepositoryContext)
       });
     },
 
-    clear(userId, stamp) {
+    clear(userId, stamp, only) {
       return adapter.transaction(db, async (tx) => {
         const result = await tx
           .update(u)
           .set({ totpSecret: null, totpBoundTime: null, updateTime: stamp.at, updateUserId: stamp.userId })
-          .where(eq(u.id, userId));
-        await deleteCodes(tx, userId);
-        return adapter.affectedRows(result) > 0;
+          .where(and(eq(u.id, userId), only ? eq(u.totpSecret, only.sealedSecret) : undefined));
+        const cleared = adapter.affectedRows(result) > 0;
+        if (cleared || !only) await deleteCodes(tx, userId);
+        return cleared;
       });
     },
 

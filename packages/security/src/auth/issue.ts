@@ -9,6 +9,7 @@ import { newRefreshToken } from '../refresh-tokens.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
 import type { IssuedSession } from './contracts.js';
 import type { ClientInfo } from './principal.js';
+import type { RevokeReason } from './session-manager.js';
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_HOUR = 3_600_000;
@@ -61,6 +62,8 @@ export async function issueTokens(
 export interface CredentialRecheck {
   holds(current: SysUserRow): boolean | Promise<boolean>;
   refusal: BusinessError;
+  /** Recorded on the revoked session: what was taken away. @default 'password-change' */
+  revokeReason?: (current: SysUserRow) => RevokeReason;
 }
 
 /** Options of {@link openSession}. */
@@ -71,7 +74,8 @@ export interface OpenSessionOptions {
   mustChangePassword?: boolean;
   /**
    * The credential the session was granted on (the password a login verified, the one a second-factor
-   * challenge was started with) is still the user's. @default none (only `enabled` is checked again)
+   * challenge was started with, the authenticator a TOTP step was issued for) is still the user's.
+   * @default none (only `enabled` is checked again)
    */
   credential?: CredentialRecheck;
 }
@@ -84,8 +88,9 @@ export interface OpenSessionOptions {
  * The fresh look closes the window between the credential check and the insert. Every path that takes a
  * credential away writes the user row first and revokes the user's sessions after it: disable and delete, the
  * self-service and forced password change (`password-change.ts`), the administrator's reset
- * (`admin/users.ts` `resetPassword`). So either that revocation sees this row, or this read sees the new row.
- * A path that changes the password must keep that order.
+ * (`admin/users.ts` `resetPassword`), the clearing of an authenticator by an administrator or a recovery code
+ * (`mfa/binding.ts`). So either that revocation sees this row, or this read sees the new row. A path that
+ * changes the password or the authenticator must keep that order.
  */
 export async function openSession(
   deps: ResolvedAuthDeps,
@@ -113,7 +118,10 @@ export async function openSession(
     throw new BusinessError(ErrorCode.AccountDisabled);
   }
   if (options.credential && !(await options.credential.holds(current))) {
-    await deps.sessions.revokeSession(sessionId, 'password-change');
+    await deps.sessions.revokeSession(
+      sessionId,
+      options.credential.revokeReason?.(current) ?? 'password-change',
+    );
     throw options.credential.refusal;
   }
   await deps.sessions.enforceLimit(user.id);

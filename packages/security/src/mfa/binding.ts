@@ -41,8 +41,8 @@ export interface TotpBinding {
   /** Stores the seed and answers the recovery codes (shown once). */
   complete(bindChallengeId: string, code: string): Promise<{ recoveryCodes: string[] }>;
   /**
-   * Uses one recovery code: the binding is cleared and every session of the account revoked. A wrong code
-   * counts on the account's second-factor counter.
+   * Uses one recovery code: the binding it belongs to is cleared and every session of the account revoked. A
+   * wrong code counts on the account's second-factor counter.
    */
   recover(
     account: string,
@@ -125,6 +125,10 @@ export function createTotpBinding(
       if (!owner || challenge.credential !== credentialStamp(owner)) {
         throw new BusinessError(ErrorCode.MfaBindInvalid);
       }
+      // An account bound since this bind began (a concurrent bind won) binds nothing: answered before the code is
+      // checked, whose time step would otherwise be spent for the account and refuse the bound authenticator's
+      // code of that step.
+      if (owner.totpSecret) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
       const seed = protector.open(challenge.sealed, bindContext(bindChallengeId));
       if (!(await totp.accept(challenge.userId, seed, code, store.nowMs()))) {
         const attempts = challenge.attempts + 1;
@@ -153,18 +157,23 @@ export function createTotpBinding(
         client: options.client,
       });
       const who = { account, userId: user.id, client: options.client };
+      const sealed = user.totpSecret;
       await recordingRefusal(deps.passwords.log, who, async () => {
         const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
         const used =
-          user.totpSecret !== null &&
+          sealed !== null &&
           (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
         if (!used) {
           attempt.failed();
           throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
         }
         await attempt.succeeded();
+        // The code clears the binding it belongs to, never one made after it was used (an administrator's clear
+        // and a re-bind landing in between): then it answers as a used code, and the new binding stays.
+        if (!(await repos.totp.clear(user.id, { userId: null, at: deps.now() }, { sealedSecret: sealed }))) {
+          throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+        }
       });
-      await repos.totp.clear(user.id, { userId: null, at: deps.now() });
       await deps.sessions.revokeUserSessions(user.id, 'mfa-recovery');
     },
 

@@ -61,6 +61,15 @@ export const seedContext = (userId: number) => `totp:user:${userId}`;
  */
 export const credentialStamp = (user: Pick<SysUserRow, 'password'>): string => sha256Hex(user.password);
 
+/**
+ * What a TOTP login step keeps of the authenticator it was issued for: the SHA-256 of the sealed seed, null while
+ * none is bound. Every binding is sealed with a fresh data key, so a clear (by an administrator or a recovery
+ * code) or a re-bind since the step began moves the stamp, even a re-bind of the same seed; the step is then
+ * dead, as after a password change. Like `credentialStamp`, it opens nothing.
+ */
+export const factorStamp = (user: Pick<SysUserRow, 'totpSecret'>): string | null =>
+  user.totpSecret ? sha256Hex(user.totpSecret) : null;
+
 /** Captcha answer an anonymous password door takes while captcha is on (contract §10). */
 export interface CaptchaFields {
   captchaId?: string | undefined;

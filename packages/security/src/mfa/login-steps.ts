@@ -3,7 +3,8 @@
  * challenge instead of a session: 40018 for a TOTP-bound account, 40020 when TOTP is demanded but not bound,
  * 40009 for the SMS step), the completions (`/auth/login/totp`, `/auth/login/sms`, `/auth/sms/login`) and the
  * SMS sends. The passwordless SMS login passes the same TOTP demand as the password login. A challenge keeps a
- * stamp of the password it was started with and dies with it (a change or reset answers as a stale challenge).
+ * stamp of the password it was started with and dies with it (a change or reset answers as a stale challenge); a
+ * TOTP step dies with its authenticator too (cleared by an administrator or a recovery code, or re-bound).
  * A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its own login-log
  * row; each challenge or code is taken atomically, so one correct code opens one session.
  */
@@ -14,7 +15,7 @@ import type { IssuedSession } from '../auth/contracts.js';
 import type { CredentialRecheck } from '../auth/issue.js';
 import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
-import { credentialStamp, type MfaDeps, type SharedChecks } from './common.js';
+import { credentialStamp, factorStamp, type MfaDeps, type SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
 import type { SmsCodeService, SmsSendResult } from './sms.js';
 import type { TotpEngine } from './totp.js';
@@ -38,6 +39,8 @@ interface TotpChallenge {
   userId: number;
   /** Stamp of the password the login was started with (see `credentialStamp`). */
   credential?: string;
+  /** Stamp of the authenticator the step was issued for (see `factorStamp`); a step without one is dead. */
+  factor?: string | null;
   attempts: number;
   expiresAt: number;
 }
@@ -99,6 +102,23 @@ export function createLoginSteps(
   }
 
   /**
+   * The TOTP step also dies with the authenticator it was issued for: an administrator's clear, a recovery or a
+   * re-bind since the step began answers `dead`, now and again once the session row exists (the clear revokes
+   * the user's sessions after writing the row, so either it sees the new session or this look sees the clear).
+   */
+  function sameFactors(challenge: TotpChallenge, user: SysUserRow, dead: BusinessError): CredentialRecheck {
+    const password = (row: SysUserRow) => challenge.credential === credentialStamp(row);
+    const authenticator = (row: SysUserRow) =>
+      typeof challenge.factor === 'string' && challenge.factor === factorStamp(row);
+    if (!password(user) || !authenticator(user)) throw dead;
+    return {
+      holds: (row) => password(row) && authenticator(row),
+      refusal: dead,
+      revokeReason: (row) => (password(row) ? 'mfa-cleared' : 'password-change'),
+    };
+  }
+
+  /**
    * The TOTP demand of an account, whatever proved the first factor (password, external login, SMS login):
    * 40018 with a challenge for a bound account, 40020 when TOTP is demanded but not bound.
    */
@@ -109,7 +129,7 @@ export function createLoginSteps(
       const ttl = settings.totp.challengeTtlSeconds;
       await store.put(
         `${MFA_KEYS.totpChallenge}${challengeId}`,
-        { userId: user.id, credential: credentialStamp(user), attempts: 0 },
+        { userId: user.id, credential: credentialStamp(user), factor: factorStamp(user), attempts: 0 },
         ttl * 1000,
       );
       throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
@@ -147,8 +167,7 @@ export function createLoginSteps(
           const dead = new BusinessError(ErrorCode.MfaChallengeExpired);
           const user = await liveUser(challenge.userId, dead);
           account = user.account;
-          if (!user.totpSecret) throw dead;
-          const credential = samePassword(challenge.credential, user, dead);
+          const credential = sameFactors(challenge, user, dead);
           // Codes count on the account across challenges (contract §10): reserved before the check.
           const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
           if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {

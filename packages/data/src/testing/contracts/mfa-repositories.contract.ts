@@ -1,8 +1,8 @@
 /**
  * Contract: the repositories behind the second factors, written once and run on every dialect. A TOTP seed is
  * stored only while none is (also under concurrent binds), binding and clearing carry the recovery codes with
- * them, a recovery code is used exactly once under concurrency, phone lookups see live users only, and the
- * high-sensitivity list adds each code once.
+ * them (a clear for one seed leaves another alone), a recovery code is used exactly once under concurrency,
+ * phone lookups see live users only, and the high-sensitivity list adds each code once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHighSensitivityRepository } from '../../repositories/high-sensitivity.js';
@@ -76,6 +76,20 @@ export function mfaRepositoriesContract(fixture: DialectFixture): void {
         expect(await totp.consumeRecoveryCode(userId, 'c2', at(11))).toBe(false);
         expect(await totp.bind(userId, 'new', ['n1'], at(12))).toBe(true);
         expect(await totp.clear(999_999, { userId: null, at: at(13) })).toBe(false);
+      });
+
+      it('clears only the given seed when asked to (a recovery never clears a newer binding)', async () => {
+        const userId = await newUser();
+        await totp.bind(userId, 'old', ['c1'], at(0));
+        await totp.clear(userId, { userId: 1, at: at(1) });
+        await totp.bind(userId, 'new', ['n1', 'n2'], at(2));
+        expect(await totp.clear(userId, { userId: null, at: at(3) }, { sealedSecret: 'old' })).toBe(false);
+        expect((await repos.users.findById(userId))?.totpSecret).toBe('new');
+        expect(await totp.countUnusedRecoveryCodes(userId)).toBe(2);
+        expect(await totp.clear(userId, { userId: null, at: at(4) }, { sealedSecret: 'new' })).toBe(true);
+        expect(await repos.users.findById(userId)).toMatchObject({ totpSecret: null, updateUserId: null });
+        expect(await totp.countUnusedRecoveryCodes(userId)).toBe(0);
+        expect(await totp.clear(userId, { userId: null, at: at(5) }, { sealedSecret: 'new' })).toBe(false);
       });
 
       it('finds live users by exact phone, several when the number is shared', async () => {

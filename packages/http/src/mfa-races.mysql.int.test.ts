@@ -1,0 +1,7 @@
+import { defineMfaInputsContract } from './mfa/mfa-inputs.contract.js';
+import { defineStaleFactorContract } from './mfa/stale-factor.contract.js';
+import { defineTotpReplayContract } from './mfa/totp-replay.contract.js';
+
+defineStaleFactorContract('MySql', 'Memory');
+defineTotpReplayContract('MySql', 'Memory');
+defineMfaInputsContract('MySql', 'Memory');
