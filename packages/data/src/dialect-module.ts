@@ -12,6 +12,12 @@ export interface QueryLogger {
   logQuery(query: string, params: unknown[]): void;
 }
 
+/**
+ * Time on top of a statement's server budget before a client-side deadline gives up (PostgreSQL and MySQL): the
+ * server's own timeout must answer first whenever the server runs, also on a loaded machine whose event loop lags.
+ */
+export const DEADLINE_GRACE_MS = 1_000;
+
 /** Options every dialect's `connect` understands. */
 export interface ConnectOptions {
   /** Connection pool size for server databases. @default 10 */

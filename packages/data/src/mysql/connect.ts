@@ -8,6 +8,7 @@ import { createPool, type Pool, type PoolOptions } from 'mysql2';
 import { type ConnectionConfig, describeTarget } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions, PoolStats } from '../dialect-module.js';
+import { isDatabaseUnavailable } from '../errors.js';
 import { withDeadlines } from './deadline.js';
 
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
@@ -34,20 +35,27 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
     charset: 'utf8mb4',
     supportBigNumbers: true,
   });
-  // The server stops a statement at the command timeout too, so a cancelled query does not keep running
-  // there (holding locks) after the client gave up: MariaDB's max_statement_time (seconds, every statement),
-  // else MySQL's max_execution_time (milliseconds, SELECT only). Queued first on each new connection.
-  pool.on('connection', (connection) => {
-    connection.query(`SET SESSION max_statement_time = ${options.commandTimeoutMs / 1000}`, (error) => {
-      if (error) connection.query(`SET SESSION max_execution_time = ${options.commandTimeoutMs}`, () => {});
-    });
-  });
   const drizzleDb = drizzle({
     // Every statement, a transaction's too, and the wait for a pooled connection are bounded (deadline.ts).
     client: withDeadlines(pool.promise(), {
       commandTimeoutMs: options.commandTimeoutMs,
       acquireTimeoutMs: options.acquireTimeoutMs,
       target: describeTarget(config),
+      // The server stops a statement at the command timeout too, so a statement the client gave up on does not
+      // keep running there (holding locks): MariaDB's max_statement_time (seconds, every statement), else MySQL's
+      // max_execution_time (milliseconds, SELECT only). Sent on each new connection before its first statement.
+      async initialize(query) {
+        try {
+          await query(`SET SESSION max_statement_time = ${options.commandTimeoutMs / 1000}`);
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) throw error;
+          await query(`SET SESSION max_execution_time = ${options.commandTimeoutMs}`).catch(
+            (second: unknown) => {
+              if (isDatabaseUnavailable(second)) throw second;
+            },
+          );
+        }
+      },
     }),
     ...(options.queryLogger ? { logger: options.queryLogger } : {}),
   });

@@ -3,24 +3,26 @@
  * while the server runs: a frozen server (SIGSTOP, a host that hangs, a network black hole) keeps the socket open
  * and answers nothing. mysql2's own query `timeout` fails the statement that waits, but leaves it at the head of
  * its connection's command queue, and the pool takes that connection back: the next statement given to it queued
- * behind the dead one, where its own timeout never starts, and waited for as long as the server stayed frozen.
- * A transaction's statements had no timeout at all, and the wait for a pooled connection none either. Here:
+ * behind the dead one, where its own timeout never starts (mysql2 starts it when the statement reaches the head),
+ * and waited for as long as the server stayed frozen. A transaction's statements had no timeout at all, and the
+ * wait for a pooled connection none either. Here:
  * - every statement, in a transaction too, gets mysql2's timeout: its server budget plus a grace (the command
  *   timeout, or what `SET SESSION max_statement_time` gave the transaction's connection: imports, SQL jobs);
- * - a connection whose statement timed out is destroyed, never handed out again (what waited on it fails at
- *   once; the server, if it is alive, ends its session when it sees the socket close);
+ * - a connection whose statement timed out is destroyed, never handed out again, and what its caller sends on it
+ *   afterwards (a transaction's restore or rollback) fails at once as unavailable. Nothing else can wait on it: a
+ *   pooled connection serves one caller at a time, and drizzle runs a transaction's statements one after another.
+ *   The server, if it is alive, ends the session when it sees the socket close;
+ * - the session settings of a new connection (the server's own statement timeout) are sent through the same
+ *   bounded path before its first statement, not queued ahead of it by the pool;
  * - the wait for a pooled connection, a new one's connect included, is bounded by the acquire timeout.
  * Past any of them the caller gets an error `isDatabaseUnavailable` recognises (503/50003 above it). As with
- * PostgreSQL, a write given up after it was sent may still commit once the server resumes.
+ * PostgreSQL, a write given up after it was sent may still commit once the server resumes. On MySQL (not MariaDB)
+ * the server bounds only SELECT statements (`max_execution_time`), so there a write that outlasts its budget on a
+ * live server (a long lock wait) is cut by this deadline instead.
  */
 import type { PoolConnection, Pool as PromisePool } from 'mysql2/promise';
+import { DEADLINE_GRACE_MS } from '../dialect-module.js';
 import { DatabaseUnavailableError } from '../errors.js';
-
-/**
- * Time on top of the server's budget before the client gives up: the server's own timeout error (1969
- * `max_statement_time exceeded`) must arrive first whenever the server runs, also when the event loop lags.
- */
-export const DEADLINE_GRACE_MS = 1_000;
 
 export interface MysqlDeadlineOptions {
   /** The pool's server budget per statement (`max_statement_time`, the command timeout). */
@@ -29,11 +31,17 @@ export interface MysqlDeadlineOptions {
   acquireTimeoutMs: number;
   /** Where the database is, for the error message (no credentials). */
   target: string;
+  /**
+   * Runs once on each new connection before its first statement (the session's statement timeout), with a
+   * bounded `query` of its own.
+   */
+  initialize?: (query: (sql: string) => Promise<unknown>) => Promise<void>;
 }
 
 /**
  * `SET SESSION max_statement_time = <seconds>` (MariaDB) or `max_execution_time = <ms>` (MySQL), as this package
- * writes them (mysql/adapter.ts, repositories/users.ts), a restore from a user variable included.
+ * writes them (mysql/adapter.ts `executeStatement`, repositories/users.ts `importBatch`; the MySQL deadline test
+ * runs both), a restore from the user variable they saved the pool's value in included.
  */
 const SET_SESSION_TIMEOUT =
   /^\s*set\s+session\s+(max_statement_time|max_execution_time)\s*=\s*([0-9.]+|@[a-z_]+)\s*;?\s*$/i;
@@ -54,6 +62,14 @@ function withTimeout(options: unknown, timeoutMs: number): unknown {
   return { timeout: timeoutMs, ...given };
 }
 
+/** One pooled connection with its budget, and the timeout that took it if one did. */
+interface Held {
+  connection: PoolConnection;
+  query: Query;
+  budgetMs: number;
+  lost?: unknown;
+}
+
 /**
  * The pool with deadlines, as drizzle takes it: `query` and `getConnection` (what drizzle's transactions use)
  * are bounded; every other property is the mysql2 promise pool's own.
@@ -61,17 +77,40 @@ function withTimeout(options: unknown, timeoutMs: number): unknown {
 export function withDeadlines(pool: PromisePool, options: MysqlDeadlineOptions): PromisePool {
   const { commandTimeoutMs, acquireTimeoutMs, target } = options;
   const getConnection = pool.getConnection.bind(pool);
+  /** Connections whose session settings were sent (the pool reuses them). */
+  const initialized = new WeakSet<object>();
+
+  const unavailable = (reason: string, cause?: unknown) =>
+    new DatabaseUnavailableError('MySql', target, reason, cause === undefined ? undefined : { cause });
+
+  /** Runs one statement; a statement that timed out takes its connection with it. */
+  async function run(held: Held, statement: unknown, values: unknown): Promise<unknown> {
+    if (held.lost !== undefined)
+      throw unavailable('the connection was closed after a statement outlived its deadline', held.lost);
+    const budget = held.budgetMs;
+    try {
+      return await held.query(withTimeout(statement, budget > 0 ? budget + DEADLINE_GRACE_MS : 0), values);
+    } catch (error) {
+      if (timedOut(error)) {
+        held.lost = error;
+        held.connection.destroy();
+      }
+      throw error;
+    }
+  }
+
+  function hold(connection: PoolConnection): Held {
+    return { connection, query: connection.query.bind(connection) as Query, budgetMs: commandTimeoutMs };
+  }
 
   /** A pooled connection within the acquire timeout; one that comes later goes straight back. */
-  function acquire(): Promise<PoolConnection> {
+  function pooled(): Promise<PoolConnection> {
     return new Promise((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => {
         settled = true;
         reject(
-          new DatabaseUnavailableError(
-            'MySql',
-            target,
+          unavailable(
             `no connection within ${acquireTimeoutMs} ms (the acquire timeout; the server may be frozen, unreachable or saturated)`,
           ),
         );
@@ -95,53 +134,50 @@ export function withDeadlines(pool: PromisePool, options: MysqlDeadlineOptions):
     });
   }
 
-  /** Runs one statement on `connection`; a statement that timed out takes its connection with it. */
-  async function run(
-    connection: PoolConnection,
-    query: Query,
-    statement: unknown,
-    values: unknown,
-    budgetMs: number,
-  ): Promise<unknown> {
-    try {
-      return await query(withTimeout(statement, budgetMs > 0 ? budgetMs + DEADLINE_GRACE_MS : 0), values);
-    } catch (error) {
-      if (timedOut(error)) connection.destroy();
-      throw error;
+  /** A pooled connection, its session settings sent first when it is new. */
+  async function acquire(): Promise<Held> {
+    const held = hold(await pooled());
+    const raw = (held.connection as unknown as { connection?: object }).connection ?? held.connection;
+    if (options.initialize && !initialized.has(raw)) {
+      try {
+        await options.initialize((sql) => run(held, sql, undefined));
+      } catch (error) {
+        held.connection.release();
+        throw error;
+      }
+      initialized.add(raw);
     }
+    return held;
   }
 
   /** A transaction's connection: its statements carry the connection's budget, raised by `SET SESSION`. */
-  function bounded(connection: PoolConnection): PoolConnection {
-    const query = connection.query.bind(connection) as Query;
-    let budgetMs = commandTimeoutMs;
+  function bounded(held: Held): PoolConnection {
     const boundedQuery = async (statement: unknown, values?: unknown) => {
-      const result = await run(connection, query, statement, values, budgetMs);
+      const result = await run(held, statement, values);
       const text = textOf(statement);
       const raised = typeof text === 'string' ? SET_SESSION_TIMEOUT.exec(text) : null;
       if (raised?.[2] !== undefined) {
         const [, name, value] = raised;
-        // A restore from a user variable puts back the pool's own value (connect.ts sets it on every connection).
+        // A restore from a user variable puts back the pool's own value (initialize sets it on every connection).
         const ms = value.startsWith('@')
           ? commandTimeoutMs
           : name?.toLowerCase() === 'max_statement_time'
             ? Number(value) * 1000
             : Number(value);
-        if (Number.isFinite(ms)) budgetMs = ms;
+        if (Number.isFinite(ms)) held.budgetMs = ms;
       }
       return result;
     };
-    return Object.assign(Object.create(connection) as PoolConnection, { query: boundedQuery });
+    return Object.assign(Object.create(held.connection) as PoolConnection, { query: boundedQuery });
   }
 
   async function boundedPoolQuery(statement: unknown, values?: unknown): Promise<unknown> {
-    const connection = await acquire();
-    const query = connection.query.bind(connection) as Query;
+    const held = await acquire();
     try {
-      return await run(connection, query, statement, values, commandTimeoutMs);
+      return await run(held, statement, values);
     } finally {
       // A destroyed connection is out of the pool already; releasing it again is a no-op there.
-      connection.release();
+      held.connection.release();
     }
   }
 

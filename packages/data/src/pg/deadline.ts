@@ -18,13 +18,8 @@
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Logger } from '@svc/kernel';
+import { DEADLINE_GRACE_MS } from '../dialect-module.js';
 import { DatabaseUnavailableError } from '../errors.js';
-
-/**
- * Time on top of the server's budget before the client gives up: the server's own cancel (57014) must arrive
- * first whenever the server runs, also on a loaded machine whose event loop lags.
- */
-export const DEADLINE_GRACE_MS = 1_000;
 
 /** The slice of a postgres.js `Query` used here (a Promise subclass; `state` is set once a connection took it). */
 interface PgQuery extends Promise<unknown> {
