@@ -80,9 +80,15 @@ describe('SQL Server migration', () => {
   });
 });
 
-/** A node-mssql stand-in that records each statement and answers from `reply`. */
-function recordingDatabase(reply: (sql: string) => unknown[]) {
+/**
+ * A node-mssql stand-in that records each statement (`begin`/`commit`/`rollback` of a transaction too) and
+ * answers from `reply`.
+ */
+function recordingDatabase(reply: (sql: string, params: unknown[]) => unknown[]) {
   const statements: Array<{ sql: string; params: unknown[] }> = [];
+  const mark = (sql: string) => async () => {
+    statements.push({ sql, params: [] });
+  };
   const client = {
     request() {
       const params: unknown[] = [];
@@ -95,12 +101,20 @@ function recordingDatabase(reply: (sql: string) => unknown[]) {
         },
         async query(text: string) {
           statements.push({ sql: text, params });
-          const rows = reply(text) as Record<string, unknown>[];
+          const rows = reply(text, params) as Record<string, unknown>[];
           return {
             recordset: this.arrayRowMode ? rows.map((r) => Object.values(r)) : rows,
             rowsAffected: [1],
           };
         },
+      };
+    },
+    transaction() {
+      return {
+        request: client.request,
+        begin: mark('begin'),
+        commit: mark('commit'),
+        rollback: mark('rollback'),
       };
     },
   };
@@ -178,4 +192,100 @@ describe('SQL Server queries from the shared repositories', () => {
       "exec sp_getapplock @Resource = @par0, @LockMode = 'Exclusive', @LockOwner = 'Transaction'",
     );
   });
+});
+
+/** SQL Server's limit of parameters in one request (the lowest of the four dialects). */
+const MSSQL_MAX_PARAMETERS = 2_100;
+/** SQL Server's limit of rows in one `INSERT … VALUES` list. */
+const MSSQL_MAX_VALUES_ROWS = 1_000;
+
+describe('SQL Server: id lists longer than one statement may bind', () => {
+  /** More ids than SQL Server binds in one statement, as a role's members or a scope's users can be. */
+  const ids = Array.from({ length: 5_000 }, (_, i) => i + 1);
+  const stamp = { userId: 1, at: new Date(0) };
+  /** The numeric ids among a statement's parameters (the others are flags, texts and instants). */
+  const idsIn = (params: unknown[]) => params.filter((p): p is number => typeof p === 'number');
+  /** A row of `table` in select-list order: the id, nulls for the rest. */
+  const rowOf = (table: Table, id: number | string) =>
+    Object.fromEntries(Object.keys(getTableColumns(table)).map((k) => [k, k === 'id' ? id : null]));
+
+  const calls: Array<[string, (repos: ReturnType<typeof createRepositories>) => Promise<unknown>]> = [
+    ['users.findByIds', (r) => r.users.findByIds(ids)],
+    ['users.roleIdsOf', (r) => r.users.roleIdsOf(ids)],
+    ['users.softDelete', (r) => r.users.softDelete(ids, stamp)],
+    [
+      'users.insertWithRoles',
+      (r) => r.users.insertWithRoles({ account: 'a', realName: 'A', password: 'h' }, ids),
+    ],
+    ['users.update with roles', (r) => r.users.update(1, { realName: 'A' }, stamp, ids)],
+    ['roles.findByIds', (r) => r.roles.findByIds(ids)],
+    ['roles.softDeleteMany', (r) => r.roles.softDeleteMany(ids, stamp)],
+    [
+      'roles.changeMembers',
+      (r) =>
+        r.roles.changeMembers(
+          1,
+          ids,
+          ids.map((id) => id + 10_000),
+        ),
+    ],
+    ['roles.setMenus', (r) => r.roles.setMenus(1, ids)],
+    ['roles.setDataScope', (r) => r.roles.setDataScope(1, 5, ids, stamp)],
+    ['roles.scopesOfRoles', (r) => r.roles.scopesOfRoles(ids)],
+    ['roles.permissionsOfRoles', (r) => r.roles.permissionsOfRoles(ids)],
+    ['menus.findByIds', (r) => r.menus.findByIds(ids)],
+    ['modules.findByIds', (r) => r.modules.findByIds(ids)],
+    ['orgs.existingIds', (r) => r.orgs.existingIds(ids)],
+    ['files.findLive', (r) => r.files.findLive(ids)],
+    ['files.softDeleteMany', (r) => r.files.softDeleteMany(ids)],
+    ['files.purgeDeleted', (r) => r.files.purgeDeleted(ids)],
+    ['dicts.getTypes', (r) => r.dicts.getTypes(ids)],
+    ['dicts.getItems', (r) => r.dicts.getItems(ids)],
+    ['dicts.deleteTypes', (r) => r.dicts.deleteTypes(ids)],
+    ['dicts.deleteItems', (r) => r.dicts.deleteItems(ids)],
+    ['jobs.softDelete', (r) => r.jobs.softDelete(ids)],
+    [
+      'notices.create',
+      (r) => r.notices.create({ title: 't', type: 1, receiverType: 2, publishTime: new Date(0) }, ids),
+    ],
+    ['notices.liveRoleIds', (r) => r.notices.liveRoleIds(ids)],
+    ['notices.liveUserIds', (r) => r.notices.liveUserIds(ids)],
+    ['notices.roleMemberIds', (r) => r.notices.roleMemberIds(ids)],
+    ['notices.mine (a page of 5,000)', (r) => r.notices.mine(1, { size: ids.length })],
+    ['opLogs.storedTraceIds', (r) => r.opLogs.storedTraceIds(ids.map(String))],
+    ['refreshTokens.revokeAllOfSessions', (r) => r.refreshTokens.revokeAllOfSessions(ids.map(String))],
+    ['sessions.revokeAllOfUser', (r) => r.sessions.revokeAllOfUser(1, 'test', new Date(0))],
+    ['onlineSessions.listOfUser', (r) => r.onlineSessions.listOfUser(1, new Date(0))],
+  ];
+
+  it.each(calls)(
+    '%s binds at most 2,100 values a statement and inserts at most 1,000 rows',
+    async (_, call) => {
+      const { database, statements } = recordingDatabase((sql, params) => {
+        // Reads whose answer feeds a second list: every job and role asked for exists; the user has 5,000 live
+        // sessions and 5,000 notices.
+        if (sql.startsWith('select [id] from [sys_job]')) return idsIn(params).map((id) => ({ id }));
+        if (sql.startsWith('select count(*) from [sys_notice]')) return [{ total: ids.length }];
+        if (sql.startsWith('select [id], [title]') && sql.includes('from [sys_notice]'))
+          return ids.map((id) => rowOf(schema.sysNotice, id));
+        if (sql.startsWith('select [id], [data_scope] from [sys_role]'))
+          return idsIn(params).map((roleId) => ({ roleId, dataScope: 5 }));
+        if (sql.startsWith('select [id] from [sys_session]')) return ids.map((id) => ({ id: String(id) }));
+        if (sql.startsWith('select [id], [user_id]') && sql.includes('from [sys_session]'))
+          return ids.map((id) => rowOf(schema.sysSession, String(id)));
+        return [];
+      });
+      await call(createRepositories(database));
+      const listed = statements.filter((s) => s.params.length > 0);
+      expect(listed.length).toBeGreaterThan(0);
+      for (const { sql, params } of listed) {
+        expect(params.length, sql.slice(0, 80)).toBeLessThanOrEqual(MSSQL_MAX_PARAMETERS);
+        const rows = sql.match(/ values (.*)$/)?.[1]?.split('), (').length ?? 0;
+        expect(rows, sql.slice(0, 80)).toBeLessThanOrEqual(MSSQL_MAX_VALUES_ROWS);
+      }
+      // Split, not cut short: every id (numbers, or texts for session and trace ids) reached the database.
+      const sent = new Set(listed.flatMap((s) => s.params.filter((p) => typeof p !== 'boolean')));
+      expect(sent.size).toBeGreaterThanOrEqual(ids.length);
+    },
+  );
 });

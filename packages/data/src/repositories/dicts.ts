@@ -9,6 +9,7 @@ import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase } from './filters.js';
+import { readInChunks, writeAllInChunks, writeInChunks } from './id-lists.js';
 
 export type NewDictType = Omit<InferInsertModel<Tables['sysDictType']>, 'id'>;
 export type NewDictItem = Omit<InferInsertModel<Tables['sysDictItem']>, 'id'>;
@@ -134,47 +135,49 @@ export function createDictRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     deleteTypes(ids, audit) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return Promise.resolve(0);
+      if (ids.length === 0) return Promise.resolve(0);
       return adapter.transaction(db, async (tx) => {
-        const result = await tx
-          .update(ty)
-          .set({ isDelete: true, ...stamp(audit) })
-          .where(and(inArray(ty.id, unique), eq(ty.isDelete, false)));
-        await tx
-          .update(it)
-          .set({ isDelete: true, ...stamp(audit) })
-          .where(and(inArray(it.typeId, unique), eq(it.isDelete, false)));
-        return adapter.affectedRows(result);
+        const deleted = await writeInChunks(tx, adapter, ids, (q, chunk) =>
+          q
+            .update(ty)
+            .set({ isDelete: true, ...stamp(audit) })
+            .where(and(inArray(ty.id, chunk), eq(ty.isDelete, false))),
+        );
+        await writeInChunks(tx, adapter, ids, (q, chunk) =>
+          q
+            .update(it)
+            .set({ isDelete: true, ...stamp(audit) })
+            .where(and(inArray(it.typeId, chunk), eq(it.isDelete, false))),
+        );
+        return deleted;
       });
     },
 
-    async getTypes(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(ty)
-        .where(and(inArray(ty.id, unique), eq(ty.isDelete, false)));
+    getTypes(ids) {
+      return readInChunks(ids, (chunk) =>
+        db
+          .select()
+          .from(ty)
+          .where(and(inArray(ty.id, chunk), eq(ty.isDelete, false))),
+      );
     },
 
-    async getItems(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(it)
-        .where(and(inArray(it.id, unique), eq(it.isDelete, false)));
+    getItems(ids) {
+      return readInChunks(ids, (chunk) =>
+        db
+          .select()
+          .from(it)
+          .where(and(inArray(it.id, chunk), eq(it.isDelete, false))),
+      );
     },
 
-    async deleteItems(ids, audit) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return 0;
-      const result = await db
-        .update(it)
-        .set({ isDelete: true, ...stamp(audit) })
-        .where(and(inArray(it.id, unique), eq(it.isDelete, false)));
-      return adapter.affectedRows(result);
+    deleteItems(ids, audit) {
+      return writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+        q
+          .update(it)
+          .set({ isDelete: true, ...stamp(audit) })
+          .where(and(inArray(it.id, chunk), eq(it.isDelete, false))),
+      );
     },
 
     pageItems(query) {

@@ -11,6 +11,7 @@ import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 import { containsIgnoreCase } from './filters.js';
+import { readInChunks, writeAllInChunks } from './id-lists.js';
 
 export type NewFile = Omit<InferInsertModel<Tables['sysFile']>, 'id'>;
 
@@ -70,10 +71,10 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
       return adapter.page(query, 0, limit);
     },
 
-    async purgeDeleted(ids) {
-      if (ids.length === 0) return 0;
-      const result = await db.delete(t).where(and(inArray(t.id, [...ids]), eq(t.isDelete, true)));
-      return adapter.affectedRows(result);
+    purgeDeleted(ids) {
+      return writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+        q.delete(t).where(and(inArray(t.id, chunk), eq(t.isDelete, true))),
+      );
     },
 
     insert(row) {
@@ -100,23 +101,23 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
       );
     },
 
-    async findLive(ids, scope) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(t)
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false), uploadedWithin(scope)));
+    findLive(ids, scope) {
+      return readInChunks(ids, (chunk) =>
+        db
+          .select()
+          .from(t)
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false), uploadedWithin(scope))),
+      );
     },
 
-    async softDeleteMany(ids, audit) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return 0;
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: audit?.now ?? new Date(), updateUserId: audit?.userId ?? null })
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
-      return adapter.affectedRows(result);
+    softDeleteMany(ids, audit) {
+      const at = audit?.now ?? new Date();
+      return writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+        q
+          .update(t)
+          .set({ isDelete: true, updateTime: at, updateUserId: audit?.userId ?? null })
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false))),
+      );
     },
 
     async softDelete(id, audit) {

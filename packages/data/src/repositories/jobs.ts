@@ -23,6 +23,7 @@ import type {
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase } from './filters.js';
+import { readInChunks, writeInChunks } from './id-lists.js';
 
 /** Longest stored message and error text (8 KB). */
 export const JOB_LOG_TEXT_MAX = 8192;
@@ -234,16 +235,19 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
     async softDelete(ids, audit) {
       if (ids.length === 0) return [];
       return adapter.transaction(db, async (tx) => {
-        const rows = await tx
-          .select({ id: t.id })
-          .from(t)
-          .where(and(inArray(t.id, [...ids]), live, eq(t.isSystem, false)));
+        const rows = await readInChunks(ids, (chunk) =>
+          tx
+            .select({ id: t.id })
+            .from(t)
+            .where(and(inArray(t.id, chunk), live, eq(t.isSystem, false))),
+        );
         const found = rows.map((r) => r.id);
-        if (found.length === 0) return [];
-        await tx
-          .update(t)
-          .set({ isDelete: true, ...stamp(audit) })
-          .where(inArray(t.id, found));
+        await writeInChunks(tx, adapter, found, (q, chunk) =>
+          q
+            .update(t)
+            .set({ isDelete: true, ...stamp(audit) })
+            .where(inArray(t.id, chunk)),
+        );
         return found;
       });
     },

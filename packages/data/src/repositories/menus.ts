@@ -7,6 +7,7 @@ import { and, asc, eq, type InferInsertModel, inArray, sql } from 'drizzle-orm';
 import type { MenuType, SysMenuRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { readInChunks } from './id-lists.js';
 import { hasLiveChildren, softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
@@ -66,14 +67,17 @@ export function createMenuRepository(ctx: RepositoryContext): MenuRepository {
       return row;
     },
 
-    async findByIds(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(t)
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)))
-        .orderBy(...order);
+    findByIds(ids) {
+      return readInChunks(
+        ids,
+        (chunk) =>
+          db
+            .select()
+            .from(t)
+            .where(and(inArray(t.id, chunk), eq(t.isDelete, false)))
+            .orderBy(...order),
+        (a, b) => a.sort - b.sort || a.id - b.id,
+      );
     },
 
     insert(menu) {

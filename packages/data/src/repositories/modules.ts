@@ -7,6 +7,7 @@ import { and, asc, count, eq, type InferInsertModel, inArray, ne } from 'drizzle
 import type { SysModuleRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { readInChunks } from './id-lists.js';
 import { softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
@@ -61,14 +62,17 @@ export function createModuleRepository(ctx: RepositoryContext): ModuleRepository
       return row;
     },
 
-    async findByIds(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(t)
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)))
-        .orderBy(...order);
+    findByIds(ids) {
+      return readInChunks(
+        ids,
+        (chunk) =>
+          db
+            .select()
+            .from(t)
+            .where(and(inArray(t.id, chunk), eq(t.isDelete, false)))
+            .orderBy(...order),
+        (a, b) => a.sort - b.sort || a.id - b.id,
+      );
     },
 
     async codeTaken(code, exceptId) {

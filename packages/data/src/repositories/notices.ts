@@ -17,6 +17,7 @@ import type { SysNoticeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
+import { chunksOf, insertLinks, readInChunks } from './id-lists.js';
 
 /** Receiver kinds of a notice. */
 export const NoticeReceiverType = { All: 0, Role: 1, User: 2 } as const;
@@ -41,9 +42,6 @@ export interface MyNotice extends SysNoticeRow {
   isRead: boolean;
 }
 
-/** Rows per multi-row insert: well under every dialect's parameter limit (SQL Server: 2100). */
-const CHUNK = 500;
-
 export interface NoticeRepository {
   /** Inserts the notice and its receivers (user ids, duplicates ignored) in one transaction. */
   create(row: NewNotice, receiverUserIds: readonly number[]): Promise<number>;
@@ -61,7 +59,7 @@ export interface NoticeRepository {
   liveRoleIds(ids: readonly number[]): Promise<number[]>;
   /** The given ids that are live users. */
   liveUserIds(ids: readonly number[]): Promise<number[]>;
-  /** Live users holding any of the roles, now. */
+  /** Live users holding any of the roles, now, each once. */
   roleMemberIds(roleIds: readonly number[]): Promise<number[]>;
   /** Whether the notice is live and reaches the user. */
   isVisibleTo(noticeId: number, userId: number): Promise<boolean>;
@@ -96,8 +94,8 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
 
   async function insertReads(rows: { noticeId: number; userId: number; readTime: Date }[]): Promise<number> {
     let inserted = 0;
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
+    // Three values a row: a chunk binds 1,500, under SQL Server's 2,100.
+    for (const chunk of chunksOf(rows)) {
       try {
         await db.insert(d).values(chunk);
         inserted += chunk.length;
@@ -122,10 +120,11 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
       const ids = unique(receiverUserIds);
       return adapter.transaction(db, async (tx) => {
         const id = await adapter.insertReturningId(tx, n, row as InferInsertModel<typeof n>);
-        for (let i = 0; i < ids.length; i += CHUNK)
-          await tx
-            .insert(r)
-            .values(ids.slice(i, i + CHUNK).map((receiverId) => ({ noticeId: id, receiverId })));
+        await insertLinks(
+          tx,
+          r,
+          ids.map((receiverId) => ({ noticeId: id, receiverId })),
+        );
         return id;
       });
     },
@@ -169,42 +168,38 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
     },
 
     async liveRoleIds(ids) {
-      const out: number[] = [];
-      const all = unique(ids);
-      for (let i = 0; i < all.length; i += CHUNK) {
-        const rows = await db
+      const rows = await readInChunks(ids, (chunk) =>
+        db
           .select({ id: ro.id })
           .from(ro)
-          .where(and(inArray(ro.id, all.slice(i, i + CHUNK)), eq(ro.isDelete, false)));
-        out.push(...rows.map((x) => x.id));
-      }
-      return out;
+          .where(and(inArray(ro.id, chunk), eq(ro.isDelete, false))),
+      );
+      return rows.map((x) => x.id);
     },
 
     async liveUserIds(ids) {
-      const out: number[] = [];
-      const all = unique(ids);
-      for (let i = 0; i < all.length; i += CHUNK) {
-        const rows = await db
+      const rows = await readInChunks(ids, (chunk) =>
+        db
           .select({ id: u.id })
           .from(u)
-          .where(and(inArray(u.id, all.slice(i, i + CHUNK)), eq(u.isDelete, false)));
-        out.push(...rows.map((x) => x.id));
-      }
-      return out;
+          .where(and(inArray(u.id, chunk), eq(u.isDelete, false))),
+      );
+      return rows.map((x) => x.id);
     },
 
     async roleMemberIds(roleIds) {
-      if (roleIds.length === 0) return [];
-      const rows = await db
-        .select({ id: ur.userId })
-        .from(ur)
-        .where(
-          and(
-            inArray(ur.roleId, unique(roleIds)),
-            sql`${ur.userId} in (select ${u.id} from ${u} where ${eq(u.isDelete, false)})`,
+      const rows = await readInChunks(roleIds, (chunk) =>
+        db
+          .select({ id: ur.userId })
+          .from(ur)
+          .where(
+            and(
+              inArray(ur.roleId, chunk),
+              sql`${ur.userId} in (select ${u.id} from ${u} where ${eq(u.isDelete, false)})`,
+            ),
           ),
-        );
+      );
+      // A user holding roles of several chunks (or several of the roles) is one receiver.
       return unique(rows.map((x) => x.id));
     },
 
@@ -227,18 +222,16 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
           defaultOrder: [desc(n.publishTime), desc(n.id)],
         },
       );
-      const ids = page.items.map((x) => x.id);
-      const read =
-        ids.length === 0
-          ? new Set<number>()
-          : new Set(
-              (
-                await db
-                  .select({ id: d.noticeId })
-                  .from(d)
-                  .where(and(eq(d.userId, userId), inArray(d.noticeId, ids)))
-              ).map((x) => x.id),
-            );
+      // A page may hold up to `Api:MaxPageSize` (10,000) notices: more than SQL Server binds in one statement.
+      const reads = await readInChunks(
+        page.items.map((x) => x.id),
+        (chunk) =>
+          db
+            .select({ id: d.noticeId })
+            .from(d)
+            .where(and(eq(d.userId, userId), inArray(d.noticeId, chunk))),
+      );
+      const read = new Set(reads.map((x) => x.id));
       return { ...page, items: page.items.map((x) => ({ ...x, isRead: read.has(x.id) })) };
     },
 

@@ -9,6 +9,7 @@ import { RefreshTokenStatus, type SysSessionRow } from '../rows.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 import { restrictSort } from './filters.js';
+import { readInChunks } from './id-lists.js';
 
 /** A live session with the expiry of its active refresh token. */
 export interface OnlineSessionRow extends SysSessionRow {
@@ -51,19 +52,20 @@ export function createOnlineSessionRepository({
 
   async function withExpiry(rows: SysSessionRow[], now: Date): Promise<OnlineSessionRow[]> {
     if (rows.length === 0) return [];
-    const tokens = await db
-      .select({ sessionId: rt.sessionId, expiresAt: rt.expiresAt })
-      .from(rt)
-      .where(
-        and(
-          inArray(
-            rt.sessionId,
-            rows.map((r) => r.id),
+    const tokens = await readInChunks(
+      rows.map((r) => r.id),
+      (chunk) =>
+        db
+          .select({ sessionId: rt.sessionId, expiresAt: rt.expiresAt })
+          .from(rt)
+          .where(
+            and(
+              inArray(rt.sessionId, chunk),
+              eq(rt.status, RefreshTokenStatus.Active),
+              gt(rt.expiresAt, now),
+            ),
           ),
-          eq(rt.status, RefreshTokenStatus.Active),
-          gt(rt.expiresAt, now),
-        ),
-      );
+    );
     const latest = new Map<string, Date>();
     for (const token of tokens) {
       const seen = latest.get(token.sessionId);

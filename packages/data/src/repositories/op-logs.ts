@@ -8,6 +8,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { readInChunks } from './id-lists.js';
 
 /**
  * Rows per INSERT statement on SQL Server, which accepts at most 2100 parameters in one statement (a row has 13
@@ -221,16 +222,17 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     },
 
     async storedTraceIds(traceIds, within) {
-      if (traceIds.length === 0) return new Set();
-      const ids = inArray(t.traceId, [...traceIds]);
-      const rows = await db
-        .select({ traceId: t.traceId })
-        .from(t)
-        .where(
-          within === undefined
-            ? ids
-            : and(between(t.createTime, dateOf(within.from), dateOf(within.to)), ids),
-        );
+      const rows = await readInChunks(traceIds, (chunk) => {
+        const ids = inArray(t.traceId, chunk);
+        return db
+          .select({ traceId: t.traceId })
+          .from(t)
+          .where(
+            within === undefined
+              ? ids
+              : and(between(t.createTime, dateOf(within.from), dateOf(within.to)), ids),
+          );
+      });
       return new Set(rows.flatMap((r: { traceId: string | null }) => (r.traceId ? [r.traceId] : [])));
     },
 

@@ -7,6 +7,7 @@ import type { SysOrgRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase } from './filters.js';
+import { readInChunks } from './id-lists.js';
 import { hasLiveChildren, softDeleteLiveRow, updateLiveRow } from './live-rows.js';
 import type { AuditStamp } from './users.js';
 
@@ -86,12 +87,12 @@ export function createOrgRepository(ctx: RepositoryContext): OrgRepository {
     },
 
     async existingIds(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      const rows = await db
-        .select({ id: t.id })
-        .from(t)
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+      const rows = await readInChunks(ids, (chunk) =>
+        db
+          .select({ id: t.id })
+          .from(t)
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false))),
+      );
       return rows.map((r) => r.id);
     },
 

@@ -6,6 +6,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { RefreshTokenStatus, type SysRefreshTokenRow } from '../rows.js';
 import type { RepositoryContext } from './context.js';
+import { writeAllInChunks } from './id-lists.js';
 
 /** A refresh token to store (always `Active`). */
 export interface NewRefreshTokenRecord {
@@ -35,11 +36,6 @@ export interface RefreshTokenRepository {
   revokeAllOfUser(userId: number): Promise<number>;
 }
 
-/**
- * Ids per `IN (…)` list: far below every dialect's bind-parameter limit (SQL Server's 2100 is the lowest).
- */
-const IN_LIST_CHUNK = 500;
-
 export function createRefreshTokenRepository({
   db,
   adapter,
@@ -48,17 +44,13 @@ export function createRefreshTokenRepository({
   const t = tables.sysRefreshToken;
   const s = tables.sysSession;
 
-  async function revokeSessions(sessionIds: readonly string[]): Promise<number> {
-    let revoked = 0;
-    for (let i = 0; i < sessionIds.length; i += IN_LIST_CHUNK) {
-      const chunk = sessionIds.slice(i, i + IN_LIST_CHUNK);
-      const result = await db
+  function revokeSessions(sessionIds: readonly string[]): Promise<number> {
+    return writeAllInChunks({ db, adapter }, sessionIds, (q, chunk) =>
+      q
         .update(t)
         .set({ status: RefreshTokenStatus.Revoked })
-        .where(and(inArray(t.sessionId, chunk), eq(t.status, RefreshTokenStatus.Active)));
-      revoked += adapter.affectedRows(result);
-    }
-    return revoked;
+        .where(and(inArray(t.sessionId, chunk), eq(t.status, RefreshTokenStatus.Active))),
+    );
   }
 
   return {

@@ -4,11 +4,13 @@
  * Soft-deleted roles keep their links, so restoring one from the recycle bin brings its grants back.
  */
 import { and, asc, count, desc, eq, type InferInsertModel, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { QueryDb } from '../dialect.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { DataScope, SysRoleRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
+import { insertLinks, readInChunks, writeAllInChunks, writeInChunks } from './id-lists.js';
 import type { AuditStamp } from './users.js';
 
 /** Values for a new role. */
@@ -64,7 +66,7 @@ export interface RoleRepository {
   memberIdsOf(roleId: number): Promise<number[]>;
   /** Live roles granting this menu (a change to the menu's codes changes what they grant). */
   idsGrantingMenu(menuId: number): Promise<number[]>;
-  /** Adds and removes members in one transaction. */
+  /** Adds and removes members in one transaction, however many (written in chunks within it). */
   changeMembers(roleId: number, add: readonly number[], remove: readonly number[]): Promise<void>;
   /** Scopes of the user's enabled, live roles (one query per table, however many roles). */
   scopesOfUser(userId: number): Promise<RoleScope[]>;
@@ -93,22 +95,23 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
     return adapter.affectedRows(await result) > 0;
   }
 
-  /** The roles with their custom organisation lists (one query for every role). */
+  /** The roles with their custom organisation lists (one query per chunk of roles, not one per role). */
   async function withCustomOrgs(roles: { roleId: number; dataScope: DataScope }[]): Promise<RoleScope[]> {
-    if (roles.length === 0) return [];
-    const links = await db
-      .select({ roleId: rds.roleId, orgId: rds.orgId })
-      .from(rds)
-      .where(
-        inArray(
-          rds.roleId,
-          roles.map((r) => r.roleId),
-        ),
-      );
+    const links = await readInChunks(
+      roles.map((r) => r.roleId),
+      (chunk) =>
+        db.select({ roleId: rds.roleId, orgId: rds.orgId }).from(rds).where(inArray(rds.roleId, chunk)),
+    );
+    const orgsOf = new Map<number, number[]>();
+    for (const link of links) {
+      const orgs = orgsOf.get(link.roleId);
+      if (orgs) orgs.push(link.orgId);
+      else orgsOf.set(link.roleId, [link.orgId]);
+    }
     return roles.map((r) => ({
       roleId: r.roleId,
       dataScope: r.dataScope,
-      customOrgIds: links.filter((l) => l.roleId === r.roleId).map((l) => l.orgId),
+      customOrgIds: orgsOf.get(r.roleId) ?? [],
     }));
   }
 
@@ -134,13 +137,13 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
       return row;
     },
 
-    async findByIds(ids) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(t)
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
+    findByIds(ids) {
+      return readInChunks(ids, (chunk) =>
+        db
+          .select()
+          .from(t)
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false))),
+      );
     },
 
     async codeTaken(code, exceptId) {
@@ -170,14 +173,13 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
       );
     },
 
-    async softDeleteMany(ids, stamp) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return 0;
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
-      return adapter.affectedRows(result);
+    softDeleteMany(ids, stamp) {
+      return writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+        q
+          .update(t)
+          .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false))),
+      );
     },
 
     softDelete(id, stamp) {
@@ -191,21 +193,17 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
 
     async idsGrantingMenu(menuId) {
       const links = await db.select({ id: rm.roleId }).from(rm).where(eq(rm.menuId, menuId));
-      if (links.length === 0) return [];
-      const live = await db
-        .select({ id: t.id })
-        .from(t)
-        .where(
-          and(
-            inArray(
-              t.id,
-              links.map((l: { id: number }) => l.id),
-            ),
-            eq(t.isDelete, false),
-          ),
-        )
-        .orderBy(asc(t.id));
-      return live.map((r: { id: number }) => r.id);
+      const live = await readInChunks(
+        links.map((l) => l.id),
+        (chunk) =>
+          db
+            .select({ id: t.id })
+            .from(t)
+            .where(and(inArray(t.id, chunk), eq(t.isDelete, false)))
+            .orderBy(asc(t.id)),
+        (a, b) => a.id - b.id,
+      );
+      return live.map((r) => r.id);
     },
 
     async menuIdsOf(roleId) {
@@ -221,7 +219,11 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
       const unique = [...new Set(menuIds)];
       await adapter.transaction(db, async (tx) => {
         await tx.delete(rm).where(eq(rm.roleId, roleId));
-        if (unique.length > 0) await tx.insert(rm).values(unique.map((menuId) => ({ roleId, menuId })));
+        await insertLinks(
+          tx,
+          rm,
+          unique.map((menuId) => ({ roleId, menuId })),
+        );
       });
     },
 
@@ -242,7 +244,11 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
           .set({ dataScope, updateTime: stamp.at, updateUserId: stamp.userId })
           .where(eq(t.id, roleId));
         await tx.delete(rds).where(eq(rds.roleId, roleId));
-        if (unique.length > 0) await tx.insert(rds).values(unique.map((orgId) => ({ roleId, orgId })));
+        await insertLinks(
+          tx,
+          rds,
+          unique.map((orgId) => ({ roleId, orgId })),
+        );
       });
     },
 
@@ -259,14 +265,18 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
       const adding = [...new Set(add)];
       const removing = [...new Set(remove)];
       if (adding.length === 0 && removing.length === 0) return;
+      const without = (tx: QueryDb, userIds: number[]) =>
+        tx.delete(ur).where(and(eq(ur.roleId, roleId), inArray(ur.userId, userIds)));
+      // One transaction however many chunks the lists take: members change all at once or not at all.
       await adapter.transaction(db, async (tx) => {
-        if (removing.length > 0)
-          await tx.delete(ur).where(and(eq(ur.roleId, roleId), inArray(ur.userId, removing)));
-        if (adding.length > 0) {
-          // Delete-then-insert keeps the composite key unique without a dialect-specific upsert.
-          await tx.delete(ur).where(and(eq(ur.roleId, roleId), inArray(ur.userId, adding)));
-          await tx.insert(ur).values(adding.map((userId) => ({ userId, roleId })));
-        }
+        await writeInChunks(tx, adapter, removing, without);
+        // Delete-then-insert keeps the composite key unique without a dialect-specific upsert.
+        await writeInChunks(tx, adapter, adding, without);
+        await insertLinks(
+          tx,
+          ur,
+          adding.map((userId) => ({ userId, roleId })),
+        );
       });
     },
 
@@ -286,31 +296,42 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     async scopesOfRoles(roleIds, options) {
-      const unique = [...new Set(roleIds)];
-      if (unique.length === 0) return [];
-      const roles = await db
-        .select({ roleId: t.id, dataScope: t.dataScope })
-        .from(t)
-        .where(
-          options?.includeDeleted ? inArray(t.id, unique) : and(eq(t.isDelete, false), inArray(t.id, unique)),
-        )
-        .orderBy(asc(t.id));
+      const roles = await readInChunks(
+        roleIds,
+        (chunk) =>
+          db
+            .select({ roleId: t.id, dataScope: t.dataScope })
+            .from(t)
+            .where(
+              options?.includeDeleted
+                ? inArray(t.id, chunk)
+                : and(eq(t.isDelete, false), inArray(t.id, chunk)),
+            )
+            .orderBy(asc(t.id)),
+        (a, b) => a.roleId - b.roleId,
+      );
       return withCustomOrgs(roles);
     },
 
     async permissionsOfRoles(roleIds) {
-      const unique = [...new Set(roleIds)];
-      if (unique.length === 0) return [];
-      const rows = await db
-        .select({ permission: m.permission })
-        .from(m)
-        .where(
-          and(
-            eq(m.isDelete, false),
-            sql`${m.id} in (select ${rm.menuId} from ${rm} where ${inArray(rm.roleId, unique)})`,
+      const rows = await readInChunks(roleIds, (chunk) =>
+        db
+          .select({ id: m.id, permission: m.permission })
+          .from(m)
+          .where(
+            and(
+              eq(m.isDelete, false),
+              sql`${m.id} in (select ${rm.menuId} from ${rm} where ${inArray(rm.roleId, chunk)})`,
+            ),
           ),
-        );
-      return rows.flatMap((r) => (r.permission ? [r.permission] : []));
+      );
+      // A menu granted to roles of two chunks comes back from both: once per menu, as from one statement.
+      const seen = new Set<number>();
+      return rows.flatMap((r) => {
+        if (!r.permission || seen.has(r.id)) return [];
+        seen.add(r.id);
+        return [r.permission];
+      });
     },
 
     pageDeleted(query) {

@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { SysSessionRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { writeAllInChunks } from './id-lists.js';
 
 /** Column widths of `sys_session` (every dialect but SQLite would reject longer values). */
 const ACCOUNT_MAX = 64;
@@ -64,11 +65,12 @@ export function createSessionRepository({ db, adapter, tables }: RepositoryConte
   /** Revokes the given ids where still live and answers them all: one a concurrent call revoked first is
    * reported too, which is harmless (callers only drop cache entries and tokens of revoked sessions). */
   async function revokeIds(ids: string[], reason: string, at: Date): Promise<string[]> {
-    if (ids.length === 0) return [];
-    await db
-      .update(t)
-      .set({ revokedAt: at, revokeReason: truncate(reason, REASON_MAX) })
-      .where(and(inArray(t.id, ids), isNull(t.revokedAt)));
+    await writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+      q
+        .update(t)
+        .set({ revokedAt: at, revokeReason: truncate(reason, REASON_MAX) })
+        .where(and(inArray(t.id, chunk), isNull(t.revokedAt))),
+    );
     return ids;
   }
 

@@ -24,6 +24,7 @@ import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
+import { insertLinks, readInChunks, writeAllInChunks } from './id-lists.js';
 
 /** Width of `sys_user.last_login_ip`. */
 const LAST_LOGIN_IP_MAX = 64;
@@ -113,7 +114,7 @@ export interface UserRepository {
 
   /** One page of live users matching the filters, inside `scope`. Ordered newest first unless sorted. */
   page(query: UserPageQuery, scope: DataScopeFilter): Promise<Page<SysUserRow>>;
-  /** The users with these ids (live only unless asked). */
+  /** The users with these ids (live only unless asked), however many: a role's members can be 100,000. */
   findByIds(ids: readonly number[], options?: FindUserOptions): Promise<SysUserRow[]>;
   /** Whether a live user other than `exceptId` has this account (trimmed, case-insensitive). */
   accountTaken(account: string, exceptId?: number): Promise<boolean>;
@@ -121,7 +122,7 @@ export interface UserRepository {
   insertWithRoles(user: NewUser, roleIds: readonly number[]): Promise<number>;
   /** Updates profile fields and, when given, replaces the role links, in one transaction. */
   update(id: number, patch: UserPatch, stamp: AuditStamp, roleIds?: readonly number[]): Promise<boolean>;
-  /** Role ids per user (users without roles are absent). */
+  /** Role ids per user, ascending, users ascending (users without roles are absent); any number of users. */
   roleIdsOf(userIds: readonly number[]): Promise<Map<number, number[]>>;
   /** Soft-deletes live users; returns how many changed. */
   softDelete(ids: readonly number[], stamp: AuditStamp): Promise<number>;
@@ -160,9 +161,6 @@ export interface ImportBatch {
 
 /** The `sys_counter` row of live users (the migration `user_counter` creates it and its triggers). */
 export const LIVE_USERS = 'sys_user.live';
-
-/** Accounts per `IN` list of {@link UserRepository.findLiveByAccounts} (well under every dialect's limit). */
-const ACCOUNTS_PER_LOOKUP = 500;
 
 /** Columns a user page may be sorted by (never the hash, the TOTP secret or other secrets). */
 function userSortColumns(t: Tables['sysUser']) {
@@ -203,7 +201,11 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
   async function replaceRoles(tx: QueryDb, userId: number, roleIds: readonly number[]): Promise<void> {
     await tx.delete(ur).where(eq(ur.userId, userId));
     const unique = [...new Set(roleIds)];
-    if (unique.length > 0) await tx.insert(ur).values(unique.map((roleId) => ({ userId, roleId })));
+    await insertLinks(
+      tx,
+      ur,
+      unique.map((roleId) => ({ userId, roleId })),
+    );
   }
 
   return {
@@ -328,13 +330,13 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
       );
     },
 
-    async findByIds(ids, options) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return await db
-        .select()
-        .from(t)
-        .where(and(inArray(t.id, unique), live(options?.includeDeleted)));
+    findByIds(ids, options) {
+      return readInChunks(ids, (chunk) =>
+        db
+          .select()
+          .from(t)
+          .where(and(inArray(t.id, chunk), live(options?.includeDeleted))),
+      );
     },
 
     async accountTaken(account, exceptId) {
@@ -374,25 +376,31 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
 
     async roleIdsOf(userIds) {
       const byUser = new Map<number, number[]>();
-      const unique = [...new Set(userIds)];
-      if (unique.length === 0) return byUser;
-      const rows = await db
-        .select({ userId: ur.userId, roleId: ur.roleId })
-        .from(ur)
-        .where(inArray(ur.userId, unique))
-        .orderBy(asc(ur.userId), asc(ur.roleId));
-      for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.roleId]);
+      const rows = await readInChunks(
+        userIds,
+        (chunk) =>
+          db
+            .select({ userId: ur.userId, roleId: ur.roleId })
+            .from(ur)
+            .where(inArray(ur.userId, chunk))
+            .orderBy(asc(ur.userId), asc(ur.roleId)),
+        (a, b) => a.userId - b.userId || a.roleId - b.roleId,
+      );
+      for (const row of rows) {
+        const held = byUser.get(row.userId);
+        if (held) held.push(row.roleId);
+        else byUser.set(row.userId, [row.roleId]);
+      }
       return byUser;
     },
 
-    async softDelete(ids, stamp) {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return 0;
-      const result = await db
-        .update(t)
-        .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
-        .where(and(inArray(t.id, unique), eq(t.isDelete, false)));
-      return adapter.affectedRows(result);
+    softDelete(ids, stamp) {
+      return writeAllInChunks({ db, adapter }, ids, (q, chunk) =>
+        q
+          .update(t)
+          .set({ isDelete: true, updateTime: stamp.at, updateUserId: stamp.userId })
+          .where(and(inArray(t.id, chunk), eq(t.isDelete, false))),
+      );
     },
 
     async countInOrg(orgId) {
@@ -423,19 +431,15 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
       return adapter.affectedRows(result) > 0;
     },
 
-    async findLiveByAccounts(accounts) {
-      const lowered = [...new Set(accounts.map((a) => a.trim().toLowerCase()))];
-      const found: SysUserRow[] = [];
-      for (let i = 0; i < lowered.length; i += ACCOUNTS_PER_LOOKUP) {
-        const slice = lowered.slice(i, i + ACCOUNTS_PER_LOOKUP);
-        found.push(
-          ...(await db
+    findLiveByAccounts(accounts) {
+      return readInChunks(
+        accounts.map((a) => a.trim().toLowerCase()),
+        (chunk) =>
+          db
             .select()
             .from(t)
-            .where(and(inArray(sql`lower(${t.account})`, slice), eq(t.isDelete, false)))),
-        );
-      }
-      return found;
+            .where(and(inArray(sql`lower(${t.account})`, chunk), eq(t.isDelete, false))),
+      );
     },
 
     importBatch(batch) {

@@ -2,6 +2,7 @@
  * `@svc/data/testing`: fresh databases per test file and the dialect matrix of the test run.
  */
 
+export { type BulkUsers, insertUsersInBulk } from './bulk.js';
 export {
   type FaultServer,
   type FaultServerOrSkip,

@@ -239,19 +239,23 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const wanted = [...new Set(userIds)];
       const scope = await actor.scope();
       const rows = await repos.users.findByIds(wanted);
-      const missing = wanted.filter((u) => !rows.some((r) => r.id === u));
+      const found = new Set(rows.map((r) => r.id));
+      const missing = wanted.filter((u) => !found.has(u));
       if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
       const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
       if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
 
+      // Sets, not list scans: a role may have tens of thousands of members, and scanning them once per wanted
+      // or removed user was quadratic.
       const current = await repos.users.findByIds(await repos.roles.memberIdsOf(id));
       const visible = current.filter((u) => isInDataScope(scope, { orgId: u.orgId, ownerId: u.id }));
-      const add = wanted.filter((u) => !current.some((c) => c.id === u));
-      const remove = visible.filter((u) => !wanted.includes(u.id)).map((u) => u.id);
-      const touched = [
-        ...rows.filter((r) => add.includes(r.id)),
-        ...visible.filter((u) => remove.includes(u.id)),
-      ];
+      const isMember = new Set(current.map((c) => c.id));
+      const isWanted = new Set(wanted);
+      const add = wanted.filter((u) => !isMember.has(u));
+      const leaving = visible.filter((u) => !isWanted.has(u.id));
+      const remove = leaving.map((u) => u.id);
+      const isAdded = new Set(add);
+      const touched = [...rows.filter((r) => isAdded.has(r.id)), ...leaving];
       if (touched.some((u) => u.isSuperAdmin) && !actor.isSuperAdmin)
         throw fail(ErrorCode.SuperAdminProtected);
       await assertOutranksUsers(
@@ -261,7 +265,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       );
       if (add.length > 0) {
         await assertCanGrant(actor, await codesOfRole(id));
-        const added = rows.filter((r) => add.includes(r.id));
+        const added = rows.filter((r) => isAdded.has(r.id));
         await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles([id]), added);
       }
       await repos.roles.changeMembers(id, add, remove);

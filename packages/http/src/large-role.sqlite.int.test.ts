@@ -1,0 +1,3 @@
+import { defineLargeRoleContract } from './admin/large-role.contract.js';
+
+defineLargeRoleContract('Sqlite', 'Memory');
