@@ -6,9 +6,11 @@
  * covers every member); and emptying it. Each answered 500 on SQLite and PostgreSQL before id lists were read and
  * written in chunks.
  */
+
+import { splitPermissionCodes } from '@svc/data';
 import { insertUsersInBulk } from '@svc/data/testing';
 import type { DbType } from '@svc/kernel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
 import {
   grantPermissions,
@@ -113,10 +115,27 @@ export function defineLargeRoleContract(dbType: DbType, cache: 'Memory' | 'Redis
       expect((await repos.roles.findById(roleId))?.name).toBe('Crowd renamed');
     });
 
-    it('is emptied by a member list that names nobody', async () => {
-      expect((await put(`/api/v1/sys/role/${roleId}/users`, { userIds: [] })).code).toBe(0);
+    it('is emptied by a member list that names nobody, and its former members lose its codes at once', async () => {
+      // The role grants a menu; a member's codes are cached with it before the role is emptied.
+      const menu = (await t.server.database.repos.menus.findByIds([1401]))[0];
+      expect(menu?.permission).toBeTruthy();
+      expect((await put(`/api/v1/sys/role/${roleId}/menus`, { menuIds: [1401] })).code).toBe(0);
+      const permissions = t.server.deps.core.permissions;
+      const member = members[members.length - 1] as number;
+      const code = splitPermissionCodes(menu?.permission)[0] as string;
+      expect((await permissions.codesOf(member)).has(code)).toBe(true);
+
+      const oneByOne = vi.spyOn(permissions, 'invalidateUser');
+      try {
+        expect((await put(`/api/v1/sys/role/${roleId}/users`, { userIds: [] })).code).toBe(0);
+        // One generation bump, not a cache round trip for each of the 70,000 (~10 s on Redis).
+        expect(oneByOne.mock.calls.length).toBeLessThanOrEqual(200);
+      } finally {
+        oneByOne.mockRestore();
+      }
       const res = await json(await t.request(`/api/v1/sys/role/${roleId}/users`, { headers: admin }));
       expect(res.data.userIds).toEqual([]);
+      expect((await permissions.codesOf(member)).has(code)).toBe(false);
     });
   });
 }
