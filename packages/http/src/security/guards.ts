@@ -36,6 +36,19 @@ export interface ReauthCheck {
   satisfied(principal: UserPrincipal): Promise<boolean>;
 }
 
+/**
+ * Whether the request may do what the re-authentication marker guards: machine principals and a service without
+ * a check pass; a user needs a recent re-authentication while TOTP is on. The route guard and the routes whose need
+ * depends on the request (the recycle bin's restore, by type) ask this one rule.
+ */
+export async function reauthSatisfied(
+  reauth: ReauthCheck | undefined,
+  principal: Principal | undefined,
+): Promise<boolean> {
+  if (!reauth || principal?.kind !== 'user') return true;
+  return reauth.satisfied(principal);
+}
+
 export function createRouteGuards(
   security: HttpSecurity,
   errors: ErrorCodeRegistry,
@@ -120,9 +133,9 @@ export function createRouteGuards(
   }
 
   const reauthGuard: MiddlewareHandler<AppEnv> = async function reauthGuard(c, next) {
-    const principal = c.get('principal');
-    if (!reauth || principal?.kind !== 'user') return next();
-    return (await reauth.satisfied(principal)) ? next() : failure(c, errors, ErrorCode.ReauthRequired);
+    return (await reauthSatisfied(reauth, c.get('principal')))
+      ? next()
+      : failure(c, errors, ErrorCode.ReauthRequired);
   };
 
   return {

@@ -8,6 +8,7 @@ import { BusinessError, ErrorCode, ok } from '@svc/kernel';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
+import { reauthSatisfied } from '../../../security/guards.js';
 import { requirePrincipal } from '../../../security/principal.js';
 import { TypeIdParamSchema } from './params.js';
 
@@ -24,8 +25,7 @@ export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'RecycleBin' }, async (c) => {
     const { type, id } = c.req.valid('param');
     const bin = deps.admin.recycleBin.get(type);
-    const principal = requirePrincipal(c);
-    if (bin.reauth && principal.kind === 'user' && !(await deps.reauth.satisfied(principal)))
+    if (bin.reauth && !(await reauthSatisfied(deps.reauth, requirePrincipal(c))))
       throw new BusinessError(ErrorCode.ReauthRequired);
     await bin.restore(actorOf(c, deps), id);
     return c.json(ok(null), 200);
