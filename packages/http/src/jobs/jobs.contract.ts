@@ -796,6 +796,40 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       );
     });
 
+    it('leaves resuming a SQL job to super administrators too: a paused one stays paused (41001)', async () => {
+      await grantPermissions(t, {
+        account: 'jobresumer',
+        permissions: ['GET:/api/v1/sys/job/page', 'PUT:/api/v1/sys/job/{id}/enabled'],
+      });
+      const operator = bearer((await login(t, 'jobresumer', TEST_USER_PASSWORD)).accessToken);
+      const as = async (path: string, init: RequestInit & { json?: unknown } = {}) =>
+        json(await t.request(path, { ...init, headers: operator }));
+      const created = await call('/api/v1/sys/job', {
+        json: {
+          code: 'paused-sql',
+          name: 'paused-sql',
+          handlerKind: 3,
+          propsJson: JSON.stringify({
+            sql: "update sys_user set is_super_admin = true where account = 'jobresumer'",
+          }),
+          triggerKind: 2,
+          intervalSeconds: 3600,
+        },
+      });
+      expect(created.code, JSON.stringify(created)).toBe(0);
+      const id = created.data.id as number;
+      // Stopping one stays open to whoever may pause jobs …
+      expect((await as(`/api/v1/sys/job/${id}/enabled?enabled=false`, { method: 'PUT' })).code).toBe(0);
+      expect((await t.server.database.repos.jobs.get(id))?.status).toBe(2);
+      // … but a resumed SQL job runs its statement again: as a run now, a super administrator's alone.
+      const resumed = await as(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' });
+      expect(resumed).toMatchObject({ code: 41001, args: { reason: 'sql-job' } });
+      expect((await t.server.database.repos.jobs.get(id))?.status).toBe(2);
+      expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' })).code).toBe(0);
+      expect((await t.server.database.repos.jobs.get(id))?.status).toBe(1);
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+    });
+
     it('runs one statement per SQL job, and shows only the database message of a failure', async () => {
       const multi = await runAndWait({
         code: 'sql-multi',

@@ -105,7 +105,7 @@ export function createJobService(deps: JobServiceDeps): JobService {
   const compiled = () => new Map(engine.handlers().map((h) => [h.name, h]));
 
   /**
-   * A SQL job's write or run: 47008 while SQL jobs are off (`switchedOn`: unless the write only leaves SQL),
+   * A SQL job's write, run or resume: 47008 while SQL jobs are off (`switchedOn`: unless the write only leaves SQL),
    * 41001 unless a super administrator asks (SQL jobs are theirs alone, whatever job permissions others hold).
    */
   function assertSqlPower(actor: JobActor, switchedOn = true) {
@@ -213,6 +213,8 @@ export function createJobService(deps: JobServiceDeps): JobService {
 
     async setEnabled(id, enabled, actor) {
       const job = await mustGet(id);
+      // A resumed SQL job runs its statement again, as a run now does; pausing one stops it and stays open.
+      if (enabled && job.handlerKind === 3) assertSqlPower(actor);
       const audit = { userId: actor.userId, now: now() };
       if (!enabled) {
         if (job.status === 2) return;
