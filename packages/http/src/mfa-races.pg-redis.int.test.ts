@@ -2,14 +2,15 @@
  * Second-factor races across two instances on one PostgreSQL database and one Redis (a key prefix of this file's
  * own), with one movable clock: one TOTP code opens one session whichever instances its submissions reach, one
  * recovery code is used once, a code spent at one instance does not re-authenticate at the other, and an
- * administrator's clear on one instance ends a TOTP step whose session the other is opening. Concurrency comes
- * from `Promise.all` and hooks, never from sleeps.
+ * administrator's clear on one instance ends a TOTP step whose session the other is opening, and a number changed
+ * on one instance ends the SMS step or SMS login code the other is completing (its resend included). Concurrency
+ * comes from `Promise.all` and hooks, never from sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addUser, post, testClock } from './mfa/helpers.contract.js';
+import { addUser, lastSmsCode, nextUtcMorning, post, smsLines, testClock } from './mfa/helpers.contract.js';
 import { totpCode } from './mfa/rfc6238.contract.js';
 import { bindTotp } from './mfa/totp.contract.js';
-import { bearer, login } from './testing/auth.js';
+import { bearer, json, login } from './testing/auth.js';
 import {
   startTestServer,
   TEST_ADMIN_PASSWORD,
@@ -24,7 +25,8 @@ const env = {
 };
 
 describe('second-factor races on two instances (PostgreSQL + Redis)', () => {
-  const clock = testClock();
+  // The SMS daily limit counts per UTC day (see nextUtcMorning).
+  const clock = testClock(nextUtcMorning());
   let a: TestServer;
   let b: TestServer;
 
@@ -55,8 +57,10 @@ describe('second-factor races on two instances (PostgreSQL + Redis)', () => {
       env,
       reuse: { database: a.database, contentRoot: a.contentRoot },
     });
-    expect(await a.server.database.repos.configs.updateValue('sys.security.totp.enabled', 'true')).toBe(true);
-    for (const t of [a, b]) await t.server.configStore.invalidate('sys.security.totp.enabled');
+    for (const key of ['sys.security.totp.enabled', 'sys.security.smsLogin.enabled']) {
+      expect(await a.server.database.repos.configs.updateValue(key, 'true')).toBe(true);
+      for (const t of [a, b]) await t.server.configStore.invalidate(key);
+    }
   }, 60_000);
   afterAll(async () => {
     await b?.stop();
@@ -128,5 +132,109 @@ describe('second-factor races on two instances (PostgreSQL + Redis)', () => {
       spy.mockRestore();
     }
     expect(await sessions.listLive(userId)).toEqual([]);
+  });
+
+  describe('SMS steps whose number changes on the other instance', () => {
+    let admin: Record<string, string>;
+    /** The administrator's edit of a user's number on instance b (re-authenticating first). */
+    async function setPhone(userId: number, phone: string | null) {
+      const reauth = await post(
+        b,
+        '/api/v1/auth/reauth',
+        { method: 'password', password: TEST_ADMIN_PASSWORD },
+        admin,
+      );
+      expect(reauth.body.code).toBe(0);
+      const res = await b.request(`/api/v1/sys/user/${userId}`, {
+        method: 'PUT',
+        json: { phone },
+        headers: admin,
+      });
+      expect((await json(res)).code).toBe(0);
+    }
+    /** Runs `during` once, just before instance a writes its next session row. */
+    function whileTheSessionOpens(during: () => Promise<void>) {
+      const sessions = a.server.database.repos.sessions;
+      const insert = sessions.insert.bind(sessions);
+      return vi.spyOn(sessions, 'insert').mockImplementationOnce(async (row) => {
+        await during();
+        return insert(row);
+      });
+    }
+
+    beforeAll(async () => {
+      expect(await a.server.database.repos.configs.updateValue('sys.security.mfa.enabled', 'true')).toBe(
+        true,
+      );
+      for (const t of [a, b]) await t.server.configStore.invalidate('sys.security.mfa.enabled');
+      admin = bearer((await login(b, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+    });
+    afterAll(async () => {
+      expect(await a.server.database.repos.configs.updateValue('sys.security.mfa.enabled', 'false')).toBe(
+        true,
+      );
+      for (const t of [a, b]) await t.server.configStore.invalidate('sys.security.mfa.enabled');
+    });
+
+    it('ends an SMS step opening its session on one instance while the other changes the number', async () => {
+      const number = '13600000001';
+      const userId = await addUser(a, { account: 'pr-sms', phone: number });
+      const step = await post(a, '/api/v1/auth/login', { account: 'pr-sms', password: TEST_USER_PASSWORD });
+      expect(step.body.code).toBe(40009);
+      const spy = whileTheSessionOpens(() => setPhone(userId, '13600000002'));
+      try {
+        const racing = await post(a, '/api/v1/auth/login/sms', {
+          challengeId: step.body.args.challengeId,
+          code: lastSmsCode(a, 'mfa', number),
+        });
+        expect(spy).toHaveBeenCalledTimes(1);
+        expect(racing.body).toMatchObject({ code: 40011, data: null });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await a.server.database.repos.sessions.listLive(userId)).toEqual([]);
+    });
+
+    it('sends no resend to the old number from either instance once the other changed it', async () => {
+      const number = '13600000003';
+      const userId = await addUser(a, { account: 'pr-sms-resend', phone: number });
+      const step = await post(a, '/api/v1/auth/login', {
+        account: 'pr-sms-resend',
+        password: TEST_USER_PASSWORD,
+      });
+      expect(step.body.code).toBe(40009);
+      clock.advance(61);
+      await setPhone(userId, null);
+      const answers = await Promise.all(
+        [a, b].map((t) =>
+          post(t, '/api/v1/auth/login/sms/resend', { challengeId: step.body.args.challengeId }),
+        ),
+      );
+      expect(answers.map((r) => r.body.code)).toEqual([40011, 40011]);
+      expect([...smsLines(a, 'mfa', number), ...smsLines(b, 'mfa', number)]).toHaveLength(1);
+    });
+
+    it('ends an SMS login opening its session on one instance while the other moves the number', async () => {
+      const number = '13600000004';
+      const userId = await addUser(a, { account: 'pr-sms-login', phone: number });
+      const other = await addUser(a, { account: 'pr-sms-login-other' });
+      expect((await post(b, '/api/v1/auth/sms/send', { phone: number })).body.code).toBe(0);
+      const spy = whileTheSessionOpens(async () => {
+        await setPhone(userId, null);
+        await setPhone(other, number);
+      });
+      try {
+        const racing = await post(a, '/api/v1/auth/sms/login', {
+          phone: number,
+          code: lastSmsCode(b, 'login', number),
+        });
+        expect(spy).toHaveBeenCalledTimes(1);
+        expect(racing.body).toMatchObject({ code: 40011, data: null });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await a.server.database.repos.sessions.listLive(userId)).toEqual([]);
+      expect(await a.server.database.repos.sessions.listLive(other)).toEqual([]);
+    });
   });
 });

@@ -28,6 +28,7 @@ export {
   type SmsChallengeArgs,
   type SmsCodeService,
   type SmsSendResult,
+  type SmsStep,
 } from './sms.js';
 export * from './sms-sender.js';
 export { createTotpEngine, type TotpEngine } from './totp.js';

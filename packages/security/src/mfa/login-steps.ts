@@ -4,7 +4,8 @@
  * 40009 for the SMS step), the completions (`/auth/login/totp`, `/auth/login/sms`, `/auth/sms/login`) and the
  * SMS sends. The passwordless SMS login passes the same TOTP demand as the password login. A challenge keeps a
  * stamp of the password it was started with and dies with it (a change or reset answers as a stale challenge); a
- * TOTP step dies with its authenticator too (cleared by an administrator or a recovery code, or re-bound).
+ * TOTP step dies with its authenticator too (cleared by an administrator or a recovery code, or re-bound), an SMS
+ * step or login code with the number it was sent to (changed, cleared, moved to or shared with another account).
  * A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its own login-log
  * row; each challenge or code is taken atomically, so one correct code opens one session.
  */
@@ -17,7 +18,7 @@ import type { ClientInfo } from '../auth/principal.js';
 import type { ClockStore } from './clock-store.js';
 import { credentialStamp, factorStamp, type MfaDeps, type SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
-import type { SmsCodeService, SmsSendResult } from './sms.js';
+import type { SmsCodeService, SmsSendResult, SmsStep } from './sms.js';
 import type { TotpEngine } from './totp.js';
 
 export interface LoginSteps {
@@ -44,6 +45,9 @@ interface TotpChallenge {
   attempts: number;
   expiresAt: number;
 }
+
+/** The number an account's SMS codes go to, if it has one. */
+const smsNumber = (user: Pick<SysUserRow, 'phone'>): string | undefined => user.phone?.trim() || undefined;
 
 export function createLoginSteps(
   deps: MfaDeps,
@@ -93,16 +97,8 @@ export function createLoginSteps(
 
   /**
    * A step started after a password dies with it: a change or reset since the step began answers `dead`, as a
-   * stale challenge does, now and again once the session row exists (the change may land in between).
-   */
-  function samePassword(stamp: string | undefined, user: SysUserRow, dead: BusinessError): CredentialRecheck {
-    const recheck = { holds: (row: SysUserRow) => stamp === credentialStamp(row), refusal: dead };
-    if (!recheck.holds(user)) throw dead;
-    return recheck;
-  }
-
-  /**
-   * The TOTP step also dies with the authenticator it was issued for: an administrator's clear, a recovery or a
+   * stale challenge does, now and again once the session row exists (the change may land in between). The TOTP
+   * step also dies with the authenticator it was issued for: an administrator's clear, a recovery or a
    * re-bind since the step began answers `dead`, now and again once the session row exists (the clear revokes
    * the user's sessions after writing the row, so either it sees the new session or this look sees the clear).
    */
@@ -119,11 +115,54 @@ export function createLoginSteps(
   }
 
   /**
+   * The SMS step dies with the factor its code proves: the number it was sent to must still be the account's, the
+   * SMS second factor still on, and the account must not owe TOTP instead (bound, forced or demanded of the super
+   * admin since the step began, which the password login would now ask for). Checked once the code is right and
+   * again once the session row exists: a change landing in between is seen there; one landing later finds a
+   * session opened before it, which a change of number leaves alone like any other.
+   */
+  function sameSmsFactor(step: SmsStep, dead: BusinessError): CredentialRecheck {
+    const password = (row: SysUserRow) => step.credential === credentialStamp(row);
+    return {
+      holds: async (row) =>
+        password(row) &&
+        smsNumber(row) === step.phone &&
+        (await settings.smsMfaEnabled()) &&
+        !(await owesTotp(row)),
+      refusal: dead,
+      revokeReason: (row) => (password(row) ? 'mfa-cleared' : 'password-change'),
+    };
+  }
+
+  /**
+   * An SMS login code stands for the number it was sent to: that number must still belong to this account and to
+   * no other enabled one (spec rule 4), when the code is checked and once the session row exists.
+   */
+  function soleOwner(phone: string, dead: BusinessError): CredentialRecheck {
+    return {
+      async holds(row) {
+        if (smsNumber(row) !== phone) return false;
+        const owners = await repos.phones.findLiveByPhone(phone, 2, { enabledOnly: true });
+        return owners.length === 1 && owners[0]?.id === row.id;
+      },
+      refusal: dead,
+      revokeReason: () => 'mfa-cleared',
+    };
+  }
+
+  /** Whether the account owes TOTP at login (a challenge or a bind first) rather than the SMS code. */
+  async function owesTotp(user: SysUserRow): Promise<boolean> {
+    if (!(await settings.totpEnabled())) return false;
+    if (user.totpSecret || user.forceTotp) return true;
+    return user.isSuperAdmin && (await settings.requireTotpForSuperAdmin());
+  }
+
+  /**
    * The TOTP demand of an account, whatever proved the first factor (password, external login, SMS login):
    * 40018 with a challenge for a bound account, 40020 when TOTP is demanded but not bound.
    */
   async function totpGate(user: SysUserRow): Promise<void> {
-    if (!(await settings.totpEnabled())) return;
+    if (!(await owesTotp(user))) return;
     if (user.totpSecret) {
       const challengeId = guidV7(store.nowMs());
       const ttl = settings.totp.challengeTtlSeconds;
@@ -134,9 +173,7 @@ export function createLoginSteps(
       );
       throw new BusinessError(ErrorCode.TotpRequired, { challengeId, expiresSeconds: ttl });
     }
-    if (user.forceTotp || (user.isSuperAdmin && (await settings.requireTotpForSuperAdmin()))) {
-      throw new BusinessError(ErrorCode.TotpNotBound);
-    }
+    throw new BusinessError(ErrorCode.TotpNotBound);
   }
 
   return {
@@ -146,7 +183,7 @@ export function createLoginSteps(
 
       async afterPassword(user) {
         await totpGate(user);
-        const phone = user.phone?.trim();
+        const phone = smsNumber(user);
         if (phone && (await settings.smsMfaEnabled())) {
           const args = await sms.startMfa({ id: user.id, phone, credential: credentialStamp(user) });
           throw new BusinessError(ErrorCode.SmsCodeRequired, { ...args });
@@ -190,17 +227,24 @@ export function createLoginSteps(
         () => owner?.account ?? '',
         client,
         async () => {
-          const { userId, credential } = await sms.completeMfa(challengeId, code, (id) =>
+          const step = await sms.completeMfa(challengeId, code, (id) =>
             deps.passwords.secondFactorLock.begin({ userId: id }),
           );
           const dead = new BusinessError(ErrorCode.SmsCodeExpired);
-          const user = await liveUser(userId, dead);
-          return { user, credential: samePassword(credential, user, dead) };
+          const user = await liveUser(step.userId, dead);
+          const credential = sameSmsFactor(step, dead);
+          if (!(await credential.holds(user))) throw dead;
+          return { user, credential };
         },
       );
     },
 
-    resendSms: (challengeId) => sms.resendMfa(challengeId),
+    resendSms: (challengeId) =>
+      sms.resendMfa(challengeId, async (step) => {
+        const user = await repos.users.findById(step.userId);
+        const dead = new BusinessError(ErrorCode.SmsCodeExpired);
+        return user?.enabled === true && (await sameSmsFactor(step, dead).holds(user));
+      }),
 
     async sendLoginCode(input) {
       await checks.captcha(input)();
@@ -216,11 +260,15 @@ export function createLoginSteps(
         async () => {
           if (!(await settings.smsLoginEnabled())) throw new BusinessError(ErrorCode.SmsLoginDisabled);
           const userId = await sms.completeLogin(phone, code);
-          const user = await liveUser(userId, new BusinessError(ErrorCode.SmsCodeExpired));
+          const dead = new BusinessError(ErrorCode.SmsCodeExpired);
+          const user = await liveUser(userId, dead);
+          // Codes are filed under the trimmed number (sms.ts), which is the number the code went to.
+          const credential = soleOwner(phone.trim(), dead);
+          if (!(await credential.holds(user))) throw dead;
           // The code proved the phone, which stands in for the password only: an account that demands TOTP
           // answers 40018 or 40020 here as at the password login. The SMS second factor is skipped, just proven.
           await totpGate(user);
-          return { user };
+          return { user, credential };
         },
       );
     },

@@ -2,11 +2,13 @@
  * Self-service phone number changes (contract §10): the phone is a second factor, so a stolen access token
  * alone must not move or remove it. Asking for a code needs the current password (through the shared
  * lock-aware check; captcha while captcha is on) and sends the code to the NEW number; the number is set only
- * when that code comes back. Removing the number needs the current password.
+ * when that code comes back, and only while the password it was asked with is still the user's (a change from
+ * the same session keeps that session, so its token alone must not finish what the old password began).
+ * Removing the number needs the current password.
  */
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
-import type { CaptchaFields, MfaDeps, SharedChecks } from './common.js';
+import { type CaptchaFields, credentialStamp, type MfaDeps, type SharedChecks } from './common.js';
 import type { SmsCodeService, SmsSendResult } from './sms.js';
 
 export interface PhoneChangeService {
@@ -36,18 +38,20 @@ export function createPhoneChangeService(
 
   return {
     async sendCode(principal, input, client) {
-      await passwords.verify({
+      const user = await passwords.verify({
         who: { userId: principal.userId },
         password: input.currentPassword,
         beforeHash: checks.captcha(input),
         record: true,
         client,
       });
-      return sms.sendPhone(principal.userId, input.phone);
+      return sms.sendPhone(principal.userId, input.phone, credentialStamp(user));
     },
 
     async confirm(principal, input) {
-      await sms.completePhone(principal.userId, input.phone, input.code);
+      const { credential } = await sms.completePhone(principal.userId, input.phone, input.code);
+      const user = await repos.users.findById(principal.userId);
+      if (!user || credential !== credentialStamp(user)) throw new BusinessError(ErrorCode.SmsCodeExpired);
       await setPhone(principal.userId, input.phone.trim());
     },
 

@@ -41,34 +41,52 @@ export interface SmsCodeService {
    * the credential it was started with) and a code.
    */
   startMfa(user: { id: number; phone: string; credential?: string | undefined }): Promise<SmsChallengeArgs>;
-  /** Sends a new code for a live challenge (cooldown and daily limit apply); 40011 for a dead challenge. */
-  resendMfa(challengeId: string): Promise<SmsSendResult>;
+  /**
+   * Sends a new code for a live challenge (cooldown and daily limit apply); 40011 for a dead challenge, and for one
+   * `alive` refuses (asked before anything is sent or counted; the challenge is then dropped).
+   */
+  resendMfa(challengeId: string, alive?: (step: SmsStep) => Promise<boolean>): Promise<SmsSendResult>;
   /** The user a live challenge is bound to, without touching it (for the login log of a failed attempt). */
   peekMfaUser(challengeId: string): Promise<number | undefined>;
   /**
-   * Checks the code of a challenge; answers the user it is bound to and the credential stamp it was started
-   * with. `guard` reserves the attempt on the user's second-factor counter before the comparison (throws 40004
-   * while locked).
+   * Checks the code of a challenge; answers the user it is bound to, the credential stamp it was started with and
+   * the number its code went to. `guard` reserves the attempt on the user's second-factor counter before the
+   * comparison (throws 40004 while locked).
    */
   completeMfa(
     challengeId: string,
     code: string,
     guard?: (userId: number) => Promise<LockAttempt>,
-  ): Promise<{ userId: number; credential: string | undefined }>;
-  /** Sends a code to a number a signed-in user wants as theirs (purpose `phone`); cooldown and daily limit apply. */
-  sendPhone(userId: number, phone: string): Promise<SmsSendResult>;
-  /** Checks the code sent to `phone` for `userId` (40010 with attempts left, 40011 when none is live). */
-  completePhone(userId: number, phone: string, code: string): Promise<void>;
+  ): Promise<SmsStep>;
+  /**
+   * Sends a code to a number a signed-in user wants as theirs (purpose `phone`); cooldown and daily limit apply.
+   * `credential` is the stamp of the password the request was made with.
+   */
+  sendPhone(userId: number, phone: string, credential?: string): Promise<SmsSendResult>;
+  /**
+   * Checks the code sent to `phone` for `userId` (40010 with attempts left, 40011 when none is live); answers the
+   * stamp of the password it was requested with.
+   */
+  completePhone(userId: number, phone: string, code: string): Promise<{ credential: string | undefined }>;
   /** SMS login send: same answer for every number; a code only for a number of exactly one enabled user. */
   sendLogin(phone: string): Promise<SmsSendResult>;
   /** Checks an SMS login code; answers the user id. */
   completeLogin(phone: string, code: string): Promise<number>;
 }
 
+/** What an SMS step of a login was issued for: its user, the password it was started with, its number. */
+export interface SmsStep {
+  userId: number;
+  /** Stamp of the password the login was started with (see `credentialStamp`). */
+  credential: string | undefined;
+  /** The number the code went to. */
+  phone: string;
+}
+
 interface CodeRecord {
   /** The user the code logs in; null for a decoy. */
   userId: number | null;
-  /** Second factor: the stamp of the password the login step was started with. */
+  /** Second factor and new number: the stamp of the password the step or request was made with. */
   credential?: string | undefined;
   phone: string;
   /** Null when the challenge was opened during a cooldown and no code was sent yet. */
@@ -181,10 +199,13 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       return { challengeId, phoneMask: maskPhone(phone), countdown, expiresSeconds: options.ttlSeconds };
     },
 
-    async resendMfa(challengeId) {
+    async resendMfa(challengeId, alive) {
       const key = `${MFA_KEYS.smsChallenge}${challengeId}`;
       const record = await store.take<CodeRecord>(key);
-      if (!record) throw new BusinessError(ErrorCode.SmsCodeExpired);
+      if (!record || record.userId === null) throw new BusinessError(ErrorCode.SmsCodeExpired);
+      const step = { userId: record.userId, credential: record.credential, phone: record.phone };
+      // A dead step sends nothing: above all no new code to a number that is no longer the account's.
+      if (alive && !(await alive(step))) throw new BusinessError(ErrorCode.SmsCodeExpired);
       try {
         await admit(record.phone);
       } catch (error) {
@@ -204,16 +225,16 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
 
     async completeMfa(challengeId, code, guard) {
       const record = await check(`${MFA_KEYS.smsChallenge}${challengeId}`, code, guard);
-      return { userId: record.userId as number, credential: record.credential };
+      return { userId: record.userId as number, credential: record.credential, phone: record.phone };
     },
 
-    async sendPhone(userId, input) {
+    async sendPhone(userId, input, credential) {
       const phone = input.trim();
       await admit(phone);
       const code = newCode();
       await store.put<Omit<CodeRecord, 'expiresAt'>>(
         `${MFA_KEYS.smsPhone}${userId}`,
-        { userId, phone, code, attempts: 0 },
+        { userId, credential, phone, code, attempts: 0 },
         ttlMs,
       );
       await deliver('phone', phone, code);
@@ -221,7 +242,8 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
     },
 
     async completePhone(userId, phone, code) {
-      await check(`${MFA_KEYS.smsPhone}${userId}`, code, undefined, phone);
+      const record = await check(`${MFA_KEYS.smsPhone}${userId}`, code, undefined, phone);
+      return { credential: record.credential };
     },
 
     async sendLogin(input) {
