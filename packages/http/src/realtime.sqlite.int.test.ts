@@ -6,7 +6,9 @@
  * slots behind the bounds: an open socket keeps its slot past the handshake timeout (the service clock is moved),
  * a close or a session end frees exactly one, a handshake refused after the reservation frees it at once.
  */
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
 import { connectHub, type HubClient, refusal } from './realtime/client.contract.js';
@@ -229,6 +231,51 @@ describe('realtime hub on Sqlite with Memory', () => {
     const dead = await connectHub(base, { token: await tokenOf('rt_ben'), autoPong: false });
     const { code } = await dead.closed;
     expect(code).toBe(1006); // terminated, no close frame
+  });
+
+  it('drops a client that sends pings but never reads the pongs, instead of queueing them without bound', async () => {
+    const token = await tokenOf('rt_ben');
+    const before = t.server.realtime?.connectionCount() ?? -1;
+    // A raw socket: the handshake, then it never reads again (a browser tab cannot do this; a script can).
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.on('error', () => {}); // the server's cut shows as a reset on a later write
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `GET /hub/realtime HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`,
+    );
+    const head = await new Promise<string>((resolve) =>
+      socket.once('data', (d: Buffer) => resolve(String(d))),
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 101/);
+    socket.pause();
+    expect(t.server.realtime?.connectionCount()).toBe(before + 1);
+    // Masked text frames of {"type":"ping"}; each one asks for a pong the client leaves unread.
+    const payload = Buffer.from(JSON.stringify({ type: 'ping' }));
+    const mask = Buffer.from([1, 2, 3, 4]);
+    const frame = Buffer.concat([
+      Buffer.from([0x81, 0x80 | payload.length]),
+      mask,
+      Buffer.from(payload.map((b, i) => b ^ (mask[i % 4] as number))),
+    ]);
+    // An unsolicited pong (allowed by RFC 6455) in every batch keeps the heartbeat content: it is not what ends this.
+    const pong = Buffer.concat([Buffer.from([0x8a, 0x80]), mask]);
+    const batch = Buffer.concat([pong, ...Array.from({ length: 10_000 }, () => frame)]);
+    // Kernel buffers take a few MB of pongs first; past them the server must give up on the client. Without a
+    // bound it keeps every pong in memory (some 300 MB a million pings) and this loop ends at its cap.
+    let sent = 0;
+    while (t.server.realtime?.connectionCount() !== before && !socket.destroyed && sent < 2_000_000) {
+      if (!socket.write(batch)) await new Promise((r) => socket.once('drain', r).once('close', r));
+      else await new Promise((r) => setImmediate(r));
+      sent += 10_000;
+    }
+    socket.destroy();
+    expect(sent).toBeLessThan(2_000_000);
+    const deadline = Date.now() + 10_000;
+    while (t.server.realtime?.connectionCount() !== before && Date.now() < deadline)
+      await new Promise((r) => setImmediate(r));
+    expect(t.server.realtime?.connectionCount()).toBe(before);
   });
 
   it('the upgrade needs an Upgrade header (426) and the route is not in the API contract', async () => {

@@ -14,7 +14,7 @@
  * - Events travel through the cache's publish/subscribe (`realtime` channel), so a change made on one instance
  *   reaches sockets on every instance.
  * - Heartbeat: every `HeartbeatSeconds` each socket is pinged; one that did not answer the previous ping is
- *   dropped. Connections are bounded per user and per instance (HTTP 429 / 503 before the upgrade): a slot is
+ *   dropped, and so is one that leaves more than `MAX_UNREAD_BYTES` of messages unread. Connections are bounded per user and per instance (HTTP 429 / 503 before the upgrade): a slot is
  *   taken before the upgrade and given back exactly once, when the connection's TCP socket closes (an open
  *   socket keeps its slot however long it lives), or when a handshake has not opened within
  *   `HANDSHAKE_TIMEOUT_MS` on the service clock (its socket is then cut).
@@ -47,6 +47,12 @@ export const HubCloseCode = {
 
 /** Longest client message accepted (clients only send `{"type":"ping"}`); larger frames close with 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 4096;
+/**
+ * Bytes of messages a client may leave unread before it is dropped. Messages are a few dozen bytes and a live
+ * client reads them; one that sends pings and never reads the pongs (unsolicited pongs of its own keep the
+ * heartbeat content) would otherwise have every answer queued in this process's memory.
+ */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 /**
  * A reserved slot whose handshake has not opened after this long (service clock) is given back and its socket cut.
  * The upgrade completes within one turn of the event loop after the route answers, so this only catches stalls.
@@ -198,6 +204,11 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
 
   function send(conn: Connection, type: string, data: unknown): void {
     if (conn.ws.readyState !== 1) return;
+    if (conn.ws.bufferedAmount > MAX_UNREAD_BYTES) {
+      log.warn('Hub client dropped: it leaves its messages unread.', { userId: conn.userId });
+      conn.ws.terminate();
+      return;
+    }
     conn.ws.send(JSON.stringify({ type, data }));
   }
   const everyConnection = (): Connection[] => [...byUser.values()].flatMap((s) => [...s]);
