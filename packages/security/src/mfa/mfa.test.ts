@@ -13,6 +13,7 @@ import { devProtectionKeyPath, resolveMasterKey } from './master-key.js';
 import { createSecretProtector, SecretProtectorError } from './protector.js';
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
 import { maskPhone } from './sms.js';
+import { withoutAsciiWhitespace } from './typed-code.js';
 
 describe('secret protector', () => {
   const protector = createSecretProtector(Buffer.alloc(32, 7));
@@ -137,6 +138,31 @@ describe('small rules', () => {
     const [code = ''] = codes;
     expect(hashRecoveryCode(code.toLowerCase().replace('-', ' '))).toBe(hashRecoveryCode(code));
     expect(hashRecoveryCode(code)).not.toContain(code);
+  });
+
+  it('folds only ASCII whitespace, dashes and ASCII case in recovery codes', () => {
+    const shown = 'ABCDE-FGHST';
+    expect(hashRecoveryCode(' abcde - fghst\t\r\n')).toBe(hashRecoveryCode(shown));
+    // Non-ASCII letters whose upper case is ASCII, and spaces outside ASCII, make other codes.
+    for (const typed of [
+      'ABCDE-FGHſT',
+      'abcde-fghﬆ',
+      'ABCDE\u00a0FGHST',
+      'ABCDE\u3000FGHST',
+      'ABCDE\u2009FGHST',
+    ]) {
+      expect({ typed, same: hashRecoveryCode(typed) === hashRecoveryCode(shown) }).toEqual({
+        typed,
+        same: false,
+      });
+    }
+  });
+
+  it('reads typed codes without ASCII whitespace only', () => {
+    expect(withoutAsciiWhitespace(' 123 456\t\r\n\f')).toBe('123456');
+    for (const space of ['\u00a0', '\u2009', '\u202f', '\u3000', '\u000b', '\ufeff']) {
+      expect(withoutAsciiWhitespace(`123${space}456`)).toBe(`123${space}456`);
+    }
   });
 
   it('masks phone numbers', () => {

@@ -3,7 +3,8 @@
  * are `CodeLength` random digits living `TtlSeconds` in the cache only. Every send passes the per-number
  * cooldown (`ResendSeconds`, shared by both purposes) and the per-number daily limit (40008). A code is taken
  * atomically to be checked, so it is used once; a wrong one goes back with one attempt fewer (40010,
- * `args.attemptsLeft`) until `MaxAttempts`, then it is gone (40011).
+ * `args.attemptsLeft`) until `MaxAttempts`, then it is gone (40011). A code is compared without its ASCII
+ * whitespace (`typed-code.ts`), as TOTP codes are.
  *
  * SMS login answers every number alike: an unknown, shared or disabled number gets the same answer, the same
  * cooldown and the same daily count as a real one, and a decoy code that can never succeed, so even wrong-code
@@ -18,6 +19,7 @@ import type { ClockStore } from './clock-store.js';
 import { MFA_KEYS, SMS_DAY_COUNTER_TTL_MS } from './constants.js';
 import type { SmsOtpOptions } from './settings.js';
 import type { SmsPurpose, SmsSender } from './sms-sender.js';
+import { withoutAsciiWhitespace } from './typed-code.js';
 
 /** Answer of a send or resend (contract §5). */
 export interface SmsSendResult {
@@ -160,7 +162,7 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       record.code !== null &&
       record.userId !== null &&
       (phone === undefined || phone.trim() === record.phone) &&
-      constantTimeEqual(code.trim(), record.code);
+      constantTimeEqual(withoutAsciiWhitespace(code), record.code);
     if (right) {
       await attempt?.succeeded();
       return record;

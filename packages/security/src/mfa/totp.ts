@@ -14,7 +14,9 @@ import {
   TOTP_SECRET_BYTES,
   TOTP_TOLERANCE_SECONDS,
 } from './constants.js';
+import { withoutAsciiWhitespace } from './typed-code.js';
 
+/** Six ASCII digits (`\d` is 0-9 only in JavaScript), once `withoutAsciiWhitespace` has read the input. */
 const CODE = /^\d{6}$/;
 
 /**
@@ -41,7 +43,8 @@ export interface TotpEngine {
 export function createTotpEngine(deps: { cache: Cache }): TotpEngine {
   const { cache } = deps;
 
-  async function match(secret: string, code: string, nowMs: number, after?: number) {
+  async function match(secret: string, typed: string, nowMs: number, after?: number) {
+    const code = withoutAsciiWhitespace(typed);
     if (!CODE.test(code)) return undefined;
     const result = await (await loadOtplib()).verify({
       secret,

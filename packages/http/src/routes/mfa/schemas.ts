@@ -3,8 +3,15 @@ import { z } from '@hono/zod-openapi';
 
 /** Challenge ids are GUIDs; anything longer is refused before it reaches the cache. */
 export const ChallengeIdSchema = z.string().min(1).max(64);
-/** Codes are short; the services answer a wrong one with its own code (40010, 40019, 40022). */
-export const CodeSchema = z.string().min(1).max(32);
+/**
+ * Codes are short; the services read them without ASCII whitespace (`123 456` as apps show it) and answer a
+ * wrong one with its own code (40010, 40019, 40022). Whitespace alone is no code: 48000, as an empty one is.
+ */
+export const CodeSchema = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/[^\t\n\f\r ]/, 'A code, not only whitespace.');
 /** A phone number: digits with an optional leading `+`. */
 export const PhoneSchema = z
   .string()
