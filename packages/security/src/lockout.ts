@@ -45,6 +45,11 @@ export interface LoginLockDeps {
 /** Outcome of {@link LoginLock.check}. */
 export interface LockStatus {
   locked: boolean;
+  /**
+   * Not locked, but `maxFailCount` attempts are failed or in flight: a new one is refused unchecked for now
+   * (40008); it may pass once those in flight end right.
+   */
+  busy: boolean;
   /** For `AccountLocked`'s `args.lockMinutes`. */
   lockMinutes: number;
 }
@@ -57,6 +62,9 @@ export interface FailureResult {
   attemptsLeft: number | null;
   lockMinutes: number;
 }
+
+/** `retryAfterSeconds` of a refused reservation: the attempts in flight end within a hash or two. */
+export const RESERVATION_RETRY_AFTER_SECONDS = 1;
 
 /** One reserved attempt (see {@link LoginLock.begin}): the check ran; say how it ended. */
 export interface LockAttempt {
@@ -72,12 +80,13 @@ export interface LoginLock {
   lockKey(subject: LockSubject | string): string;
   /** Whether the subject is locked now. Checked first; a correct credential is refused while locked. */
   check(subject: LockSubject | string): Promise<LockStatus>;
-  /** Throws 40004 `AccountLocked` while the subject is locked. */
+  /** Throws 40004 `AccountLocked` while the subject is locked, 40008 while it is {@link LockStatus.busy}. */
   assertOpen(subject: LockSubject): Promise<void>;
   /**
    * Reserves one attempt before its check runs: increments the counter, then compares. Throws 40004 when the
-   * subject is locked, or when `maxFailCount` attempts are already failed or in flight (then the slot is given
-   * back: a parallel burst gets at most `maxFailCount` checks, also of right passwords).
+   * subject is locked, and 40008 `TooManyRequests` (`args.retryAfterSeconds` 1) when `maxFailCount` attempts are
+   * failed or in flight but the lock was not reached when it came (then the slot is given back: a parallel burst
+   * gets at most `maxFailCount` checks, also of right passwords, and no attempt is told a lock that may not be).
    */
   begin(subject: LockSubject): Promise<LockAttempt>;
   /** Counts one wrong attempt without a reservation. */
@@ -116,13 +125,40 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
     return `${prefix}a:${sha256Hex(normalizeAccount(subject.account))}`;
   };
   const locked = (lockMinutes: number) => new BusinessError(ErrorCode.AccountLocked, { lockMinutes });
+  /** A reservation refused while the window is full of attempts: try again in a moment. */
+  const busy = () =>
+    new BusinessError(ErrorCode.TooManyRequests, { retryAfterSeconds: RESERVATION_RETRY_AFTER_SECONDS });
   /** Every counter an attempt of this subject counts on. */
   const keysOf = (subject: LockSubject): string[] =>
     'userId' in subject && subject.account !== undefined
       ? [lockKey({ userId: subject.userId }), lockKey(subject.account)]
       : [lockKey(subject)];
-  const highest = async (keys: string[]) =>
-    Math.max(...(await Promise.all(keys.map((key) => cache.getCounter(key)))));
+  /** The counter of a key's attempts in flight (reserved, not yet settled). */
+  const flightKey = (key: string) => `${key}:flight`;
+
+  /**
+   * Where the subject stands: locked when the failures alone reach the limit on a counter, busy when its
+   * reservations (failures and attempts in flight) do but the failures do not. `self` attempts of the caller
+   * are counted in flight but hold no reservation. The in-flight counters are read only for a full counter.
+   */
+  async function standing(keys: string[], maxFailCount: number, self = 0) {
+    const reserved = await Promise.all(keys.map((key) => cache.getCounter(key)));
+    let busy = false;
+    for (const [i, key] of keys.entries()) {
+      const count = reserved[i] ?? 0;
+      if (count < maxFailCount) continue;
+      const flying = Math.max(0, (await cache.getCounter(flightKey(key))) - self);
+      if (count - flying >= maxFailCount) return { locked: true, busy: false };
+      busy = true;
+    }
+    return { locked: false, busy };
+  }
+
+  /** Takes one off a counter, never leaving it below zero (a -1 would be one more guess later). */
+  async function decrementToZero(key: string, ttlMs: number): Promise<void> {
+    const left = await cache.increment(key, { by: -1, ttlMs });
+    if (left < 0) await cache.increment(key, { by: -left, ttlMs });
+  }
 
   async function increment(key: string, lockMinutes: number): Promise<number> {
     // One atomic increment that also refreshes the expiry: concurrent attempts each see a distinct count.
@@ -139,17 +175,15 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
 
     async check(subject) {
       const { maxFailCount, lockMinutes } = await settings();
-      if (maxFailCount <= 0) return { locked: false, lockMinutes };
-      const failures =
-        typeof subject === 'string'
-          ? await cache.getCounter(lockKey(subject))
-          : await highest(keysOf(subject));
-      return { locked: failures >= maxFailCount, lockMinutes };
+      if (maxFailCount <= 0) return { locked: false, busy: false, lockMinutes };
+      const keys = typeof subject === 'string' ? [lockKey(subject)] : keysOf(subject);
+      return { ...(await standing(keys, maxFailCount)), lockMinutes };
     },
 
     async assertOpen(subject) {
       const status = await lock.check(subject);
       if (status.locked) throw locked(status.lockMinutes);
+      if (status.busy) throw busy();
     },
 
     async begin(subject) {
@@ -162,29 +196,47 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
         };
       }
       // A locked subject does not slide its own expiry by being tried again.
-      if ((await highest(keys)) >= maxFailCount) throw locked(lockMinutes);
-      const count = Math.max(...(await Promise.all(keys.map((key) => increment(key, lockMinutes)))));
+      const before = await standing(keys, maxFailCount);
+      if (before.locked) throw locked(lockMinutes);
+      if (before.busy) throw busy();
+      const ttlMs = lockMinutes * MS_PER_MINUTE;
+      // In flight first, then the reservation: whoever reads both never takes a reservation for a failure.
+      await Promise.all(keys.map((key) => increment(flightKey(key), lockMinutes)));
+      const landed = () => Promise.all(keys.map((key) => decrementToZero(flightKey(key), ttlMs)));
+      let count: number;
+      try {
+        count = Math.max(...(await Promise.all(keys.map((key) => increment(key, lockMinutes)))));
+      } catch (error) {
+        await landed().catch(() => {});
+        throw error;
+      }
       if (count > maxFailCount) {
         // Every attempt of this window is failed or in flight: give the slots back and refuse unchecked.
         // With an expiry in case a success cleared the counter meanwhile (never a counter that lives forever),
         // and never below zero: a counter left at -1 would be one more guess in the next window.
-        const ttlMs = lockMinutes * MS_PER_MINUTE;
-        await Promise.all(
-          keys.map(async (key) => {
-            const left = await cache.increment(key, { by: -1, ttlMs });
-            if (left < 0) await cache.increment(key, { by: -left, ttlMs });
-          }),
-        );
-        throw locked(lockMinutes);
+        try {
+          await Promise.all(keys.map((key) => decrementToZero(key, ttlMs)));
+          // Locked only if the failures alone reach the limit (this attempt still counts itself in flight);
+          // otherwise the slots are attempts under way, right ones among them (tabs signing in at once), and
+          // the attempt is told to retry, not that the account is locked for `lockMinutes`.
+          if ((await standing(keys, maxFailCount, 1)).locked) throw locked(lockMinutes);
+          throw busy();
+        } finally {
+          await landed();
+        }
       }
       return {
         failed() {
+          // The reservation stays as the failure; the attempt is no longer in flight (not awaited: `failed`
+          // answers at once, and a late decrement only makes a reader say busy where it could say locked).
+          landed().catch(() => {});
           const result = failure(count, maxFailCount, lockMinutes);
           if (result.locked) throw locked(lockMinutes);
           return result;
         },
         async succeeded() {
           await Promise.all(keys.map((key) => cache.delete(key)));
+          await landed();
         },
       };
     },

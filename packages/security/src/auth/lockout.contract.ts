@@ -229,12 +229,14 @@ export function lockoutContract(fixture: AuthFixture): void {
         );
         // Five hashes are running (held at the gate); the other 24 were refused without one.
         await events.until(() => hashes.state.calls === 5 && settled === 24);
-        // The right password, sent while the burst is in flight, is refused unchecked.
-        expect(await codeOf(second.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        // The right password, sent while the burst is in flight, is refused unchecked: busy (40008), not locked.
+        expect(await codeOf(second.auth.login(input(user.account, PASSWORD)))).toBe(40008);
         hashes.open();
         const codes = await Promise.all(wrong);
         expect(codes.filter((c) => c === 40001)).toHaveLength(4);
-        expect(codes.filter((c) => c === 40004)).toHaveLength(25);
+        // The fifth failure locked the account; the 24 refused unchecked were told to retry, not a lock.
+        expect(codes.filter((c) => c === 40004)).toHaveLength(1);
+        expect(codes.filter((c) => c === 40008)).toHaveLength(24);
         expect(hashes.state.calls).toBe(5);
         // The burst locked the account: the right password stays refused, from either instance.
         expect(await codeOf(first.auth.login(input(user.account, PASSWORD)))).toBe(40004);
@@ -252,6 +254,37 @@ export function lockoutContract(fixture: AuthFixture): void {
     if (fixture.cache === 'Redis') {
       it('holds the same bound across two instances on one Redis and one database', () => burst(2));
     }
+
+    it('tells right passwords beyond MaxFailCount in flight to retry (40008), never that the account is locked', async () => {
+      // Tabs or a script signing in at once: the reservations beyond the limit cannot know whether the attempts
+      // in flight are right or wrong, so they are refused unchecked; "locked" (40004, ten minutes) would be false.
+      const events = conditions();
+      const hashes = gatedDerive(events);
+      const s = buildServices(world(), { runtime: lockRows(5), derive: hashes.derive });
+      const user = await createUser(world());
+      let settled = 0;
+      const logins = Array.from({ length: 8 }, () =>
+        s.auth.login(input(user.account, PASSWORD)).then(
+          () => 0,
+          (error: unknown) => {
+            settled += 1;
+            events.changed();
+            if (error instanceof BusinessError) return { code: error.code, args: error.args };
+            throw error;
+          },
+        ),
+      );
+      await events.until(() => hashes.state.calls === 5 && settled === 3);
+      hashes.open();
+      const answers = await Promise.all(logins);
+      expect(answers.filter((a) => a === 0)).toHaveLength(5);
+      expect(answers.filter((a) => a !== 0)).toEqual(
+        Array.from({ length: 3 }, () => ({ code: 40008, args: { retryAfterSeconds: 1 } })),
+      );
+      // The retry gets in: the counter was cleared by the right ones, never left at a lock.
+      expect(await codeOf(s.auth.login(input(user.account, PASSWORD)))).toBe(0);
+      expect(await world().cache.getCounter(s.lock.lockKey({ userId: user.id }))).toBe(0);
+    });
 
     it('lets parallel right passwords within MaxFailCount all in, and clears the counter', async () => {
       const s = buildServices(world(), { runtime: lockRows(5) });
