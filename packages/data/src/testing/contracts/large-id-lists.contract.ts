@@ -92,7 +92,7 @@ export function largeIdListsContract(fixture: DialectFixture): void {
 
       it('soft-deletes the users a long list names and counts only those still live', async () => {
         // A batch naming 70,000 ids, most of them gone long ago: each still costs a bound value. Only 1,000 are
-        // live, which keeps PostgreSQL's per-row counter trigger (one row updated once per user) cheap.
+        // live (mass deletes of live users and the counter: user-counter.contract.ts).
         const live = members.slice(0, 1_000);
         const gone = Array.from({ length: MEMBERS }, (_, i) => (members.at(-1) as number) + 1 + i);
         const before = await repos.users.countLive();

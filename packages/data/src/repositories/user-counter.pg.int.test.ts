@@ -1,0 +1,4 @@
+import { userCounterContract } from '../testing/contracts/user-counter.contract.js';
+import { dialectFixtures } from '../testing/fixtures.js';
+
+userCounterContract(dialectFixtures.PostgreSQL);
