@@ -75,7 +75,7 @@ function describe(def: RuntimeKeyDef): string {
     case 'enum':
       return `one of ${(def.values ?? []).join(', ')}`;
     default:
-      return 'text';
+      return def.form?.description ?? 'text';
   }
 }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
 import {
   grantPermissions,
+  setRuntimeConfig,
   startTestServer,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
@@ -68,6 +69,28 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(captcha).toMatchObject({ valueType: 'bool', values: null, min: null, max: null });
       // Login still works: nothing invalid was stored.
       expect((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
+    });
+
+    it('keeps the anonymous logo address to one that runs nothing, also for a row written past the routes', async () => {
+      const logo = await configRow('sys.site.logoUrl');
+      const refused = await call(`/api/v1/sys/config/${logo.id}`, {
+        method: 'PUT',
+        json: { value: 'javascript:alert(document.cookie)' },
+      });
+      expect(refused).toMatchObject({ code: 48000 });
+      expect(refused.args.errors[0].message).toContain('http(s) URL');
+      expect(
+        (await call(`/api/v1/sys/config/${logo.id}`, { method: 'PUT', json: { value: '/static/logo.png' } }))
+          .code,
+      ).toBe(0);
+      expect((await json(await t.request('/api/v1/sys/config/site'))).data.logoUrl).toBe('/static/logo.png');
+      // A row that holds a script address anyway (written before the rule, or straight into the table) is
+      // served as the default, never as stored.
+      await setRuntimeConfig(t, 'sys.site.logoUrl', 'javascript:alert(1)');
+      expect((await json(await t.request('/api/v1/sys/config/site'))).data.logoUrl).toBe('');
+      expect((await call(`/api/v1/sys/config/${logo.id}`, { method: 'PUT', json: { value: '' } })).code).toBe(
+        0,
+      );
     });
 
     it('keeps the key immutable and rejects unknown body properties', async () => {

@@ -164,4 +164,33 @@ describe('runtime keys', () => {
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'MATH')).toBe('math');
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'image')).toBeUndefined();
   });
+  it('serves only a logo address that runs nothing (a stored script URL reads as the fallback)', () => {
+    const logo = runtimeKeyDef('sys.site.logoUrl')!;
+    for (const good of [
+      '',
+      '/static/logo.png',
+      'https://cdn.example.com/logo.svg?v=2',
+      'http://intranet.example/logo.png',
+      'data:image/png;base64,iVBORw0KGgo=',
+    ])
+      expect(parseRuntimeValue(logo, good), good).toBe(good);
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      '\u0001javascript:alert(1)',
+      'vbscript:msgbox(1)',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'data:image/svg+xml;base64,PHN2Zz4=',
+      '//evil.example/logo.png',
+      '/\\evil.example/logo.png',
+      'file:///etc/passwd',
+      'https://',
+      'logo.png',
+    ])
+      expect(parseRuntimeValue(logo, bad), JSON.stringify(bad)).toBeUndefined();
+    // Text keys without a form take any text.
+    expect(parseRuntimeValue(runtimeKeyDef('sys.site.footer')!, 'javascript:x')).toBe('javascript:x');
+  });
 });

@@ -22,6 +22,34 @@ export interface RuntimeKeyDef<T extends RuntimeValue = RuntimeValue, K extends 
   fallback: (options: ServiceOptions) => T;
   /** Safe to show anonymously (`GET /api/v1/sys/config/site`). */
   public?: boolean;
+  /**
+   * The form a `string` key's text must have, and how a refusal describes it. A stored text outside it reads
+   * as the fallback, so a row written before the rule (or straight into the table) is never served.
+   */
+  form?: { accepts: (text: string) => boolean; description: string };
+}
+
+/**
+ * An image address a page may put in `src` or `href` without running anything: empty, a path on this origin
+ * (`/…`, not `//host`), an `http(s)` URL, or a raster `data:image` (no SVG, which can carry script when opened).
+ * Never `javascript:`, `vbscript:` or another scheme; no control characters or spaces, which browsers strip
+ * before they read the scheme.
+ */
+export function isSafeImageUrl(text: string): boolean {
+  if (text === '') return true;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // Control characters, spaces, DEL and the backslash (which browsers read as a slash).
+    if (unit <= 0x20 || unit === 0x7f || unit === 0x5c) return false;
+  }
+  if (text.startsWith('/')) return !text.startsWith('//');
+  if (/^data:image\/(png|jpeg|gif|webp|avif);base64,[a-z0-9+/]+=*$/i.test(text)) return true;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 function int<const K extends string>(
@@ -48,8 +76,16 @@ function text<const K extends string>(
   name: string,
   fallback: (o: ServiceOptions) => string,
   isPublic = false,
+  form?: RuntimeKeyDef['form'],
 ): RuntimeKeyDef<string, K> {
-  return { key, name, valueType: 'string', fallback, ...(isPublic ? { public: true } : {}) };
+  return {
+    key,
+    name,
+    valueType: 'string',
+    fallback,
+    ...(isPublic ? { public: true } : {}),
+    ...(form ? { form } : {}),
+  };
 }
 
 /** Every runtime key the service reads. */
@@ -120,7 +156,11 @@ export const RUNTIME_KEYS = [
     1,
   ),
   text('sys.site.title', 'Site title (login page, browser tab)', (o) => o.Name, true),
-  text('sys.site.logoUrl', 'Site logo URL', () => '', true),
+  // Served to anyone (`/sys/config/site`) and put in pages' `src`/`href`: an address that runs nothing.
+  text('sys.site.logoUrl', 'Site logo URL', () => '', true, {
+    accepts: isSafeImageUrl,
+    description: 'empty, a path on this site (/…), an http(s) URL or a raster data:image',
+  }),
   text('sys.site.footer', 'Site footer text', () => '', true),
 ] as const;
 
@@ -165,7 +205,7 @@ export function parseRuntimeValue(
     case 'enum':
       return def.values?.find((v) => v.toLowerCase() === s.toLowerCase());
     default:
-      return text;
+      return def.form === undefined || def.form.accepts(text) ? text : undefined;
   }
 }
 
