@@ -99,6 +99,25 @@ export function contentTypeOf(ext: string): string {
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
+/**
+ * The client's file name as it is stored and shown: NUL and the other control characters (a CR/LF pair written
+ * into a name ends up in logs, exports and headers a consumer builds) and the bidirectional overrides (which show
+ * `gnp.exe` as `exe.png`) answer 48000; an empty name is `file`; at most 255 characters, never half a surrogate
+ * pair.
+ */
+export function uploadName(name: string): string {
+  if (/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(name))
+    throw new BusinessError(ErrorCode.ParamInvalid, {
+      errors: [
+        { path: 'file', message: 'the file name must not contain control or direction-override characters' },
+      ],
+    });
+  let kept = (name || 'file').slice(0, 255);
+  const last = kept.charCodeAt(kept.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
+  return kept;
+}
+
 export function createFileStore(options: FileStoreOptions): FileStore {
   const root = resolve(options.root);
   const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
@@ -113,7 +132,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
     maxBytes: options.maxBytes,
 
     async save(file) {
-      const originalName = (file.name || 'file').slice(0, 255);
+      const originalName = uploadName(file.name);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
         throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
@@ -140,12 +159,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
     },
 
     async begin(name) {
-      // The client's name is stored as text: NUL answers 48000 as it does in any text input (PostgreSQL refuses it).
-      if (name.includes('\u0000'))
-        throw new BusinessError(ErrorCode.ParamInvalid, {
-          errors: [{ path: 'file', message: 'the file name must not contain NUL' }],
-        });
-      const originalName = (name || 'file').slice(0, 255);
+      const originalName = uploadName(name);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
         throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });

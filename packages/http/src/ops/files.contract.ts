@@ -128,11 +128,26 @@ export function defineFilesContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(missing.args.errors[0].path).toBe('file');
     });
 
-    it('refuses a file name holding NUL with 48000 on every dialect, keeping no bytes', async () => {
+    it('refuses a file name holding NUL, another control character or a direction override with 48000, keeping no bytes', async () => {
       const before = walk(join(t.contentRoot, 'storage/upload')).length;
-      const res = await upload(form('a\u0000.png', PNG, 'image/png'));
-      expect(res).toMatchObject({ code: 48000, args: { errors: [{ path: 'file' }] } });
+      for (const name of [
+        'a\u0000.png',
+        'x\r\nSet-Cookie: a=b.png',
+        'tab\t.png',
+        'c1\u0085.png',
+        'report\u202egnp.exe.png',
+      ]) {
+        const res = await upload(form(name, PNG, 'image/png'));
+        expect(res, JSON.stringify(name)).toMatchObject({
+          code: 48000,
+          args: { errors: [{ path: 'file' }] },
+        });
+      }
       expect(walk(join(t.contentRoot, 'storage/upload'))).toHaveLength(before);
+      // Other scripts and symbols are names like any other.
+      const kept = await upload(form('Bericht ü – 报告 ✓.png', PNG, 'image/png'));
+      expect(kept.code).toBe(0);
+      expect(kept.data.originalName).toBe('Bericht ü – 报告 ✓.png');
     });
 
     it('pages files with fresh links and deletes them (44004 afterwards; bytes kept until purged from the bin)', async () => {
