@@ -146,6 +146,29 @@ describe('login lock reservations', () => {
     expect(await cache.getCounter(lock.lockKey(who))).toBe(3);
   });
 
+  it('does not call right passwords a lock when they land between its reads of the counter and of those in flight', async () => {
+    // Tabs signing in at once: three right passwords fill the window; a fourth reads the full counter, then the
+    // three succeed (counter cleared, in-flight count down to zero) before it reads how many are in flight.
+    const { cache, settings } = setup({ maxFailCount: 3, lockMinutes: 10 });
+    const who = { userId: 12 };
+    const inFlight: Array<{ succeeded(): Promise<void> }> = [];
+    let landed = false;
+    const racing = Object.create(cache) as typeof cache;
+    racing.getCounter = async (key) => {
+      if (key.endsWith(':flight') && inFlight.length === 3 && !landed) {
+        landed = true;
+        for (const attempt of inFlight) await attempt.succeeded();
+      }
+      return cache.getCounter(key);
+    };
+    const lock = createLoginLock({ cache: racing, settings: async () => settings });
+    for (let i = 0; i < 3; i++) inFlight.push(await lock.begin(who));
+    // Refused unchecked (it read a full window), but busy: no failure was ever counted, so never 40004.
+    expect(await code(() => lock.begin(who))).toBe(40008);
+    expect(landed).toBe(true);
+    expect(await cache.getCounter(lock.lockKey(who))).toBe(0);
+  });
+
   it('counts a failed reservation, locks at the limit and clears on success', async () => {
     const { lock, cache } = setup({ maxFailCount: 2, lockMinutes: 10 });
     const who = { userId: 8 };

@@ -140,6 +140,9 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
    * Where the subject stands: locked when the failures alone reach the limit on a counter, busy when its
    * reservations (failures and attempts in flight) do but the failures do not. `self` attempts of the caller
    * are counted in flight but hold no reservation. The in-flight counters are read only for a full counter.
+   * The counter is read again after its in-flight count, and the lower reading counts: attempts that land between
+   * the two first reads leave the in-flight count but their reservations were read, and right ones among them
+   * cleared the counter meanwhile (read once, a burst of right passwords was called a lock).
    */
   async function standing(keys: string[], maxFailCount: number, self = 0) {
     const reserved = await Promise.all(keys.map((key) => cache.getCounter(key)));
@@ -148,7 +151,8 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       const count = reserved[i] ?? 0;
       if (count < maxFailCount) continue;
       const flying = Math.max(0, (await cache.getCounter(flightKey(key))) - self);
-      if (count - flying >= maxFailCount) return { locked: true, busy: false };
+      const settled = Math.min(count, await cache.getCounter(key));
+      if (settled - flying >= maxFailCount) return { locked: true, busy: false };
       busy = true;
     }
     return { locked: false, busy };
