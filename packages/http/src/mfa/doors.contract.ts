@@ -227,9 +227,62 @@ export function defineDoorsContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       await maxFail(5);
     });
 
+    /**
+     * Holds `n` checks of the user's second-factor codes in flight (another tab or instance checking a code), runs
+     * `work`, then lets them end right.
+     */
+    const whileInFlight = async <T>(userId: number, n: number, work: () => Promise<T>): Promise<T> => {
+      const lock = t.server.security.passwords.secondFactorLock;
+      const held = [];
+      for (let i = 0; i < n; i++) held.push(await lock.begin({ userId }));
+      try {
+        return await work();
+      } finally {
+        for (const attempt of held) await attempt.succeeded();
+      }
+    };
+
+    it('keeps a TOTP step refused as busy (40008) alive: the retry it is told to make goes in', async () => {
+      await maxFail(3);
+      const name = account('door-totp-busy');
+      const userId = await addUser(t, { account: name });
+      const { seed } = await bindTotp(t, clock, name);
+      const step = await post(t, '/api/v1/auth/login', { account: name, password: TEST_USER_PASSWORD });
+      expect(step.body.code).toBe(40018);
+      const challengeId = step.body.args.challengeId as string;
+      const busy = await whileInFlight(userId, 3, () =>
+        post(t, '/api/v1/auth/login/totp', { challengeId, code: totpCode(seed, clock.now()) }),
+      );
+      expect(busy.body).toMatchObject({ code: 40008, args: { retryAfterSeconds: 1 } });
+      const retry = await post(t, '/api/v1/auth/login/totp', {
+        challengeId,
+        code: totpCode(seed, clock.now()),
+      });
+      expect(retry.body.code).toBe(0);
+      await maxFail(5);
+    });
+
     describe('SMS', () => {
       beforeAll(() => setRuntimeConfig(t, 'sys.security.mfa.enabled', 'true'));
       afterAll(() => setRuntimeConfig(t, 'sys.security.mfa.enabled', 'false'));
+
+      it('keeps an SMS step refused as busy (40008) alive: the retry it is told to make goes in', async () => {
+        await maxFail(3);
+        const number = phone();
+        const name = account('door-sms-busy');
+        const userId = await addUser(t, { account: name, phone: number });
+        const step = await post(t, '/api/v1/auth/login', { account: name, password: TEST_USER_PASSWORD });
+        expect(step.body.code).toBe(40009);
+        const { challengeId } = step.body.args;
+        const code = lastSmsCode(t, 'mfa', number);
+        const busy = await whileInFlight(userId, 3, () =>
+          post(t, '/api/v1/auth/login/sms', { challengeId, code }),
+        );
+        expect(busy.body).toMatchObject({ code: 40008, args: { retryAfterSeconds: 1 } });
+        // The code was not compared: no attempt of the challenge is used, and the same code opens the session.
+        expect((await post(t, '/api/v1/auth/login/sms', { challengeId, code })).body.code).toBe(0);
+        await maxFail(5);
+      });
 
       it('counts wrong SMS codes across challenges on the second-factor counter', async () => {
         await maxFail(3);

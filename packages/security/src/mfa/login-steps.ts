@@ -205,8 +205,14 @@ export function createLoginSteps(
           const user = await liveUser(challenge.userId, dead);
           account = user.account;
           const credential = sameFactors(challenge, user, dead);
-          // Codes count on the account across challenges (contract §10): reserved before the check.
-          const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
+          // Codes count on the account across challenges (contract §10): reserved before the check. A refused
+          // reservation compared nothing: the challenge goes back as it was (40008 asks for a retry).
+          const attempt = await deps.passwords.secondFactorLock
+            .begin({ userId: user.id })
+            .catch(async (error) => {
+              await store.restore(key, challenge);
+              throw error;
+            });
           if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
             await attempt.succeeded();
             return { user, credential };

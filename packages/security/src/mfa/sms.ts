@@ -157,7 +157,15 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
   ): Promise<CodeRecord> {
     const record = await store.take<CodeRecord>(key);
     if (!record) throw new BusinessError(ErrorCode.SmsCodeExpired);
-    const attempt = guard && record.userId !== null ? await guard(record.userId) : undefined;
+    let attempt: LockAttempt | undefined;
+    try {
+      attempt = guard && record.userId !== null ? await guard(record.userId) : undefined;
+    } catch (error) {
+      // Refused before the code was compared (locked, or busy: 40008 asks for a retry): the record goes back as it
+      // was, so the retry can still succeed.
+      await store.restore(key, record);
+      throw error;
+    }
     const right =
       record.code !== null &&
       record.userId !== null &&
