@@ -47,9 +47,10 @@ export interface LockStatus {
   locked: boolean;
   /**
    * Not locked, but `maxFailCount` attempts are failed or in flight: a new one is refused unchecked for now
-   * (40008); it may pass once those in flight end right.
+   * (40008); it may pass once those in flight end right. Optional, so a consumer's own {@link LoginLock}
+   * written before it still compiles; absent means false.
    */
-  busy: boolean;
+  busy?: boolean;
   /** For `AccountLocked`'s `args.lockMinutes`. */
   lockMinutes: number;
 }

@@ -1,8 +1,8 @@
 /**
  * The job module's application service: validation and rules behind the `/api/v1/sys/job` routes. The engine
  * runs fires; this service keeps the rows right and tells the engine when a job changed. SQL jobs run any
- * statement as the application's database user, so creating, changing (to or from SQL) and running one is a
- * super administrator's power (41001 for anyone else, whatever job permissions they hold). Secrets in props are
+ * statement as the application's database user, so creating, changing (to or from SQL), running and resuming one
+ * is a super administrator's power (41001 for anyone else, whatever job permissions they hold). Secrets in props are
  * write-only (`secrets.ts`).
  */
 import {
