@@ -2,6 +2,7 @@ import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
 import { defineFilesScopeContract } from './ops/files-scope.contract.js';
 import { defineLoginLogContract } from './ops/login-log.contract.js';
+import { defineLogsScopeContract } from './ops/logs-scope.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 
@@ -11,3 +12,4 @@ defineFilesContract('Sqlite', 'Memory');
 defineSqlAndEventsContract('Sqlite', 'Memory');
 defineFilesScopeContract('Sqlite', 'Memory');
 defineLoginLogContract('Sqlite', 'Memory');
+defineLogsScopeContract('Sqlite', 'Memory');

@@ -4,9 +4,9 @@
  * from the login log. A day is one indexed range count, so the trend costs seven small queries on every
  * dialect rather than a date-truncating GROUP BY that each database spells differently.
  */
-import { and, count, countDistinct, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, countDistinct, eq, gte, isNotNull, lt } from 'drizzle-orm';
 import type { RepositoryContext } from './context.js';
-import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
+import { type DataScopeFilter, dataScopeCondition, userScopeCondition } from './data-scope.js';
 
 /** One day of the login trend. */
 export interface LoginDay {
@@ -28,11 +28,8 @@ export interface DashboardRepository {
 export function createDashboardRepository({ db, tables }: RepositoryContext): DashboardRepository {
   const { sysUser: u, sysRole: r, sysMenu: m, sysLoginLog: l } = tables;
   const usersIn = (scope: DataScopeFilter) => dataScopeCondition(scope, { org: u.orgId, owner: u.id });
-  /** Log rows of users inside the scope (deleted users included: their history still counts). */
-  function loggedBy(scope: DataScopeFilter): SQL | undefined {
-    if (scope.all) return undefined;
-    return sql`${l.userId} in (select ${u.id} from ${u} where ${usersIn(scope)})`;
-  }
+  /** Log rows of users inside the scope, as the login-log page scopes them (deleted users' history counts). */
+  const loggedBy = (scope: DataScopeFilter) => userScopeCondition(scope, l.userId, u);
   return {
     async countUsers(scope) {
       const [row] = await db

@@ -3,9 +3,11 @@
  * organisations, and/or the caller's own rows — turned into a WHERE condition over any table that has an
  * organisation column and/or an owner column. Resolving a user's roles into a filter is the security layer's
  * job (`createDataScopeResolver`); this file only applies the result, so consumers can scope their own tables.
- * An empty filter matches nothing (fail closed).
+ * A table whose rows belong to a user (files by uploader, log rows by operator or account) is scoped through
+ * that user's organisation with {@link userScopeCondition}. An empty filter matches nothing (fail closed).
  */
 import { type Column, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Tables } from '../tables.js';
 
 /** What a caller may see: all rows, or the union of an org set and the caller's own rows. */
 export interface DataScopeFilter {
@@ -55,4 +57,24 @@ export function isInDataScope(
   if (scope.all) return true;
   if (row.orgId != null && scope.orgIds.includes(row.orgId)) return true;
   return scope.selfUserId !== null && row.ownerId != null && row.ownerId === scope.selfUserId;
+}
+
+/**
+ * The WHERE condition of a scope over a table whose rows belong to a user (`create_user_id`, `operator_id`,
+ * `user_id`): the row's user is inside the scope — their organisation is in its set, or they are the caller under
+ * Self; undefined when every row is in scope. Deleted users count (their organisation still holds their history);
+ * a row with no user is seen by an All scope only. The users are selected inside the statement, never bound as a
+ * list of ids, so a scope over any number of users is one subquery (only the scope's own organisations are bound).
+ * @example db.select().from(log).where(userScopeCondition(scope, log.userId, tables.sysUser))
+ */
+export function userScopeCondition(
+  scope: DataScopeFilter,
+  column: Column,
+  users: Tables['sysUser'],
+): SQL | undefined {
+  if (scope.all) return undefined;
+  // Self alone names one user: no subquery needed.
+  if (scope.orgIds.length === 0) return scope.selfUserId === null ? NOTHING : eq(column, scope.selfUserId);
+  const inside = dataScopeCondition(scope, { org: users.orgId, owner: users.id });
+  return sql`${column} in (select ${users.id} from ${users} where ${inside})`;
 }

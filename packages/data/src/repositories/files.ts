@@ -4,12 +4,12 @@
  * reads given a scope see only files whose `create_user_id` is a user inside it (their organisation, or the
  * caller themselves under Self); files of an unbound API key are seen by an All scope only.
  */
-import { and, asc, desc, eq, type InferInsertModel, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type InferInsertModel, inArray, lt, type SQL } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysFileRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
-import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
+import { type DataScopeFilter, userScopeCondition } from './data-scope.js';
 import { containsIgnoreCase } from './filters.js';
 import { readInChunks, writeAllInChunks } from './id-lists.js';
 
@@ -45,11 +45,8 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
   const u = tables.sysUser;
 
   /** Uploaded by a user inside the scope (deleted uploaders included: their organisation still holds). */
-  function uploadedWithin(scope: DataScopeFilter | undefined): SQL | undefined {
-    if (!scope || scope.all) return undefined;
-    const users = dataScopeCondition(scope, { org: u.orgId, owner: u.id });
-    return sql`${t.createUserId} in (select ${u.id} from ${u} where ${users})`;
-  }
+  const uploadedWithin = (scope: DataScopeFilter | undefined): SQL | undefined =>
+    scope && userScopeCondition(scope, t.createUserId, u);
 
   return {
     async findByHash(sha256, scope) {

@@ -1,13 +1,16 @@
 /**
  * `sys_login_log`: one row per login attempt (spec "Log masking"): the account exactly as submitted (even when
  * no such account exists), success, the result code, the user id when known, IP, user agent and the request's trace id. There is no
- * password field, so none can ever be written.
+ * password field, so none can ever be written. Reads given a data scope see the rows of accounts inside it (contract
+ * §4): the row's user is in an organisation of the scope, or is the caller under Self; attempts on unknown
+ * accounts (no user id) are seen by an All scope only.
  */
-import { desc } from 'drizzle-orm';
+import { and, desc } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysLoginLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, userScopeCondition } from './data-scope.js';
 import { containsIgnoreCase } from './filters.js';
 
 /** Column widths of `sys_login_log`: a submitted account may be anything, so it is cut rather than refused. */
@@ -39,8 +42,8 @@ export interface LoginLogPageQuery extends PageQuery {
 export interface LoginLogRepository {
   /** Records one attempt and returns its id. */
   insert(entry: NewLoginLog): Promise<number>;
-  /** Newest first unless the query sorts by another column. */
-  page(query: LoginLogPageQuery): Promise<Page<SysLoginLogRow>>;
+  /** Newest first unless the query sorts by another column; with a scope, only rows of users inside it. */
+  page(query: LoginLogPageQuery, scope?: DataScopeFilter): Promise<Page<SysLoginLogRow>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
 }
@@ -61,8 +64,11 @@ export function createLoginLogRepository({ db, adapter, tables }: RepositoryCont
       });
     },
 
-    page(query) {
-      const where = containsIgnoreCase(t.account, query.account);
+    page(query, scope) {
+      const where = and(
+        containsIgnoreCase(t.account, query.account),
+        scope && userScopeCondition(scope, t.userId, tables.sysUser),
+      );
       return paginate(
         { db, adapter },
         { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },

@@ -1,13 +1,16 @@
 /**
  * `sys_op_log`: the operation log (spec "Log masking"; contract §5 row shape). Rows arrive in batches from the
  * asynchronous writer; texts are cut to the column widths here so that no dialect refuses a row that SQLite
- * would have taken.
+ * would have taken. Reads given a data scope see the rows of operators inside it (contract §4, as files follow
+ * their uploader): their organisation is in the scope, or they are the caller under Self; rows with no operator
+ * (an API key bound to no user) are seen by an All scope only.
  */
-import { and, between, type Column, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, between, type Column, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, userScopeCondition } from './data-scope.js';
 import { readInChunks } from './id-lists.js';
 
 /**
@@ -62,8 +65,8 @@ export interface OpLogPageQuery extends PageQuery {
 export interface OpLogRepository {
   /** Inserts the rows (several statements when needed); returns how many were written. */
   insertMany(rows: readonly NewOpLog[]): Promise<number>;
-  /** Newest first unless the query sorts by another column. */
-  page(query: OpLogPageQuery): Promise<Page<SysOpLogRow>>;
+  /** Newest first unless the query sorts by another column; with a scope, only rows of operators inside it. */
+  page(query: OpLogPageQuery, scope?: DataScopeFilter): Promise<Page<SysOpLogRow>>;
   /** Every row (tests, exports). */
   count(): Promise<number>;
   /**
@@ -208,8 +211,11 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
       return rows.length;
     },
 
-    page(query) {
-      const where: SQL | undefined = query.success === undefined ? undefined : eq(t.success, query.success);
+    page(query, scope) {
+      const where = and(
+        query.success === undefined ? undefined : eq(t.success, query.success),
+        scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
+      );
       return paginate(
         { db, adapter },
         { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },

@@ -3,7 +3,8 @@
  * 70,000 users (past SQLite's 32,766 parameters and PostgreSQL's 65,534) is read, resolved to notice
  * receivers, filled and emptied, and users named by a 71,000-id batch are soft-deleted, through the repositories
  * the services call; each answer is the one a single statement would give (same rows, same order where the
- * method promises one), and a chunked change that fails part-way leaves nothing changed. Before the shared
+ * method promises one), and a chunked change that fails part-way leaves nothing changed; the operation and login
+ * logs of that organisation's users page by their organisation, a subquery binding no user ids. Before the shared
  * chunking, SQLite answered "too many SQL variables" and PostgreSQL "MAX_PARAMETERS_EXCEEDED"; MariaDB passed
  * (mysql2 sends the values as text).
  */
@@ -88,6 +89,54 @@ export function largeIdListsContract(fixture: DialectFixture): void {
           }),
         ).rejects.toBe(boom);
         expect(await repos.roles.memberIdsOf(crowd)).toEqual(members);
+      });
+
+      it('scopes the logs of an organisation of 70,000 users by their organisation, not a list of their ids', async () => {
+        const [first] = members;
+        const last = members.at(-1) as number;
+        const middle = members[MEMBERS / 2] as number;
+        const outsider = last + 1_000_000; // no such user
+        const createTime = new Date();
+        await repos.opLogs.insertMany(
+          [first as number, middle, last, outsider, null].map((operatorId) => ({
+            title: `scoped ${operatorId}`,
+            httpMethod: 'POST',
+            path: `/scoped/${operatorId}`,
+            paramJson: null,
+            resultCode: 0,
+            success: true,
+            elapsedMs: 1,
+            operatorId,
+            operatorName: null,
+            ip: null,
+            userAgent: null,
+            traceId: null,
+            createTime,
+          })),
+        );
+        for (const userId of [first as number, middle, last, outsider, null])
+          await repos.loginLogs.insert({
+            account: `scoped-${userId}`,
+            success: true,
+            resultCode: 0,
+            userId,
+            createTime,
+          });
+        const q = { size: 100, current: 1, sortField: 'id', sortOrder: 'asc' } as const;
+        const org = { all: false, orgIds: [1], selfUserId: null };
+        const ops = await repos.opLogs.page(q, org);
+        expect(ops.items.map((r) => r.operatorId)).toEqual([first, middle, last]);
+        expect(ops.total).toBe(3);
+        const logins = await repos.loginLogs.page(q, org);
+        expect(logins.items.map((r) => r.userId)).toEqual([first, middle, last]);
+        const self = { all: false, orgIds: [], selfUserId: middle };
+        expect((await repos.opLogs.page(q, self)).items.map((r) => r.operatorId)).toEqual([middle]);
+        expect((await repos.loginLogs.page(q, self)).items.map((r) => r.userId)).toEqual([middle]);
+        const none = { all: false, orgIds: [], selfUserId: null };
+        expect((await repos.opLogs.page(q, none)).total).toBe(0);
+        expect((await repos.loginLogs.page(q, none)).total).toBe(0);
+        expect((await repos.opLogs.page(q)).total).toBe(5);
+        expect((await repos.loginLogs.page(q, { all: true, orgIds: [], selfUserId: null })).total).toBe(5);
       });
 
       it('soft-deletes the users a long list names and counts only those still live', async () => {

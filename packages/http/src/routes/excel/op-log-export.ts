@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/sys/log/op/export` (filters + `columns`): the operation log as a streamed workbook, newest
- * first. The export itself is written to the operation log (ops/op-log.ts `LOGGED_READS`).
+ * first, within the caller's data scope as the page is. The export itself is written to the operation log (ops/op-log.ts `LOGGED_READS`).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { SysOpLogRow } from '@svc/data';
@@ -8,7 +8,7 @@ import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from
 import { boolParam, querySchema } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
-import type { ExcelRouteDeps } from './route-deps.js';
+import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
 
 export const OpLogExportPath = '/api/v1/sys/log/op/export';
 
@@ -64,6 +64,7 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const { columns, success } = c.req.valid('query');
     const picked = pickColumns(OP_LOG_EXPORT_COLUMNS, columns);
+    const scope = await importActorOf(c, d).scope();
     const logger = d.http.logger;
     return streamWorkbook({
       sheet: 'Operation log',
@@ -71,13 +72,16 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
       columns: picked,
       maxRows: d.http.config.service.Import.ExportMaxRows,
       pageAt: (current) =>
-        d.http.core.repos.opLogs.page({
-          success,
-          current,
-          size: EXPORT_PAGE_SIZE,
-          sortField: 'id',
-          sortOrder: 'desc',
-        }),
+        d.http.core.repos.opLogs.page(
+          {
+            success,
+            current,
+            size: EXPORT_PAGE_SIZE,
+            sortField: 'id',
+            sortOrder: 'desc',
+          },
+          scope,
+        ),
       onError: (error) => logger.error('operation log export failed midway', { error }),
     });
   });

@@ -1,10 +1,13 @@
-/** `GET /api/v1/sys/log/login/page`: the login log, newest first; filter `account` (contains). */
+/**
+ * `GET /api/v1/sys/log/login/page`: the login log, newest first; filter `account` (contains); only attempts on
+ * accounts within the caller's data scope (unknown accounts: an All scope only).
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
 import { LoginLogSchema, loginLogDto } from '../schemas.js';
 
 export const route = createRoute({
@@ -20,6 +23,7 @@ export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
     const query = c.req.valid('query');
     assertPageSize(query, d.maxPageSize);
-    return c.json(ok(mapPage(await d.http.core.repos.loginLogs.page(query), loginLogDto)), 200);
+    const page = await d.http.core.repos.loginLogs.page(query, await scopeOf(c, d));
+    return c.json(ok(mapPage(page, loginLogDto)), 200);
   });
 }

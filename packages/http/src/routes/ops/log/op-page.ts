@@ -1,10 +1,13 @@
-/** `GET /api/v1/sys/log/op/page`: the operation log, newest first. */
+/**
+ * `GET /api/v1/sys/log/op/page`: the operation log, newest first; only rows of operators within the caller's
+ * data scope (rows with no operator: an All scope only).
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { assertPageSize, boolParam, mapPage, pageQuerySchema, pageSchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
 import { OpLogSchema, opLogDto } from '../schemas.js';
 
 export const route = createRoute({
@@ -20,6 +23,7 @@ export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
     const query = c.req.valid('query');
     assertPageSize(query, d.maxPageSize);
-    return c.json(ok(mapPage(await d.http.core.repos.opLogs.page(query), opLogDto)), 200);
+    const page = await d.http.core.repos.opLogs.page(query, await scopeOf(c, d));
+    return c.json(ok(mapPage(page, opLogDto)), 200);
   });
 }
