@@ -19,6 +19,8 @@ const LOG_CODES = [
   'GET:/api/v1/sys/log/op/page',
   'GET:/api/v1/sys/log/login/page',
   'GET:/api/v1/sys/log/op/export',
+  'DELETE:/api/v1/sys/log/op',
+  'DELETE:/api/v1/sys/log/login',
 ];
 
 /** A clock pinned mid-day, so the dashboard's seven UTC days hold every row the test writes. */
@@ -189,6 +191,21 @@ export function defineLogsScopeContract(dbType: DbType, cache: 'Memory' | 'Redis
       expect(await loginRows(token.own)).toEqual(logins('self', 'own', 'tree', 'custom', 'b'));
       expect(await opRows(token.custom)).toEqual(ops('all'));
       expect(await loginRows(token.custom)).toEqual(logins('all'));
+    });
+
+    // Last: a caller of scope All clears the logs at the end.
+    it('lets only a caller of scope All clear a log: the rest get 41005 and every row stays', async () => {
+      for (const who of ['self', 'own', 'tree', 'custom', 'orgless'] as const) {
+        for (const log of ['op', 'login']) {
+          const answer = await h.call('DELETE', `/api/v1/sys/log/${log}`, { token: token[who] });
+          expect({ who, log, code: answer.body.code }).toEqual({ who, log, code: 41005 });
+        }
+      }
+      expect(await opRows(h.admin)).toEqual(ops(...ACCOUNTS, 'nobody'));
+      expect(await loginRows(h.admin)).toContain('lsc-unknown');
+      for (const log of ['op', 'login']) await h.ok('DELETE', `/api/v1/sys/log/${log}`, { token: token.all });
+      expect(await opRows(h.admin)).toEqual([]);
+      expect(await loginRows(h.admin)).toEqual([]);
     });
   });
 }
