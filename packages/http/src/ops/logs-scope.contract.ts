@@ -6,7 +6,8 @@
  * export answer exactly the rows of users inside their scope; rows with no user (an unbound API key's operation,
  * an attempt on an unknown account) only All and the super admin see; filters apply within the scope; a user
  * moved to another organisation takes their rows' visibility along; the dashboard's login trend counts the rows
- * the login-log page shows. Before the scoping, every caller holding the codes saw every row.
+ * the login-log page shows. Before the scoping, every caller holding the codes saw every row. Clearing a log
+ * (operation, login or exception) takes every row, so only a caller of scope All may.
  */
 import type { NewOpLog } from '@svc/data';
 import type { DbType } from '@svc/kernel';
@@ -21,6 +22,8 @@ const LOG_CODES = [
   'GET:/api/v1/sys/log/op/export',
   'DELETE:/api/v1/sys/log/op',
   'DELETE:/api/v1/sys/log/login',
+  'GET:/api/v1/sys/log/exception/page',
+  'DELETE:/api/v1/sys/log/exception',
 ];
 
 /** A clock pinned mid-day, so the dashboard's seven UTC days hold every row the test writes. */
@@ -195,17 +198,32 @@ export function defineLogsScopeContract(dbType: DbType, cache: 'Memory' | 'Redis
 
     // Last: a caller of scope All clears the logs at the end.
     it('lets only a caller of scope All clear a log: the rest get 41005 and every row stays', async () => {
+      // An exception row belongs to no user: no scope short of All holds it.
+      await h.t.server.deps.exceptions.record(new TypeError('lsc-boom'), {
+        method: 'GET',
+        path: `${PATH}exception`,
+        traceId: 'lsc-trace',
+      });
+      const exceptionRows = async (caller: string) => {
+        const page = await h.ok('GET', '/api/v1/sys/log/exception/page?size=200', { token: caller });
+        return (page.items as { traceId: string }[]).map((r) => r.traceId).filter((t) => t === 'lsc-trace');
+      };
+      expect(await exceptionRows(h.admin)).toEqual(['lsc-trace']);
       for (const who of ['self', 'own', 'tree', 'custom', 'orgless'] as const) {
-        for (const log of ['op', 'login']) {
+        for (const log of ['op', 'login', 'exception']) {
           const answer = await h.call('DELETE', `/api/v1/sys/log/${log}`, { token: token[who] });
           expect({ who, log, code: answer.body.code }).toEqual({ who, log, code: 41005 });
         }
       }
       expect(await opRows(h.admin)).toEqual(ops(...ACCOUNTS, 'nobody'));
       expect(await loginRows(h.admin)).toContain('lsc-unknown');
-      for (const log of ['op', 'login']) await h.ok('DELETE', `/api/v1/sys/log/${log}`, { token: token.all });
+      expect(await exceptionRows(h.admin)).toEqual(['lsc-trace']);
+      for (const log of ['op', 'login', 'exception']) {
+        await h.ok('DELETE', `/api/v1/sys/log/${log}`, { token: token.all });
+      }
       expect(await opRows(h.admin)).toEqual([]);
       expect(await loginRows(h.admin)).toEqual([]);
+      expect(await exceptionRows(h.admin)).toEqual([]);
     });
   });
 }

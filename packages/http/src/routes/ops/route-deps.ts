@@ -1,5 +1,6 @@
 /** What every operations route file receives: the server's deps and its operations services. */
 import type { DataScopeFilter } from '@svc/data';
+import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { Context } from 'hono';
 import { adminServicesFor } from '../../admin/services.js';
 import type { AppEnv } from '../../context.js';
@@ -21,6 +22,16 @@ export const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')
 /** The caller's data scope (files follow their uploader's, contract §10). */
 export const scopeOf = (c: Context<AppEnv>, d: OpsRouteDeps): Promise<DataScopeFilter> =>
   adminServicesFor(d.http).scopes.forPrincipal(requirePrincipal(c));
+
+/**
+ * Refuses (41005, `reason: clear-beyond-scope`) a caller whose data scope is narrower than All; the super admin's
+ * scope is All. For writes that take every row of a table, those outside any narrower scope and those without a
+ * user too (clearing a log: a Self caller holding the code had wiped everyone's audit trail).
+ */
+export async function assertScopeAll(c: Context<AppEnv>, d: OpsRouteDeps): Promise<void> {
+  if (!(await scopeOf(c, d)).all)
+    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'clear-beyond-scope' });
+}
 
 export function assertConfigKeyWritable(c: Context<AppEnv>, key: string): void {
   const principal = c.get('principal');

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { assertScopeAll, type OpsRouteDeps } from '../route-deps.js';
 import { ClearedSchema } from '../schemas.js';
 
 export const route = createRoute({
@@ -16,6 +16,8 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
+    // Exception rows belong to no user, so no narrower scope holds them: only a caller of scope All may clear.
+    await assertScopeAll(c, d);
     return c.json(ok({ cleared: await d.http.core.repos.exceptionLogs.deleteAll() }), 200);
   });
 }

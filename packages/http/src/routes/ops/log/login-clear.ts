@@ -1,9 +1,9 @@
 /** `DELETE /api/v1/sys/log/login`: hard-deletes the login log (this action is itself operation-logged). */
 import { createRoute } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
+import { assertScopeAll, type OpsRouteDeps } from '../route-deps.js';
 import { ClearedSchema } from '../schemas.js';
 
 export const route = createRoute({
@@ -16,10 +16,8 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
-    // Clearing takes every row, those of users outside the caller's scope too: a write beyond the scope (41005)
-    // unless the scope is All (a Self caller holding the code had wiped everyone's audit trail).
-    if (!(await scopeOf(c, d)).all)
-      throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'clear-beyond-scope' });
+    // Clearing takes every row, those of users outside the caller's scope too.
+    await assertScopeAll(c, d);
     return c.json(ok({ cleared: await d.http.core.repos.loginLogs.deleteAll() }), 200);
   });
 }
