@@ -2,7 +2,8 @@
  * Data scope over HTTP (contract §4) on each of the five types — All, own Org, Org and children, Self, Custom —
  * through the user list (and its total), detail, update, delete and mixed batches (refused as a whole with
  * 41005); the widest of several roles wins; a role change applies on the next request; an API key bound to a
- * user gets that user's scope in a consumer route, an unbound key an empty one.
+ * user gets that user's scope in a consumer route, an unbound key an empty one. Forcing out the super admin's
+ * session answers a caller who cannot list it as any session outside the scope does.
  */
 import type { DbType } from '@svc/kernel';
 import { ok } from '@svc/kernel';
@@ -22,6 +23,7 @@ const CODES = [
   'DELETE:/api/v1/sys/user/{id}',
   'POST:/api/v1/sys/user/batch-delete',
   'GET:/api/v1/sys/session/online',
+  'DELETE:/api/v1/sys/session/{sessionid}',
 ];
 const BOUND_KEY = 'b'.repeat(40);
 const UNBOUND_KEY = 'u'.repeat(40);
@@ -202,6 +204,44 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(users.has(user.org)).toBe(true);
       expect(users.has(user.b)).toBe(false);
       expect(users.has(h.adminId)).toBe(false);
+    });
+
+    it('forced logout answers the super admin’s session like any other outside the scope (41005), 42007 only to those who list it', async () => {
+      const sessionOf = async (userId: number) =>
+        (await h.ok('GET', `/api/v1/sys/session/online?userId=${userId}`)).items[0].sessionId as string;
+      await h.loginAs('in-a');
+      await h.loginAs('in-b');
+      const adminSid = await sessionOf(h.adminId);
+      const outside: Record<Exclude<Actor, 'all'>, string> = {
+        org: await sessionOf(user.b),
+        tree: await sessionOf(user.b),
+        self: await sessionOf(user.a),
+        custom: await sessionOf(user.a),
+        mixed: await sessionOf(user.a),
+      };
+      const kick = async (who: Actor, sid: string) => {
+        const { status, body } = await h.call('DELETE', `/api/v1/sys/session/${sid}`, { token: token[who] });
+        return { status, body };
+      };
+      for (const who of ['org', 'tree', 'self', 'custom', 'mixed'] as const) {
+        const listed = await h.ok('GET', '/api/v1/sys/session/online?size=200', { token: token[who] });
+        expect(listed.items.map((s: { sessionId: string }) => s.sessionId)).not.toContain(adminSid);
+        const other = await kick(who, outside[who]);
+        expect(other.body.code).toBe(41005);
+        expect({ who, ...(await kick(who, adminSid)) }).toEqual({ who, ...other });
+      }
+      // A caller whose scope holds the super admin lists the session, so naming the protection tells nothing.
+      const listed = await h.ok('GET', '/api/v1/sys/session/online?size=200', { token: token.all });
+      expect(listed.items.map((s: { sessionId: string }) => s.sessionId)).toContain(adminSid);
+      expect((await kick('all', adminSid)).body.code).toBe(42007);
+      expect((await h.call('GET', '/api/v1/ping')).status).toBe(200);
+      for (const sid of new Set(Object.values(outside))) {
+        expect(
+          (await h.ok('GET', '/api/v1/sys/session/online?size=200')).items.map(
+            (s: { sessionId: string }) => s.sessionId,
+          ),
+        ).toContain(sid);
+      }
     });
 
     it('an API key bound to a user gets that user’s scope; an unbound key an empty one', async () => {

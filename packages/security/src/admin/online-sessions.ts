@@ -23,7 +23,10 @@ export interface OnlineSessionItem {
 
 export interface OnlineSessionService {
   page(actor: AdminActor, query: OnlineSessionQuery): Promise<Page<OnlineSessionItem>>;
-  /** Forced logout: 42024 unknown or already ended, 42007 the super admin's (for others), 41005 out of scope. */
+  /**
+   * Forced logout: 42024 unknown or already ended, 41005 out of scope (the super admin's too), 42007 the super
+   * admin's to others whose scope holds it, 41001 a user who outranks the caller.
+   */
   forceLogout(actor: AdminActor, sessionId: string): Promise<void>;
 }
 
@@ -52,9 +55,11 @@ export function createOnlineSessionService(deps: ResolvedAdminDeps): OnlineSessi
       const session = await repos.onlineSessions.findOnline(sessionId, now());
       if (!session) throw new BusinessError(ErrorCode.SessionNotFound);
       const user = await repos.users.findById(session.userId, { includeDeleted: true });
-      if (user?.isSuperAdmin && !actor.isSuperAdmin) throw new BusinessError(ErrorCode.SuperAdminProtected);
+      // Scope before the protection: a caller who cannot list the session must not learn it is the super
+      // admin's (42007 named which session ids were theirs to anyone holding the code).
       if (!isInDataScope(await actor.scope(), { orgId: user?.orgId ?? null, ownerId: session.userId }))
         throw new BusinessError(ErrorCode.OutOfDataScope);
+      if (user?.isSuperAdmin && !actor.isSuperAdmin) throw new BusinessError(ErrorCode.SuperAdminProtected);
       await assertOutranksUsers(deps, actor, [session.userId]);
       await deps.sessions.revokeSession(sessionId, 'forced');
     },
