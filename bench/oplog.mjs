@@ -22,9 +22,11 @@
 //
 //   node bench/oplog.mjs [--duration 10] [--connections 50] [--rounds 6] [--pairs 3] [--warmup 10] [--host-dialects Sqlite,PostgreSQL]
 //                        [--writes update,action] [--rows 20000] [--dialects Sqlite,PostgreSQL,MySql] [--rate N]
+//                        [--node-arg=--max-semi-space-size=32 ...]
 //
 // Needs a built tree (`npx tsc -b apps/host`).
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +68,8 @@ const { values: args } = parseArgs({
     // 6–9 s (hundreds of functions in the first 3 s, a handful after 9 s, `--trace-opt`), and a round that
     // measures compilation measures neither host.
     warmup: { type: 'string', default: '10' },
+    // A V8 flag for both hosts of every pair (repeatable), e.g. `--node-arg=--max-semi-space-size=32`.
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 const seconds = Number(args.duration);
@@ -112,10 +116,14 @@ const WRITES = {
 async function hostPair(dbType, write) {
   return Promise.all(
     [false, true].map(async (enabled) => {
-      const host = await startBenchHost({
-        ...(await freshDatabaseEnv(dbType)),
-        Service__Logging__OpLog__Enabled: String(enabled),
-      });
+      const host = await startBenchHost(
+        {
+          ...(await freshDatabaseEnv(dbType)),
+          Service__Logging__OpLog__Enabled: String(enabled),
+        },
+        undefined,
+        args['node-arg'],
+      );
       const token = await loginToken(host);
       const request = { ...(await write.request(host, token)), connections };
       return { enabled, host, request, runs: [] };
@@ -149,6 +157,10 @@ async function window(h, dbType) {
   };
 }
 
+/** The highest resident set the process has had (`VmHWM`), in MB: the young generation's size shows in it. */
+const peakRssMb = (pid) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
 /**
  * `pairs` pairs of hosts in turn, each pair two hosts up at once and loaded in turn (its share of the `rounds`
  * interleaved windows), so that the drift of a shared machine stays out of each round's ratio. Several pairs
@@ -161,6 +173,7 @@ async function writeThroughput(dbType, write) {
   const rows = [];
   const runs = { off: [], on: [] };
   const perPair = [];
+  const peakRss = { off: [], on: [] };
   let answered = 0;
   let logged = 0;
   for (let pair = 0; pair < pairs; pair++) {
@@ -191,6 +204,7 @@ async function writeThroughput(dbType, write) {
       }).then((r) => r.json());
       logged += page.data?.total ?? 0;
       answered += runs.on.slice(-share).reduce((n, r) => n + (r.statuses['200'] ?? 0), 0);
+      for (const h of hosts) peakRss[h.enabled ? 'on' : 'off'].push(peakRssMb(h.host.child.pid));
     } finally {
       await Promise.all(hosts.map((h) => stopHost(h.host)));
     }
@@ -207,7 +221,7 @@ async function writeThroughput(dbType, write) {
     p99: median(list.map((r) => r.p99)),
     statuses: list.map((r) => JSON.stringify(r.statuses)).join(' '),
   }));
-  return { off, on, ratios, perPair, logged: { rows: logged, answered } };
+  return { off, on, ratios, perPair, peakRss, logged: { rows: logged, answered } };
 }
 
 /**
@@ -320,7 +334,7 @@ for (const dbType of listOf(args['host-dialects']))
       console.log(`\n${dbType}, ${name}: skipped (${error.message})`);
       continue;
     }
-    const { off, on, ratios, perPair, logged } = result;
+    const { off, on, ratios, perPair, peakRss, logged } = result;
     console.log(
       `\nAuthenticated write (${name}: ${write.label}), ${dbType}, async op log, medians of ${rounds} rounds over ${pairs} host pair(s):`,
     );
@@ -348,6 +362,9 @@ for (const dbType of listOf(args['host-dialects']))
     );
     console.log(
       `  (ratio of the medians above: by req/s ${((on.rps / off.rps) * 100).toFixed(1)} %, by CPU/req ${((off.cpuUs / on.cpuUs) * 100).toFixed(1)} %)`,
+    );
+    console.log(
+      `  peak resident set of each host (MB): off ${peakRss.off.map((mb) => mb.toFixed(0)).join(', ')}; on ${peakRss.on.map((mb) => mb.toFixed(0)).join(', ')}`,
     );
     // The floor: a log that stores a row per write costs at least storing the row (the insert rate below, same
     // run). Against this write's own cost it is the best ratio any log of it could reach here.
