@@ -258,6 +258,32 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await idp?.close();
     });
 
+    it('sets no cookie when the provider is unknown or off: authorize redirects with 40029, bind answers it', async () => {
+      await addUser(t, { account: 'no-cookie' });
+      const login = await post(t, '/api/v1/auth/login', {
+        account: 'no-cookie',
+        password: TEST_USER_PASSWORD,
+      });
+      const auth = bearer(login.body.data.accessToken);
+      // `corp` is configured but still off here; `ghost` is configured nowhere.
+      for (const provider of ['ghost', 'corp']) {
+        const authorize = await t.request(`${SVC}/api/v1/auth/external/${provider}/authorize`);
+        const location = new URL(authorize.headers.get('location') ?? '', SVC);
+        expect({ provider, status: authorize.status, error: location.searchParams.get('error') }).toEqual({
+          provider,
+          status: 302,
+          error: '40029',
+        });
+        expect({ provider, cookies: authorize.headers.getSetCookie() }).toEqual({ provider, cookies: [] });
+        const bind = await t.request(`${SVC}/api/v1/auth/external/${provider}/bind`, {
+          method: 'POST',
+          headers: auth,
+        });
+        expect({ provider, code: (await json(bind)).code }).toEqual({ provider, code: 40029 });
+        expect({ provider, cookies: bind.headers.getSetCookie() }).toEqual({ provider, cookies: [] });
+      }
+    });
+
     it('keeps providers off by default (40029) and lists only enabled ones', async () => {
       const { result } = await externalLogin('u-new');
       expect(result.searchParams.get('error')).toBe('40029');

@@ -5,12 +5,11 @@ import type { HttpDeps } from '../../deps.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import {
   BASE,
-  binderFor,
   externalAuthOf,
   ProviderParam,
   redirectResponses,
-  requestOrigin,
   resultLocation,
+  startFlow,
 } from './shared.js';
 
 export const route = createRoute({
@@ -19,7 +18,7 @@ export const route = createRoute({
   tags: ['External login'],
   summary: 'Start a login at an external provider',
   description:
-    '302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached.',
+    '302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached (both without setting a cookie).',
   request: { params: ProviderParam },
   responses: redirectResponses,
 });
@@ -29,8 +28,7 @@ export function register(ctx: RegisterContext, deps: HttpDeps): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { provider } = c.req.valid('param');
     try {
-      const binder = binderFor(c, deps, service);
-      const url = await service.authorizeUrl({ code: provider, binder, requestOrigin: requestOrigin(c) });
+      const url = await startFlow(c, deps, service, { code: provider });
       return c.redirect(url.href, 302);
     } catch (error) {
       if (!isBusinessError(error)) throw error;

@@ -5,7 +5,7 @@ import type { HttpDeps } from '../../deps.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { requireUser } from '../../security/principal.js';
-import { BASE, binderFor, externalAuthOf, ProviderParam, requestOrigin } from './shared.js';
+import { BASE, externalAuthOf, ProviderParam, startFlow } from './shared.js';
 
 export const route = createRoute({
   method: 'post',
@@ -13,7 +13,7 @@ export const route = createRoute({
   tags: ['External login'],
   summary: 'Start binding an external identity',
   description:
-    'Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off. Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.',
+    'Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off (no cookie set then). Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.',
   request: { params: ProviderParam },
   responses: envelopeResponses(z.object({ authorizeUrl: z.string() }).openapi('ExternalAuthorizeUrl')),
 });
@@ -23,13 +23,7 @@ export function register(ctx: RegisterContext, deps: HttpDeps): void {
   registerRoute(ctx, route, { auth: 'authenticated', reauth: true }, async (c) => {
     const { provider } = c.req.valid('param');
     const { userId, sessionId } = requireUser(c);
-    const binder = binderFor(c, deps, service);
-    const url = await service.authorizeUrl({
-      code: provider,
-      binder,
-      requestOrigin: requestOrigin(c),
-      bind: { userId, sessionId },
-    });
+    const url = await startFlow(c, deps, service, { code: provider, bind: { userId, sessionId } });
     return c.json(ok({ authorizeUrl: url.href }), 200);
   });
 }

@@ -52,12 +52,22 @@ const secure = (deps: HttpDeps) => {
   return !(deps.config.environment.isDevelopment || name === 'test' || name === 'testing');
 };
 
-/** The browser's binder, reused when present so that two flows in one browser both stay valid. */
-export function binderFor(c: Context<AppEnv>, deps: HttpDeps, service: ExternalAuthService): string {
+/**
+ * Starts a flow at the provider bound to this browser: its binder is reused when present, so that two flows in
+ * one browser both stay valid. The cookie is set only once the flow is cached: a provider unknown, off or out of
+ * reach answers its error and leaves the browser's cookies as they were.
+ */
+export async function startFlow(
+  c: Context<AppEnv>,
+  deps: HttpDeps,
+  service: ExternalAuthService,
+  input: Omit<Parameters<ExternalAuthService['authorizeUrl']>[0], 'binder' | 'requestOrigin'>,
+): Promise<URL> {
   const existing = getCookie(c, BINDER_COOKIE);
   const binder = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : service.newBinder();
+  const url = await service.authorizeUrl({ ...input, binder, requestOrigin: requestOrigin(c) });
   setBinderCookie(c, deps, binder, FLOW_TTL_MS);
-  return binder;
+  return url;
 }
 
 /** Sets the binder cookie for `lifetimeMs` (at the callback: as long as the ticket exchanged with it lives). */
