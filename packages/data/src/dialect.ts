@@ -79,6 +79,18 @@ export interface StatementOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** Options of {@link DialectAdapter.transaction}. */
+export interface TransactionOptions {
+  /**
+   * Run `work` again, up to three times in all (`TRANSACTION_ATTEMPTS`), when the database rolled the transaction
+   * back as a deadlock's victim or a serialization failure (`isTransactionConflict`). Turn it off when `work` does
+   * anything outside the database that must not happen twice. A nested call (a savepoint) never retries on its
+   * own: the conflict undid the outermost transaction, which retries as a whole.
+   * @default true
+   */
+  retry?: boolean | undefined;
+}
+
 /**
  * Answers every difference between the dialects. One instance per dialect; stateless except for SQLite's
  * in-process transaction queue.
@@ -130,8 +142,13 @@ export interface DialectAdapter {
    * it ends), nor does this method bound one on SQL Server. `signal` cancels the statement on PostgreSQL.
    */
   executeStatement(db: QueryDb, statement: string, options?: StatementOptions): Promise<number>;
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(db: QueryDb, work: (tx: QueryDb) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Called on a handle
+   * `work` was given, it nests as a savepoint. The outermost transaction runs `work` again when the database
+   * picked it as a deadlock's victim or refused it as not serializable (see {@link TransactionOptions.retry}), so
+   * `work` must only work on the database, or opt out.
+   */
+  transaction<T>(db: QueryDb, work: (tx: QueryDb) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Inside a transaction: blocks every other first-start seed until this transaction ends, so the
    * "user table is empty" check and the inserts that follow it are atomic across processes. */
   lockSeed(tx: QueryDb): Promise<void>;

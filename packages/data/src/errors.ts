@@ -115,18 +115,78 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Driver answers that the database rolled the whole transaction back to break a deadlock or to keep transactions
+ * serializable: PostgreSQL 40P01 (deadlock_detected) and 40001 (serialization_failure); MySQL/MariaDB 1213
+ * `ER_LOCK_DEADLOCK` (mysql2 gives it SQLSTATE 40001 too) and MariaDB's 1020 `ER_CHECKREAD` (a write-write conflict
+ * under `innodb_snapshot_isolation`, rolled back like a deadlock since MDEV-35235); SQL Server 1205 (deadlock
+ * victim) and 3960 (snapshot update conflict). The number 1205 means this only as SQL Server's `number`: as
+ * mysql2's `errno` it is a lock wait timeout ({@link isDatabaseBusy}).
+ */
+const CONFLICT = driverCodes(
+  ['40P01', '40001', 'ER_LOCK_DEADLOCK', 'ER_CHECKREAD'],
+  [1213, 1020],
+  [1205, 3960],
+);
+
+/**
+ * Driver answers that a lock wait ran out: MySQL/MariaDB 1205 `ER_LOCK_WAIT_TIMEOUT` (InnoDB undoes the statement;
+ * the adapter's rollback the rest), PostgreSQL 55P03 (lock_not_available: `lock_timeout`, NOWAIT), SQL Server 1222.
+ * Not re-run: the wait took its whole timeout already, and another would hold the request as long again.
+ */
+const LOCK_TIMEOUT = driverCodes(['ER_LOCK_WAIT_TIMEOUT', '55P03'], [1205], [1222]);
+
+/** A driver error's fields: `code` (postgres.js SQLSTATE, mysql2 name), `errno` (mysql2), `number` (mssql). */
+interface DriverFields {
+  code?: unknown;
+  errno?: unknown;
+  number?: unknown;
+}
+
+/** A test for a driver error carrying one of `codes`, mysql2 `errnos` or SQL Server `numbers`. */
+function driverCodes(codes: string[], errnos: number[], numbers: number[]): (e: DriverFields) => boolean {
+  const [byCode, byErrno, byNumber] = [
+    new Set<unknown>(codes),
+    new Set<unknown>(errnos),
+    new Set<unknown>(numbers),
+  ];
+  return (e) => byCode.has(e.code) || byErrno.has(e.errno) || byNumber.has(e.number);
+}
+
+/** Whether `error` or a cause it wraps (drizzle's query errors do) matches `test`. */
+function inCauses(error: unknown, test: (e: DriverFields) => boolean): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 6; depth++) {
+    if (test(current as DriverFields)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Whether `error` (or a cause it wraps) says the database picked the transaction as a deadlock's victim or
+ * refused it as not serializable, and rolled it back whole: running it again is correct. `transaction` does,
+ * a few times; past that (or for a statement outside a transaction) the HTTP layer answers 503 with 50003.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  return inCauses(error, CONFLICT);
+}
+
+/**
+ * Whether `error` (or a cause it wraps) says the database is reachable but another transaction stood in the way:
+ * a {@link isTransactionConflict conflict} that was not (or no longer) re-run, or a lock wait that ran out. The
+ * HTTP layer answers 503 with 50003 and `Retry-After`, as for an outage, but without reporting one.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  return inCauses(error, (e) => CONFLICT(e) || LOCK_TIMEOUT(e));
+}
+
+/**
  * Whether `error` (or a cause it wraps) says a value was text the database cannot store: PostgreSQL's 22021
  * (NUL, or bytes invalid in the encoding) and 22P05 (untranslatable character). Input the request carried (a NUL
  * in a path parameter or a file name) that reached a statement: the HTTP layer answers 48000, not a 500.
  */
 export function isUnstorableText(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current !== null && typeof current === 'object' && depth < 5; depth++) {
-    const e = current as { code?: unknown; cause?: unknown };
-    if (e.code === '22021' || e.code === '22P05') return true;
-    current = e.cause;
-  }
-  return false;
+  return inCauses(error, (e) => e.code === '22021' || e.code === '22P05');
 }
 
 /**
@@ -134,22 +194,17 @@ export function isUnstorableText(error: unknown): boolean {
  * `SQLITE_CONSTRAINT_UNIQUE` (or `_PRIMARYKEY`), PostgreSQL `23505`, MySQL/MariaDB `ER_DUP_ENTRY` (1062), SQL Server 2627/2601.
  */
 export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current !== null && typeof current === 'object' && depth < 5; depth++) {
-    const e = current as { code?: unknown; errno?: unknown; number?: unknown; cause?: unknown };
-    if (
+  return inCauses(
+    error,
+    (e) =>
       e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
       e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
       e.code === '23505' ||
       e.code === 'ER_DUP_ENTRY' ||
       e.errno === 1062 ||
       e.number === 2627 ||
-      e.number === 2601
-    )
-      return true;
-    current = e.cause;
-  }
-  return false;
+      e.number === 2601,
+  );
 }
 
 /**

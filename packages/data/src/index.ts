@@ -28,6 +28,7 @@ export type {
   SelectionRow,
   SelectQuery,
   StatementOptions,
+  TransactionOptions,
   UpdateSet,
 } from './dialect.js';
 export type { PoolStats, QueryLogger } from './dialect-module.js';
@@ -35,7 +36,9 @@ export { DRIVER_PACKAGES, type DriverBackend, DriverMissingError } from './drive
 export {
   DatabaseUnavailableError,
   InvalidConnectionStringError,
+  isDatabaseBusy,
   isDatabaseUnavailable,
+  isTransactionConflict,
   isUniqueViolation,
   isUnstorableText,
   uniqueOr,
@@ -100,3 +103,4 @@ export {
 } from './seed/menus.js';
 export { runSeed, type SeedConfig, type SeedInput, type SeedResult } from './seed/run-seed.js';
 export { type TableKey, type Tables, tableNames } from './tables.js';
+export { TRANSACTION_ATTEMPTS } from './transactions.js';

@@ -11,6 +11,7 @@ import type { MsSqlTable } from 'drizzle-orm/mssql-core';
 import type { NodeMsSqlDatabase } from 'drizzle-orm/node-mssql';
 import { migrate } from 'drizzle-orm/node-mssql/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+import { drizzleTransaction } from '../transactions.js';
 
 type Native = NodeMsSqlDatabase;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -83,9 +84,8 @@ export const mssqlAdapter: DialectAdapter = {
     return sumRowsAffected(await native(db).execute(sql.raw(statement)));
   },
 
-  async transaction(db, work) {
-    const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
-    return runner.transaction(work);
+  transaction(db, work, options) {
+    return drizzleTransaction(db, work, options);
   },
 
   async lockSeed(tx) {

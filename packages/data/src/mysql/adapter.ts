@@ -9,6 +9,7 @@ import type { MySqlTable } from 'drizzle-orm/mysql-core';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
+import { drizzleTransaction } from '../transactions.js';
 import { sysConfig } from './schema.js';
 
 /** Config key of the seed-lock sentinel row (never committed). */
@@ -70,30 +71,35 @@ export const mysqlAdapter: DialectAdapter = {
     if (options.timeoutMs === undefined) return mysqlAdapter.affectedRows(await execute(db, statement));
     const timeoutMs = Math.max(1, Math.trunc(options.timeoutMs));
     // A transaction holds one connection: the timeout is set on it for this statement, then put back, so the
-    // connection returns to the pool with the pool's own (connect.ts sets it on every new connection).
-    return mysqlAdapter.transaction(db, async (tx) => {
-      let restore: string;
-      try {
-        await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_statement_time');
-        await execute(tx, `set session max_statement_time = ${timeoutMs / 1000}`);
-        restore = 'set session max_statement_time = @svc_statement_timeout';
-      } catch {
-        // MySQL has no max_statement_time; its max_execution_time (milliseconds) bounds SELECT statements only.
-        await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_execution_time');
-        await execute(tx, `set session max_execution_time = ${timeoutMs}`);
-        restore = 'set session max_execution_time = @svc_statement_timeout';
-      }
-      try {
-        return mysqlAdapter.affectedRows(await execute(tx, statement));
-      } finally {
-        await execute(tx, restore);
-      }
-    });
+    // connection returns to the pool with the pool's own (connect.ts sets it on every new connection). Never run
+    // again on a deadlock: the operator's statement may touch what a rollback does not undo (MyISAM and Aria
+    // tables, files), and the job reports the failure for the operator to decide.
+    return mysqlAdapter.transaction(
+      db,
+      async (tx) => {
+        let restore: string;
+        try {
+          await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_statement_time');
+          await execute(tx, `set session max_statement_time = ${timeoutMs / 1000}`);
+          restore = 'set session max_statement_time = @svc_statement_timeout';
+        } catch {
+          // MySQL has no max_statement_time; its max_execution_time (milliseconds) bounds SELECT statements only.
+          await execute(tx, 'set @svc_statement_timeout = @@SESSION.max_execution_time');
+          await execute(tx, `set session max_execution_time = ${timeoutMs}`);
+          restore = 'set session max_execution_time = @svc_statement_timeout';
+        }
+        try {
+          return mysqlAdapter.affectedRows(await execute(tx, statement));
+        } finally {
+          await execute(tx, restore);
+        }
+      },
+      { retry: false },
+    );
   },
 
-  async transaction(db, work) {
-    const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
-    return runner.transaction(work);
+  transaction(db, work, options) {
+    return drizzleTransaction(db, work, options);
   },
 
   async lockSeed(tx) {

@@ -10,6 +10,7 @@ import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
 import { storableText } from '../text.js';
+import { drizzleTransaction } from '../transactions.js';
 
 type Native = PostgresJsDatabase;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -191,9 +192,8 @@ export const pgAdapter: DialectAdapter = {
     });
   },
 
-  async transaction(db, work) {
-    const runner = db as unknown as { transaction<T>(fn: (tx: QueryDb) => Promise<T>): Promise<T> };
-    return runner.transaction(work);
+  transaction(db, work, options) {
+    return drizzleTransaction(db, work, options);
   },
 
   async lockSeed(tx) {

@@ -16,6 +16,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
 import { reportStatement } from '../query-observer.js';
+import { insideTransaction, isTransactionHandle, retryingConflicts } from '../transactions.js';
 
 type Native = BetterSQLite3Database;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -25,8 +26,6 @@ const nativeTable = (table: Table) => table as unknown as SQLiteTable;
 const lockKeys = new WeakMap<object, string>();
 /** File key → tail of its transaction queue. Process-wide because SQLite's file lock is process-wide. */
 const queues = new Map<string, Promise<void>>();
-/** Transaction handles currently open (a nested `transaction` call becomes a savepoint). */
-const openTransactions = new WeakSet<object>();
 let savepointCounter = 0;
 
 /** Called by `connect`: ties a connection to the file whose transaction queue it joins. */
@@ -221,8 +220,8 @@ export const sqliteAdapter: DialectAdapter = {
     return await q.limit(limit).offset(offset);
   },
 
-  async transaction(db, work) {
-    if (openTransactions.has(db)) {
+  async transaction(db, work, options) {
+    if (isTransactionHandle(db)) {
       const name = `svc_sp_${++savepointCounter}`;
       exec(db, `savepoint ${name}`);
       try {
@@ -238,22 +237,23 @@ export const sqliteAdapter: DialectAdapter = {
     const key = lockKeys.get(db);
     if (key === undefined)
       throw new Error('SQLite transaction on a connection that openDatabase did not create');
-    return queued(key, async () => {
-      // A handle distinct from `db` (same prototype chain) marks "inside this transaction" for nesting.
-      const tx = Object.create(db) as QueryDb;
-      openTransactions.add(tx);
-      exec(db, 'begin immediate');
-      try {
-        const result = await work(tx);
-        exec(db, 'commit');
-        return result;
-      } catch (error) {
-        exec(db, 'rollback');
-        throw error;
-      } finally {
-        openTransactions.delete(tx);
-      }
-    });
+    // BEGIN IMMEDIATE serialises writers, so SQLite itself reports no deadlock; a callback's conflict-shaped
+    // failure runs again as on the server dialects, each run queued afresh behind the file's other transactions.
+    const once = () =>
+      queued(key, async () => {
+        // A handle distinct from `db` (same prototype chain) marks "inside this transaction" for nesting.
+        const tx = Object.create(db) as QueryDb;
+        exec(db, 'begin immediate');
+        try {
+          const result = await insideTransaction(tx, work);
+          exec(db, 'commit');
+          return result;
+        } catch (error) {
+          exec(db, 'rollback');
+          throw error;
+        }
+      });
+    return retryingConflicts(once, options);
   },
 
   async lockSeed() {

@@ -1,9 +1,10 @@
 /**
  * Error handling for the whole app: business errors become envelopes, framework errors (malformed JSON,
- * oversized bodies) become their envelope codes, and anything else is a 500 that is recorded in the
- * exception log and never echoed to the client.
+ * oversized bodies) become their envelope codes, an unreachable dependency or a database that gave up on a lock
+ * conflict a 503, and anything else is a 500 that is recorded in the exception log and never echoed to the
+ * client.
  */
-import { isDatabaseUnavailable, isUnstorableText } from '@svc/data';
+import { isDatabaseBusy, isDatabaseUnavailable, isUnstorableText } from '@svc/data';
 import { CacheUnavailableError } from '@svc/data/cache';
 import type { ErrorArgs, ErrorCodeMember, ErrorCodeRegistry, Logger } from '@svc/kernel';
 import { ErrorCode, fail, isBusinessError } from '@svc/kernel';
@@ -41,7 +42,14 @@ export function validationErrors(error: ZodError): { path: string; message: stri
 /** `Retry-After` of an outage answer (50003, 50004): a few seconds, so clients back off without giving up. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
-/** An outage is logged as one warning per kind and this interval, never a row or a line per request. */
+/**
+ * `Retry-After` of a lock-conflict answer (50003 for a deadlock or serialization failure that outlasted the
+ * transaction's own re-runs, or a lock wait that ran out): one second, since the database is up and the writer
+ * that stood in the way is usually done by then.
+ */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+/** An outage or lock conflicts are logged as one warning per kind and this interval, never a row or line a request. */
 export const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
 /**
@@ -60,7 +68,18 @@ export function createErrorHandler(deps: {
   /** Receives the throttled outage warnings. */
   logger?: Logger;
 }): ErrorHandler<AppEnv> {
-  const lastWarned = { database: Number.NEGATIVE_INFINITY, cache: Number.NEGATIVE_INFINITY };
+  const lastWarned = {
+    database: Number.NEGATIVE_INFINITY,
+    cache: Number.NEGATIVE_INFINITY,
+    conflict: Number.NEGATIVE_INFINITY,
+  };
+  /** Warns once per kind and interval. */
+  const warnThrottled = (kind: keyof typeof lastWarned, message: string, error: unknown) => {
+    const at = Date.now();
+    if (at - lastWarned[kind] < OUTAGE_LOG_INTERVAL_MS) return;
+    lastWarned[kind] = at;
+    deps.logger?.warn(message, { error });
+  };
   return async function handleError(error, c) {
     if (isBusinessError(error)) return failure(c, deps.errors, error.code, error.args);
     if (error instanceof HTTPException) {
@@ -88,15 +107,25 @@ export function createErrorHandler(deps: {
         errors: [{ path: '', message: 'must not contain NUL or text the database cannot store' }],
       });
     }
+    if (isDatabaseBusy(error)) {
+      // A deadlock victim or serialization failure the transaction's re-runs did not get past, or a lock wait
+      // that ran out: the database is up, so this is no outage (and must not silence the warning of one), nor a
+      // 500: the client may simply try again.
+      warnThrottled(
+        'conflict',
+        'The database gave up on a lock conflict (deadlock, serialization failure, lock wait); answered 503.',
+        error,
+      );
+      c.header('Retry-After', String(CONFLICT_RETRY_AFTER_SECONDS));
+      return failure(c, deps.errors, ErrorCode.DatabaseUnavailable);
+    }
     const outage = outageOf(error);
     if (outage !== undefined) {
-      const at = Date.now();
-      if (at - lastWarned[outage] >= OUTAGE_LOG_INTERVAL_MS) {
-        lastWarned[outage] = at;
-        deps.logger?.warn(`The ${outage} is unavailable; requests that need it answer 503 meanwhile.`, {
-          error,
-        });
-      }
+      warnThrottled(
+        outage,
+        `The ${outage} is unavailable; requests that need it answer 503 meanwhile.`,
+        error,
+      );
       c.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       const code = outage === 'database' ? ErrorCode.DatabaseUnavailable : ErrorCode.CacheUnavailable;
       return failure(c, deps.errors, code);

@@ -1,0 +1,3 @@
+import { deadlockContract } from './testing/contracts/deadlock.contract.js';
+
+deadlockContract('MySql');
