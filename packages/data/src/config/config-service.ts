@@ -69,7 +69,7 @@ const invalid = (path: string, message: string) =>
 function describe(def: RuntimeKeyDef): string {
   switch (def.valueType) {
     case 'int':
-      return `an integer from ${def.min ?? '-∞'} to ${def.max ?? '∞'}`;
+      return `an integer from ${def.min ?? '-∞'} to ${def.max ?? '∞'}, written as digits with an optional sign (no spaces, exponent, decimal point or prefix)`;
     case 'bool':
       return 'true or false';
     case 'enum':

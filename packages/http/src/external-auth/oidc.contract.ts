@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, lastSmsCode, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
 import { totpCode } from '../mfa/rfc6238.contract.js';
 import { bindTotp } from '../mfa/totp.contract.js';
+import { externalAuthOf } from '../routes/external/shared.js';
 import { bearer, json } from '../testing/auth.js';
 import { setRuntimeConfig, startTestServer, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
 
@@ -592,6 +593,22 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(noState.searchParams.get('error')).toBe('40030');
       const anonymous = await t.request('/api/v1/auth/external/bindings');
       expect(anonymous.status).toBe(401);
+    });
+
+    it('reads provisioning ids only as plain decimal digits (0x10, 1e1 and 2.0 name no role or organisation)', async () => {
+      const switches = () => externalAuthOf(t.server.deps).switches('nopkce');
+      try {
+        await setSwitch('sys.externalauth.nopkce.defaultRoleIds', '1, 0x10 ,1e1;2.0 3 +4 -5 0');
+        await setSwitch('sys.externalauth.nopkce.defaultOrgId', ' 6 ');
+        expect(await switches()).toMatchObject({ defaultRoleIds: [1, 3, 4], defaultOrgId: 6 });
+        for (const org of ['0x6', '6e0', '6.0', '0', '']) {
+          await setSwitch('sys.externalauth.nopkce.defaultOrgId', org);
+          expect({ org, id: (await switches()).defaultOrgId }).toEqual({ org, id: null });
+        }
+      } finally {
+        await setSwitch('sys.externalauth.nopkce.defaultRoleIds', '');
+        await setSwitch('sys.externalauth.nopkce.defaultOrgId', '');
+      }
     });
 
     it('lets exactly one of two racing binds of one identity win', async () => {

@@ -20,7 +20,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Repositories, SysUserRow } from '@svc/data';
 import { uniqueOr } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
-import { BusinessError, type Configuration, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
+import {
+  BusinessError,
+  type Configuration,
+  ErrorCode,
+  isBusinessError,
+  type Logger,
+  parseDecimalInteger,
+} from '@svc/kernel';
 import {
   type ClientInfo,
   type IssuedSession,
@@ -226,16 +233,21 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       key('defaultRoleIds'),
       key('defaultOrgId'),
     ]);
-    const orgId = Number((org ?? '').trim());
+    // Ids are plain decimal digits (`0x10`, `1e1` or `2.0` name no role); the list's separators and the org's
+    // surrounding spaces are the free-text row's own.
+    const id = (text: string) => {
+      const n = parseDecimalInteger(text);
+      return n !== undefined && n > 0 ? n : null;
+    };
     return {
       enabled: parseBool(enabled),
       provisioning: parseBool(provisioning),
       linkByAccount: parseBool(linkByAccount),
       defaultRoleIds: (roles ?? '')
         .split(/[,;\s]+/)
-        .map(Number)
-        .filter((n) => Number.isSafeInteger(n) && n > 0),
-      defaultOrgId: (org ?? '').trim() !== '' && Number.isSafeInteger(orgId) && orgId > 0 ? orgId : null,
+        .map(id)
+        .filter((n) => n !== null),
+      defaultOrgId: id((org ?? '').trim()),
     };
   }
 

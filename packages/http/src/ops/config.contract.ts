@@ -71,6 +71,62 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken).toBeTruthy();
     });
 
+    it('takes an int value only as plain decimal digits with an optional sign (48000 for 1e3, 0x10, " 60 ", …)', async () => {
+      const bad = [
+        '1e3',
+        '0x10',
+        ' 60 ',
+        '60 ',
+        '\t60',
+        '60.0',
+        '1_000',
+        '',
+        '+',
+        '9007199254740993',
+        '１２',
+      ];
+      const minLength = await configRow('sys.security.password.minLength');
+      const custom = await call('/api/v1/sys/config', {
+        method: 'POST',
+        json: { key: 'app.int.form', value: '5', name: 'Form', valueType: 'int' },
+      });
+      expect(custom.code).toBe(0);
+      for (const value of bad) {
+        const put = await call(`/api/v1/sys/config/${minLength.id}`, { method: 'PUT', json: { value } });
+        expect({ value, code: put.code, path: put.args?.errors?.[0]?.path }).toEqual({
+          value,
+          code: 48000,
+          path: 'value',
+        });
+        expect(put.args.errors[0].message).toContain('no spaces');
+        const batch = await call('/api/v1/sys/config/batch', {
+          method: 'PUT',
+          json: [{ key: 'app.int.form', value }],
+        });
+        expect({ value, code: batch.code }).toEqual({ value, code: 48000 });
+        const created = await call('/api/v1/sys/config', {
+          method: 'POST',
+          json: { key: 'app.int.created', value, name: 'x', valueType: 'int' },
+        });
+        expect({ value, code: created.code }).toEqual({ value, code: 48000 });
+      }
+      expect((await configRow('sys.security.password.minLength')).value).toBe(minLength.value);
+      expect((await configRow('app.int.form')).value).toBe('5');
+      expect(await configRow('app.int.created')).toBeUndefined();
+      // Signs are digits' own: `+12` is stored as 12.
+      await call(`/api/v1/sys/config/${custom.data.id}`, { method: 'PUT', json: { value: '+12' } });
+      expect((await configRow('app.int.form')).value).toBe('12');
+      // A row holding such text anyway (written straight into the table) reads as the default, not as 12 or 1000.
+      const policy = async () => (await call('/api/v1/sys/config/password-policy')).data.minLength;
+      const before = await policy();
+      for (const stored of [' 12 ', '1e1']) {
+        await setRuntimeConfig(t, 'sys.security.password.minLength', stored);
+        expect({ stored, minLength: await policy() }).toEqual({ stored, minLength: 8 });
+      }
+      await setRuntimeConfig(t, 'sys.security.password.minLength', minLength.value);
+      expect(await policy()).toBe(before);
+    });
+
     it('keeps the anonymous logo address to one that runs nothing, also for a row written past the routes', async () => {
       const logo = await configRow('sys.site.logoUrl');
       const refused = await call(`/api/v1/sys/config/${logo.id}`, {

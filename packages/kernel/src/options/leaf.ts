@@ -43,7 +43,21 @@ export type Infer<N> =
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 const bad = (expected: string): ParseResult<never> => ({ ok: false, expected });
 
-/** A whole number, optionally bounded. */
+/**
+ * A plain decimal integer: ASCII digits with an optional sign and nothing else, within the safe-integer range;
+ * undefined otherwise. `Number()` alone also took `1e3`, `0x10`, `0b11`, `60.0`, `Infinity` and text inside
+ * spaces, so a configured value could mean something other than what it shows. Surrounding whitespace is
+ * refused, not trimmed: one form for every source, and the refusal names the text as it came.
+ * @example parseDecimalInteger('-1') // -1; parseDecimalInteger(' 60 ') // undefined
+ */
+export function parseDecimalInteger(text: string): number | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) return undefined;
+  return n === 0 ? 0 : n; // never -0
+}
+
+/** A whole number, optionally bounded: a JSON integer, or a string in the form of {@link parseDecimalInteger}. */
 export function int(
   defaultValue: number,
   description: string,
@@ -63,12 +77,8 @@ export function int(
     form,
     parse(raw) {
       const n =
-        typeof raw === 'number'
-          ? raw
-          : typeof raw === 'string' && raw.trim() !== ''
-            ? Number(raw.trim())
-            : NaN;
-      return Number.isSafeInteger(n) && n >= min && n <= max ? ok(n) : bad(form);
+        typeof raw === 'number' ? raw : typeof raw === 'string' ? parseDecimalInteger(raw) : undefined;
+      return n !== undefined && Number.isSafeInteger(n) && n >= min && n <= max ? ok(n) : bad(form);
     },
   };
 }

@@ -2,10 +2,43 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseDecimalInteger } from './leaf.js';
 import { loadConfiguration } from './load.js';
 import { describeSection, OptionsError } from './parse.js';
 import { parseRuntimeValue, RUNTIME_KEYS, runtimeKeyDef, runtimeSeedRows } from './runtime-keys.js';
 import { serviceSchema } from './schema.js';
+
+/** Texts `Number()` reads as a safe integer (or that hide one), none of them plain decimal digits. */
+const NOT_DECIMAL_INTEGERS = [
+  '1e3',
+  '1E3',
+  '0x10',
+  '0b11',
+  '0o7',
+  ' 60 ',
+  ' 60',
+  '60 ',
+  '\t60',
+  '60\n',
+  '\u00a060',
+  '60.0',
+  '60.',
+  '.5e2',
+  '1_000',
+  '1,000',
+  '',
+  ' ',
+  '+',
+  '-',
+  '+-1',
+  '--1',
+  'Infinity',
+  '9007199254740992',
+  '-9007199254740992',
+  '99999999999999999999',
+  '\u0666\u0660',
+  '６０',
+];
 
 function contentRoot(files: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-opt-'));
@@ -106,6 +139,29 @@ describe('configuration sources and precedence', () => {
     }
   });
 
+  it('takes an integer option only as plain decimal digits with an optional sign', () => {
+    const lockMinutes = (value: string) =>
+      loadConfiguration({
+        contentRoot: contentRoot(),
+        env: { Service__Security__LoginLock__LockMinutes: value },
+      }).service.Security.LoginLock.LockMinutes;
+    expect(lockMinutes('15')).toBe(15);
+    expect(lockMinutes('+15')).toBe(15);
+    for (const bad of NOT_DECIMAL_INTEGERS) {
+      expect(() => lockMinutes(bad), JSON.stringify(bad)).toThrow(
+        'Service:Security:LoginLock:LockMinutes: expected integer',
+      );
+    }
+    // A JSON number from appsettings is an integer as it stands.
+    const fromJson = loadConfiguration({
+      contentRoot: contentRoot({
+        'appsettings.json': { Service: { Security: { LoginLock: { LockMinutes: 7 } } } },
+      }),
+      env: {},
+    });
+    expect(fromJson.service.Security.LoginLock.LockMinutes).toBe(7);
+  });
+
   it('names a malformed appsettings file', () => {
     const dir = contentRoot({ 'appsettings.json': '{ "Service": ' });
     expect(() => loadConfiguration({ contentRoot: dir, env: {} })).toThrow(
@@ -164,6 +220,23 @@ describe('runtime keys', () => {
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'MATH')).toBe('math');
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'image')).toBeUndefined();
   });
+  it('reads an int key only from plain decimal digits with an optional sign, whitespace refused', () => {
+    const maxFail = runtimeKeyDef('sys.security.loginLock.maxFailCount')!;
+    expect(parseRuntimeValue(maxFail, '60')).toBe(60);
+    expect(parseRuntimeValue(maxFail, '+60')).toBe(60);
+    expect(parseRuntimeValue(maxFail, '-1')).toBe(-1);
+    expect(parseRuntimeValue(maxFail, '007')).toBe(7);
+    for (const bad of NOT_DECIMAL_INTEGERS)
+      expect(parseRuntimeValue(maxFail, bad), JSON.stringify(bad)).toBeUndefined();
+    // A config row of type int that is no runtime key has no bounds but the same form.
+    const free = { key: 'app.x', name: 'x', valueType: 'int', fallback: () => 0 } as const;
+    expect(parseRuntimeValue(free, '9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parseRuntimeValue(free, '-9007199254740991')).toBe(Number.MIN_SAFE_INTEGER);
+    for (const bad of NOT_DECIMAL_INTEGERS)
+      expect(parseRuntimeValue(free, bad), JSON.stringify(bad)).toBeUndefined();
+    expect(Object.is(parseDecimalInteger('-0'), 0)).toBe(true);
+  });
+
   it('serves only a logo address that runs nothing (a stored script URL reads as the fallback)', () => {
     const logo = runtimeKeyDef('sys.site.logoUrl')!;
     for (const good of [

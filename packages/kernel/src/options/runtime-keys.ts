@@ -3,6 +3,7 @@
  * Precedence (contract §1): the config row, else the deploy-time option named as fallback, else the built-in
  * default. The first-start seed writes one row per key with the value in effect at that moment.
  */
+import { parseDecimalInteger } from './leaf.js';
 import type { CaptchaType, ServiceOptions } from './schema.js';
 import { CAPTCHA_TYPES } from './schema.js';
 
@@ -183,7 +184,8 @@ export function formatRuntimeValue(value: RuntimeValue): string {
 
 /**
  * Parses stored text by the key's type. Returns undefined when the text is not a valid value, so that a
- * broken row falls back instead of breaking login.
+ * broken row falls back instead of breaking login. An `int` is a plain decimal integer with an optional sign
+ * and no surrounding whitespace, within the key's bounds.
  */
 export function parseRuntimeValue(
   def: RuntimeKeyDef,
@@ -193,8 +195,9 @@ export function parseRuntimeValue(
   const s = text.trim();
   switch (def.valueType) {
     case 'int': {
-      const n = Number(s);
-      if (!Number.isSafeInteger(n) || s === '') return undefined;
+      // The text as stored, not trimmed: ` 60 `, `1e3` and `0x10` are refused (parseDecimalInteger).
+      const n = parseDecimalInteger(text);
+      if (n === undefined) return undefined;
       if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) return undefined;
       return n;
     }
