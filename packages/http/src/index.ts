@@ -33,6 +33,7 @@ export {
   type NoticeDeps,
   noticeDepsOf,
   type PublishNoticeInput,
+  type PublishNoticeOptions,
   publishNotice,
 } from './notices/service.js';
 export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';

@@ -1,3 +1,5 @@
 import { defineNoticesContract } from './notices/notices.contract.js';
+import { defineNoticesScopeContract } from './notices/notices-scope.contract.js';
 
 defineNoticesContract('PostgreSQL', 'Redis');
+defineNoticesScopeContract('PostgreSQL', 'Redis');

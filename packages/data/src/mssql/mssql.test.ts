@@ -250,6 +250,10 @@ describe('SQL Server: id lists longer than one statement may bind', () => {
     ],
     ['notices.liveRoleIds', (r) => r.notices.liveRoleIds(ids)],
     ['notices.liveUserIds', (r) => r.notices.liveUserIds(ids)],
+    [
+      'notices.userIdsInScope',
+      (r) => r.notices.userIdsInScope(ids, { all: false, orgIds: [1, 2], selfUserId: 1 }),
+    ],
     ['notices.roleMemberIds', (r) => r.notices.roleMemberIds(ids)],
     ['notices.mine (a page of 5,000)', (r) => r.notices.mine(1, { size: ids.length })],
     ['opLogs.storedTraceIds', (r) => r.opLogs.storedTraceIds(ids.map(String))],

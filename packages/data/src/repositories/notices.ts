@@ -9,6 +9,10 @@
  * Each term is an index range (`sys_notice_live_kind_idx`, `sys_notice_receiver_receiver_idx`,
  * `sys_notice_read_user_idx`) whose size depends on the notices, never on the number of users. A read row is
  * written only for a notice the user can see (`isVisibleTo`), which keeps the subtraction exact.
+ *
+ * A notice belongs to the data scope of its sender (`create_user_id`), as a file to its uploader's: given a scope,
+ * the administration's page and get see only notices sent by a user inside it, and notices of no sender (the
+ * scheduled jobs' alerts) only with scope All. The inbox reads are the receiver's own and take no scope.
  */
 import { and, count, desc, eq, type InferInsertModel, inArray, type SQL, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../errors.js';
@@ -16,6 +20,7 @@ import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysNoticeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, dataScopeCondition, userScopeCondition } from './data-scope.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
 import { chunksOf, insertLinks, readInChunks } from './id-lists.js';
 
@@ -45,10 +50,10 @@ export interface MyNotice extends SysNoticeRow {
 export interface NoticeRepository {
   /** Inserts the notice and its receivers (user ids, duplicates ignored) in one transaction. */
   create(row: NewNotice, receiverUserIds: readonly number[]): Promise<number>;
-  /** Live notices, newest first unless sorted otherwise. */
-  page(query: NoticePageQuery): Promise<Page<SysNoticeRow>>;
-  /** A live notice. */
-  get(id: number): Promise<SysNoticeRow | undefined>;
+  /** Live notices, newest first unless sorted otherwise; with a scope, only those sent by users inside it. */
+  page(query: NoticePageQuery, scope?: DataScopeFilter): Promise<Page<SysNoticeRow>>;
+  /** A live notice; with a scope, only one sent by a user inside it. */
+  get(id: number, scope?: DataScopeFilter): Promise<SysNoticeRow | undefined>;
   /** The receiver user ids of a notice (empty for an All notice). */
   receiverIds(noticeId: number): Promise<number[]>;
   /** Soft-deletes a live notice; false when there is none. */
@@ -59,6 +64,11 @@ export interface NoticeRepository {
   liveRoleIds(ids: readonly number[]): Promise<number[]>;
   /** The given ids that are live users. */
   liveUserIds(ids: readonly number[]): Promise<number[]>;
+  /**
+   * The given ids that are users inside the scope (their organisation is in its set, or they are the caller under
+   * Self), deleted users included: whether they are live is {@link liveUserIds}'s question.
+   */
+  userIdsInScope(ids: readonly number[], scope: DataScopeFilter): Promise<number[]>;
   /** Live users holding any of the roles, now, each once. */
   roleMemberIds(roleIds: readonly number[]): Promise<number[]>;
   /** Whether the notice is live and reaches the user. */
@@ -91,6 +101,9 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
   const readBy = (userId: number): SQL =>
     sql`${n.id} in (select ${d.noticeId} from ${d} where ${eq(d.userId, userId)})`;
   const unique = (ids: readonly number[]) => [...new Set(ids)];
+  /** Sent by a user inside the scope (deleted senders included: their organisation still holds). */
+  const sentWithin = (scope: DataScopeFilter | undefined): SQL | undefined =>
+    scope && userScopeCondition(scope, n.createUserId, u);
 
   async function insertReads(rows: { noticeId: number; userId: number; readTime: Date }[]): Promise<number> {
     let inserted = 0;
@@ -129,21 +142,22 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
       });
     },
 
-    page(query) {
+    page(query, scope) {
       const safe = restrictSort(query, [n.id, n.title, n.type, n.publishTime, n.createTime]);
       const where = and(
         live,
         containsIgnoreCase(n.title, query.title),
         query.type !== undefined ? eq(n.type, query.type) : undefined,
+        sentWithin(scope),
       );
       return paginate({ db, adapter }, { table: n, query: safe, where, defaultOrder: [desc(n.id)] });
     },
 
-    async get(id) {
+    async get(id, scope) {
       const [row] = await db
         .select()
         .from(n)
-        .where(and(eq(n.id, id), live));
+        .where(and(eq(n.id, id), live, sentWithin(scope)));
       return row;
     },
 
@@ -183,6 +197,17 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
           .select({ id: u.id })
           .from(u)
           .where(and(inArray(u.id, chunk), eq(u.isDelete, false))),
+      );
+      return rows.map((x) => x.id);
+    },
+
+    async userIdsInScope(ids, scope) {
+      const inside = dataScopeCondition(scope, { org: u.orgId, owner: u.id });
+      const rows = await readInChunks(ids, (chunk) =>
+        db
+          .select({ id: u.id })
+          .from(u)
+          .where(and(inArray(u.id, chunk), inside)),
       );
       return rows.map((x) => x.id);
     },

@@ -1,3 +1,4 @@
+import type { DataScopeFilter } from '@svc/data';
 import { describe, expect, it } from 'vitest';
 import type { RealtimeEvent } from '../realtime/bus.js';
 import { isSameOriginPath, type NoticeDeps, publishNotice } from './service.js';
@@ -40,6 +41,11 @@ describe('publishNotice', () => {
         notices: {
           liveRoleIds: async (ids: readonly number[]) => ids.filter((id) => id < 100),
           liveUserIds: async (ids: readonly number[]) => ids.filter((id) => id < 100),
+          // Users 1–99 exist; those below 10 are in organisation 1, the rest in organisation 2.
+          userIdsInScope: async (ids: readonly number[], scope: DataScopeFilter) =>
+            ids.filter(
+              (id) => id < 100 && (scope.orgIds.includes(id < 10 ? 1 : 2) || id === scope.selfUserId),
+            ),
           roleMemberIds: async (roleIds: readonly number[]) => roleIds.map((r) => r * 10),
           create: async (row: unknown, receivers: readonly number[]) => {
             created.push({ row, receivers });
@@ -93,5 +99,27 @@ describe('publishNotice', () => {
     ).rejects.toMatchObject({ code: 45003, args: { ids: [300] } });
     expect(f.created).toEqual([]);
     expect(f.events).toEqual([]);
+  });
+
+  it('keeps a scoped publisher inside their scope (41005), checked before the receivers exist', async () => {
+    const f = fake();
+    const org1: DataScopeFilter = { all: false, orgIds: [1], selfUserId: null };
+    const send = (receiverType: 0 | 1 | 2, receiverIds?: number[]) =>
+      publishNotice(f.deps, { title: 't', type: 1, receiverType, receiverIds }, 5, { scope: org1 });
+    const beyond = { code: 41005, args: { reason: 'receivers-beyond-scope' } };
+    await expect(send(0)).rejects.toMatchObject(beyond);
+    await expect(send(1, [1])).rejects.toMatchObject(beyond);
+    // Outside the organisation or no user at all: the same answer.
+    await expect(send(2, [3, 42, 300])).rejects.toMatchObject({
+      code: 41005,
+      args: { reason: 'data-scope', ids: [42, 300] },
+    });
+    await expect(send(1)).rejects.toMatchObject({ code: 45002 });
+    expect(f.created).toEqual([]);
+    expect(await send(2, [3, 4])).toBe(42);
+    // Scope All, like no scope (the server sending as itself), reaches anyone.
+    const all: DataScopeFilter = { all: true, orgIds: [], selfUserId: null };
+    await publishNotice(f.deps, { title: 't', type: 1, receiverType: 0 }, 5, { scope: all });
+    expect(f.created.map((c) => c.receivers)).toEqual([[3, 4], []]);
   });
 });

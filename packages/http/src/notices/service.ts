@@ -2,8 +2,24 @@
  * Notices (module `Notice`): publish to all users, to roles or to users, with same-origin actions; receivers are
  * resolved at publish time; each change tells the receivers through the realtime bus (`notice-changed`).
  * `publishNotice` is the server-side entry (no HTTP): scheduled-job alerts call it with the deps of their server.
+ *
+ * Data scope (contract §4): the administration routes pass the caller's scope. A notice belongs to its sender's
+ * scope, as a file to its uploader's: the page and delete see only notices sent by a user inside it (41005 is not
+ * used for delete: one outside answers 45001 as an absent one, as files answer 44004). Sending writes into other
+ * people's inboxes, so it reaches no one outside the scope:
+ * - All (0) reaches every user: scope All only (or the super admin), else 41005.
+ * - User (2): every id must be a user inside the scope, else 41005 naming the ids outside. An id that is no user
+ *   counts as outside, checked before existence, so a scoped caller cannot tell an absent user from one beyond
+ *   their scope (45003 then only for a deleted user inside it).
+ * - Role (1): scope All only, else 41005. A role is no row of any organisation; its members span organisations
+ *   and change. Delivering only to the members inside the scope would store a "Role" notice that reached part of
+ *   the role, unseen by the publisher and by whoever reads the list; refusing only when some member is outside
+ *   would tell the publisher who holds the role beyond their scope. A scoped administrator sends to users instead:
+ *   the same people, named from their own (scoped) user page.
+ * Without a scope (the server-side entry, the jobs' alerts) nothing is narrowed: the server sends as itself.
  */
 import {
+  type DataScopeFilter,
   type MyNotice,
   type MyNoticeQuery,
   type NoticePageQuery,
@@ -98,11 +114,36 @@ function checkActions(actions: readonly NoticeAction[] | undefined): void {
   });
 }
 
-/** The receiver user ids of a Role or User notice, now (45002 without ids, 45003 for unknown ids). */
-async function resolveReceivers(deps: NoticeDeps, input: PublishNoticeInput): Promise<number[]> {
-  if (input.receiverType === NoticeReceiverType.All) return [];
+/** Refuses (41005) receivers beyond the publisher's scope; `ids` are the distinct receiver ids (see the header). */
+async function assertReceiversInScope(
+  deps: NoticeDeps,
+  receiverType: NoticeReceiverKind,
+  ids: readonly number[],
+  scope: DataScopeFilter | undefined,
+): Promise<void> {
+  if (!scope || scope.all) return;
+  if (receiverType !== NoticeReceiverType.User)
+    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'receivers-beyond-scope' });
+  const inside = new Set(await deps.repos.notices.userIdsInScope(ids, scope));
+  const outside = ids.filter((id) => !inside.has(id));
+  if (outside.length > 0)
+    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', ids: outside });
+}
+
+/**
+ * The receiver user ids of a Role or User notice, now (45002 without ids, 41005 beyond the scope, 45003 for
+ * unknown ids).
+ */
+async function resolveReceivers(
+  deps: NoticeDeps,
+  input: PublishNoticeInput,
+  scope: DataScopeFilter | undefined,
+): Promise<number[]> {
   const ids = [...new Set(input.receiverIds ?? [])];
-  if (ids.length === 0) throw new BusinessError(ErrorCode.NoticeReceiverRequired);
+  if (input.receiverType !== NoticeReceiverType.All && ids.length === 0)
+    throw new BusinessError(ErrorCode.NoticeReceiverRequired);
+  await assertReceiversInScope(deps, input.receiverType, ids, scope);
+  if (input.receiverType === NoticeReceiverType.All) return [];
   const repo = deps.repos.notices;
   const known = new Set(
     input.receiverType === NoticeReceiverType.Role
@@ -114,20 +155,34 @@ async function resolveReceivers(deps: NoticeDeps, input: PublishNoticeInput): Pr
   return input.receiverType === NoticeReceiverType.Role ? repo.roleMemberIds(ids) : ids;
 }
 
+/** How a publisher is held back (the administration route passes both; the server-side entry neither). */
+export interface PublishNoticeOptions {
+  /**
+   * The publisher's data scope: receivers beyond it are refused with 41005 (see the file header).
+   * @default undefined (no narrowing: the server sends as itself)
+   */
+  scope?: DataScopeFilter | undefined;
+  /**
+   * Refuses the receivers the notice resolved to (their user ids; none for All), before anything is written.
+   * @default undefined
+   */
+  checkReceivers?: ((userIds: readonly number[]) => Promise<void>) | undefined;
+}
+
 /**
- * Publishes a notice and tells its receivers; answers its id. Throws 45002–45004 for bad receivers or actions.
+ * Publishes a notice and tells its receivers; answers its id. Throws 45002–45004 for bad receivers or actions,
+ * 41005 for receivers beyond `options.scope`.
  * @example await publishNotice(noticeDepsOf(deps), { title: 'Job X panicked', type: 1, receiverType: 1, receiverIds: [1] }, null);
  */
 export async function publishNotice(
   deps: NoticeDeps,
   input: PublishNoticeInput,
   actorId: number | null,
-  /** Refuses the receivers the notice resolved to (their user ids; none for All), before anything is written. */
-  checkReceivers?: (userIds: readonly number[]) => Promise<void>,
+  options: PublishNoticeOptions = {},
 ): Promise<number> {
   checkActions(input.actions);
-  const receivers = await resolveReceivers(deps, input);
-  await checkReceivers?.(receivers);
+  const receivers = await resolveReceivers(deps, input, options.scope);
+  await options.checkReceivers?.(receivers);
   const at = deps.now();
   const id = await deps.repos.notices.create(
     {
@@ -152,10 +207,18 @@ export async function publishNotice(
   return id;
 }
 
-/** Deletes a notice (soft); it vanishes from every inbox and its receivers are told. 45001 when absent. */
-export async function deleteNotice(deps: NoticeDeps, id: number, actorId: number | null): Promise<void> {
+/**
+ * Deletes a notice (soft); it vanishes from every inbox and its receivers are told. 45001 when absent or, given a
+ * scope, sent by no user inside it (as for an absent one: files answer 44004 alike).
+ */
+export async function deleteNotice(
+  deps: NoticeDeps,
+  id: number,
+  actorId: number | null,
+  scope?: DataScopeFilter,
+): Promise<void> {
   const repo = deps.repos.notices;
-  const row = await repo.get(id);
+  const row = await repo.get(id, scope);
   if (!row || !(await repo.softDelete(id, { userId: actorId, at: deps.now() })))
     throw new BusinessError(ErrorCode.NoticeNotFound);
   const all = row.receiverType === NoticeReceiverType.All;
@@ -168,8 +231,13 @@ export async function deleteNotice(deps: NoticeDeps, id: number, actorId: number
   });
 }
 
-export function pageNotices(deps: NoticeDeps, query: NoticePageQuery): Promise<Page<SysNoticeRow>> {
-  return deps.repos.notices.page(query);
+/** Live notices, newest first; given a scope, only those sent by users inside it (none of no sender but for All). */
+export function pageNotices(
+  deps: NoticeDeps,
+  query: NoticePageQuery,
+  scope?: DataScopeFilter,
+): Promise<Page<SysNoticeRow>> {
+  return deps.repos.notices.page(query, scope);
 }
 
 function actionsOf(json: string | null): NoticeAction[] {

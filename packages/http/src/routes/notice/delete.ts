@@ -1,10 +1,14 @@
-/** `DELETE /api/v1/sys/notice/{id}`: deletes a notice; it vanishes from every inbox (45001 when absent). */
+/**
+ * `DELETE /api/v1/sys/notice/{id}`: deletes a notice; it vanishes from every inbox (45001 when absent or sent by no
+ * user inside the caller's data scope).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { deleteNotice } from '../../notices/service.js';
 import { idPath } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { requirePrincipal } from '../../security/principal.js';
 import type { NoticeRouteDeps } from './schemas.js';
 
 export const route = createRoute({
@@ -18,7 +22,8 @@ export const route = createRoute({
 
 export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
-    await deleteNotice(d.notices, c.req.valid('param').id, c.get('principal')?.userId ?? null);
+    const principal = requirePrincipal(c);
+    await deleteNotice(d.notices, c.req.valid('param').id, principal.userId, await d.scopeOf(principal));
     return c.json(ok(null), 200);
   });
 }

@@ -2,6 +2,7 @@
  * Notices (module `Notice`): administration (publish, page, delete; permission codes) and the caller's inbox
  * (mine, unread count, read, read all; any live session). Fixed paths come before the `{id}` routes.
  */
+import { adminServicesFor } from '../../admin/services.js';
 import type { HttpDeps } from '../../deps.js';
 import { noticeDepsOf } from '../../notices/service.js';
 import type { RegisterContext } from '../../openapi/register.js';
@@ -19,6 +20,7 @@ export function registerNoticeRoutes(ctx: RegisterContext, deps: HttpDeps): void
     http: deps,
     notices: noticeDepsOf(deps),
     codesOf: (userId) => deps.security.permissions.codesOf(userId),
+    scopeOf: (principal) => adminServicesFor(deps).scopes.forPrincipal(principal),
     maxPageSize: deps.config.service.Api.MaxPageSize,
   };
   for (const route of [page, mine, unread, readAll, publish, read, remove]) route.register(ctx, d);

@@ -1,4 +1,7 @@
-/** `GET /api/v1/sys/notice/page`: live notices, newest first; filters `title` (contains) and `type`. */
+/**
+ * `GET /api/v1/sys/notice/page`: live notices sent by users inside the caller's data scope (those of no sender for
+ * scope All only), newest first; filters `title` (contains) and `type`.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { pageNotices } from '../../notices/service.js';
@@ -12,6 +15,7 @@ import {
 } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
+import { requirePrincipal } from '../../security/principal.js';
 import { type NoticeRouteDeps, NoticeSchema, noticeDto } from './schemas.js';
 
 export const route = createRoute({
@@ -36,6 +40,7 @@ export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const query = c.req.valid('query');
     assertPageSize(query, d.maxPageSize);
-    return c.json(ok(mapPage(await pageNotices(d.notices, query), noticeDto)), 200);
+    const page = await pageNotices(d.notices, query, await d.scopeOf(requirePrincipal(c)));
+    return c.json(ok(mapPage(page, noticeDto)), 200);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * `POST /api/v1/sys/notice`: publishes a notice (45002 no receivers, 45003 unknown receiver, 45004 bad action,
  * 41001 a POST action whose route needs a code the publisher lacks, or one sent to everyone, the super admin or
- * someone above the publisher; 41005 one sent outside the publisher's data scope).
+ * someone above the publisher; 41005 receivers beyond the publisher's data scope: everyone or a role but for scope
+ * All, a user id that is no user inside it).
  */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
@@ -27,16 +28,15 @@ export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   const assertActionsHeld = actionRank(ctx.table, d.codesOf);
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const body = c.req.valid('json');
-    const principal = c.get('principal');
+    const principal = requirePrincipal(c);
     // An acting POST action goes only to receivers the publisher outranks: checked on the list it is delivered to.
     const acting = await assertActionsHeld(principal, body.actions);
-    const actor = acting ? adminServicesFor(d.http).actorOf(requirePrincipal(c)) : undefined;
-    const id = await publishNotice(
-      d.notices,
-      body,
-      principal?.userId ?? null,
-      actor && ((userIds) => assertOutranksReceivers(d.http.core, actor, body.receiverType, userIds)),
-    );
+    const actor = acting ? adminServicesFor(d.http).actorOf(principal) : undefined;
+    const id = await publishNotice(d.notices, body, principal.userId, {
+      scope: await d.scopeOf(principal),
+      checkReceivers:
+        actor && ((userIds) => assertOutranksReceivers(d.http.core, actor, body.receiverType, userIds)),
+    });
     return c.json(ok({ id }), 200);
   });
 }

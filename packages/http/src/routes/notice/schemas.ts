@@ -1,6 +1,7 @@
 /** Shapes of the notice routes (module `Notice`). */
 import { z } from '@hono/zod-openapi';
-import type { SysNoticeRow } from '@svc/data';
+import type { DataScopeFilter, SysNoticeRow } from '@svc/data';
+import type { Principal } from '@svc/security';
 import type { HttpDeps } from '../../deps.js';
 import type { NoticeDeps } from '../../notices/service.js';
 
@@ -11,6 +12,8 @@ export interface NoticeRouteDeps {
   notices: NoticeDeps;
   /** The caller's permission codes (a POST action needs the codes of its route: notices/action-rank.ts). */
   codesOf: (userId: number) => Promise<ReadonlySet<string>>;
+  /** The caller's data scope (whom they may send to, whose notices they page and delete: notices/service.ts). */
+  scopeOf: (principal: Principal) => Promise<DataScopeFilter>;
   /** `Service:Api:MaxPageSize`. */
   maxPageSize: number;
 }
