@@ -1,6 +1,6 @@
 import { createMemoryCache } from '@svc/data/cache';
 import { describe, expect, it } from 'vitest';
-import { createLoginLock, type LoginLockSettings, normalizeAccount } from './lockout.js';
+import { createLoginLock, type LoginLockSettings, normalizeAccount, settleAttempt } from './lockout.js';
 
 function setup(initial: LoginLockSettings = { maxFailCount: 3, lockMinutes: 10 }) {
   const clock = { at: Date.UTC(2030, 0, 1) };
@@ -230,5 +230,67 @@ describe('login lock reservations', () => {
     expect(await cache.getCounter(lock.lockKey({ userId: 7 }))).toBeGreaterThanOrEqual(0);
     const burst = await Promise.allSettled(Array.from({ length: 5 }, () => lock.begin({ userId: 7 })));
     expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+  });
+
+  it('lets the next attempt through after a check that threw: released, not busy (40008) until the expiry', async () => {
+    const { lock, cache } = setup({ maxFailCount: 1, lockMinutes: 10 });
+    // A subject with a user and its text: two counters and two in-flight counts.
+    const who = { userId: 21, account: 'carol' };
+    const boom = new Error('hash failed');
+    await expect(settleAttempt(await lock.begin(who), () => Promise.reject(boom))).rejects.toBe(boom);
+    for (const key of [lock.lockKey({ userId: 21 }), lock.lockKey('carol')]) {
+      expect({
+        key,
+        count: await cache.getCounter(key),
+        flight: await cache.getCounter(`${key}:flight`),
+      }).toEqual({
+        key,
+        count: 0,
+        flight: 0,
+      });
+    }
+    expect(await lock.check(who)).toEqual({ locked: false, busy: false, lockMinutes: 10 });
+    const next = await lock.begin(who);
+    await next.succeeded();
+    // Nothing more happens to an attempt already settled, whatever its check does next.
+    const wrong = await lock.begin(who);
+    await expect(
+      settleAttempt(wrong, async () => {
+        wrong.failed();
+      }),
+    ).rejects.toMatchObject({ code: 40004 });
+    await settleAttempt(wrong, () => Promise.resolve());
+    expect(await code(() => lock.begin(who))).toBe(40004);
+  });
+
+  it('releases an attempt whose success cannot clear the counter (the cache throws there), and one whose in-flight mark half failed', async () => {
+    const { cache, settings } = setup({ maxFailCount: 1, lockMinutes: 10 });
+    const faults = { delete: 0, flight: 0 };
+    const flaky = Object.create(cache) as typeof cache;
+    flaky.delete = async (key) => {
+      if (faults.delete > 0) {
+        faults.delete -= 1;
+        throw new Error('cache down');
+      }
+      return cache.delete(key);
+    };
+    flaky.increment = async (key, options) => {
+      // The second in-flight mark (the account text's) fails after the first (the user's) was raised.
+      if (faults.flight > 0 && key.endsWith(':flight') && !key.includes(':u:')) {
+        faults.flight -= 1;
+        throw new Error('cache down');
+      }
+      return cache.increment(key, options);
+    };
+    const lock = createLoginLock({ cache: flaky, settings: async () => settings });
+    const who = { userId: 22, account: 'dave' };
+    faults.delete = 1;
+    const right = await lock.begin(who);
+    await expect(settleAttempt(right, () => right.succeeded())).rejects.toThrow('cache down');
+    expect(await lock.check(who)).toEqual({ locked: false, busy: false, lockMinutes: 10 });
+    faults.flight = 1;
+    await expect(lock.begin(who)).rejects.toThrow('cache down');
+    expect(await cache.getCounter(`${lock.lockKey({ userId: 22 })}:flight`)).toBe(0);
+    await (await lock.begin(who)).succeeded();
   });
 });

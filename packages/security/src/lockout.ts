@@ -67,12 +67,39 @@ export interface FailureResult {
 /** `retryAfterSeconds` of a refused reservation: the attempts in flight end within a hash or two. */
 export const RESERVATION_RETRY_AFTER_SECONDS = 1;
 
-/** One reserved attempt (see {@link LoginLock.begin}): the check ran; say how it ended. */
+/**
+ * One reserved attempt (see {@link LoginLock.begin}): the check ran; say how it ended. Exactly one of the three
+ * settles it (the first wins; later calls change nothing). Run the check through {@link settleAttempt}, so that
+ * a check that throws still settles.
+ */
 export interface LockAttempt {
   /** The attempt was wrong; it already counts (it was reserved). Throws 40004 when it reached the lock. */
   failed(): FailureResult;
-  /** The attempt was right: clears the counter. */
+  /** The attempt was right: clears the counter. When the clearing throws, the attempt is released. */
   succeeded(): Promise<void>;
+  /**
+   * The check ended without an answer (it threw: a cache, database or hash error): the reservation is given
+   * back and the attempt leaves the in-flight count, as if it never ran. The caller learnt nothing of the
+   * secret, so it is no guess; left in flight, it made the account read busy (40008) until the counter's expiry.
+   * Optional, so a consumer's own {@link LoginLock} written before it still compiles.
+   */
+  release?(): Promise<void>;
+}
+
+/**
+ * Runs the check of a reserved attempt (`attempt` undefined: none was reserved) and settles the attempt however
+ * the check ends: one that neither failed nor succeeded when `run` returns or throws is released. A release
+ * that fails itself is dropped, so the check's own error is the one thrown.
+ * @example
+ * const attempt = await lock.begin(subject);
+ * return settleAttempt(attempt, async () => ((await verify()) ? attempt.succeeded() : attempt.failed()));
+ */
+export async function settleAttempt<T>(attempt: LockAttempt | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    await attempt?.release?.().catch(() => {});
+  }
 }
 
 /** The login lock. */
@@ -206,7 +233,17 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       if (before.busy) throw busy();
       const ttlMs = lockMinutes * MS_PER_MINUTE;
       // In flight first, then the reservation: whoever reads both never takes a reservation for a failure.
-      await Promise.all(keys.map((key) => increment(flightKey(key), lockMinutes)));
+      const raised = await Promise.allSettled(keys.map((key) => increment(flightKey(key), lockMinutes)));
+      const notRaised = raised.find((r) => r.status === 'rejected');
+      if (notRaised) {
+        // One counter of two was raised: take it down again, or it stays in flight until its expiry.
+        await Promise.all(
+          keys
+            .filter((_, i) => raised[i]?.status === 'fulfilled')
+            .map((k) => decrementToZero(flightKey(k), ttlMs)),
+        ).catch(() => {});
+        throw notRaised.reason;
+      }
       const landed = () => Promise.all(keys.map((key) => decrementToZero(flightKey(key), ttlMs)));
       let count: number;
       try {
@@ -230,19 +267,41 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
           await landed();
         }
       }
+      // Until settled, the attempt holds its reservation and its place in flight; the first outcome settles it.
+      let open = true;
+      const settle = () => {
+        const was = open;
+        open = false;
+        return was;
+      };
+      const release = async () => {
+        if (!settle()) return;
+        try {
+          await Promise.all(keys.map((key) => decrementToZero(key, ttlMs)));
+        } finally {
+          await landed();
+        }
+      };
       return {
         failed() {
           // The reservation stays as the failure; the attempt is no longer in flight (not awaited: `failed`
           // answers at once, and a late decrement only makes a reader say busy where it could say locked).
-          landed().catch(() => {});
+          if (settle()) landed().catch(() => {});
           const result = failure(count, maxFailCount, lockMinutes);
           if (result.locked) throw locked(lockMinutes);
           return result;
         },
         async succeeded() {
-          await Promise.all(keys.map((key) => cache.delete(key)));
-          await landed();
+          if (!open) return;
+          try {
+            await Promise.all(keys.map((key) => cache.delete(key)));
+          } catch (error) {
+            await release().catch(() => {});
+            throw error;
+          }
+          if (settle()) await landed();
         },
+        release,
       };
     },
 

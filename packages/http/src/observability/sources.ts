@@ -39,6 +39,9 @@ export function observeLock(lock: LoginLock, metrics: ServiceMetrics | undefined
       const attempt = await lock.begin(subject);
       return {
         succeeded: () => attempt.succeeded(),
+        release: async () => {
+          await attempt.release?.();
+        },
         // The failure that reaches the lock throws 40004: that moment is one lockout.
         failed() {
           try {

@@ -7,7 +7,7 @@
  */
 import { pbkdf2 } from 'node:crypto';
 import { promisify } from 'node:util';
-import { createRedisCache } from '@svc/data/cache';
+import { type Cache, createRedisCache } from '@svc/data/cache';
 import { BusinessError, type DbType, type Pbkdf2Derive } from '@svc/kernel';
 import { expect, it } from 'vitest';
 import type { LoginInput } from './contracts.js';
@@ -294,6 +294,48 @@ export function lockoutContract(fixture: AuthFixture): void {
       );
       expect(codes).toEqual([0, 0, 0, 0, 0]);
       expect(await world().cache.getCounter(s.lock.lockKey({ userId: user.id }))).toBe(0);
+    });
+
+    it('lets the next login through after a hash or the cache threw mid-check (never 40008 until the expiry)', async () => {
+      const faults = { hash: 0, clear: 0 };
+      const derive: Pbkdf2Derive = async (password, salt, iterations, keyLength) => {
+        if (faults.hash > 0) {
+          faults.hash -= 1;
+          throw new Error('hash failed');
+        }
+        return pbkdf2Async(password, salt, iterations, keyLength, 'sha256');
+      };
+      // The cache throws when a right password clears the lock counter.
+      const cache = Object.create(world().cache) as Cache;
+      cache.delete = async (key) => {
+        if (faults.clear > 0 && key.includes('lock')) {
+          faults.clear -= 1;
+          throw new Error('cache down');
+        }
+        return world().cache.delete(key);
+      };
+      // One failure locks: an attempt left in flight read "busy" (40008) until the counter's expiry.
+      const strict = buildServices(world(), { runtime: lockRows(1), derive, cache });
+      const account = victimAccount();
+      await createUser(world(), { account });
+      for (const fault of ['hash', 'clear'] as const) {
+        faults[fault] = 1;
+        await expect(strict.auth.login(input(account, PASSWORD))).rejects.toThrow(/hash failed|cache down/);
+        expect({ fault, code: await codeOf(strict.auth.login(input(account, PASSWORD))) }).toEqual({
+          fault,
+          code: 0,
+        });
+      }
+      // An unknown account (the dummy hash throws): the check answered nothing, so it is no failure either.
+      const loose = buildServices(world(), { runtime: lockRows(2), derive, cache });
+      const ghost = `ghost-${victimAccount()}`;
+      faults.hash = 1;
+      await expect(loose.auth.login(input(ghost, 'Wrong#Pass1'))).rejects.toThrow('hash failed');
+      await expect(loose.auth.login(input(ghost, 'Wrong#Pass2'))).rejects.toMatchObject({
+        code: 40001,
+        args: { attemptsLeft: 1 },
+      });
+      expect(await codeOf(loose.auth.login(input(ghost, 'Wrong#Pass3')))).toBe(40004);
     });
 
     it('costs one hash of the current strength for every outcome, whatever the stored hash (counted)', async () => {

@@ -7,7 +7,8 @@
  * 2. The lock: the password counter of the resolved user (or of the canonical text of an unknown account), and
  *    the user's second-factor counter (a password login answers 40004 while that one is locked).
  * 3. Captcha, when the door asks for it (anonymous doors; refusals never count on the lock).
- * 4. Reserve the attempt on the counter, then hash: at most `maxFailCount` hashes run per lock window.
+ * 4. Reserve the attempt on the counter, then hash: at most `maxFailCount` hashes run per lock window. A hash
+ *    that throws gives the reservation back (`settleAttempt`): it answered nothing.
  * 5. One PBKDF2 of the current strength for every outcome (unknown, older hash, current hash).
  * 6. Wrong: 40001 with `attemptsLeft`, or 40004 when this failure locked. Right: the counter is cleared,
  *    then 40005 for a disabled account.
@@ -26,7 +27,13 @@ import {
   type PasswordHasher,
   type Pbkdf2Derive,
 } from '@svc/kernel';
-import { createLoginLock, type LockSubject, type LoginLock, type LoginLockSettings } from '../lockout.js';
+import {
+  createLoginLock,
+  type LockSubject,
+  type LoginLock,
+  type LoginLockSettings,
+  settleAttempt,
+} from '../lockout.js';
 import { createLoginLogWriter, type LoginLogWriter } from './login-log.js';
 import type { ClientInfo } from './principal.js';
 
@@ -89,17 +96,22 @@ export function createPasswordCheck(deps: PasswordCheckDeps): PasswordCheck {
     if (found) await secondFactorLock.assertOpen({ userId: found.id });
     await attempt.beforeHash?.();
     const reserved = await lock.begin(subject);
-    const right = found
-      ? await hasher.verify(attempt.password, found.password)
-      : await hasher.verifyNothing(attempt.password);
-    if (!found || !right) {
-      const failure = reserved.failed();
-      throw new BusinessError(
-        ErrorCode.PasswordWrong,
-        failure.attemptsLeft === null ? undefined : { attemptsLeft: failure.attemptsLeft },
-      );
-    }
-    await reserved.succeeded();
+    // Settled however the hash ends: a hash or cache that throws must not leave the attempt in flight.
+    await settleAttempt(reserved, async () => {
+      const right = found
+        ? await hasher.verify(attempt.password, found.password)
+        : await hasher.verifyNothing(attempt.password);
+      if (!found || !right) {
+        const failure = reserved.failed();
+        throw new BusinessError(
+          ErrorCode.PasswordWrong,
+          failure.attemptsLeft === null ? undefined : { attemptsLeft: failure.attemptsLeft },
+        );
+      }
+      await reserved.succeeded();
+    });
+    // Reached only when the password was right (the check above throws otherwise).
+    if (!found) throw new BusinessError(ErrorCode.PasswordWrong);
     if (!found.enabled) throw new BusinessError(ErrorCode.AccountDisabled);
     return found;
   }

@@ -10,6 +10,7 @@
  */
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
 import type { ClientInfo } from '../auth/principal.js';
+import { settleAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
 import {
   type CaptchaFields,
@@ -160,17 +161,21 @@ export function createTotpBinding(
       const sealed = user.totpSecret;
       await recordingRefusal(deps.passwords.log, who, async () => {
         const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
-        const used =
-          sealed !== null &&
-          (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
-        if (!used) {
-          attempt.failed();
-          throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
-        }
-        await attempt.succeeded();
+        // The binding the code belongs to (the sealed secret read with the user).
+        const binding = await settleAttempt(attempt, async () => {
+          const used =
+            sealed !== null &&
+            (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
+          if (!used) {
+            attempt.failed();
+            throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
+          }
+          await attempt.succeeded();
+          return sealed;
+        });
         // The code clears the binding it belongs to, never one made after it was used (an administrator's clear
         // and a re-bind landing in between): then it answers as a used code, and the new binding stays.
-        if (!(await repos.totp.clear(user.id, { userId: null, at: deps.now() }, { sealedSecret: sealed }))) {
+        if (!(await repos.totp.clear(user.id, { userId: null, at: deps.now() }, { sealedSecret: binding }))) {
           throw new BusinessError(ErrorCode.RecoveryCodeInvalid);
         }
       });

@@ -15,6 +15,7 @@ import type { LoginHooks } from '../auth/auth-deps.js';
 import type { IssuedSession } from '../auth/contracts.js';
 import type { CredentialRecheck } from '../auth/issue.js';
 import type { ClientInfo } from '../auth/principal.js';
+import { settleAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
 import { credentialStamp, factorStamp, type MfaDeps, type SharedChecks } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
@@ -213,15 +214,17 @@ export function createLoginSteps(
               await store.restore(key, challenge);
               throw error;
             });
-          if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
-            await attempt.succeeded();
-            return { user, credential };
-          }
-          const attempts = challenge.attempts + 1;
-          const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
-          if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
-          attempt.failed();
-          throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
+          return settleAttempt(attempt, async () => {
+            if (await totp.accept(user.id, checks.openSeed(user), code, store.nowMs())) {
+              await attempt.succeeded();
+              return { user, credential };
+            }
+            const attempts = challenge.attempts + 1;
+            const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
+            if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+            attempt.failed();
+            throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
+          });
         },
       );
     },

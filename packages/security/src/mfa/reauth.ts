@@ -7,6 +7,7 @@
  */
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
+import { settleAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
 import { type MfaDeps, recordingRefusal, type SharedChecks } from './common.js';
 import { MFA_KEYS } from './constants.js';
@@ -55,12 +56,19 @@ export function createReauthService(
           { account: user.account, userId: user.id, client },
           async () => {
             const attempt = await passwords.secondFactorLock.begin({ userId: user.id });
-            const ok = await totp.accept(user.id, checks.openSeed(user), input.totpCode ?? '', store.nowMs());
-            if (!ok) {
-              attempt.failed();
-              throw new BusinessError(ErrorCode.TotpWrong);
-            }
-            await attempt.succeeded();
+            await settleAttempt(attempt, async () => {
+              const ok = await totp.accept(
+                user.id,
+                checks.openSeed(user),
+                input.totpCode ?? '',
+                store.nowMs(),
+              );
+              if (!ok) {
+                attempt.failed();
+                throw new BusinessError(ErrorCode.TotpWrong);
+              }
+              await attempt.succeeded();
+            });
           },
         );
       }

@@ -14,7 +14,7 @@
 import type { PhoneUserRepository } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import { BusinessError, constantTimeEqual, ErrorCode, guidV7, randomDigits, sha256Hex } from '@svc/kernel';
-import type { LockAttempt } from '../lockout.js';
+import { type LockAttempt, settleAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
 import { MFA_KEYS, SMS_DAY_COUNTER_TTL_MS } from './constants.js';
 import type { SmsOtpOptions } from './settings.js';
@@ -166,20 +166,22 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       await store.restore(key, record);
       throw error;
     }
-    const right =
-      record.code !== null &&
-      record.userId !== null &&
-      (phone === undefined || phone.trim() === record.phone) &&
-      constantTimeEqual(withoutAsciiWhitespace(code), record.code);
-    if (right) {
-      await attempt?.succeeded();
-      return record;
-    }
-    const attempts = record.attempts + 1;
-    const attemptsLeft = Math.max(0, options.maxAttempts - attempts);
-    if (attemptsLeft > 0) await store.restore(key, { ...record, attempts });
-    attempt?.failed();
-    throw new BusinessError(ErrorCode.SmsCodeWrong, { attemptsLeft });
+    return settleAttempt(attempt, async () => {
+      const right =
+        record.code !== null &&
+        record.userId !== null &&
+        (phone === undefined || phone.trim() === record.phone) &&
+        constantTimeEqual(withoutAsciiWhitespace(code), record.code);
+      if (right) {
+        await attempt?.succeeded();
+        return record;
+      }
+      const attempts = record.attempts + 1;
+      const attemptsLeft = Math.max(0, options.maxAttempts - attempts);
+      if (attemptsLeft > 0) await store.restore(key, { ...record, attempts });
+      attempt?.failed();
+      throw new BusinessError(ErrorCode.SmsCodeWrong, { attemptsLeft });
+    });
   }
 
   const newCode = () => randomDigits(options.codeLength);
