@@ -2,16 +2,18 @@
 // Live-user counter benchmark: what the sys_user triggers that keep `sys_counter` ('sys_user.live') exact cost
 // a mass write in one transaction. Per dialect, size and variant, a fresh migrated database gets:
 //   import       N users the way the Excel import commits them (UserRepository.importBatch: one transaction,
-//                one INSERT per user plus its password-history row);
+//                500 users an INSERT, then their password-history rows the same way);
 //   bulk insert  N users in one transaction, 1,000 rows an INSERT (insertUsersInBulk);
 //   soft delete  those 2N users through UserRepository.softDelete (one transaction, 500 ids an UPDATE);
 //   restore      them in one UPDATE … SET is_delete = false (a DBA's SQL);
 // then the counter is checked against COUNT(*). Variant `trigger` runs the schema as migrated, `none` with the
 // triggers on sys_user dropped (the floor), `row` (PostgreSQL only) with the per-row trigger of the migration
 // `user_counter` put back (before `user_counter_statement`). On PostgreSQL it also prints how many row versions
-// of sys_counter the bulk insert and the restore made (pg_stat_xact_user_tables): one a user with `row`.
+// of sys_counter the import, the bulk insert and the restore made (pg_stat_xact_user_tables): one a user with
+// `row`. `--import-only` runs the import alone.
 //
 //   node bench/user-counter.mjs [--dialects Sqlite,PostgreSQL,MySql] [--sizes 10000,50000] [--variants trigger,none]
+//   node bench/user-counter.mjs --import-only --variants trigger,none
 //   node bench/user-counter.mjs --dialects PostgreSQL --variants row,trigger,none
 //
 // Needs the built packages (`npx tsc -b packages/data`) and, for the server dialects, the databases the tests
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     dialects: { type: 'string', default: 'Sqlite,PostgreSQL,MySql' },
     sizes: { type: 'string', default: '10000,50000' },
     variants: { type: 'string', default: 'trigger,none' },
+    'import-only': { type: 'boolean', default: false },
   },
 });
 const list = (s) =>
@@ -88,6 +91,13 @@ async function counterUpdates(q) {
   return row?.n ?? 0;
 }
 
+/** Throws unless the counter equals COUNT(*) of live users (the triggers' variants). */
+async function expectCounterExact(database, repos, variant) {
+  const [{ n }] = await rows(database, 'select count(*) as n from sys_user where is_delete = false');
+  const counter = await repos.users.countLive();
+  if (variant !== 'none' && Number(n) !== counter) throw new Error(`counter ${counter}, COUNT ${n}`);
+}
+
 async function timed(fn) {
   const started = performance.now();
   const out = await fn();
@@ -120,8 +130,22 @@ async function runOnce(dbType, size, variant) {
       user: { account: `imp${i}`, realName: `Imported ${i}`, password: 'h', createTime: at },
       roleIds: [],
     }));
-    const imported = await timed(() => repos.users.importBatch({ creates, updates: [], stamp }));
+    const imported = await timed(() =>
+      adapter.transaction(db, async (tx) => {
+        const before = pg ? await counterUpdates({ adapter, db: tx }) : 0;
+        const inner = createRepositories({ ...database, db: tx });
+        const { createdIds } = await inner.users.importBatch({ creates, updates: [], stamp });
+        return {
+          createdIds,
+          versions: pg ? (await counterUpdates({ adapter, db: tx })) - before : undefined,
+        };
+      }),
+    );
     result.import = imported.ms;
+    if (args['import-only']) {
+      await expectCounterExact(database, repos, variant);
+      return { result, note: pg ? ` (sys_counter versions: import ${imported.out.versions})` : '' };
+    }
     const bulk = await timed(() =>
       adapter.transaction(db, async (tx) => {
         const before = pg ? await counterUpdates({ adapter, db: tx }) : 0;
@@ -142,10 +166,10 @@ async function runOnce(dbType, size, variant) {
       }),
     );
     result.restore = restored.ms;
-    const [{ n }] = await rows(database, 'select count(*) as n from sys_user where is_delete = false');
-    const counter = await repos.users.countLive();
-    if (variant !== 'none' && Number(n) !== counter) throw new Error(`counter ${counter}, COUNT ${n}`);
-    const versions = pg ? ` (sys_counter versions: bulk ${bulk.out.versions}, restore ${restored.out})` : '';
+    await expectCounterExact(database, repos, variant);
+    const versions = pg
+      ? ` (sys_counter versions: import ${imported.out.versions}, bulk ${bulk.out.versions}, restore ${restored.out})`
+      : '';
     return { result, note: versions };
   } finally {
     await database.close();

@@ -99,6 +99,24 @@ export interface DialectAdapter {
   readonly dbType: DbType;
   /** Inserts one row and returns the id the database generated for it. */
   insertReturningId<T extends IdTable>(db: QueryDb, table: T, values: InferInsertModel<T>): Promise<number>;
+  /**
+   * Inserts `rows` in one statement and answers `fields` of every inserted row, in no promised order: match them
+   * by a column the rows do not share. PostgreSQL and SQLite answer by RETURNING, SQL Server by OUTPUT INSERTED.
+   * MySQL has no RETURNING (MariaDB has since 10.5), and drizzle's `$returningId()` counts a multi-row insert's
+   * ids up from LAST_INSERT_ID, which interleaved auto-increment (`innodb_autoinc_lock_mode` 2, MySQL 8's
+   * default) and an `auto_increment_increment` above 1 (Galera) break; so it reads the rows back where
+   * `readBack` holds, FOR UPDATE: a locking read sees the latest committed rows and this transaction's own, not
+   * an older snapshot. `readBack` must hold for the inserted rows and for no other row any transaction can have
+   * committed or written meanwhile (a unique key of the rows, say), and the call must run inside `transaction`.
+   * Keep the statement within the parameter limits (SQL Server: 2,100 values and 1,000 rows).
+   */
+  insertReturning<T extends Table, S extends Selection>(
+    tx: QueryDb,
+    table: T,
+    rows: InferInsertModel<T>[],
+    fields: S,
+    readBack: SQL,
+  ): Promise<SelectionRow<S>[]>;
   /** Inserts rows whose ids are given explicitly (seed data) and moves the id generator past them. Must run
    * inside `transaction` (SQL Server switches IDENTITY_INSERT for the connection). */
   insertWithIds<T extends IdTable>(tx: QueryDb, table: T, rows: InferInsertModel<T>[]): Promise<void>;

@@ -36,6 +36,15 @@ export const mssqlAdapter: DialectAdapter = {
     return Number((result[0] as { id?: unknown } | undefined)?.id);
   },
 
+  async insertReturning(tx, table, rows, fields) {
+    if (rows.length === 0) return [];
+    const result = await native(tx)
+      .insert(nativeTable(table))
+      .output(fields as never)
+      .values(rows as never);
+    return result as never;
+  },
+
   async insertWithIds(tx, table, values) {
     if (values.length === 0) return;
     const keys = Object.keys(getTableColumns(table)) as never[];

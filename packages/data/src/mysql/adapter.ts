@@ -1,8 +1,9 @@
 /**
- * MySQL/MariaDB (mysql2) answers to the dialect questions: `$returningId()` (LAST_INSERT_ID) for new ids,
- * `affectedRows` (mysql2 connects with FOUND_ROWS, so an update counts matched rows like the other dialects),
- * LIMIT/OFFSET paging, drizzle's transactions, INSERT IGNORE for conflicts, AUTO_INCREMENT that follows
- * explicit ids by itself, and a sentinel row lock for the first-start seed.
+ * MySQL/MariaDB (mysql2) answers to the dialect questions: `$returningId()` (LAST_INSERT_ID) for a new id, a
+ * locking read-back for the rows of a multi-row insert, `affectedRows` (mysql2 connects with FOUND_ROWS, so an
+ * update counts matched rows like the other dialects), LIMIT/OFFSET paging, drizzle's transactions, INSERT IGNORE
+ * for conflicts, AUTO_INCREMENT that follows explicit ids by itself, and a sentinel row lock for the first-start
+ * seed.
  */
 import { type Column, eq, type SQL, sql, type Table } from 'drizzle-orm';
 import type { MySqlTable } from 'drizzle-orm/mysql-core';
@@ -34,6 +35,20 @@ export const mysqlAdapter: DialectAdapter = {
       .values(values as never)
       .$returningId();
     return Number((result[0] as { id?: unknown } | undefined)?.id);
+  },
+
+  async insertReturning(tx, table, values, fields, readBack) {
+    if (values.length === 0) return [];
+    await native(tx)
+      .insert(nativeTable(table))
+      .values(values as never);
+    // Not $returningId(): it assumes the rows got consecutive ids (see DialectAdapter.insertReturning).
+    const result = await native(tx)
+      .select(fields as never)
+      .from(nativeTable(table))
+      .where(readBack)
+      .for('update');
+    return result as never;
   },
 
   async insertWithIds(tx, table, values) {

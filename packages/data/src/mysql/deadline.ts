@@ -40,8 +40,8 @@ export interface MysqlDeadlineOptions {
 
 /**
  * `SET SESSION max_statement_time = <seconds>` (MariaDB) or `max_execution_time = <ms>` (MySQL), as this package
- * writes them (mysql/adapter.ts `executeStatement`, repositories/users.ts `importBatch`; the MySQL deadline test
- * runs both), a restore from the user variable they saved the pool's value in included.
+ * writes them (mysql/adapter.ts `executeStatement`, repositories/users-import.ts `importBatch`; the MySQL
+ * deadline test runs both), a restore from the user variable they saved the pool's value in included.
  */
 const SET_SESSION_TIMEOUT =
   /^\s*set\s+session\s+(max_statement_time|max_execution_time)\s*=\s*([0-9.]+|@[a-z_]+)\s*;?\s*$/i;

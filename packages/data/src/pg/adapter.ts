@@ -130,6 +130,15 @@ export const pgAdapter: DialectAdapter = {
     return Number((result[0] as { id?: unknown } | undefined)?.id);
   },
 
+  async insertReturning(tx, table, rows, fields) {
+    if (rows.length === 0) return [];
+    const result = await native(tx)
+      .insert(nativeTable(table))
+      .values(rows as never)
+      .returning(fields as never);
+    return result as never;
+  },
+
   async insertWithIds(tx, table, values) {
     if (values.length === 0) return;
     await native(tx)

@@ -3,7 +3,8 @@
  * many users makes one new row version of `sys_counter`, where the per-row trigger of `user_counter` made one a
  * user, and those versions of one row in one transaction made a mass write quadratic (docs/performance.md). The
  * versions are read from pg_stat_xact_user_tables before and after the statements, in their transaction: a count,
- * not a time. A database migrated before this change upgrades with an exact counter and the new triggers.
+ * not a time. The import's new users are inserted many a statement, so an import makes one version an INSERT. A
+ * database migrated before this change upgrades with an exact counter and the new triggers.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import type { QueryDb } from '../dialect.js';
 import { MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from '../migrate.js';
 import { createRepositories } from '../repositories/index.js';
 import { LIVE_USERS } from '../repositories/users.js';
+import { IMPORT_USERS_PER_INSERT } from '../repositories/users-import.js';
 import { insertUsersInBulk } from '../testing/bulk.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../testing/test-database.js';
 
@@ -95,6 +97,25 @@ describe.skipIf(!testDialects().includes('PostgreSQL'))('PostgreSQL live-user co
     expect(await versionsMadeBy(database, (tx) => tx.delete(u).where(and(mass, eq(u.isDelete, true))))).toBe(
       0,
     );
+    await expectExact(database);
+  });
+
+  it("makes one counter update per INSERT of an import's new users, not one per user", async () => {
+    const { database } = t;
+    const creates = Array.from({ length: MASS }, (_, i) => ({
+      user: { account: `import-${i}`, realName: 'I', password: 'h' },
+      roleIds: [1],
+    }));
+    // 1,200 users: three INSERTs of at most IMPORT_USERS_PER_INSERT (one INSERT a user made 1,200 versions).
+    expect(
+      await versionsMadeBy(database, (tx) =>
+        createRepositories({ ...database, db: tx }).users.importBatch({
+          creates,
+          updates: [],
+          stamp: { userId: null, at: new Date() },
+        }),
+      ),
+    ).toBe(Math.ceil(MASS / IMPORT_USERS_PER_INSERT));
     await expectExact(database);
   });
 

@@ -25,6 +25,9 @@ import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 import { containsIgnoreCase, restrictSort } from './filters.js';
 import { insertLinks, readInChunks, writeAllInChunks } from './id-lists.js';
+import { type ImportBatch, writeImportBatch } from './users-import.js';
+
+export type { ImportBatch } from './users-import.js';
 
 /** Width of `sys_user.last_login_ip`. */
 const LAST_LOGIN_IP_MAX = 64;
@@ -144,19 +147,6 @@ export interface UserRepository {
    * row) and the updated ones (profile and, when given, role links). Nothing is written when any statement fails.
    */
   importBatch(batch: ImportBatch): Promise<{ createdIds: number[]; updated: number }>;
-}
-
-/** What one import commit writes (see {@link UserRepository.importBatch}). */
-export interface ImportBatch {
-  creates: readonly { user: NewUser; roleIds: readonly number[] }[];
-  updates: readonly { id: number; patch: UserPatch; roleIds?: readonly number[] | undefined }[];
-  stamp: AuditStamp;
-  /**
-   * Statement timeout for this transaction only (an import's own, longer one). PostgreSQL: `SET LOCAL`, which
-   * ends with the transaction; MariaDB: the session's `max_statement_time`, put back before the connection
-   * returns to the pool (also when the batch fails). SQLite has no statement timeout (only its busy timeout).
-   */
-  statementTimeoutMs?: number | undefined;
 }
 
 /** The `sys_counter` row of live users (the migration `user_counter` creates it and its triggers). */
@@ -443,47 +433,7 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
     },
 
     importBatch(batch) {
-      const ph = tables.sysPasswordHistory;
-      return adapter.transaction(db, async (tx) => {
-        const execute = (q: SQL) => (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(q);
-        const timeoutMs =
-          batch.statementTimeoutMs === undefined ? undefined : Math.trunc(batch.statementTimeoutMs);
-        // The import's own statement timeout: PostgreSQL scopes it to the transaction; MariaDB sets it on the
-        // transaction's connection and puts the pool's value back before the connection returns to the pool.
-        if (timeoutMs !== undefined && adapter.dbType === 'PostgreSQL')
-          await execute(sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}`));
-        if (timeoutMs !== undefined && adapter.dbType === 'MySql') {
-          await execute(sql.raw('SET @svc_import_previous_timeout = @@SESSION.max_statement_time'));
-          await execute(sql.raw(`SET SESSION max_statement_time = ${timeoutMs / 1000}`));
-          try {
-            return await writeBatch(tx);
-          } finally {
-            await execute(sql.raw('SET SESSION max_statement_time = @svc_import_previous_timeout'));
-          }
-        }
-        return writeBatch(tx);
-      });
-
-      async function writeBatch(tx: typeof db) {
-        const createdIds: number[] = [];
-        for (const { user, roleIds } of batch.creates) {
-          const id = await adapter.insertReturningId(tx, t, user);
-          if (roleIds.length > 0) await replaceRoles(tx, id, roleIds);
-          await tx.insert(ph).values({ userId: id, passwordHash: user.password, createTime: batch.stamp.at });
-          createdIds.push(id);
-        }
-        let updated = 0;
-        for (const { id, patch, roleIds } of batch.updates) {
-          const result = await tx
-            .update(t)
-            .set({ ...patch, updateTime: batch.stamp.at, updateUserId: batch.stamp.userId })
-            .where(and(eq(t.id, id), eq(t.isDelete, false)));
-          if (adapter.affectedRows(result) === 0) continue;
-          if (roleIds) await replaceRoles(tx, id, roleIds);
-          updated += 1;
-        }
-        return { createdIds, updated };
-      }
+      return writeImportBatch({ db, adapter, tables }, batch);
     },
 
     purge(id) {

@@ -188,6 +188,15 @@ export const sqliteAdapter: DialectAdapter = {
     return Number(rows[0]?.id);
   },
 
+  async insertReturning(tx, table, rows, fields) {
+    if (rows.length === 0) return [];
+    const result = await native(tx)
+      .insert(nativeTable(table))
+      .values(rows as never)
+      .returning(fields as never);
+    return result as never;
+  },
+
   async insertWithIds(tx, table, rows) {
     // AUTOINCREMENT records the highest id in sqlite_sequence, so later generated ids follow the explicit ones.
     if (rows.length > 0)
