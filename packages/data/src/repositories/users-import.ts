@@ -10,7 +10,7 @@ import type { DialectAdapter, QueryDb } from '../dialect.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { chunksOf, insertLinks, writeInChunks } from './id-lists.js';
-import type { AuditStamp, NewUser, UserPatch } from './users.js';
+import type { AuditStamp, NewUser, UserPatch } from './user-types.js';
 
 /** What one import commit writes (see `UserRepository.importBatch`). */
 export interface ImportBatch {

@@ -3,19 +3,7 @@
  * and what a login records; and for user administration the scoped page, writes with role links, soft delete,
  * enable/disable and the recycle-bin reads (soft-deleted rows stay queryable).
  */
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  type InferInsertModel,
-  inArray,
-  isNull,
-  ne,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { QueryDb } from '../dialect.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysUserRow } from '../rows.js';
@@ -29,11 +17,12 @@ import { type ImportBatch, writeImportBatch } from './users-import.js';
 
 export type { ImportBatch } from './users-import.js';
 
+import type { AuditStamp, NewUser, UserPatch } from './user-types.js';
+
+export type { AuditStamp, NewUser, UserPatch } from './user-types.js';
+
 /** Width of `sys_user.last_login_ip`. */
 const LAST_LOGIN_IP_MAX = 64;
-
-/** Values for a new user (`id` is generated; audit and flags have defaults). */
-export type NewUser = Omit<InferInsertModel<Tables['sysUser']>, 'id'>;
 
 /** A password change: the new hash and the policy fields that go with it. */
 export interface PasswordChange {
@@ -61,29 +50,6 @@ export interface UserPageQuery extends PageQuery {
   /** Users holding this role. */
   roleId?: number | undefined;
   enabled?: boolean | undefined;
-}
-
-/** Profile fields an administrator (or the user, for a subset) may change. */
-export interface UserPatch {
-  realName?: string;
-  nickName?: string | null;
-  orgId?: number | null;
-  positionId?: number | null;
-  phone?: string | null;
-  email?: string | null;
-  gender?: number;
-  avatar?: string | null;
-  forceTotp?: boolean;
-  enabled?: boolean;
-  remark?: string | null;
-  /** Portal module the user lands in. */
-  defaultModuleId?: number | null;
-}
-
-/** Who wrote and when (audit columns). */
-export interface AuditStamp {
-  userId: number | null;
-  at: Date;
 }
 
 export interface UserRepository {

@@ -666,7 +666,7 @@ export interface paths {
         };
         /**
          * Start a login at an external provider
-         * @description 302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached.
+         * @description 302 to the provider with state, nonce and PKCE challenge (cached 5 minutes, bound to this browser by an HttpOnly cookie); 302 to the frontend result path with `?error=40029` when the provider is unknown or off, `?error=40031` when it cannot be reached (both without setting a cookie).
          */
         get: operations["getAuthExternalByProviderAuthorize"];
         put?: never;
@@ -708,7 +708,7 @@ export interface paths {
         put?: never;
         /**
          * Start binding an external identity
-         * @description Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off. Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.
+         * @description Answers `{authorizeUrl}` and sets the binder cookie; the callback then redirects with `?bind=<provider>` or `?error=` (40033 identity bound to another user; 40030 when the session that started the bind ended meanwhile). 40029 provider unknown or off (no cookie set then). Needs re-authentication while second factors are on (40024): a bound identity is a lasting way in.
          */
         post: operations["postAuthExternalByProviderBind"];
         delete?: never;
