@@ -100,15 +100,16 @@ export interface DialectAdapter {
   /** Inserts one row and returns the id the database generated for it. */
   insertReturningId<T extends IdTable>(db: QueryDb, table: T, values: InferInsertModel<T>): Promise<number>;
   /**
-   * Inserts `rows` in one statement and answers `fields` of every inserted row, in no promised order: match them
-   * by a column the rows do not share. PostgreSQL and SQLite answer by RETURNING, SQL Server by OUTPUT INSERTED.
-   * MySQL has no RETURNING (MariaDB has since 10.5), and drizzle's `$returningId()` counts a multi-row insert's
-   * ids up from LAST_INSERT_ID, which interleaved auto-increment (`innodb_autoinc_lock_mode` 2, MySQL 8's
-   * default) and an `auto_increment_increment` above 1 (Galera) break; so it reads the rows back where
-   * `readBack` holds, FOR UPDATE: a locking read sees the latest committed rows and this transaction's own, not
-   * an older snapshot. `readBack` must hold for the inserted rows and for no other row any transaction can have
-   * committed or written meanwhile (a unique key of the rows, say), and the call must run inside `transaction`.
-   * Keep the statement within the parameter limits (SQL Server: 2,100 values and 1,000 rows).
+   * Inserts `rows` in one statement and answers `fields` of every inserted row, in no promised order: match them by a
+   * column the rows do not share. PostgreSQL and SQLite answer by RETURNING; SQL Server by OUTPUT INSERTED INTO a
+   * table variable (a bare OUTPUT is refused on a table with a trigger), so there every field must be a column of
+   * `table`. MySQL has no RETURNING (MariaDB has since 10.5), and drizzle's `$returningId()` counts a multi-row
+   * insert's ids up from LAST_INSERT_ID, which interleaved auto-increment (`innodb_autoinc_lock_mode` 2, MySQL 8's
+   * default) and an `auto_increment_increment` above 1 (Galera) break; so it reads the rows back where `readBack`
+   * holds, FOR UPDATE: a locking read sees the latest committed rows and this transaction's own, not an older
+   * snapshot. `readBack` must hold for the inserted rows and for no other row any transaction can have committed or
+   * written meanwhile (a unique key of the rows, say), and the call must run inside `transaction`. Keep the statement
+   * within the parameter limits (SQL Server: 2,100 values and 1,000 rows).
    */
   insertReturning<T extends Table, S extends Selection>(
     tx: QueryDb,

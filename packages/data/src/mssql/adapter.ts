@@ -1,8 +1,9 @@
 /**
- * SQL Server (node-mssql) answers to the dialect questions: OUTPUT INSERTED for new ids, `rowsAffected` for
- * counts, OFFSET … FETCH paging (valid only after ORDER BY), drizzle's transactions, IF NOT EXISTS for
- * conflicts, IDENTITY_INSERT for explicit ids (the identity then continues after the largest one), and a
- * transaction-owned application lock (`sp_getapplock`) for the first-start seed.
+ * SQL Server (node-mssql) answers to the dialect questions: OUTPUT INSERTED … INTO a table variable for new ids
+ * and rows (`insert-output.ts`), `rowsAffected` for counts, OFFSET … FETCH paging (valid only after ORDER BY),
+ * drizzle's transactions, IF NOT EXISTS for conflicts, IDENTITY_INSERT for explicit ids (the identity then
+ * continues after the largest one), and a transaction-owned application lock (`sp_getapplock`) for the
+ * first-start seed.
  *
  * No SQL Server runs in this project's CI: the generated SQL is checked by unit tests through `drizzle.mock()`.
  */
@@ -12,6 +13,7 @@ import type { NodeMsSqlDatabase } from 'drizzle-orm/node-mssql';
 import { migrate } from 'drizzle-orm/node-mssql/migrator';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
 import { drizzleTransaction } from '../transactions.js';
+import { insertOutputInto } from './insert-output.js';
 
 type Native = NodeMsSqlDatabase;
 const native = (db: QueryDb) => db as unknown as Native;
@@ -29,20 +31,13 @@ export const mssqlAdapter: DialectAdapter = {
   dbType: 'SqlServer',
 
   async insertReturningId(db, table, values) {
-    const result = await native(db)
-      .insert(nativeTable(table))
-      .output({ id: table.id as never })
-      .values(values as never);
-    return Number((result[0] as { id?: unknown } | undefined)?.id);
+    const [row] = await insertOutputInto(db, table, [values], { id: table.id });
+    return Number(row?.id);
   },
 
   async insertReturning(tx, table, rows, fields) {
     if (rows.length === 0) return [];
-    const result = await native(tx)
-      .insert(nativeTable(table))
-      .output(fields as never)
-      .values(rows as never);
-    return result as never;
+    return (await insertOutputInto(tx, table, rows, fields)) as never;
   },
 
   async insertWithIds(tx, table, values) {

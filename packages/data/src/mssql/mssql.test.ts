@@ -1,12 +1,12 @@
 /**
  * SQL Server has no server in this project's test run, so its dialect is verified here: the committed
  * migration creates every table with the intended types, and the repositories (the same code that runs on the
- * other dialects) produce SQL Server's forms (OFFSET … FETCH after ORDER BY, OUTPUT INSERTED) when driven
+ * other dialects) produce SQL Server's forms (OFFSET … FETCH after ORDER BY, OUTPUT INSERTED INTO) when driven
  * through drizzle's node-mssql session over a recording fake client.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
+import { getTableColumns, getTableName, sql, type Table } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-mssql';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
@@ -80,11 +80,14 @@ describe('SQL Server migration', () => {
   });
 });
 
+/** What the stand-in answers to a request: the rows of its one result set, or every result set of a batch. */
+type Reply = Record<string, unknown>[] | { recordsets: Record<string, unknown>[][] };
+
 /**
  * A node-mssql stand-in that records each statement (`begin`/`commit`/`rollback` of a transaction too) and
- * answers from `reply`.
+ * answers from `reply`, as node-mssql does: every result set in `recordsets`, the first also as `recordset`.
  */
-function recordingDatabase(reply: (sql: string, params: unknown[]) => unknown[]) {
+function recordingDatabase(reply: (sql: string, params: unknown[]) => Reply) {
   const statements: Array<{ sql: string; params: unknown[] }> = [];
   const mark = (sql: string) => async () => {
     statements.push({ sql, params: [] });
@@ -101,11 +104,11 @@ function recordingDatabase(reply: (sql: string, params: unknown[]) => unknown[])
         },
         async query(text: string) {
           statements.push({ sql: text, params });
-          const rows = reply(text, params) as Record<string, unknown>[];
-          return {
-            recordset: this.arrayRowMode ? rows.map((r) => Object.values(r)) : rows,
-            rowsAffected: [1],
-          };
+          const answer = reply(text, params);
+          const recordsets = (Array.isArray(answer) ? [answer] : answer.recordsets).map((rows) =>
+            this.arrayRowMode ? rows.map((r) => Object.values(r)) : rows,
+          );
+          return { recordsets, recordset: recordsets[0], rowsAffected: [1] };
         },
       };
     },
@@ -137,19 +140,104 @@ describe('SQL Server queries from the shared repositories', () => {
     expect(select?.params.slice(-2)).toEqual([20, 10]);
   });
 
-  it('returns the generated id through OUTPUT INSERTED', async () => {
-    const { database, statements } = recordingDatabase(() => [{ id: 42 }]);
+  it('answers a new id through OUTPUT INSERTED INTO a table variable, read from the last result set', async () => {
+    // An earlier result set (a trigger may answer rows) must not be taken for the select's; node-mssql answers a
+    // bigint as a string.
+    const { database, statements } = recordingDatabase(() => ({ recordsets: [[{ id: 7 }], [{ id: '42' }]] }));
     const id = await createRepositories(database).exceptionLogs.insert({
       httpMethod: 'GET',
       path: '/x',
       traceId: 't',
       exceptionType: 'Error',
-      message: 'boom',
+      message: "it's boom",
     });
     expect(id).toBe(42);
-    expect(statements[0]?.sql).toMatch(
-      /^insert into \[sys_exception_log\] \(.*\) output INSERTED\.\[id\] values/,
+    expect(statements).toHaveLength(1);
+    const batch = statements[0]?.sql ?? '';
+    expect(batch).toMatch(
+      /^declare @inserted table \(\[id\] bigint null\); insert into \[sys_exception_log\] \(.*\) output inserted\.\[id\] into @inserted \(\[id\]\) values \(@par0, .*\); select \[id\] from @inserted$/,
     );
+    // Values are bound, never written into the text.
+    expect(statements[0]?.params).toEqual(expect.arrayContaining(['GET', '/x', 't', 'Error', "it's boom"]));
+    expect(batch).not.toContain('boom');
+  });
+
+  it('creates a user (sys_user has the live-user trigger) through OUTPUT INTO, not a bare OUTPUT', async () => {
+    // A bare OUTPUT on a table with an enabled trigger is SQL Server's error 334.
+    expect(migrationSql('mssql')).toMatch(
+      /CREATE TRIGGER \[sys_user_live_count\] ON \[sys_user\] AFTER INSERT/,
+    );
+    const { database, statements } = recordingDatabase(() => ({ recordsets: [[{ id: '5' }]] }));
+    expect(
+      await createRepositories(database).users.insert({ account: 'ann', realName: 'Ann', password: 'h' }),
+    ).toBe(5);
+    const batch = statements[0]?.sql ?? '';
+    expect(batch).toMatch(/^declare @inserted table \(\[id\] bigint null\); insert into \[sys_user\] /);
+    expect(batch).toContain(' output inserted.[id] into @inserted ([id]) values (@par0, ');
+    expect(batch).not.toMatch(/output inserted\.\[id\] values/i);
+    expect(statements[0]?.params.slice(0, 2)).toEqual(['ann', 'Ann']);
+  });
+
+  it('inserts many rows with OUTPUT INTO, typed as the columns, and answers them from the last result set', async () => {
+    const { database, statements } = recordingDatabase(() => ({
+      recordsets: [
+        [{ id: '1', account: 'stale' }],
+        [
+          { id: '12', account: "o'neil" },
+          { id: '11', account: 'ann' },
+        ],
+      ],
+    }));
+    const { adapter, db, tables } = database;
+    const t = tables.sysUser;
+    const rows = [
+      { account: 'ann', realName: 'Ann', password: 'h' },
+      { account: "o'neil", realName: 'Neil', password: 'h' },
+    ];
+    const answered = await adapter.insertReturning(db, t, rows, { id: t.id, account: t.account }, sql`1 = 1`);
+    expect(answered).toEqual([
+      { id: 12, account: "o'neil" },
+      { id: 11, account: 'ann' },
+    ]);
+    const batch = statements[0]?.sql ?? '';
+    expect(batch).toMatch(
+      /^declare @inserted table \(\[id\] bigint null, \[account\] nvarchar\(64\) null\); insert into \[sys_user\] \(.*\) output inserted\.\[id\], inserted\.\[account\] into @inserted \(\[id\], \[account\]\) values \(@par0, .*\), \(@par\d+, .*\); select \[id\], \[account\] from @inserted$/,
+    );
+    expect(batch).not.toContain("o'neil");
+    expect(statements[0]?.params).toEqual(expect.arrayContaining(['ann', 'Ann', "o'neil", 'Neil']));
+  });
+
+  it('imports new users with the ids the batch answered, matched by account', async () => {
+    const { database, statements } = recordingDatabase((text, params) => {
+      if (!text.startsWith('declare @inserted')) return [];
+      // Answered in reverse VALUES order, as no dialect promises it.
+      const accounts = params.filter((p): p is string => typeof p === 'string' && p.startsWith('user-'));
+      return { recordsets: [accounts.map((account, i) => ({ id: String(100 + i), account })).reverse()] };
+    });
+    const creates = ['user-a', 'user-b', 'user-c'].map((account) => ({
+      user: { account, realName: 'Imported', password: 'h' },
+      roleIds: [],
+    }));
+    const { createdIds } = await createRepositories(database).users.importBatch({
+      creates,
+      updates: [],
+      stamp: { userId: 1, at: new Date(0) },
+    });
+    expect(createdIds).toEqual([100, 101, 102]);
+    expect(statements.filter((s) => s.sql.startsWith('declare @inserted'))).toHaveLength(1);
+  });
+
+  it('refuses a field that is not a column of the table: the table variable takes its type from the column', async () => {
+    const { database, statements } = recordingDatabase(() => []);
+    const { adapter, db, tables } = database;
+    const row = [{ account: 'ann', realName: 'Ann', password: 'h' }];
+    await expect(
+      adapter.insertReturning(db, tables.sysUser, row, { id: tables.sysRole.id }, sql`1 = 1`),
+    ).rejects.toThrow(/not a column of the table/);
+    await expect(
+      adapter.insertReturning(db, tables.sysUser, row, { n: sql<number>`1` }, sql`1 = 1`),
+    ).rejects.toThrow(/not a column of the table/);
+    expect(statements).toEqual([]);
   });
 
   it('finds a user by account with lower() on both sides and a one-row page', async () => {
