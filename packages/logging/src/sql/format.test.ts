@@ -35,6 +35,26 @@ describe('SQL rendering', () => {
     );
   });
 
+  it("masks SQL Server's inserts: OUTPUT before VALUES, and the OUTPUT … INTO batch of @svc/data", () => {
+    const columns = '([account], [password], [totp_secret]) ';
+    const values = 'values (@par0, @par1, @par2), (@par3, @par4, @par5)';
+    const params = ['a', 'h1', 's1', 'b', 'h2', 's2'];
+    const masked = "values ('a', '***', '***'), ('b', '***', '***')";
+    const bare = `insert into [sys_user] ${columns}output INSERTED.[id] ${values}`;
+    expect(inlineParams(bare, params)).toBe(
+      `insert into [sys_user] ${columns}output INSERTED.[id] ${masked}`,
+    );
+    const declare = 'declare @inserted table ([id] bigint null, [account] nvarchar(64) null); ';
+    const into = 'output inserted.[id], inserted.[account] into @inserted ([id], [account]) ';
+    const select = '; select [id], [account] from @inserted';
+    const batch = `${declare}insert into [sys_user] ${columns}${into}${values}${select}`;
+    expect(inlineParams(batch, params)).toBe(
+      `${declare}insert into [sys_user] ${columns}${into}${masked}${select}`,
+    );
+    expect(redactSensitiveValues('Violation … (h2)', batch, params)).toBe('Violation … (***)');
+    expect(sqlKind(batch)).toBe('Insert');
+  });
+
   it('masks JSON held in a text parameter by property name (a job props text with its Authorization header)', () => {
     const props =
       '{"url":"https://api.example/hook","headers":{"Authorization":"Bearer s3cret"},"apiKey":"k3y"}';

@@ -33,9 +33,15 @@ const KINDS: Record<string, SqlKind> = {
   release: 'Transaction',
 };
 
-/** The statement's kind, by its first keyword (comments and opening parentheses skipped). */
+/**
+ * A SQL Server batch's leading `declare @v table (…);`: @svc/data's inserts that answer rows declare the variable
+ * their `OUTPUT … INTO` fills, so the statement that follows tells the batch's kind and columns.
+ */
+const TABLE_VARIABLE = /^\s*declare\s+@\w+\s+table\s*\([^;]*\)\s*;/i;
+
+/** The statement's kind, by its first keyword (comments, opening parentheses and a table variable skipped). */
 export function sqlKind(sql: string): SqlKind {
-  const stripped = sql.replace(/^(\s|\(|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
+  const stripped = sql.replace(TABLE_VARIABLE, '').replace(/^(\s|\(|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
   const word = /^[a-z]+/i.exec(stripped)?.[0]?.toLowerCase() ?? '';
   return KINDS[word] ?? 'Other';
 }
@@ -44,13 +50,21 @@ const PLACEHOLDER = /\?|\$(\d+)|@par(\d+)/g;
 const IDENTIFIER =
   /(?:"([^"]+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w]*))\s*(?:=|<>|!=|<=|>=|<|>|\blike\b|\bin\b\s*\(|\bilike\b)[\s(?$@\w,]*$/i;
 
-/** Column names of an `insert into t (a, b, …) values (…), (…)` per parameter position, if it is one. */
+/**
+ * Column names of an `insert into t (a, b, …) values (…), (…)` per parameter position, if it is one. SQL Server's
+ * `output inserted.… [into @v (…)]` may stand before `values`, and a table variable's declaration before the
+ * insert (neither holds a parameter, so positions are unchanged).
+ */
 function insertColumns(sql: string): string[] | undefined {
-  const m = /^\s*insert\s+(?:ignore\s+)?into\s+\S+\s*\(([^)]*)\)\s*values\s*/i.exec(sql);
+  const statement = sql.replace(TABLE_VARIABLE, '');
+  const m =
+    /^\s*insert\s+(?:ignore\s+)?into\s+\S+\s*\(([^)]*)\)\s*(?:output\s[^()]*?(?:\binto\s+\S+\s*\([^)]*\)\s*)?)?values\s*/i.exec(
+      statement,
+    );
   if (!m?.[1]) return undefined;
   const columns = m[1].split(',').map((c) => c.trim().replace(/^["`[]|["`\]]$/g, ''));
   const names: string[] = [];
-  const tuples = sql.slice(m[0].length);
+  const tuples = statement.slice(m[0].length);
   let index = 0;
   let depth = 0;
   let token = '';
