@@ -106,6 +106,20 @@ describe('parseConnectionString: servers', () => {
     expect(() => parseConnectionString('MySql', 'Server=h;Port=99999;Database=d', root)).toThrow(
       /port "99999"/,
     );
+    // Decimal digits only (Number() read `0x50` as port 80 and `1e3` as 1000); spaces around a value are the
+    // connection string's own.
+    for (const port of ['0x50', '1e3', '80.0', '0b1', '+-1'])
+      expect(() => parseConnectionString('MySql', `Server=h;Port=${port};Database=d`, root), port).toThrow(
+        `port "${port}"`,
+      );
+    expect(parseConnectionString('MySql', 'Server=h;Port= 3307 ;Database=d', root)).toMatchObject({
+      port: 3307,
+    });
+    for (const timeout of ['1e1', '0x10', '2.5'])
+      expect(
+        () => parseConnectionString('PostgreSQL', `Host=h;Database=d;Timeout=${timeout}`, root),
+        timeout,
+      ).toThrow(`Timeout "${timeout}"`);
     try {
       parseConnectionString('PostgreSQL', 'Host=h;Password=topsecret;SSL Mode=sometimes;Database=d', root);
       expect.unreachable();

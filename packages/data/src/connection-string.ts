@@ -5,7 +5,7 @@
  * ignore spaces (`User Id` = `userid`); unknown keys (pool tuning, charset) are ignored.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { DbType } from '@svc/kernel';
+import { type DbType, parseDecimalInteger } from '@svc/kernel';
 import { InvalidConnectionStringError } from './errors.js';
 
 /** Transport encryption, normalised across the dialects' spellings. */
@@ -233,8 +233,9 @@ function splitSqlServerHost(raw: string): { host: string; port?: string; instanc
 
 function toPort(dbType: DbType, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  // Decimal digits only: Number() took `0x50` as port 80 and `1e3` as 1000.
+  const port = parseDecimalInteger(value.trim());
+  if (port === undefined || port < 1 || port > 65535) {
     throw new InvalidConnectionStringError(dbType, `port "${value}" is not a number between 1 and 65535`);
   }
   return port;
@@ -242,8 +243,8 @@ function toPort(dbType: DbType, value: string | undefined): number | undefined {
 
 function toPositiveInt(dbType: DbType, key: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
+  const n = parseDecimalInteger(value.trim());
+  if (n === undefined || n < 0)
     throw new InvalidConnectionStringError(dbType, `${key} "${value}" is not a whole number`);
   return n;
 }
