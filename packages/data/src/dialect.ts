@@ -85,7 +85,9 @@ export interface TransactionOptions {
    * Run `work` again, up to three times in all (`TRANSACTION_ATTEMPTS`), when the database rolled the transaction
    * back as a deadlock's victim or a serialization failure (`isTransactionConflict`). Turn it off when `work` does
    * anything outside the database that must not happen twice. A nested call (a savepoint) never retries on its
-   * own: the conflict undid the outermost transaction, which retries as a whole.
+   * own: the conflict undid the outermost transaction, which retries as a whole. So `retry: false` on a nested
+   * call does not stop that: the outermost call decides, and a nested `work` with effects outside the database
+   * needs its outermost transaction to say `retry: false` as well.
    * @default true
    */
   retry?: boolean | undefined;
