@@ -1,8 +1,9 @@
 /**
  * Recycle-bin entries of the kernel types whose rules live above the administration services: dictionary
  * types and items (the dictionary cache is invalidated), config rows (the key is invalidated), files (scoped by
- * uploader, bytes removed at purge), scheduled jobs (restored paused, run log purged with them), notices and
- * portal modules (the portal generation is bumped). Each is one entry of the table-driven registry.
+ * uploader, bytes removed at purge), scheduled jobs (restored paused, run log purged with them), notices (scoped
+ * by sender, restored only to receivers within the restorer's scope) and portal modules (the portal generation
+ * is bumped). Each is one entry of the table-driven registry.
  */
 
 import { NoticeReceiverType } from '@svc/data';
@@ -14,7 +15,7 @@ import {
   softDeleteRecycleType,
 } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
-import { noticeDepsOf } from '../notices/service.js';
+import { assertRestorableWithin, noticeDepsOf } from '../notices/service.js';
 import { assertConfigKeyWritableBy } from '../ops/config-keys.js';
 import { opsServicesFor } from '../ops/services.js';
 
@@ -95,14 +96,18 @@ export function registerKernelRecycleTypes(
       }),
     );
   // Notices join the bin while module `Notice` is on: a restore puts the notice back into the inboxes it was
-  // published to (receivers are told), a purge removes its receiver and read rows with it.
+  // published to (receivers are told), a purge removes its receiver and read rows with it. As on the notice page,
+  // a caller sees only notices sent by users inside their scope (sender-less job alerts: All only); bringing one
+  // back is publishing it again, so only to receivers the restorer could send to now (41005).
   if (!off('notice'))
     registry.register(
       softDeleteRecycleType(bin, {
         type: 'notice',
         title: 'Notices',
         table: 'sysNotice',
+        scopedByCreator: true,
         describe: (r) => ({ title: r.title, subtitle: r.content }),
+        checkRestore: async (actor, r) => assertRestorableWithin({ repos }, r, await actor.scope()),
         async afterRestore(_a, r) {
           const notices = noticeDepsOf(deps);
           const all = r.receiverType === NoticeReceiverType.All;

@@ -6,7 +6,10 @@
  * sends to users only inside their scope, a forged or absent id answering exactly as one outside; to everyone or
  * to a role only with scope All; pages and deletes only notices sent by users inside their scope (the sender-less
  * ones of the jobs' alerts only with All); the super admin's notice stays out of every narrower reach. Before the
- * change every administrator holding the codes did all of this to anyone.
+ * change every administrator holding the codes did all of this to anyone. The recycle bin (the same
+ * administrators hold its codes) pages, restores and purges only the deleted notices they could page, and a
+ * restore, delivering the notice again, reaches only receivers the restorer could send to now; before, any
+ * holder of the bin's codes read, restored (an All notice back into every inbox) and purged anyone's.
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +19,9 @@ const NOTICE_CODES = [
   'POST:/api/v1/sys/notice',
   'GET:/api/v1/sys/notice/page',
   'DELETE:/api/v1/sys/notice/{id}',
+  'GET:/api/v1/sys/recycle/{type}/page',
+  'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+  'DELETE:/api/v1/sys/recycle/{type}/{id}',
 ];
 
 /** The administrators of the suite, by the scope of their role. */
@@ -79,6 +85,18 @@ export function defineNoticesScopeContract(dbType: DbType, cache: 'Memory' | 'Re
       });
       return (page.items as { title: string }[]).map((n) => n.title).sort();
     };
+    /** The titles starting with `prefix` among the deleted notices on a caller's recycle-bin page. */
+    const binned = async (caller: string, prefix: string) => {
+      const page = await h.ok('GET', '/api/v1/sys/recycle/notice/page?size=200', { token: caller });
+      return (page.items as { title: string }[])
+        .map((n) => n.title)
+        .filter((t) => t.startsWith(prefix))
+        .sort();
+    };
+    const restore = (caller: string, noticeId: number) =>
+      h.call('POST', `/api/v1/sys/recycle/notice/${noticeId}/restore`, { token: caller });
+    const purge = (caller: string, noticeId: number) =>
+      h.call('DELETE', `/api/v1/sys/recycle/notice/${noticeId}`, { token: caller });
     /** Whether a plain user's inbox holds the notice. */
     const received = async (who: Plain, noticeId: number) => {
       const mine = await h.ok('GET', '/api/v1/sys/notice/mine?size=200', { token: token[who] });
@@ -255,6 +273,95 @@ export function defineNoticesScopeContract(dbType: DbType, cache: 'Memory' | 'Re
       // The super admin deletes anyone's.
       const theirs = await sentBy('b', 'nsd-admin-b');
       expect((await h.call('DELETE', `/api/v1/sys/notice/${theirs}`)).body.code).toBe(0);
+    });
+
+    it('the recycle bin pages, restores and purges only notices sent inside the scope', async () => {
+      const deleted = {} as Record<Sender, number>;
+      for (const sender of SENDERS) {
+        deleted[sender] = await sentBy(sender, `nsb-${sender}`);
+        await h.ok('DELETE', `/api/v1/sys/notice/${deleted[sender]}`);
+      }
+      for (const who of [...CALLERS, 'admin'] as const) {
+        const expected = SEES[who].map((s) => `nsb-${s}`).sort();
+        expect(await binned(tokenOf(who), 'nsb-'), who).toEqual(expected);
+      }
+      // The super admin's notice and a job's alert are as absent for every narrower scope (42020) and stay put:
+      // not back in any inbox, still in the super admin's bin.
+      for (const who of CALLERS.filter((c) => c !== 'all')) {
+        for (const sender of ['admin', 'system'] as const) {
+          for (const [action, call] of [
+            ['restore', restore],
+            ['purge', purge],
+          ] as const) {
+            const code = (await call(token[who], deleted[sender])).body.code;
+            expect({ who, sender, action, code }).toEqual({ who, sender, action, code: 42020 });
+          }
+        }
+      }
+      expect(await binned(h.admin, 'nsb-admin')).toEqual(['nsb-admin']);
+      expect(await binned(h.admin, 'nsb-system')).toEqual(['nsb-system']);
+      expect(await received('a', deleted.admin)).toBe(false);
+      // A notice sent inside the scope is purged like one deleted; it reached everyone, so only All restores it.
+      expect((await purge(token.own, deleted.a)).body.code).toBe(0);
+      expect(await binned(h.admin, 'nsb-')).not.toContain('nsb-a');
+      expect((await restore(token.self, deleted.self)).body).toMatchObject({
+        code: 41005,
+        args: { reason: 'receivers-beyond-scope' },
+      });
+      expect((await restore(token.all, deleted.admin)).body.code).toBe(0);
+      expect(await received('a', deleted.admin)).toBe(true);
+    });
+
+    it('restores an administrator’s own notice only to receivers inside their scope now (41005 otherwise)', async () => {
+      const wideRole = await h.role('nss_wide', NOTICE_CODES, { scopeType: 1 });
+      await h.user('nss-wide', { orgId: orgA, roleIds: [wideRole] });
+      const wide = await h.loginAs('nss-wide');
+      /** Sent with scope All, then deleted by its sender. */
+      const sentAndDeleted = async (title: string, body: Record<string, unknown>) => {
+        const res = await h.call('POST', '/api/v1/sys/notice', {
+          token: wide,
+          json: { title, type: 1, ...body },
+        });
+        expect(res.body.code, title).toBe(0);
+        await h.ok('DELETE', `/api/v1/sys/notice/${res.body.data.id}`, { token: wide });
+        return res.body.data.id as number;
+      };
+      const toA = await sentAndDeleted('nso-a', { receiverType: 2, receiverIds: [id.a] });
+      const toB = await sentAndDeleted('nso-b', { receiverType: 2, receiverIds: [id.b] });
+      const toAll = await sentAndDeleted('nso-all', { receiverType: 0 });
+      const toRole = await sentAndDeleted('nso-role', { receiverType: 1, receiverIds: [memberRole] });
+      // Narrowed to their own organisation (A): the notices are still theirs to see, but no longer theirs to send.
+      await h.ok('PUT', `/api/v1/sys/role/${wideRole}/datascope`, {
+        json: { scopeType: 2, customOrgIds: [] },
+      });
+      expect(await binned(wide, 'nso-')).toEqual(['nso-a', 'nso-all', 'nso-b', 'nso-role']);
+      for (const [label, noticeId] of [
+        ['everyone', toAll],
+        ['a role', toRole],
+        ['a user beyond', toB],
+      ] as const)
+        expect((await restore(wide, noticeId)).body, label).toEqual({
+          code: 41005,
+          msgKey: 'error.permission.outOfDataScope',
+          data: null,
+          args: { reason: 'receivers-beyond-scope' },
+        });
+      // Nothing came back: no inbox holds them (a holds the role), all still in the bin.
+      expect(await received('a', toAll)).toBe(false);
+      expect(await received('a', toRole)).toBe(false);
+      expect(await received('b', toB)).toBe(false);
+      // A notice to a user inside the scope comes back to them.
+      expect((await restore(wide, toA)).body.code).toBe(0);
+      expect(await received('a', toA)).toBe(true);
+      expect(await binned(h.admin, 'nso-')).toEqual(['nso-all', 'nso-b', 'nso-role']);
+      // A scoped administrator's own User notice inside the scope comes back too; the super admin restores any.
+      const own = await publish('own', { title: 'nso-own', receiverType: 2, receiverIds: [id.a] });
+      await h.ok('DELETE', `/api/v1/sys/notice/${own.data.id}`, { token: token.own });
+      expect(await received('a', own.data.id)).toBe(false);
+      expect((await restore(token.own, own.data.id)).body.code).toBe(0);
+      expect(await received('a', own.data.id)).toBe(true);
+      expect((await restore(h.admin, toAll)).body.code).toBe(0);
+      expect(await received('b', toAll)).toBe(true);
     });
   });
 }

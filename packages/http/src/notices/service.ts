@@ -17,6 +17,8 @@
  *   would tell the publisher who holds the role beyond their scope. A scoped administrator sends to users instead:
  *   the same people, named from their own (scoped) user page.
  * Without a scope (the server-side entry, the jobs' alerts) nothing is narrowed: the server sends as itself.
+ * The recycle bin follows the same rules: it shows only notices sent inside the caller's scope, and a restore,
+ * which delivers the notice again, only to receivers the restorer could send to now (`assertRestorableWithin`).
  */
 import {
   type DataScopeFilter,
@@ -114,6 +116,18 @@ function checkActions(actions: readonly NoticeAction[] | undefined): void {
   });
 }
 
+/** The given ids that are no user inside the scope: absent ones count as outside (see the header). */
+async function usersOutside(
+  deps: Pick<NoticeDeps, 'repos'>,
+  ids: readonly number[],
+  scope: DataScopeFilter,
+): Promise<number[]> {
+  const inside = new Set(await deps.repos.notices.userIdsInScope(ids, scope));
+  return ids.filter((id) => !inside.has(id));
+}
+
+const beyondScope = () => new BusinessError(ErrorCode.OutOfDataScope, { reason: 'receivers-beyond-scope' });
+
 /** Refuses (41005) receivers beyond the publisher's scope; `ids` are the distinct receiver ids (see the header). */
 async function assertReceiversInScope(
   deps: NoticeDeps,
@@ -122,12 +136,27 @@ async function assertReceiversInScope(
   scope: DataScopeFilter | undefined,
 ): Promise<void> {
   if (!scope || scope.all) return;
-  if (receiverType !== NoticeReceiverType.User)
-    throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'receivers-beyond-scope' });
-  const inside = new Set(await deps.repos.notices.userIdsInScope(ids, scope));
-  const outside = ids.filter((id) => !inside.has(id));
+  if (receiverType !== NoticeReceiverType.User) throw beyondScope();
+  const outside = await usersOutside(deps, ids, scope);
   if (outside.length > 0)
     throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', ids: outside });
+}
+
+/**
+ * Refuses (41005, `receivers-beyond-scope`) bringing a deleted notice back from the recycle bin unless the
+ * restorer could publish it now: a restore delivers it again (to everyone, to the role's members as resolved at
+ * publish time, or to its users), so it is held to the publish rule of the header, whoever sent it and whatever
+ * scope they had then. The receivers beyond the scope are not named: the restorer did not choose them.
+ */
+export async function assertRestorableWithin(
+  deps: Pick<NoticeDeps, 'repos'>,
+  notice: Pick<SysNoticeRow, 'id' | 'receiverType'>,
+  scope: DataScopeFilter,
+): Promise<void> {
+  if (scope.all) return;
+  if (notice.receiverType !== NoticeReceiverType.User) throw beyondScope();
+  const outside = await usersOutside(deps, await deps.repos.notices.receiverIds(notice.id), scope);
+  if (outside.length > 0) throw beyondScope();
 }
 
 /**
