@@ -1,12 +1,15 @@
 /**
  * `sys_exception_log`: unhandled errors (spec "Exception log record"). The message is kept to 2000 characters
  * and the stack trace to 8000, whatever the caller passes; request and response bodies are never stored.
+ * A row belongs to no user, so given a data scope (contract §4) the page reads rows for an All scope only, as the
+ * other logs' rows without a user: any narrower scope, and an unresolved one, reads an empty page.
  */
 import { desc } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysExceptionLogRow } from '../rows.js';
 import { storableText, truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
+import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
 
 /** Spec limit of the stored message. */
 export const EXCEPTION_MESSAGE_MAX_CHARS = 2000;
@@ -28,8 +31,8 @@ export interface NewExceptionLog {
 export interface ExceptionLogRepository {
   /** Records one exception and returns its id. */
   insert(entry: NewExceptionLog): Promise<number>;
-  /** Newest first unless the query sorts by another column. */
-  page(query: PageQuery): Promise<Page<SysExceptionLogRow>>;
+  /** Newest first unless the query sorts by another column; with a scope narrower than All, none (no user's rows). */
+  page(query: PageQuery, scope?: DataScopeFilter): Promise<Page<SysExceptionLogRow>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
 }
@@ -58,8 +61,13 @@ export function createExceptionLogRepository({
       });
     },
 
-    page(query) {
-      return paginate({ db, adapter }, { table: t, query, defaultOrder: [desc(t.createTime), desc(t.id)] });
+    page(query, scope) {
+      // No organisation or owner column: a scope short of All matches no row (dataScopeCondition fails closed).
+      const where = scope && dataScopeCondition(scope, {});
+      return paginate(
+        { db, adapter },
+        { table: t, where, query, defaultOrder: [desc(t.createTime), desc(t.id)] },
+      );
     },
 
     async deleteAll() {

@@ -6,8 +6,10 @@
  * export answer exactly the rows of users inside their scope; rows with no user (an unbound API key's operation,
  * an attempt on an unknown account) only All and the super admin see; filters apply within the scope; a user
  * moved to another organisation takes their rows' visibility along; the dashboard's login trend counts the rows
- * the login-log page shows. Before the scoping, every caller holding the codes saw every row. Clearing a log
- * (operation, login or exception) takes every row, so only a caller of scope All may.
+ * the login-log page shows. Before the scoping, every caller holding the codes saw every row. Exception rows
+ * belong to no user: only All and the super admin read them, every other caller an empty page (before, every
+ * holder of the code read them all). Clearing a log (operation, login or exception) takes every row, so only a
+ * caller of scope All may.
  */
 import type { NewOpLog } from '@svc/data';
 import type { DbType } from '@svc/kernel';
@@ -196,19 +198,42 @@ export function defineLogsScopeContract(dbType: DbType, cache: 'Memory' | 'Redis
       expect(await loginRows(token.custom)).toEqual(logins('all'));
     });
 
+    /**
+     * Records an exception row (it belongs to no user: no scope short of All holds it); message and path name the
+     * trace, as the flood guard stores identical exceptions once a window.
+     */
+    const recordException = (traceId: string) =>
+      h.t.server.deps.exceptions.record(new TypeError(`lsc-boom ${traceId}`), {
+        method: 'GET',
+        path: `${PATH}exception/${traceId}`,
+        traceId,
+      });
+    /** The exception-log page's rows of the trace. */
+    const exceptionRows = async (caller: string, traceId: string) => {
+      const page = await h.ok('GET', '/api/v1/sys/log/exception/page?size=200', { token: caller });
+      return (page.items as { traceId: string }[]).map((r) => r.traceId).filter((t) => t === traceId);
+    };
+
+    it('shows the exception log (rows of no user) to All and the super admin only: any other scope reads none', async () => {
+      await recordException('lsc-read');
+      for (const who of ['self', 'own', 'tree', 'custom', 'orgless'] as const) {
+        const answer = await h.call('GET', '/api/v1/sys/log/exception/page?size=200', { token: token[who] });
+        const { code, data } = answer.body;
+        expect({ who, code, total: data?.total, items: data?.items }).toEqual({
+          who,
+          code: 0,
+          total: 0,
+          items: [],
+        });
+      }
+      for (const caller of [token.all, h.admin])
+        expect(await exceptionRows(caller, 'lsc-read')).toEqual(['lsc-read']);
+    });
+
     // Last: a caller of scope All clears the logs at the end.
     it('lets only a caller of scope All clear a log: the rest get 41005 and every row stays', async () => {
-      // An exception row belongs to no user: no scope short of All holds it.
-      await h.t.server.deps.exceptions.record(new TypeError('lsc-boom'), {
-        method: 'GET',
-        path: `${PATH}exception`,
-        traceId: 'lsc-trace',
-      });
-      const exceptionRows = async (caller: string) => {
-        const page = await h.ok('GET', '/api/v1/sys/log/exception/page?size=200', { token: caller });
-        return (page.items as { traceId: string }[]).map((r) => r.traceId).filter((t) => t === 'lsc-trace');
-      };
-      expect(await exceptionRows(h.admin)).toEqual(['lsc-trace']);
+      await recordException('lsc-trace');
+      expect(await exceptionRows(h.admin, 'lsc-trace')).toEqual(['lsc-trace']);
       for (const who of ['self', 'own', 'tree', 'custom', 'orgless'] as const) {
         for (const log of ['op', 'login', 'exception']) {
           const answer = await h.call('DELETE', `/api/v1/sys/log/${log}`, { token: token[who] });
@@ -217,13 +242,13 @@ export function defineLogsScopeContract(dbType: DbType, cache: 'Memory' | 'Redis
       }
       expect(await opRows(h.admin)).toEqual(ops(...ACCOUNTS, 'nobody'));
       expect(await loginRows(h.admin)).toContain('lsc-unknown');
-      expect(await exceptionRows(h.admin)).toEqual(['lsc-trace']);
+      expect(await exceptionRows(h.admin, 'lsc-trace')).toEqual(['lsc-trace']);
       for (const log of ['op', 'login', 'exception']) {
         await h.ok('DELETE', `/api/v1/sys/log/${log}`, { token: token.all });
       }
       expect(await opRows(h.admin)).toEqual([]);
       expect(await loginRows(h.admin)).toEqual([]);
-      expect(await exceptionRows(h.admin)).toEqual([]);
+      expect(await exceptionRows(h.admin, 'lsc-trace')).toEqual([]);
     });
   });
 }

@@ -1,10 +1,14 @@
-/** `GET /api/v1/sys/log/exception/page`: the exception log, newest first. */
+/**
+ * `GET /api/v1/sys/log/exception/page`: the exception log, newest first. Its rows belong to no user, so only a
+ * caller of scope All (or the super admin) reads them; any other caller gets an empty page, as the operation log
+ * shows them no rows without a user (a read, so no 41005).
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { assertPageSize, mapPage, pageQuerySchema, pageSchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import type { OpsRouteDeps } from '../route-deps.js';
+import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
 import { ExceptionLogSchema, exceptionLogDto } from '../schemas.js';
 
 export const route = createRoute({
@@ -20,6 +24,7 @@ export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
     const query = c.req.valid('query');
     assertPageSize(query, d.maxPageSize);
-    return c.json(ok(mapPage(await d.http.core.repos.exceptionLogs.page(query), exceptionLogDto)), 200);
+    const page = await d.http.core.repos.exceptionLogs.page(query, await scopeOf(c, d));
+    return c.json(ok(mapPage(page, exceptionLogDto)), 200);
   });
 }
