@@ -29,6 +29,22 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * A statement outside a transaction waited its whole acquire timeout for a transaction of this process on the same
+ * SQLite file (sqlite/gate.ts): a lock wait that ran out, answered 503 with 50003 like the server dialects' ones.
+ * Also what a transaction's callback gets that runs a statement through the outer handle instead of its own.
+ */
+export class TransactionWaitTimeoutError extends Error {
+  override readonly name = 'TransactionWaitTimeoutError';
+  readonly code = 'SVC_TRANSACTION_WAIT_TIMEOUT';
+
+  constructor(target: string, timeoutMs: number) {
+    super(
+      `A statement waited ${timeoutMs} ms for a transaction on the SQLite database ${target} to end (inside a transaction, use the handle its callback was given)`,
+    );
+  }
+}
+
 /** The driver's message for `error`, with every occurrence of `secret` masked. */
 export function describeCause(error: unknown, secret: string | undefined): string {
   const parts: string[] = [];
@@ -130,10 +146,15 @@ const CONFLICT = driverCodes(
 
 /**
  * Driver answers that a lock wait ran out: MySQL/MariaDB 1205 `ER_LOCK_WAIT_TIMEOUT` (InnoDB undoes the statement;
- * the adapter's rollback the rest), PostgreSQL 55P03 (lock_not_available: `lock_timeout`, NOWAIT), SQL Server 1222.
+ * the adapter's rollback the rest), PostgreSQL 55P03 (lock_not_available: `lock_timeout`, NOWAIT), SQL Server 1222,
+ * and SQLite's wait for this process's own transaction ({@link TransactionWaitTimeoutError}).
  * Not re-run: the wait took its whole timeout already, and another would hold the request as long again.
  */
-const LOCK_TIMEOUT = driverCodes(['ER_LOCK_WAIT_TIMEOUT', '55P03'], [1205], [1222]);
+const LOCK_TIMEOUT = driverCodes(
+  ['ER_LOCK_WAIT_TIMEOUT', '55P03', 'SVC_TRANSACTION_WAIT_TIMEOUT'],
+  [1205],
+  [1222],
+);
 
 /** A driver error's fields: `code` (postgres.js SQLSTATE, mysql2 name), `errno` (mysql2), `number` (mssql). */
 interface DriverFields {

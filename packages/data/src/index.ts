@@ -41,6 +41,7 @@ export {
   isTransactionConflict,
   isUniqueViolation,
   isUnstorableText,
+  TransactionWaitTimeoutError,
   uniqueOr,
 } from './errors.js';
 export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';

@@ -5,9 +5,8 @@
  * adapter issues `BEGIN IMMEDIATE … COMMIT` itself. IMMEDIATE takes the database write lock at once: other
  * processes wait (busy timeout) instead of failing at commit, which also makes the first-start seed atomic
  * across processes. Inside this process, transactions on the same file are queued, because two connections
- * of one process waiting on each other's file lock would block the event loop. Statements issued outside a
- * transaction while one is open on the same connection run inside it (one connection, one transaction):
- * keep transactions short.
+ * of one process waiting on each other's file lock would block the event loop, and statements issued outside a
+ * transaction while one is open wait for it to end instead of running inside it (gate.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Column, getTableName, type SQL, sql, type Table } from 'drizzle-orm';
@@ -17,38 +16,13 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { DialectAdapter, QueryDb, SelectQuery } from '../dialect.js';
 import { reportStatement } from '../query-observer.js';
 import { insideTransaction, isTransactionHandle, retryingConflicts } from '../transactions.js';
+import { gateOf, outsideTransaction, queued, transactionHandle } from './gate.js';
 
 type Native = BetterSQLite3Database;
 const native = (db: QueryDb) => db as unknown as Native;
 const nativeTable = (table: Table) => table as unknown as SQLiteTable;
 
-/** Connection → key of the file it writes (the queue is per file, `:memory:` connections get their own). */
-const lockKeys = new WeakMap<object, string>();
-/** File key → tail of its transaction queue. Process-wide because SQLite's file lock is process-wide. */
-const queues = new Map<string, Promise<void>>();
 let savepointCounter = 0;
-
-/** Called by `connect`: ties a connection to the file whose transaction queue it joins. */
-export function registerSqliteConnection(db: QueryDb, lockKey: string): void {
-  lockKeys.set(db, lockKey);
-}
-
-async function queued<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const tail = previous.then(() => mine);
-  queues.set(key, tail);
-  await previous;
-  try {
-    return await work();
-  } finally {
-    release();
-    if (queues.get(key) === tail) queues.delete(key);
-  }
-}
 
 const exec = (db: QueryDb, statement: string) => native(db).run(sql.raw(statement));
 
@@ -165,19 +139,25 @@ export const sqliteAdapter: DialectAdapter = {
     // Several statements (an odd batch size, or more rows than one statement takes) commit together or not at
     // all: a writer retries or spills a failed batch whole, so a partial one would be written twice.
     const whole = appendSize(rows.length, perStatement) === rows.length;
-    if (whole) {
-      appendChunks(db, table, columns, rows, perStatement);
-      return;
-    }
-    exec(db, 'savepoint svc_append');
-    try {
-      appendChunks(db, table, columns, rows, perStatement);
-    } catch (error) {
-      exec(db, 'rollback to svc_append');
+    const append = () => {
+      if (whole) {
+        appendChunks(db, table, columns, rows, perStatement);
+        return;
+      }
+      exec(db, 'savepoint svc_append');
+      try {
+        appendChunks(db, table, columns, rows, perStatement);
+      } catch (error) {
+        exec(db, 'rollback to svc_append');
+        exec(db, 'release svc_append');
+        throw error;
+      }
       exec(db, 'release svc_append');
-      throw error;
-    }
-    exec(db, 'release svc_append');
+    };
+    // The log writers append on the connection's own handle: never into another request's open transaction,
+    // whose rollback would take the batch with it after the writer counted it written.
+    const gate = isTransactionHandle(db) ? undefined : gateOf(db);
+    await (gate ? outsideTransaction(gate, append) : append());
   },
 
   async insertReturningId(db, table, values) {
@@ -220,8 +200,11 @@ export const sqliteAdapter: DialectAdapter = {
 
   async executeStatement(db, statement) {
     // better-sqlite3 prepares one statement and refuses text holding more. Nothing interrupts a running
-    // statement: it holds the process until it ends.
-    return sqliteAdapter.affectedRows(native(db).run(sql.raw(statement)));
+    // statement: it holds the process until it ends. drizzle's `run` of raw SQL is synchronous, so it waits for
+    // an open transaction here rather than in the gated `execute`.
+    const run = () => sqliteAdapter.affectedRows(native(db).run(sql.raw(statement)));
+    const gate = isTransactionHandle(db) ? undefined : gateOf(db);
+    return await (gate ? outsideTransaction(gate, run) : run());
   },
 
   async page<R>(query: SelectQuery<R>, offset: number, limit: number) {
@@ -243,16 +226,18 @@ export const sqliteAdapter: DialectAdapter = {
         throw error;
       }
     }
-    const key = lockKeys.get(db);
-    if (key === undefined)
+    const gate = gateOf(db);
+    if (gate === undefined)
       throw new Error('SQLite transaction on a connection that openDatabase did not create');
     // BEGIN IMMEDIATE serialises writers, so SQLite itself reports no deadlock; a callback's conflict-shaped
     // failure runs again as on the server dialects, each run queued afresh behind the file's other transactions.
     const once = () =>
-      queued(key, async () => {
-        // A handle distinct from `db` (same prototype chain) marks "inside this transaction" for nesting.
-        const tx = Object.create(db) as QueryDb;
+      queued(gate, async () => {
+        // A handle distinct from `db` (same prototype chain, a session of its own) marks "inside this
+        // transaction" for nesting and runs its statements at once, while other statements wait (gate.ts).
+        const tx = transactionHandle(db);
         exec(db, 'begin immediate');
+        gate.open = true;
         try {
           const result = await insideTransaction(tx, work);
           exec(db, 'commit');
@@ -260,6 +245,8 @@ export const sqliteAdapter: DialectAdapter = {
         } catch (error) {
           exec(db, 'rollback');
           throw error;
+        } finally {
+          gate.open = false;
         }
       });
     return retryingConflicts(once, options);

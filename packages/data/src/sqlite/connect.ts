@@ -12,7 +12,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { ConnectionConfig } from '../connection-string.js';
 import type { QueryDb } from '../dialect.js';
 import type { Connection, ConnectOptions } from '../dialect-module.js';
-import { registerSqliteConnection } from './adapter.js';
+import { gateStatements, registerGate } from './gate.js';
 import { useKeptStatements } from './statements.js';
 
 export async function connect(config: ConnectionConfig, options: ConnectOptions): Promise<Connection> {
@@ -31,7 +31,8 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
   const drizzleDb = drizzle({ client, ...(options.queryLogger ? { logger: options.queryLogger } : {}) });
   useKeptStatements(drizzleDb, client);
   const db = drizzleDb as unknown as QueryDb;
-  registerSqliteConnection(db, memory ? `memory:${Math.random()}` : config.filename);
+  // Statements outside a transaction wait while one of this process's transactions holds the file (gate.ts).
+  gateStatements(drizzleDb, registerGate(db, config.filename, options.acquireTimeoutMs, !memory));
   return {
     db,
     async ping() {

@@ -10,7 +10,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryInstrumentation } from '../query-observer.js';
-import { appendSize, registerSqliteConnection, sqliteAdapter } from './adapter.js';
+import { appendSize, sqliteAdapter } from './adapter.js';
+import { gateStatements, registerGate } from './gate.js';
 import { keepStatements, useKeptStatements } from './statements.js';
 
 const open: BetterSqlite3.Database[] = [];
@@ -163,7 +164,7 @@ describe('appends and the SQL log', () => {
     const db = drizzle({ client: c, logger: observed.logger });
     observed.instrument(db as never);
     useKeptStatements(db, c);
-    registerSqliteConnection(db as never, ':memory:observed');
+    gateStatements(db, registerGate(db as never, ':memory:observed', 1_000, false));
     await sqliteAdapter.appendRows?.(db as never, t, [t.name], [['x'], ['y']]);
     expect(heard).toEqual([{ sql: 'insert into "t" ("name") values (?), (?)', params: ['x', 'y'] }]);
     expect(logged).toEqual(['insert into "t" ("name") values (?), (?)']);
