@@ -110,6 +110,42 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
         await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', String(maxFailCount));
       });
 
+      it('counts a wrong code whose challenge cannot go back to a failing cache', async () => {
+        const { maxFailCount } = await t.server.security.http.settings.loginLock();
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', '2');
+        const number = phone();
+        await addUser(t, { account: 'sms-lost', phone: number });
+        const first = (await login('sms-lost')).body.args.challengeId;
+        const wrongCode = otherCode(lastSmsCode(t, 'mfa', number));
+        const cache = t.server.cache;
+        const setIfAbsent = cache.setIfAbsent;
+        let refused = 0;
+        // The cache fails as the wrong code's challenge goes back (after the code was compared).
+        cache.setIfAbsent = async (key, ...rest) => {
+          if (key.includes('mfa:sms:ch:')) {
+            refused += 1;
+            throw new Error('the cache went away');
+          }
+          return setIfAbsent.call(cache, key, ...rest);
+        };
+        try {
+          const failed = await post(t, '/api/v1/auth/login/sms', { challengeId: first, code: wrongCode });
+          expect(refused).toBe(1);
+          expect(failed.body.code).not.toBe(0);
+        } finally {
+          cache.setIfAbsent = setIfAbsent;
+        }
+        // That code counted: the next wrong one reaches the lock of two (it was given back before: 40010 again).
+        clock.advance(61);
+        const second = (await login('sms-lost')).body.args.challengeId;
+        const next = await post(t, '/api/v1/auth/login/sms', {
+          challengeId: second,
+          code: otherCode(lastSmsCode(t, 'mfa', number)),
+        });
+        expect(next.body.code).toBe(40004);
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', String(maxFailCount));
+      });
+
       it('resends only after the cooldown, replacing the code, and expires after TtlSeconds', async () => {
         const number = phone();
         await addUser(t, { account: 'sms-e', phone: number });

@@ -186,6 +186,37 @@ export function defineTotpContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', String(maxFailCount));
       });
 
+      it('counts a wrong code whose challenge cannot go back to a failing cache', async () => {
+        const { maxFailCount } = await t.server.security.http.settings.loginLock();
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', '2');
+        await addUser(t, { account: 'tp-f' });
+        const { seed } = await bindTotp(t, clock, 'tp-f');
+        const right = totpCode(seed, clock.now());
+        const wrongCode = right === '999999' ? '999998' : '999999';
+        const cache = t.server.cache;
+        const setIfAbsent = cache.setIfAbsent;
+        let refused = 0;
+        // The cache fails as the wrong code's challenge goes back (after the code was compared).
+        cache.setIfAbsent = async (key, ...rest) => {
+          if (key.includes('mfa:totp:ch:')) {
+            refused += 1;
+            throw new Error('the cache went away');
+          }
+          return setIfAbsent.call(cache, key, ...rest);
+        };
+        try {
+          const failed = await totpLogin((await login('tp-f')).body.args.challengeId, wrongCode);
+          expect(refused).toBe(1);
+          expect(failed.body.code).not.toBe(0);
+        } finally {
+          cache.setIfAbsent = setIfAbsent;
+        }
+        // That code counted: the next wrong one reaches the lock of two (it was given back before: 40019 again).
+        const next = await totpLogin((await login('tp-f')).body.args.challengeId, wrongCode);
+        expect(next.body.code).toBe(40004);
+        await setRuntimeConfig(t, 'sys.security.loginLock.maxFailCount', String(maxFailCount));
+      });
+
       it('opens exactly one session for two simultaneous submissions of one challenge and code', async () => {
         const userId = await addUser(t, { account: 'tp-d' });
         const { seed } = await bindTotp(t, clock, 'tp-d');

@@ -221,8 +221,13 @@ export function createLoginSteps(
             }
             const attempts = challenge.attempts + 1;
             const attemptsLeft = Math.max(0, TOTP_MAX_ATTEMPTS - attempts);
-            if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
-            attempt.failed();
+            // Counted before the challenge goes back (see sms.ts `check`): a restore that throws must not release
+            // the reservation of a compared code.
+            try {
+              attempt.failed();
+            } finally {
+              if (attemptsLeft > 0) await store.restore(key, { ...challenge, attempts });
+            }
             throw new BusinessError(ErrorCode.TotpWrong, { attemptsLeft });
           });
         },

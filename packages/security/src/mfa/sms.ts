@@ -178,8 +178,13 @@ export function createSmsCodeService(deps: SmsCodeDeps): SmsCodeService {
       }
       const attempts = record.attempts + 1;
       const attemptsLeft = Math.max(0, options.maxAttempts - attempts);
-      if (attemptsLeft > 0) await store.restore(key, { ...record, attempts });
-      attempt?.failed();
+      // Counted before the record goes back: a restore that throws (the cache failing) would otherwise leave the
+      // attempt unsettled, and settleAttempt would give back the reservation of a code that was compared.
+      try {
+        attempt?.failed();
+      } finally {
+        if (attemptsLeft > 0) await store.restore(key, { ...record, attempts });
+      }
       throw new BusinessError(ErrorCode.SmsCodeWrong, { attemptsLeft });
     });
   }
