@@ -109,6 +109,29 @@ describe('SQLite statements outside an open transaction', () => {
     expect(await opLog.count()).toBe(2);
   });
 
+  it('issued in the same turn as a transaction that begins a microtask later, still run outside it', async () => {
+    const { database } = await open();
+    const { db, tables } = database;
+    // The transaction is queued first, but BEGIN waits for its turn; the write and the read are awaited in this
+    // turn, and drizzle runs a statement only a few microtasks after it is awaited.
+    const held = heldTransaction(database, 'fail');
+    const write = db
+      .insert(tables.sysOrg)
+      .values({ name: 'outer', code: 'outer' })
+      .then(() => 'written');
+    const read = db
+      .select()
+      .from(tables.sysOrg)
+      .then((rows) => rows.map((o) => o.name));
+    await held.open;
+    held.release();
+    await held.done;
+    expect(await write).toBe('written');
+    // The read ran after the write and before BEGIN: the committed write, none of the transaction's rows.
+    expect(await read).toEqual(['outer']);
+    expect(await orgNames(database)).toEqual(['outer']);
+  });
+
   it('never read what the open transaction wrote before it commits or rolls back', async () => {
     const { database } = await open();
     const held = heldTransaction(database, 'fail', 'uncommitted');

@@ -90,9 +90,15 @@ export function outsideTransaction<T>(gate: FileGate, statement: () => T): T | P
   return Promise.race([turn, expired]).finally(() => clearTimeout(timer));
 }
 
-/** drizzle's prepared query, as far as the gate uses it: `execute` answers a thenable with `sync()`. */
+/** drizzle's prepared query, as far as the gate uses it: `execute` answers a lazy result run by `sync()`. */
 interface PreparedQuery {
-  execute(values?: unknown): { sync(): unknown };
+  execute(values?: unknown): ExecuteResult;
+}
+
+/** drizzle's `ExecuteResultSync`: awaiting it (or `sync()`) calls `resultCb`, which runs the statement. */
+interface ExecuteResult {
+  sync(): unknown;
+  resultCb: () => unknown;
 }
 
 interface Session {
@@ -111,9 +117,13 @@ export function gateStatements(db: object, gate: FileGate): void {
   const prepareQuery = session.prepareQuery;
   let execute: PreparedQuery['execute'] | undefined;
   function gatedExecute(this: PreparedQuery, values?: unknown) {
-    const run = execute as PreparedQuery['execute'];
-    if (!gate.open) return run.call(this, values);
-    return outsideTransaction(gate, () => run.call(this, values).sync());
+    const result = (execute as PreparedQuery['execute']).call(this, values);
+    if (gate.open) return outsideTransaction(gate, () => result.sync());
+    // Run now, while the gate is known to be shut: drizzle's result runs its statement only when awaited, a few
+    // microtasks on, and a transaction queued just before could have begun by then and taken the statement in.
+    const value = result.sync();
+    result.resultCb = () => value;
+    return result;
   }
   // Six parameters passed on as they are (no rest array a statement).
   session.prepareQuery = function (this: Session, a, b, c, d, e, f) {
