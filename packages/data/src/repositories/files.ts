@@ -38,6 +38,11 @@ export interface FileRepository {
   deletedBefore(cutoff: Date, limit: number): Promise<SysFileRow[]>;
   /** Hard-deletes soft-deleted rows; returns how many went. */
   purgeDeleted(ids: readonly number[]): Promise<number>;
+  /**
+   * Whether any row, live or deleted, still names these stored bytes: files uploaded at once from a known hash
+   * share the bytes of the file they matched, which go only with the last row naming them.
+   */
+  storageKeyInUse(storageKey: string): Promise<boolean>;
 }
 
 export function createFileRepository({ db, adapter, tables }: RepositoryContext): FileRepository {
@@ -76,6 +81,15 @@ export function createFileRepository({ db, adapter, tables }: RepositoryContext)
 
     insert(row) {
       return adapter.insertReturningId(db, t, row);
+    },
+
+    async storageKeyInUse(storageKey) {
+      const [row] = await adapter.page(
+        db.select({ id: t.id }).from(t).where(eq(t.storageKey, storageKey)),
+        0,
+        1,
+      );
+      return row !== undefined;
     },
 
     async getById(id, scope) {

@@ -61,8 +61,11 @@ export function registerKernelRecycleTypes(
       table: 'sysFile',
       scopedByCreator: true,
       describe: (r) => ({ title: r.originalName, subtitle: r.contentType }),
-      // Deleting keeps the bytes so that a restore gives the file back; purging removes them.
-      afterPurge: (_a, r) => ops().files.remove(r.storageKey),
+      // Deleting keeps the bytes so that a restore gives the file back; purging removes them unless another row
+      // still names them (an instant upload shares the bytes of the file it matched).
+      afterPurge: async (_a, r) => {
+        if (!(await repos.files.storageKeyInUse(r.storageKey))) await ops().files.remove(r.storageKey);
+      },
     }),
   );
   registry.register(

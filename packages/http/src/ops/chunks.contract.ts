@@ -129,6 +129,46 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect((await send(other.body.data.uploadId, '0', parts[0] as Uint8Array)).code).toBe(44004);
     });
 
+    it('shares the bytes of a known hash instead of copying them, and removes them with the last row', async () => {
+      const root = join(h.t.contentRoot, 'storage/upload');
+      const storedFiles = () =>
+        (readdirSync(root, { recursive: true }) as string[])
+          .filter((name) => !name.startsWith('.chunks') && statSync(join(root, name)).isFile())
+          .sort();
+      const bytes = new Uint8Array(2048).map((_, i) => (i * 13) % 251);
+      const fileHash = sha(bytes);
+      const start = { fileHash, fileName: 'shared.zip', totalSize: 2048, chunkCount: 1 };
+      const uploadId = (await init(start)).body.data.uploadId as string;
+      expect((await send(uploadId, '0', bytes)).code).toBe(0);
+      const first = (await complete({ uploadId, fileHash, fileName: 'shared.zip', chunkCount: 1 })).body.data;
+      const files = h.t.server.deps.core.repos.files;
+      const key = (await files.getById(first.id))?.storageKey as string;
+      const onDisk = storedFiles();
+      // Each init of the known hash answers a file of its own at once, without writing the bytes again.
+      const copies: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const answer = await init({ ...start, fileName: `shared-${i}.zip` });
+        expect(answer.body.data).toMatchObject({ uploaded: true, file: { originalName: `shared-${i}.zip` } });
+        copies.push(answer.body.data.file.id);
+      }
+      expect(storedFiles()).toEqual(onDisk);
+      for (const id of copies) expect((await files.getById(id))?.storageKey).toBe(key);
+      // Purging rows leaves the bytes to the rows still naming them, deleted ones included (a restore).
+      const purge = async (id: number) => {
+        await h.ok('DELETE', `/api/v1/sys/file/${id}`);
+        await h.ok('DELETE', `/api/v1/sys/recycle/file/${id}`);
+      };
+      for (const id of [first.id, ...copies.slice(0, 4)]) await purge(id);
+      expect(storedFiles()).toContain(key);
+      const last = copies[4] as number;
+      const dl = await h.t.request(`/api/v1/sys/file/${last}/download`, { headers: bearer(h.admin) });
+      expect(Buffer.from(await dl.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+      await purge(last);
+      expect(storedFiles()).not.toContain(key);
+      // The bytes are gone with their last row: the hash is uploaded again, not answered from nothing.
+      expect((await init(start)).body.data).toMatchObject({ uploaded: false });
+    });
+
     it('refuses a hash mismatch (44006) and drops the chunks', async () => {
       const bytes = new Uint8Array([1, 2, 3, 4]);
       const wrong = sha(new Uint8Array([9, 9, 9, 9]));

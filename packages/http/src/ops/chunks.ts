@@ -123,19 +123,23 @@ export function createChunkUploads(options: {
     if (input.chunkCount > input.totalSize) throw invalid('chunkCount', 'more chunks than bytes');
   }
 
-  /** Streams a stored file's bytes into a new file of the caller (instant upload). */
-  async function copyOf(source: SysFileRow, fileName: string, userId: number | null): Promise<SysFileRow> {
-    const opened = await options.files.open(source.storageKey);
-    if (!opened) throw new BusinessError(ErrorCode.FileNotFound);
-    const sink = await options.files.begin(fileName);
-    try {
-      for await (const chunk of opened.body as unknown as AsyncIterable<Uint8Array>) await sink.write(chunk);
-    } catch (error) {
-      await sink.abort();
-      throw error;
+  /**
+   * A new file of the caller sharing the stored bytes of `source` (instant upload), or undefined when the bytes
+   * are gone (the caller then uploads them). Sharing, not copying: a copy made every init a full write of up to
+   * `MaxSizeMb` for a request of a hundred bytes, so a holder of the init code alone could fill the disk. The
+   * bytes go with the last row naming them (recycle-bin purge, reclaim).
+   */
+  async function shareOf(source: SysFileRow, fileName: string, userId: number | null) {
+    const shared = await options.files.share(source, fileName);
+    if (!shared) return undefined;
+    const id = await options.repo.insert({ ...shared, createTime: options.now(), createUserId: userId });
+    // The last other row may have been purged, and its bytes removed, between the look and the insert.
+    if (!(await options.files.share(source, fileName))) {
+      await options.repo.softDelete(id);
+      await options.repo.purgeDeleted([id]);
+      return undefined;
     }
-    const stored = await sink.finish();
-    return insert(stored, userId);
+    return (await options.repo.getById(id)) as SysFileRow;
   }
 
   async function insert(stored: StoredUpload, userId: number | null): Promise<SysFileRow> {
@@ -230,10 +234,11 @@ export function createChunkUploads(options: {
       checkInit(input);
       const fileHash = input.fileHash.toLowerCase();
       const known = await options.repo.findByHash(fileHash, caller.scope);
-      if (known && known.sizeBytes === input.totalSize) {
-        const file = await copyOf(known, input.fileName, caller.userId);
-        return { uploaded: true, file, uploadId: '', receivedIndexes: [] };
-      }
+      const file =
+        known && known.sizeBytes === input.totalSize
+          ? await shareOf(known, input.fileName, caller.userId)
+          : undefined;
+      if (file) return { uploaded: true, file, uploadId: '', receivedIndexes: [] };
       const uploadId = createHash('sha256')
         .update(`${caller.userId ?? 'key'}:${fileHash}:${input.totalSize}:${input.chunkCount}`)
         .digest('hex')
@@ -334,8 +339,10 @@ export function createChunkUploads(options: {
       for (;;) {
         const rows = await options.repo.deletedBefore(cutoff, 500);
         if (rows.length === 0) break;
-        for (const row of rows) await options.files.remove(row.storageKey);
         count += await options.repo.purgeDeleted(rows.map((r) => r.id));
+        // The rows first: bytes shared with a row still there (instant upload) stay.
+        for (const key of new Set(rows.map((r) => r.storageKey)))
+          if (!(await options.repo.storageKeyInUse(key))) await options.files.remove(key);
         if (rows.length < 500) break;
       }
       return count;

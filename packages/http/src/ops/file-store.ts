@@ -76,6 +76,14 @@ export interface FileStore {
    * partial file is removed), emptiness at `finish` (44001). Bytes go to a temporary name beside the final one.
    */
   begin(originalName: string): Promise<UploadSink>;
+  /**
+   * The stored bytes of `source` under a new name (instant upload: no copy), or undefined when they are gone or
+   * no longer of its size. The name's extension is checked as an upload's (44003).
+   */
+  share(
+    source: Pick<StoredUpload, 'storageKey' | 'sizeBytes' | 'sha256'>,
+    originalName: string,
+  ): Promise<StoredUpload | undefined>;
   /** A stream of a stored file, or undefined when the bytes are gone. */
   open(storageKey: string): Promise<{ body: ReadableStream; size: number } | undefined>;
   remove(storageKey: string): Promise<void>;
@@ -231,6 +239,25 @@ export function createFileStore(options: FileStoreOptions): FileStore {
           };
         },
         abort,
+      };
+    },
+
+    async share(source, name) {
+      const originalName = uploadName(name);
+      const ext = extensionOf(originalName);
+      if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
+        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+      }
+      const full = pathOf(source.storageKey);
+      const info = full ? await stat(full).catch(() => undefined) : undefined;
+      if (!info?.isFile() || info.size !== source.sizeBytes) return undefined;
+      return {
+        storageKey: source.storageKey,
+        originalName,
+        ext,
+        contentType: contentTypeOf(ext),
+        sizeBytes: source.sizeBytes,
+        sha256: source.sha256,
       };
     },
 
