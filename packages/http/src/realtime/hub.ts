@@ -256,57 +256,70 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     mount(app) {
       node = createNodeWebSocket({ app });
       node.wss.options.maxPayload = MAX_CLIENT_MESSAGE_BYTES;
-      const upgrade = node.upgradeWebSocket((c) => {
-        const info = pending.get(c.req.raw);
-        let conn: Connection | undefined;
-        return {
-          onOpen(_event, ctx) {
-            const ws = ctx.raw as WebSocket;
-            // Without a slot (none reserved, or it timed out meanwhile) the socket does not stay.
-            if (!info || !opened(info.slot)) {
-              ws.terminate();
-              return;
-            }
-            if (closed) {
-              ws.close(HubCloseCode.GoingAway, 'shutting down');
-              return;
-            }
-            conn = {
-              userId: info.principal.userId,
-              sessionId: info.principal.sessionId,
-              expiresAt: info.expiresAt,
-              ws,
-              alive: true,
-            };
-            add(byUser, conn.userId, conn);
-            add(bySession, conn.sessionId, conn);
-            ws.on('pong', () => {
-              if (conn) conn.alive = true;
+      const upgrade = node.upgradeWebSocket(
+        (c) => {
+          const info = pending.get(c.req.raw);
+          let conn: Connection | undefined;
+          return {
+            onOpen(_event, ctx) {
+              const ws = ctx.raw as WebSocket;
+              // Without a slot (none reserved, or it timed out meanwhile) the socket does not stay.
+              if (!info || !opened(info.slot)) {
+                ws.terminate();
+                return;
+              }
+              if (closed) {
+                ws.close(HubCloseCode.GoingAway, 'shutting down');
+                return;
+              }
+              conn = {
+                userId: info.principal.userId,
+                sessionId: info.principal.sessionId,
+                expiresAt: info.expiresAt,
+                ws,
+                alive: true,
+              };
+              add(byUser, conn.userId, conn);
+              add(bySession, conn.sessionId, conn);
+              ws.on('pong', () => {
+                if (conn) conn.alive = true;
+              });
+              log.debug('Hub connection opened.', { userId: conn.userId });
+              if (info.resume) send(conn, 'resync', null);
+            },
+            onMessage(event) {
+              if (!conn || typeof event.data !== 'string') return;
+              try {
+                const message = JSON.parse(event.data) as { type?: unknown };
+                if (message?.type === 'ping') send(conn, 'pong', null);
+              } catch {
+                // Not JSON: ignored (clients have nothing else to say).
+              }
+            },
+            onClose() {
+              if (info) release(info.slot);
+              if (!conn) return;
+              remove(byUser, conn.userId, conn);
+              remove(bySession, conn.sessionId, conn);
+              log.debug('Hub connection closed.', { userId: conn.userId });
+            },
+            onError() {
+              // The close event follows, cleans up and gives the slot back.
+            },
+          };
+        },
+        {
+          // What @hono/node-ws could not hand to `onError` above: on Node 20, which has no global `ErrorEvent`,
+          // every socket error (a frame over the limit, a malformed frame) fails to become its event, and would be
+          // printed as a stack trace to stderr, outside the structured log, by any client that sends one. A
+          // client's protocol error is no fault of the service: debug.
+          onError(error: unknown) {
+            log.debug('Hub socket error (the connection closes).', {
+              error: error instanceof Error ? error.message : String(error),
             });
-            log.debug('Hub connection opened.', { userId: conn.userId });
-            if (info.resume) send(conn, 'resync', null);
           },
-          onMessage(event) {
-            if (!conn || typeof event.data !== 'string') return;
-            try {
-              const message = JSON.parse(event.data) as { type?: unknown };
-              if (message?.type === 'ping') send(conn, 'pong', null);
-            } catch {
-              // Not JSON: ignored (clients have nothing else to say).
-            }
-          },
-          onClose() {
-            if (info) release(info.slot);
-            if (!conn) return;
-            remove(byUser, conn.userId, conn);
-            remove(bySession, conn.sessionId, conn);
-            log.debug('Hub connection closed.', { userId: conn.userId });
-          },
-          onError() {
-            // The close event follows, cleans up and gives the slot back.
-          },
-        };
-      });
+        },
+      );
 
       app.get(HUB_PATH, async (c, next) => {
         // `upgrade` is set by Node's HTTP parser (not declared by @types/node): true when the request came through
