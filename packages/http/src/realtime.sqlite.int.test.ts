@@ -509,3 +509,59 @@ describe('realtime hub slots over time', () => {
     expect(await refusal(base, { token: admin })).toBe(429);
   });
 });
+
+describe('realtime hub and sessions that end without a request', () => {
+  // The service clock: moved past the idle timeout and the check interval instead of waiting for them.
+  let offsetMs = 0;
+  let t: TestServer;
+  let running: ListeningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      now: () => new Date(Date.now() + offsetMs),
+      env: {
+        Service__Security__RateLimit__Enabled: 'false',
+        Service__Realtime__Enabled: 'true',
+        Service__Realtime__HeartbeatSeconds: '1',
+        Service__Security__Session__IdleMinutesNormal: '5',
+      },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    base = running.url;
+    await grantPermissions(t, { account: 'idle_ida', permissions: [] });
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  const session = async () => {
+    const { accessToken } = await login(t, 'idle_ida', TEST_USER_PASSWORD);
+    return { token: accessToken, sessionId: String(decodeJwt(accessToken).sid) };
+  };
+
+  it('closes the socket of a session whose idle timeout passed, with no request to notice it', async () => {
+    const { token, sessionId } = await session();
+    const client = await connectHub(base, { token });
+    // Live and within the timeout: a check finds nothing (the socket still answers).
+    offsetMs += 2 * 60_000;
+    client.ws.send(JSON.stringify({ type: 'ping' }));
+    expect(await client.next()).toEqual({ type: 'pong', data: null });
+    offsetMs += 4 * 60_000;
+    // Six minutes without a request: the next heartbeat's check ends the session and its socket.
+    expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'idle' } });
+    expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
+    expect((await t.server.database.repos.sessions.findById(sessionId))?.revokedAt).not.toBeNull();
+  });
+
+  it('closes the socket of a session revoked without its end reaching the hub (the broadcast lost)', async () => {
+    const { token, sessionId } = await session();
+    const client = await connectHub(base, { token });
+    // Revoked at the row only, as when the broadcast went to a Redis that was away.
+    await t.server.database.repos.sessions.revoke(sessionId, 'forced', new Date(Date.now() + offsetMs));
+    offsetMs += 61_000;
+    expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'forced' } });
+    expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
+  });
+});

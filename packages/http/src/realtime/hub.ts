@@ -59,6 +59,14 @@ const MAX_UNREAD_BYTES = 1024 * 1024;
  */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
+/**
+ * How often (service clock) each session with an open socket is looked up at its row, at a heartbeat: a session
+ * also ends without any request (its idle or absolute timeout, applied lazily when a request authenticates), and a
+ * revocation's broadcast can be lost (Redis away); its sockets must close anyway (modules.md: "the connection
+ * closes when the session ends"). One read per session a minute; the timeouts are counted in minutes.
+ */
+export const SESSION_CHECK_MS = 60_000;
+
 /** The cache's health signal when it is the Redis one (the resilient wrapper). */
 export interface HubCacheHealth {
   health(): CacheHealth;
@@ -134,6 +142,9 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   const bus = realtimeBusFor(deps.core.cache, deps.logger);
   const byUser = new Map<number, Set<Connection>>();
   const bySession = new Map<string, Set<Connection>>();
+  /** Service-clock ms each session with sockets was last found live (at the upgrade, then every check). */
+  const sessionCheckedAt = new Map<string, number>();
+  let checkingSessions = false;
   const pending = new WeakMap<Request, Pending>();
   /** Reserved slots (handshakes in progress and open sockets), per user and in all. */
   const slots = new Map<number, number>();
@@ -230,8 +241,49 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     }
   }
 
+  /** Closes the sockets of a session that ended without its end being delivered (see {@link SESSION_CHECK_MS}). */
+  function endSession(sessionId: string, reason: string): void {
+    for (const conn of [...(bySession.get(sessionId) ?? [])]) {
+      send(conn, 'force-logout', { reason });
+      conn.ws.close(HubCloseCode.SessionEnded, 'session ended');
+    }
+  }
+
+  /**
+   * Looks up the sessions due a check: an ended timeout is applied (the session is revoked, and its end reaches
+   * every instance's sockets as any other), a row already revoked or gone closes this instance's sockets itself.
+   */
+  async function checkSessions(now: number): Promise<void> {
+    if (checkingSessions) return;
+    checkingSessions = true;
+    try {
+      for (const sessionId of [...sessionCheckedAt.keys()]) {
+        if (!bySession.has(sessionId)) {
+          sessionCheckedAt.delete(sessionId);
+          continue;
+        }
+        if (now - (sessionCheckedAt.get(sessionId) ?? 0) < SESSION_CHECK_MS) continue;
+        sessionCheckedAt.set(sessionId, now);
+        const row = await deps.core.repos.sessions.findById(sessionId);
+        if (!row || row.revokedAt !== null) {
+          endSession(sessionId, row?.revokeReason ?? 'revoked');
+          continue;
+        }
+        const expiry = await deps.core.sessions.expireIfDue(row);
+        // The revocation is broadcast too; closing here does not wait for it (nor depend on Redis).
+        if (expiry) endSession(sessionId, expiry);
+      }
+    } catch (error) {
+      // The database or the cache away: the next heartbeat tries again.
+      log.warn('Could not check the sessions of open hub sockets.', { error });
+    } finally {
+      checkingSessions = false;
+    }
+  }
+
   function heartbeat(): void {
     expireHandshakes();
+    void checkSessions(deps.now().getTime());
     const now = deps.now().getTime();
     for (const conn of everyConnection()) {
       if (conn.expiresAt !== undefined && now >= conn.expiresAt) {
@@ -281,6 +333,9 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
               };
               add(byUser, conn.userId, conn);
               add(bySession, conn.sessionId, conn);
+              // Authenticated by the upgrade just now.
+              if (!sessionCheckedAt.has(conn.sessionId))
+                sessionCheckedAt.set(conn.sessionId, deps.now().getTime());
               ws.on('pong', () => {
                 if (conn) conn.alive = true;
               });
