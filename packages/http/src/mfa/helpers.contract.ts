@@ -96,3 +96,30 @@ export function lastSmsCode(t: TestServer, purpose: 'mfa' | 'login' | 'phone', p
 /** A code of `length` digits that differs from `code`. */
 export const otherCode = (code: string): string =>
   [...code].map((d, i) => (i === 0 ? String((Number(d) + 1) % 10) : d)).join('');
+
+/**
+ * Runs `work` while the server's cache refuses `setIfAbsent` (a consumed challenge going back) for keys containing
+ * `keyPart`, as a cache failing between a take and a restore; answers how many were refused.
+ */
+export async function refusingRestores(
+  t: TestServer,
+  keyPart: string,
+  work: () => Promise<void>,
+): Promise<number> {
+  const cache = t.server.cache;
+  const setIfAbsent = cache.setIfAbsent;
+  let refused = 0;
+  cache.setIfAbsent = async (key, ...rest) => {
+    if (key.includes(keyPart)) {
+      refused += 1;
+      throw new Error('the cache went away');
+    }
+    return setIfAbsent.call(cache, key, ...rest);
+  };
+  try {
+    await work();
+  } finally {
+    cache.setIfAbsent = setIfAbsent;
+  }
+  return refused;
+}

@@ -14,6 +14,7 @@ import {
   nextUtcMorning,
   otherCode,
   post,
+  refusingRestores,
   smsLines,
   startMfaServer,
   testClock,
@@ -117,24 +118,12 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
         await addUser(t, { account: 'sms-lost', phone: number });
         const first = (await login('sms-lost')).body.args.challengeId;
         const wrongCode = otherCode(lastSmsCode(t, 'mfa', number));
-        const cache = t.server.cache;
-        const setIfAbsent = cache.setIfAbsent;
-        let refused = 0;
         // The cache fails as the wrong code's challenge goes back (after the code was compared).
-        cache.setIfAbsent = async (key, ...rest) => {
-          if (key.includes('mfa:sms:ch:')) {
-            refused += 1;
-            throw new Error('the cache went away');
-          }
-          return setIfAbsent.call(cache, key, ...rest);
-        };
-        try {
+        const refused = await refusingRestores(t, 'mfa:sms:ch:', async () => {
           const failed = await post(t, '/api/v1/auth/login/sms', { challengeId: first, code: wrongCode });
-          expect(refused).toBe(1);
           expect(failed.body.code).not.toBe(0);
-        } finally {
-          cache.setIfAbsent = setIfAbsent;
-        }
+        });
+        expect(refused).toBe(1);
         // That code counted: the next wrong one reaches the lock of two (it was given back before: 40010 again).
         clock.advance(61);
         const second = (await login('sms-lost')).body.args.challengeId;

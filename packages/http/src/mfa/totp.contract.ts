@@ -15,7 +15,14 @@ import {
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../testing/index.js';
-import { addUser, post, startMfaServer, type TestClock, testClock } from './helpers.contract.js';
+import {
+  addUser,
+  post,
+  refusingRestores,
+  startMfaServer,
+  type TestClock,
+  testClock,
+} from './helpers.contract.js';
 import { totpCode } from './rfc6238.contract.js';
 
 /** Binds an authenticator for `account`; answers the seed and the recovery codes. */
@@ -193,24 +200,12 @@ export function defineTotpContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         const { seed } = await bindTotp(t, clock, 'tp-f');
         const right = totpCode(seed, clock.now());
         const wrongCode = right === '999999' ? '999998' : '999999';
-        const cache = t.server.cache;
-        const setIfAbsent = cache.setIfAbsent;
-        let refused = 0;
         // The cache fails as the wrong code's challenge goes back (after the code was compared).
-        cache.setIfAbsent = async (key, ...rest) => {
-          if (key.includes('mfa:totp:ch:')) {
-            refused += 1;
-            throw new Error('the cache went away');
-          }
-          return setIfAbsent.call(cache, key, ...rest);
-        };
-        try {
+        const refused = await refusingRestores(t, 'mfa:totp:ch:', async () => {
           const failed = await totpLogin((await login('tp-f')).body.args.challengeId, wrongCode);
-          expect(refused).toBe(1);
           expect(failed.body.code).not.toBe(0);
-        } finally {
-          cache.setIfAbsent = setIfAbsent;
-        }
+        });
+        expect(refused).toBe(1);
         // That code counted: the next wrong one reaches the lock of two (it was given back before: 40019 again).
         const next = await totpLogin((await login('tp-f')).body.args.challengeId, wrongCode);
         expect(next.body.code).toBe(40004);
