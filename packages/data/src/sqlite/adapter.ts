@@ -240,10 +240,11 @@ export const sqliteAdapter: DialectAdapter = {
         gate.open = true;
         try {
           const result = await insideTransaction(tx, work);
-          exec(db, 'commit');
+          // On the transaction's handle: the connection's own statements wait while the gate is open.
+          exec(tx, 'commit');
           return result;
         } catch (error) {
-          exec(db, 'rollback');
+          exec(tx, 'rollback');
           throw error;
         } finally {
           gate.open = false;

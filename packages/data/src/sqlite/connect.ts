@@ -36,7 +36,8 @@ export async function connect(config: ConnectionConfig, options: ConnectOptions)
   return {
     db,
     async ping() {
-      drizzleDb.get(sql`select 1`);
+      // Awaited: while a transaction is open, the gate answers a promise (gate.ts).
+      await drizzleDb.get(sql`select 1`);
     },
     async close() {
       if (client.open) client.close();

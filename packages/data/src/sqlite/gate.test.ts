@@ -4,6 +4,8 @@
  * the test controls, as a callback awaiting a hash, a cache or a file does, and issues statements from outside.
  */
 import { tmpdir } from 'node:os';
+import { eq } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../database.js';
 import { isDatabaseBusy, TransactionWaitTimeoutError } from '../errors.js';
@@ -132,6 +134,38 @@ describe('SQLite statements outside an open transaction', () => {
     expect(await orgNames(database)).toEqual(['outer']);
   });
 
+  it('include updates, with and without returning (drizzle runs those without its execute)', async () => {
+    const { database } = await open();
+    const { db, tables } = database;
+    await db.insert(tables.sysOrg).values([
+      { name: 'plain', code: 'plain' },
+      { name: 'returning', code: 'returning' },
+    ]);
+    const held = heldTransaction(database, 'fail');
+    await held.open;
+    const plain = db.update(tables.sysOrg).set({ remark: 'kept' }).where(eq(tables.sysOrg.code, 'plain'));
+    const returning = (db as unknown as BetterSQLite3Database)
+      .update(tables.sysOrg)
+      .set({ remark: 'kept' })
+      .where(eq(tables.sysOrg.code, 'returning'))
+      .returning({ code: tables.sysOrg.code });
+    let done = false;
+    const both = Promise.all([plain, returning]).then((answers) => {
+      done = true;
+      return answers;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    held.release();
+    await held.done;
+    expect((await both)[1]).toEqual([{ code: 'returning' }]);
+    const rows = await db.select().from(tables.sysOrg);
+    expect(rows.map((o) => [o.code, o.remark]).sort()).toEqual([
+      ['plain', 'kept'],
+      ['returning', 'kept'],
+    ]);
+  });
+
   it('never read what the open transaction wrote before it commits or rolls back', async () => {
     const { database } = await open();
     const held = heldTransaction(database, 'fail', 'uncommitted');
@@ -194,6 +228,11 @@ describe('SQLite statements outside an open transaction', () => {
       .catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(TransactionWaitTimeoutError);
     expect(isDatabaseBusy(outcome)).toBe(true);
+    // A transaction opened through the outer handle inside another's callback waits for it likewise.
+    const nested = await adapter
+      .transaction(db, async () => adapter.transaction(db, async () => 'inner'))
+      .catch((error: unknown) => error);
+    expect(nested).toBeInstanceOf(TransactionWaitTimeoutError);
     // The abandoned statement did not run when its turn came; the rolled-back transaction left nothing.
     await db.insert(tables.sysOrg).values({ name: 'after', code: 'after' });
     expect(await orgNames(database)).toEqual(['after']);

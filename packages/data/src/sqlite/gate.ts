@@ -7,16 +7,18 @@
  *
  * So statements from outside a transaction take their turn in the file's queue while one of this process's
  * transactions is open (the {@link FileGate}), and run at once otherwise (the cost on the usual path is one field
- * read). They are found at drizzle's one entry for awaited statements, a prepared query's `execute`: the queries of
- * the connection's own session are gated, those of a transaction's handle ({@link transactionHandle}, which carries
- * a session of its own) are not. A statement that waits longer than the connection's acquire timeout fails with
+ * read). They are found where drizzle runs a statement, a prepared query's `run`/`all`/`get`/`values`: the queries
+ * of the connection's own session are gated, those of a transaction's handle ({@link transactionHandle}, which
+ * carries a session of its own) are not. A statement that waits longer than the connection's acquire timeout fails with
  * {@link TransactionWaitTimeoutError} (the HTTP layer answers 503 with 50003, as for a lock wait), which is also
  * what a callback gets that issues statements through the outer handle inside its own transaction instead of
  * hanging on itself.
  *
- * Not gated: drizzle's synchronous calls (`db.run(sql)`, `.sync()`, `db.get(sql)`), which cannot wait; this
- * package uses them only for the transaction's own BEGIN/COMMIT/SAVEPOINT and for reads (the health ping, the table
- * list), and `db.query` relational reads of a transaction's handle, which keep the connection's session.
+ * drizzle's synchronous calls (`db.run(sql)` without `await`, `.sync()`) answer a promise instead of their result
+ * while a transaction is open: await them, or use the transaction's handle. This package runs a transaction's own
+ * BEGIN on the connection while the gate is shut and COMMIT/ROLLBACK/SAVEPOINT on the transaction's handle. The
+ * relational `db.query` builders keep the connection's session even on a transaction's handle (none is
+ * configured here): inside a callback they wait for their own transaction and fail after the timeout.
  */
 import type { QueryDb } from '../dialect.js';
 import { TransactionWaitTimeoutError } from '../errors.js';
@@ -54,60 +56,66 @@ export function gateOf(db: QueryDb): FileGate | undefined {
   return gates.get(db);
 }
 
-/** Runs `work` when every earlier transaction or statement queued on the file has finished. */
-export async function queued<T>(gate: FileGate, work: () => Promise<T>): Promise<T> {
-  const previous = gate.tail ?? Promise.resolve();
+/**
+ * Runs `work` when every earlier transaction or statement queued on the file has finished. A turn that waits
+ * behind others longer than the gate's timeout is given up with {@link TransactionWaitTimeoutError} and runs
+ * nothing when it comes: a transaction opened through the outer handle inside another's callback (or a statement
+ * of it) waits for that very transaction, and fails instead of hanging. Work that has begun is never given up.
+ */
+export function queued<T>(gate: FileGate, work: () => Promise<T>): Promise<T> {
+  const ahead = gate.tail;
+  const previous = ahead ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => {
     release = resolve;
   });
   const tail = previous.then(() => mine);
   gate.tail = tail;
-  await previous;
-  try {
-    return await work();
-  } finally {
-    release();
-    if (gate.tail === tail) gate.tail = undefined;
-  }
-}
-
-/**
- * Runs `statement` (synchronous) now when no transaction holds the file, else in its turn after the open one,
- * giving up after the gate's timeout. An abandoned turn runs nothing when it comes.
- */
-export function outsideTransaction<T>(gate: FileGate, statement: () => T): T | Promise<T> {
-  if (!gate.open) return statement();
-  let abandoned = false;
+  let state: 'waiting' | 'running' | 'abandoned' = 'waiting';
   let timer: NodeJS.Timeout | undefined;
-  const turn = queued(gate, async () => (abandoned ? (undefined as T) : statement()));
+  const turn = previous
+    .then(async () => {
+      clearTimeout(timer);
+      if (state === 'abandoned') return undefined as T;
+      state = 'running';
+      return await work();
+    })
+    .finally(() => {
+      release();
+      if (gate.tail === tail) gate.tail = undefined;
+    });
+  // Nothing ahead: the turn is the next microtask's, no timer.
+  if (ahead === undefined) return turn;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      abandoned = true;
+      if (state !== 'waiting') return;
+      state = 'abandoned';
       reject(new TransactionWaitTimeoutError(gate.target, gate.timeoutMs));
     }, gate.timeoutMs);
   });
-  return Promise.race([turn, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([turn, expired]);
 }
 
-/** drizzle's prepared query, as far as the gate uses it: `execute` answers a lazy result run by `sync()`. */
-interface PreparedQuery {
-  execute(values?: unknown): ExecuteResult;
+/** Runs `statement` (synchronous) now when no transaction holds the file, else in its turn after the open one. */
+export function outsideTransaction<T>(gate: FileGate, statement: () => T): T | Promise<T> {
+  if (!gate.open) return statement();
+  return queued(gate, async () => statement());
 }
 
-/** drizzle's `ExecuteResultSync`: awaiting it (or `sync()`) calls `resultCb`, which runs the statement. */
-interface ExecuteResult {
-  sync(): unknown;
-  resultCb: () => unknown;
-}
+/** The methods of drizzle's prepared query that run its statement (synchronously, on better-sqlite3). */
+const RUNNERS = ['run', 'all', 'get', 'values'] as const;
+type Runner = (this: unknown, values?: unknown) => unknown;
+type PreparedQuery = Record<(typeof RUNNERS)[number], Runner>;
 
 interface Session {
   prepareQuery(...args: unknown[]): PreparedQuery;
 }
 
 /**
- * Gates the awaited statements of `db`'s own session (see the module comment): every prepared query it makes gets
- * an `execute` that waits while a transaction holds the file. Throws if drizzle moved its session.
+ * Gates the statements of `db`'s own session (see the module comment): every prepared query it makes gets
+ * `run`, `all`, `get` and `values` that wait while a transaction holds the file. They are where a statement
+ * actually runs: the builders' `execute` (an update's calls `run` or `all` itself) and drizzle's lazy results
+ * all end there, so the gate is checked in the very turn the statement runs. Throws if drizzle moved its session.
  */
 export function gateStatements(db: object, gate: FileGate): void {
   const session = (db as { session?: Session }).session;
@@ -115,23 +123,24 @@ export function gateStatements(db: object, gate: FileGate): void {
     throw new Error('drizzle-orm: the SQLite database no longer holds its session as `session.prepareQuery`');
   }
   const prepareQuery = session.prepareQuery;
-  let execute: PreparedQuery['execute'] | undefined;
-  function gatedExecute(this: PreparedQuery, values?: unknown) {
-    const result = (execute as PreparedQuery['execute']).call(this, values);
-    if (gate.open) return outsideTransaction(gate, () => result.sync());
-    // Run now, while the gate is known to be shut: drizzle's result runs its statement only when awaited, a few
-    // microtasks on, and a transaction queued just before could have begun by then and taken the statement in.
-    const value = result.sync();
-    result.resultCb = () => value;
-    return result;
-  }
+  let base: PreparedQuery | undefined;
+  const gated = (name: (typeof RUNNERS)[number]): Runner =>
+    function gatedRunner(this: unknown, values?: unknown) {
+      const run = (base as PreparedQuery)[name];
+      if (!gate.open) return run.call(this, values);
+      return outsideTransaction(gate, () => run.call(this, values));
+    };
+  const runners = { run: gated('run'), all: gated('all'), get: gated('get'), values: gated('values') };
   // Six parameters passed on as they are (no rest array a statement).
   session.prepareQuery = function (this: Session, a, b, c, d, e, f) {
     const prepared = prepareQuery.call(this, a, b, c, d, e, f);
     // A transaction handle's session inherits from this one ({@link transactionHandle}): its queries run at once.
     if (this !== session) return prepared;
-    execute ??= prepared.execute;
-    (prepared as { execute: unknown }).execute = gatedExecute;
+    base ??= { run: prepared.run, all: prepared.all, get: prepared.get, values: prepared.values };
+    prepared.run = runners.run;
+    prepared.all = runners.all;
+    prepared.get = runners.get;
+    prepared.values = runners.values;
     return prepared;
   } as Session['prepareQuery'];
 }
