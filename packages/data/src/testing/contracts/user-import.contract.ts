@@ -175,8 +175,9 @@ export function userImportContract(fixture: DialectFixture): void {
       const createdIds = await adapter.transaction(db, async (tx) => {
         // A read first: under REPEATABLE READ (MariaDB) it fixes the snapshot, in which `again-0` is live.
         await tx.select({ n: count() }).from(u).where(eq(u.account, 'again-0'));
-        // Another connection deletes it and commits (SQLite has one connection: it runs inside).
-        await db
+        // Another connection deletes it and commits. SQLite has one connection, whose statements from outside wait
+        // for the open transaction (sqlite/gate.ts): there the delete lands inside it, through its handle.
+        await (t.database.dbType === 'Sqlite' ? tx : db)
           .update(u)
           .set({ isDelete: true })
           .where(and(eq(u.id, gone as number), eq(u.isDelete, false)));
