@@ -64,7 +64,7 @@ export function registerKernelRecycleTypes(
       // Deleting keeps the bytes so that a restore gives the file back; purging removes them unless another row
       // still names them (an instant upload shares the bytes of the file it matched).
       afterPurge: async (_a, r) => {
-        if (!(await repos.files.storageKeyInUse(r.storageKey))) await ops().files.remove(r.storageKey);
+        await ops().files.release(r.storageKey, () => repos.files.storageKeyInUse(r.storageKey));
       },
     }),
   );

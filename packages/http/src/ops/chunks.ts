@@ -9,15 +9,18 @@
  *   (a path, `..`) is refused before it reaches the file system, and so is a non-numeric index.
  * - Instant upload: a live file with the same hash inside the caller's data scope is copied to a new file row of
  *   the caller (its own name); a file outside the scope is never used, the caller uploads normally, so knowing a
- *   hash never leaks a file. A copy, not a shared storage key, because deleting a file removes its bytes.
+ *   hash never leaks a file. The new row shares the stored bytes (no copy); they go with the last row naming them.
  * - Concurrent completes of one upload: one assembles (an atomic `mkdir` lock), the others wait for its result
- *   (`done.json`) and answer the same row.
+ *   (`done.json`) and answer the same row. The assembler touches its lock every 10 s; a lock untouched for two
+ *   minutes (its process died mid-assembly) is taken over by the next complete, and one that goes without a result
+ *   (the holder found a chunk missing) is taken too, so the waiter answers what the chunks make.
  * - Bytes per upload: its chunks together never exceed the declared `totalSize` (44002). Each byte is counted
  *   against that budget before it is written, with the other chunks stored and the bytes other requests are
  *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
  *   (counted once). The count is kept per upload while chunks of it arrive (chunk-ledger.ts).
- * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, and files deleted longer ago than that
- *   (rows purged, bytes removed), go in `reclaim(now)`, which the scheduled clean-up runs.
+ * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, files deleted longer ago than that (rows
+ *   purged, bytes released unless another row shares them), and partial files a dead process left in the store's
+ *   tree go in `reclaim(now)`, which the scheduled clean-up runs.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -31,6 +34,12 @@ import { extensionOf, type FileStore, type StoredUpload } from './file-store.js'
 
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
 export const MAX_CHUNKS = 10_000;
+/** The folder a complete holds while it assembles (with an `owner` file it touches). */
+const LOCK = 'complete.lock';
+/** How often the assembler touches its lock's owner file. */
+export const LOCK_HEARTBEAT_MS = 10_000;
+/** A lock whose owner file is untouched this long (service clock) belongs to a process that died. */
+export const LOCK_STALE_MS = 120_000;
 
 export interface ChunkInit {
   fileHash: string;
@@ -80,10 +89,13 @@ export function createChunkUploads(options: {
   allowedExtensions: readonly string[];
   retentionHours: number;
   now: () => Date;
+  /** The wait between two looks at another complete's lock (tests pass one they control). @default a timer */
+  pause?: (ms: number) => Promise<void>;
 }): ChunkUploads {
   const base = resolve(options.root, '.chunks');
   const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
   const inFlight = new Map<string, Promise<SysFileRow>>();
+  const pause = options.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
   function dirOf(uploadId: string): string {
     if (!UPLOAD_ID.test(uploadId)) throw invalid('uploadId', 'not an upload id');
@@ -188,19 +200,87 @@ export function createChunkUploads(options: {
     return row;
   }
 
-  async function waitForDone(dir: string): Promise<SysFileRow> {
-    // Another instance is assembling this upload: its result appears as done.json (bounded wait).
+  /** Another complete holds the lock: its row once it is done, or undefined when the lock went or its owner died. */
+  async function waitForDone(dir: string): Promise<SysFileRow | undefined> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
-      if (done) {
-        const row = await options.repo.getById((JSON.parse(done) as { id: number }).id);
-        if (row) return row;
-      }
-      if (!(await stat(join(dir, 'complete.lock')).catch(() => undefined))) break;
-      await new Promise((r) => setTimeout(r, 200));
+      const row = await doneRow(dir);
+      if (row) return row;
+      const holder = await lockHolder(join(dir, LOCK));
+      if (!holder || holder.stale) return undefined;
+      await pause(200);
     }
+    // Still assembling after a minute (a very large file on a slow disk): the client asks again.
     throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
+  }
+
+  /** The row an earlier complete of this upload made (`done.json`), if it is still there. */
+  async function doneRow(dir: string): Promise<SysFileRow | undefined> {
+    const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
+    return done ? options.repo.getById((JSON.parse(done) as { id: number }).id) : undefined;
+  }
+
+  /**
+   * The lock's owner (its token) and whether it is stale: the assembler touches the owner file every
+   * {@link LOCK_HEARTBEAT_MS}, so one untouched for {@link LOCK_STALE_MS} on the service clock belongs to a
+   * process that died (killed, its machine lost), which used to block the upload until its retention ended.
+   */
+  async function lockHolder(lock: string): Promise<{ token: string; stale: boolean } | undefined> {
+    const owner = join(lock, 'owner');
+    const [info, token] = await Promise.all([
+      stat(owner).catch(() => undefined),
+      readFile(owner, 'utf8').catch(() => undefined),
+    ]);
+    const now = options.now().getTime();
+    if (info !== undefined && token !== undefined)
+      return { token, stale: now - info.mtimeMs > LOCK_STALE_MS };
+    // A lock folder without its owner file: being made, or left by a death in between.
+    const folder = await stat(lock).catch(() => undefined);
+    return folder ? { token: '', stale: now - folder.mtimeMs > LOCK_STALE_MS } : undefined;
+  }
+
+  /** Takes the upload's assembly lock (an atomic `mkdir`), setting a dead owner's aside first; true when taken. */
+  async function takeLock(dir: string, uploadId: string): Promise<boolean> {
+    const lock = join(dir, LOCK);
+    try {
+      await mkdir(lock);
+    } catch (error) {
+      // The upload went meanwhile (its chunks did not make the declared file, or it was reclaimed).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = await lockHolder(lock);
+      if (!holder?.stale) return false;
+      // Of several that found it stale, one renames it away; that one checks it moved the dead owner's lock and
+      // not one a faster taker made meanwhile (which goes back).
+      const aside = join(dir, `${LOCK}.${randomUUID()}.dead`);
+      try {
+        await rename(lock, aside);
+      } catch {
+        return false;
+      }
+      const moved = await readFile(join(aside, 'owner'), 'utf8').catch(() => '');
+      if (moved !== holder.token) {
+        await rename(aside, lock).catch(() => {});
+        return false;
+      }
+      await rm(aside, { recursive: true, force: true });
+      try {
+        await mkdir(lock);
+      } catch {
+        return false;
+      }
+    }
+    const owner = join(lock, 'owner');
+    await writeFile(owner, randomUUID());
+    await touch(owner);
+    return true;
+  }
+
+  /** Sets a path's times to the service clock's now (the lock's heartbeat, an upload's last activity). */
+  function touch(path: string): Promise<void> {
+    const at = options.now();
+    return utimes(path, at, at).catch(() => {});
   }
 
   async function complete(
@@ -212,21 +292,26 @@ export function createChunkUploads(options: {
     if (meta.fileHash !== input.fileHash.toLowerCase() || meta.chunkCount !== input.chunkCount)
       throw invalid('fileHash', 'does not match the upload');
     checkInit({ ...input, totalSize: meta.totalSize });
-    const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
-    if (done) {
-      const row = await options.repo.getById((JSON.parse(done) as { id: number }).id);
+    // A lock that goes without a result (its holder failed: a chunk missing, a wrong hash) or whose holder died is
+    // taken here, so this request answers what the chunks make, not a guess; a few rounds at most.
+    for (let round = 0; round < 3; round += 1) {
+      const done = await doneRow(dir);
+      if (done) return done;
+      if (await takeLock(dir, input.uploadId)) {
+        const owner = join(dir, LOCK, 'owner');
+        const heartbeat = setInterval(() => void touch(owner), LOCK_HEARTBEAT_MS);
+        heartbeat.unref();
+        try {
+          return await assemble(dir, meta, input, userId);
+        } finally {
+          clearInterval(heartbeat);
+          await rm(join(dir, LOCK), { recursive: true, force: true });
+        }
+      }
+      const row = await waitForDone(dir);
       if (row) return row;
     }
-    try {
-      await mkdir(join(dir, 'complete.lock'));
-    } catch {
-      return waitForDone(dir);
-    }
-    try {
-      return await assemble(dir, meta, input, userId);
-    } finally {
-      await rm(join(dir, 'complete.lock'), { recursive: true, force: true });
-    }
+    throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
   }
 
   return {
@@ -254,8 +339,7 @@ export function createChunkUploads(options: {
       await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { flag: 'wx' }).catch(() => {});
       await rm(join(dir, 'done.json'), { force: true });
       // The retention period counts from the last activity on the service clock.
-      const at = options.now();
-      await utimes(dir, at, at).catch(() => {});
+      await touch(dir);
       return { uploaded: false, uploadId, receivedIndexes: await received(dir) };
     },
 
@@ -311,8 +395,7 @@ export function createChunkUploads(options: {
         ledger.writingBytes -= size;
         ledgers.leave(uploadId);
       }
-      const at = options.now();
-      await utimes(dir, at, at).catch(() => {});
+      await touch(dir);
     },
 
     complete(input, userId) {
@@ -342,9 +425,10 @@ export function createChunkUploads(options: {
         count += await options.repo.purgeDeleted(rows.map((r) => r.id));
         // The rows first: bytes shared with a row still there (instant upload) stay.
         for (const key of new Set(rows.map((r) => r.storageKey)))
-          if (!(await options.repo.storageKeyInUse(key))) await options.files.remove(key);
+          await options.files.release(key, () => options.repo.storageKeyInUse(key));
         if (rows.length < 500) break;
       }
+      count += await options.files.reclaimLeftovers(cutoff);
       return count;
     },
   };

@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, extname, resolve, sep } from 'node:path';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 
@@ -86,7 +86,21 @@ export interface FileStore {
   ): Promise<StoredUpload | undefined>;
   /** A stream of a stored file, or undefined when the bytes are gone. */
   open(storageKey: string): Promise<{ body: ReadableStream; size: number } | undefined>;
+  /** Removes bytes no row names (a failed upload's, a refused assembly's). For bytes rows may share, {@link release}. */
   remove(storageKey: string): Promise<void>;
+  /**
+   * Removes the bytes of `storageKey` unless `inUse()` finds a row naming them, also one that a concurrent
+   * {@link share} inserts meanwhile; answers whether they went. The bytes are first renamed aside, `inUse` asked
+   * again and the bytes put back if a row appeared: a share checks the bytes after inserting its row, so either
+   * this sees the row, or the share sees the bytes gone and withdraws (it never keeps a row without bytes). The same
+   * holds between instances on one shared root.
+   */
+  release(storageKey: string, inUse: () => Promise<boolean>): Promise<boolean>;
+  /**
+   * Removes what a process that died mid-write left in the tree, untouched since before `cutoff`: the partial file
+   * of an assembly or upload (`*.part`) and bytes set aside by a {@link release} (`*.gone`). Answers how many.
+   */
+  reclaimLeftovers(cutoff: Date): Promise<number>;
 }
 
 export interface UploadSink {
@@ -155,7 +169,10 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const storageKey = `${month}/${randomBytes(STORAGE_NAME_BYTES).toString('hex')}.${ext}`;
       const full = pathOf(storageKey) as string;
       await mkdir(dirname(full), { recursive: true });
-      await writeFile(full, bytes, { flag: 'wx' });
+      // Under a temporary name until whole: a process that dies mid-write leaves a leftover, not a short file.
+      const partial = `${full}.part`;
+      await writeFile(partial, bytes, { flag: 'wx' });
+      await rename(partial, full);
       return {
         storageKey,
         originalName,
@@ -277,7 +294,57 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const full = pathOf(storageKey);
       if (full) await rm(full, { force: true });
     },
+
+    async release(storageKey, inUse) {
+      const full = pathOf(storageKey);
+      if (!full) return false;
+      // Bounded: each round that puts the bytes back found a row, which usually stays; a share that withdrew its
+      // row lets the next round remove them.
+      for (let round = 0; round < RELEASE_ROUNDS; round += 1) {
+        if (await inUse()) return false;
+        const aside = `${full}.${randomBytes(8).toString('hex')}${SET_ASIDE}`;
+        try {
+          await rename(full, aside);
+        } catch (error) {
+          // Already gone (another release of the same bytes): nothing of ours to remove.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+          throw error;
+        }
+        if (!(await inUse())) {
+          await rm(aside, { force: true });
+          return true;
+        }
+        await rename(aside, full);
+      }
+      return false;
+    },
+
+    async reclaimLeftovers(cutoff) {
+      let count = 0;
+      // Keys are `yyyy/mm/<name>`: only those folders are walked (`.chunks` and anything else are not ours here).
+      for (const year of await namesIn(root, /^\d{4}$/))
+        for (const month of await namesIn(join(root, year), /^\d{2}$/))
+          for (const name of await namesIn(join(root, year, month), LEFTOVER)) {
+            const full = join(root, year, month, name);
+            const info = await stat(full).catch(() => undefined);
+            if (!info?.isFile() || info.mtime >= cutoff) continue;
+            await rm(full, { force: true });
+            count += 1;
+          }
+      return count;
+    },
   };
+}
+
+/** Suffix of bytes a release has set aside before it removes them. */
+const SET_ASIDE = '.gone';
+/** What a write or release in progress names its file: `<name>.<ext>.part`, `<name>.<ext>.<hex>.gone`. */
+const LEFTOVER = /\.(part|gone)$/;
+const RELEASE_ROUNDS = 3;
+
+async function namesIn(dir: string, pattern: RegExp): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((name) => pattern.test(name));
 }
 
 /**

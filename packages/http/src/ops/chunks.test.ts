@@ -1,0 +1,322 @@
+/**
+ * The chunked upload's assembly lock and the release of shared bytes, against one upload root on disk with an
+ * in-memory file table (two `createChunkUploads` on one root stand for two instances): a lock left by a process
+ * that died mid-assembly is taken over once its owner file is stale, a live one is respected and kept fresh by its
+ * holder's heartbeat, one that goes without a result is taken by the waiter; a purge racing an instant upload of
+ * the same bytes never leaves a row without its bytes; a dead process's partial files are reclaimed.
+ */
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FileRepository, NewFile, SysFileRow } from '@svc/data';
+import { ALL_DATA_SCOPE } from '@svc/data';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createChunkUploads, LOCK_HEARTBEAT_MS, LOCK_STALE_MS } from './chunks.js';
+import { createFileStore, type FileStore } from './file-store.js';
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+async function* bodyOf(bytes: Uint8Array) {
+  yield bytes;
+}
+
+/** What the chunked upload asks of the file table, in memory. */
+function memoryFiles(now: () => Date) {
+  const rows = new Map<number, SysFileRow>();
+  let next = 1;
+  const repo = {
+    async insert(row: NewFile) {
+      const id = next++;
+      rows.set(id, { ...row, id, isDelete: false, deleteTime: null } as unknown as SysFileRow);
+      return id;
+    },
+    async getById(id: number) {
+      const row = rows.get(id);
+      return row && !row.isDelete ? row : undefined;
+    },
+    async findByHash(sha256: string) {
+      return [...rows.values()].reverse().find((r) => !r.isDelete && r.sha256 === sha256);
+    },
+    async softDelete(id: number) {
+      const row = rows.get(id);
+      if (!row || row.isDelete) return false;
+      Object.assign(row, { isDelete: true, deleteTime: now() });
+      return true;
+    },
+    async purgeDeleted(ids: readonly number[]) {
+      let count = 0;
+      for (const id of ids) if (rows.get(id)?.isDelete && rows.delete(id)) count += 1;
+      return count;
+    },
+    async deletedBefore(cutoff: Date, limit: number) {
+      return [...rows.values()].filter((r) => r.isDelete && (r.deleteTime as Date) < cutoff).slice(0, limit);
+    },
+    async storageKeyInUse(key: string) {
+      return [...rows.values()].some((r) => r.storageKey === key);
+    },
+  };
+  return { rows, repo: repo as unknown as FileRepository & typeof repo };
+}
+
+const content = new Uint8Array(3000).map((_, i) => (i * 13) % 251);
+const hash = sha(content);
+const start = { fileHash: hash, fileName: 'data.txt', totalSize: 3000, chunkCount: 2 };
+
+function setup(
+  options: { pause?: (ms: number) => Promise<void>; files?: (store: FileStore) => FileStore } = {},
+) {
+  const root = mkdtempSync(join(tmpdir(), 'svc-chunks-'));
+  const state = { clock: new Date('2026-05-01T10:00:00Z').getTime() };
+  const now = () => new Date(state.clock);
+  const table = memoryFiles(now);
+  const store = createFileStore({ root, maxBytes: 1 << 20, allowedExtensions: ['txt'], now });
+  const instance = (pause = options.pause) =>
+    createChunkUploads({
+      root,
+      files: options.files ? options.files(store) : store,
+      repo: table.repo,
+      allowedExtensions: ['txt'],
+      retentionHours: 24,
+      now,
+      ...(pause ? { pause } : {}),
+    });
+  const uploads = instance();
+  const caller = { userId: 1, scope: ALL_DATA_SCOPE };
+  async function uploaded(): Promise<string> {
+    const { uploadId } = await uploads.init(start, caller);
+    await uploads.writeChunk(uploadId, '0', 1, bodyOf(content.subarray(0, 1500)));
+    await uploads.writeChunk(uploadId, '1', 1, bodyOf(content.subarray(1500)));
+    return uploadId;
+  }
+  const lockOf = (uploadId: string) => join(root, '.chunks', uploadId, 'complete.lock');
+  /** A lock as a process holding it left it: its owner file, last touched at the service clock's now. */
+  function leaveLock(uploadId: string, token: string): string {
+    mkdirSync(lockOf(uploadId));
+    const owner = join(lockOf(uploadId), 'owner');
+    writeFileSync(owner, token);
+    utimesSync(owner, now(), now());
+    return owner;
+  }
+  async function bytesOf(row: SysFileRow): Promise<Buffer | undefined> {
+    const opened = await store.open(row.storageKey);
+    return opened ? Buffer.from(await new Response(opened.body).arrayBuffer()) : undefined;
+  }
+  return { root, state, now, table, store, instance, uploads, caller, uploaded, lockOf, leaveLock, bytesOf };
+}
+
+/** A pause the test lets go of: `polled` resolves when the waiter has looked at the lock and pauses. */
+function heldPauses() {
+  let polled!: () => void;
+  let looked = new Promise<void>((r) => {
+    polled = r;
+  });
+  const waiting: Array<() => void> = [];
+  return {
+    pause: () =>
+      new Promise<void>((resume) => {
+        waiting.push(resume);
+        polled();
+      }),
+    /** Resolves once the waiter has paused (again). */
+    get polled() {
+      return looked;
+    },
+    resume() {
+      looked = new Promise<void>((r) => {
+        polled = r;
+      });
+      for (const resume of waiting.splice(0)) resume();
+    },
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('chunked upload: the assembly lock', () => {
+  it('takes over a lock whose holder died mid-assembly once its owner file is stale', async () => {
+    const t = setup();
+    const uploadId = await t.uploaded();
+    t.leaveLock(uploadId, 'dead-process');
+    t.state.clock += LOCK_STALE_MS + 1_000;
+    const row = await t.uploads.complete({ ...start, uploadId }, 1);
+    expect(row.sha256).toBe(hash);
+    expect((await t.bytesOf(row))?.equals(Buffer.from(content))).toBe(true);
+    expect(existsSync(t.lockOf(uploadId))).toBe(false);
+  });
+
+  it('waits for a live holder and takes the lock once the holder stops touching it', async () => {
+    const held = heldPauses();
+    const t = setup({ pause: held.pause });
+    const uploadId = await t.uploaded();
+    const owner = t.leaveLock(uploadId, 'alive');
+    const answer = t.uploads.complete({ ...start, uploadId }, 1);
+    await held.polled;
+    // The waiter looked and left the holder's lock alone.
+    expect(readFileSync(owner, 'utf8')).toBe('alive');
+    t.state.clock += LOCK_STALE_MS - 1_000;
+    held.resume();
+    await held.polled;
+    expect(readFileSync(owner, 'utf8')).toBe('alive');
+    // Two minutes without a touch: the holder is taken for dead.
+    t.state.clock += 2_000;
+    held.resume();
+    const row = await answer;
+    expect(row.sha256).toBe(hash);
+    expect(existsSync(owner)).toBe(false);
+  });
+
+  it('assembles itself when the holder lets go without a result (not 44005 for a chunk it has)', async () => {
+    const held = heldPauses();
+    const t = setup({ pause: held.pause });
+    const uploadId = await t.uploaded();
+    t.leaveLock(uploadId, 'failed-holder');
+    const answer = t.uploads.complete({ ...start, uploadId }, 1);
+    await held.polled;
+    // The holder failed (a database error, say) and removed its lock without writing done.json.
+    rmSync(t.lockOf(uploadId), { recursive: true });
+    held.resume();
+    const row = await answer;
+    expect((await t.bytesOf(row))?.equals(Buffer.from(content))).toBe(true);
+  });
+
+  it('keeps its lock fresh while it assembles: another instance waits and answers the same row', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let wrote!: () => void;
+    const writing = new Promise<void>((r) => {
+      wrote = r;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    // The first instance's store stalls on its first write, as a large file on a slow disk would.
+    const slow = (store: FileStore): FileStore => ({
+      ...store,
+      async begin(name) {
+        const sink = await store.begin(name);
+        return {
+          ...sink,
+          async write(chunk) {
+            wrote();
+            await released;
+            return sink.write(chunk);
+          },
+        };
+      },
+    });
+    const held = heldPauses();
+    const t = setup({ files: slow });
+    const uploadId = await t.uploaded();
+    const first = t.uploads.complete({ ...start, uploadId }, 1);
+    await writing;
+    const owner = join(t.lockOf(uploadId), 'owner');
+    const token = readFileSync(owner, 'utf8');
+    // Three minutes pass; the holder's heartbeat touches its owner file meanwhile.
+    t.state.clock += LOCK_STALE_MS + 60_000;
+    vi.advanceTimersByTime(LOCK_HEARTBEAT_MS);
+    while (statSync(owner).mtimeMs !== t.state.clock) await new Promise((r) => setImmediate(r));
+    const other = t.instance(held.pause);
+    const second = other.complete({ ...start, uploadId }, 1);
+    await held.polled;
+    expect(readFileSync(owner, 'utf8')).toBe(token);
+    release();
+    const row = await first;
+    held.resume();
+    expect((await second).id).toBe(row.id);
+    expect(t.table.rows.size).toBe(1);
+  });
+});
+
+describe('chunked upload: shared bytes and leftovers', () => {
+  it('keeps the bytes of an instant upload that shares them while the last other row is purged', async () => {
+    const t = setup();
+    const uploadId = await t.uploaded();
+    const original = await t.uploads.complete({ ...start, uploadId }, 1);
+    await t.table.repo.softDelete(original.id);
+    t.state.clock += 25 * 3_600_000;
+    // The purge finds no row naming the bytes; before it acts, an instant upload of the same hash (found while the
+    // original was still live) inserts its row.
+    const inUse = t.table.repo.storageKeyInUse;
+    let shared: SysFileRow | undefined;
+    let looks = 0;
+    t.table.repo.storageKeyInUse = async (key) => {
+      const answer = await inUse(key);
+      looks += 1;
+      if (looks === 1) {
+        const stored = await t.store.share(original, 'copy.txt');
+        expect(stored).toBeDefined();
+        const id = await t.table.repo.insert({
+          ...(stored as NewFile),
+          createTime: t.now(),
+          createUserId: 2,
+        });
+        shared = await t.table.repo.getById(id);
+      }
+      return answer;
+    };
+    expect(await t.uploads.reclaim(t.now())).toBeGreaterThanOrEqual(1);
+    expect(t.table.rows.has(original.id)).toBe(false);
+    expect(shared).toBeDefined();
+    expect((await t.bytesOf(shared as SysFileRow))?.equals(Buffer.from(content))).toBe(true);
+  });
+
+  it('an instant upload that looks while the bytes are set aside uploads them instead of naming them', async () => {
+    const t = setup();
+    const uploadId = await t.uploaded();
+    const original = await t.uploads.complete({ ...start, uploadId }, 1);
+    await t.table.repo.softDelete(original.id);
+    t.state.clock += 25 * 3_600_000;
+    const inUse = t.table.repo.storageKeyInUse;
+    let looks = 0;
+    let answer: Awaited<ReturnType<typeof t.uploads.init>> | undefined;
+    t.table.repo.storageKeyInUse = async (key) => {
+      looks += 1;
+      // The release's second look: the bytes are set aside, so the instant upload finds them gone.
+      if (looks === 2) {
+        t.table.repo.storageKeyInUse = inUse;
+        t.table.repo.findByHash = async () => original;
+        answer = await t.uploads.init(
+          { ...start, fileName: 'late.txt' },
+          { userId: 2, scope: ALL_DATA_SCOPE },
+        );
+      }
+      return inUse(key);
+    };
+    await t.uploads.reclaim(t.now());
+    expect(answer).toMatchObject({ uploaded: false });
+    // No row is left naming bytes that are gone.
+    for (const row of t.table.rows.values()) expect(await t.bytesOf(row)).toBeDefined();
+    expect(t.table.rows.size).toBe(0);
+  });
+
+  it('reclaims the partial files a dead process left in the store, and nothing else', async () => {
+    const t = setup();
+    const month = join(t.root, '2026', '05');
+    mkdirSync(month, { recursive: true });
+    const old = new Date(t.state.clock - 2 * 86_400_000);
+    const names = ['a.txt.part', 'b.txt.0123456789abcdef.gone', 'c.txt', 'fresh.txt.part'];
+    for (const name of names) writeFileSync(join(month, name), 'x');
+    for (const name of names.slice(0, 3)) utimesSync(join(month, name), old, old);
+    utimesSync(join(month, 'fresh.txt.part'), t.now(), t.now());
+    mkdirSync(join(t.root, 'other'));
+    writeFileSync(join(t.root, 'other', 'd.part'), 'x');
+    utimesSync(join(t.root, 'other', 'd.part'), old, old);
+    expect(await t.uploads.reclaim(t.now())).toBe(2);
+    expect(existsSync(join(month, 'a.txt.part'))).toBe(false);
+    expect(existsSync(join(month, 'b.txt.0123456789abcdef.gone'))).toBe(false);
+    expect(existsSync(join(month, 'c.txt'))).toBe(true);
+    expect(existsSync(join(month, 'fresh.txt.part'))).toBe(true);
+    expect(existsSync(join(t.root, 'other', 'd.part'))).toBe(true);
+  });
+});
