@@ -364,36 +364,39 @@ describe('realtime hub instance bound', () => {
   });
 });
 
-describe('realtime hub slots over time', () => {
-  // The service clock: moved past the handshake timeout instead of waiting for it.
-  let offsetMs = 0;
-  let t: TestServer;
-  let running: ListeningServer;
-  let base: string;
-
+/**
+ * A test server with the hub on behind a real listener and one user without permissions, whose service clock runs
+ * `offsetMs` ahead of the real one: tests move it past timeouts instead of waiting for them.
+ */
+function hubOnMovingClock(env: Record<string, string>, account: string) {
+  const hub = { offsetMs: 0 } as { offsetMs: number; t: TestServer; running: ListeningServer; base: string };
   beforeAll(async () => {
-    t = await startTestServer({
-      now: () => new Date(Date.now() + offsetMs),
-      env: {
-        Service__Security__RateLimit__Enabled: 'false',
-        Service__Realtime__Enabled: 'true',
-        Service__Realtime__MaxConnectionsPerUser: '2',
-        Service__Realtime__MaxConnections: '3',
-      },
+    hub.t = await startTestServer({
+      now: () => new Date(Date.now() + hub.offsetMs),
+      env: { Service__Security__RateLimit__Enabled: 'false', Service__Realtime__Enabled: 'true', ...env },
     });
-    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
-    base = running.url;
-    await grantPermissions(t, { account: 'slot_sue', permissions: [] });
+    hub.running = await listen(hub.t.server, hub.t.server.deps.logger, 'http://127.0.0.1:0');
+    hub.base = hub.running.url;
+    await grantPermissions(hub.t, { account, permissions: [] });
   });
   afterAll(async () => {
-    await running?.shutdown();
-    await t?.close();
+    await hub.running?.shutdown();
+    await hub.t?.close();
   });
+  return hub;
+}
 
-  const adminToken = async () => (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
-  const sueToken = async () => (await login(t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
+describe('realtime hub slots over time', () => {
+  // The service clock: moved past the handshake timeout instead of waiting for it.
+  const hub = hubOnMovingClock(
+    { Service__Realtime__MaxConnectionsPerUser: '2', Service__Realtime__MaxConnections: '3' },
+    'slot_sue',
+  );
+
+  const adminToken = async () => (await login(hub.t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+  const sueToken = async () => (await login(hub.t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
   /** Open sockets as the server counts them (it sees a client's close in its own time: tests wait for it). */
-  const serverCount = () => t.server.realtime?.connectionCount() ?? -1;
+  const serverCount = () => hub.t.server.realtime?.connectionCount() ?? -1;
   async function until(condition: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (!condition()) {
@@ -404,7 +407,7 @@ describe('realtime hub slots over time', () => {
   /** Sockets a test opened; each test starts with none. */
   const clients: HubClient[] = [];
   const open = async (token: string) => {
-    const client = await connectHub(base, { token });
+    const client = await connectHub(hub.base, { token });
     clients.push(client);
     return client;
   };
@@ -418,7 +421,7 @@ describe('realtime hub slots over time', () => {
   /** An upgrade request ws refuses (bad Sec-WebSocket-Key) after the hub took a slot for it: its HTTP status. */
   function badHandshake(token: string): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = request(`${base}/hub/realtime`, {
+      const req = request(`${hub.base}/hub/realtime`, {
         headers: {
           authorization: `Bearer ${token}`,
           connection: 'Upgrade',
@@ -442,27 +445,27 @@ describe('realtime hub slots over time', () => {
     const admin = await adminToken();
     await open(admin);
     await open(admin);
-    expect(await refusal(base, { token: admin })).toBe(429);
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
     // Long past the handshake timeout, the user's two sockets still hold their slots.
-    offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
-    expect(await refusal(base, { token: admin })).toBe(429);
-    offsetMs += 10 * HANDSHAKE_TIMEOUT_MS;
-    expect(await refusal(base, { token: admin })).toBe(429);
+    hub.offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
+    hub.offsetMs += 10 * HANDSHAKE_TIMEOUT_MS;
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
 
     // The instance bound (3) the same way: another user fills it, and it stays full.
     const sue = await sueToken();
     await open(sue);
-    expect(await refusal(base, { token: sue })).toBe(503);
-    offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
-    expect(await refusal(base, { token: sue })).toBe(503);
+    expect(await refusal(hub.base, { token: sue })).toBe(503);
+    hub.offsetMs += HANDSHAKE_TIMEOUT_MS + 1000;
+    expect(await refusal(hub.base, { token: sue })).toBe(503);
     expect(serverCount()).toBe(3);
 
     // Closing one frees exactly one slot: one more opens, the next is refused again.
     (clients[0] as HubClient).close();
     await until(() => serverCount() === 2);
     await open(sue);
-    expect(await refusal(base, { token: sue })).toBe(503);
-    expect(await refusal(base, { token: admin })).toBe(503);
+    expect(await refusal(hub.base, { token: sue })).toBe(503);
+    expect(await refusal(hub.base, { token: admin })).toBe(503);
   });
 
   it('a session end that closes the socket frees exactly its slot', async () => {
@@ -470,12 +473,12 @@ describe('realtime hub slots over time', () => {
     const ending = await adminToken();
     await open(admin);
     const kicked = await open(ending);
-    expect(await refusal(base, { token: admin })).toBe(429);
-    await t.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(ending) });
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
+    await hub.t.request('/api/v1/auth/logout', { method: 'POST', headers: bearer(ending) });
     expect((await kicked.closed).code).toBe(HubCloseCode.SessionEnded);
     await until(() => serverCount() === 1);
     await open(admin);
-    expect(await refusal(base, { token: admin })).toBe(429);
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
   });
 
   it('a handshake refused after the slot was taken gives it back at once', async () => {
@@ -484,7 +487,7 @@ describe('realtime hub slots over time', () => {
     for (let i = 0; i < 3; i++) expect(await badHandshake(admin)).toBe(400);
     await open(admin);
     await open(admin);
-    expect(await refusal(base, { token: admin })).toBe(429);
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
   });
 
   it('a plain request that only carries the Upgrade header is refused (426) without taking a slot', async () => {
@@ -492,7 +495,7 @@ describe('realtime hub slots over time', () => {
     for (let i = 0; i < 3; i++) {
       // No `Connection: Upgrade`: Node answers it as a normal request, which can never become a socket.
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(`${base}/hub/realtime`, {
+        const req = request(`${hub.base}/hub/realtime`, {
           headers: { authorization: `Bearer ${admin}`, upgrade: 'websocket' },
         });
         req.on('response', (res) => {
@@ -506,61 +509,46 @@ describe('realtime hub slots over time', () => {
     }
     await open(admin);
     await open(admin);
-    expect(await refusal(base, { token: admin })).toBe(429);
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
   });
 });
 
 describe('realtime hub and sessions that end without a request', () => {
   // The service clock: moved past the idle timeout and the check interval instead of waiting for them.
-  let offsetMs = 0;
-  let t: TestServer;
-  let running: ListeningServer;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await startTestServer({
-      now: () => new Date(Date.now() + offsetMs),
-      env: {
-        Service__Security__RateLimit__Enabled: 'false',
-        Service__Realtime__Enabled: 'true',
-        Service__Realtime__HeartbeatSeconds: '1',
-        Service__Security__Session__IdleMinutesNormal: '5',
-      },
-    });
-    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
-    base = running.url;
-    await grantPermissions(t, { account: 'idle_ida', permissions: [] });
-  });
-  afterAll(async () => {
-    await running?.shutdown();
-    await t?.close();
-  });
+  const hub = hubOnMovingClock(
+    { Service__Realtime__HeartbeatSeconds: '1', Service__Security__Session__IdleMinutesNormal: '5' },
+    'idle_ida',
+  );
 
   const session = async () => {
-    const { accessToken } = await login(t, 'idle_ida', TEST_USER_PASSWORD);
+    const { accessToken } = await login(hub.t, 'idle_ida', TEST_USER_PASSWORD);
     return { token: accessToken, sessionId: String(decodeJwt(accessToken).sid) };
   };
 
   it('closes the socket of a session whose idle timeout passed, with no request to notice it', async () => {
     const { token, sessionId } = await session();
-    const client = await connectHub(base, { token });
+    const client = await connectHub(hub.base, { token });
     // Live and within the timeout: a check finds nothing (the socket still answers).
-    offsetMs += 2 * 60_000;
+    hub.offsetMs += 2 * 60_000;
     client.ws.send(JSON.stringify({ type: 'ping' }));
     expect(await client.next()).toEqual({ type: 'pong', data: null });
-    offsetMs += 4 * 60_000;
+    hub.offsetMs += 4 * 60_000;
     // Six minutes without a request: the next heartbeat's check ends the session and its socket.
     expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'idle' } });
     expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
-    expect((await t.server.database.repos.sessions.findById(sessionId))?.revokedAt).not.toBeNull();
+    expect((await hub.t.server.database.repos.sessions.findById(sessionId))?.revokedAt).not.toBeNull();
   });
 
   it('closes the socket of a session revoked without its end reaching the hub (the broadcast lost)', async () => {
     const { token, sessionId } = await session();
-    const client = await connectHub(base, { token });
+    const client = await connectHub(hub.base, { token });
     // Revoked at the row only, as when the broadcast went to a Redis that was away.
-    await t.server.database.repos.sessions.revoke(sessionId, 'forced', new Date(Date.now() + offsetMs));
-    offsetMs += 61_000;
+    await hub.t.server.database.repos.sessions.revoke(
+      sessionId,
+      'forced',
+      new Date(Date.now() + hub.offsetMs),
+    );
+    hub.offsetMs += 61_000;
     expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'forced' } });
     expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
   });

@@ -32,11 +32,12 @@ async function* bodyOf(bytes: Uint8Array) {
 /** What the chunked upload asks of the file table, in memory. */
 function memoryFiles(now: () => Date) {
   const rows = new Map<number, SysFileRow>();
+  const deletedAt = new Map<number, Date>();
   let next = 1;
   const repo = {
     async insert(row: NewFile) {
       const id = next++;
-      rows.set(id, { ...row, id, isDelete: false, deleteTime: null } as unknown as SysFileRow);
+      rows.set(id, { ...row, id, isDelete: false } as unknown as SysFileRow);
       return id;
     },
     async getById(id: number) {
@@ -49,7 +50,8 @@ function memoryFiles(now: () => Date) {
     async softDelete(id: number) {
       const row = rows.get(id);
       if (!row || row.isDelete) return false;
-      Object.assign(row, { isDelete: true, deleteTime: now() });
+      row.isDelete = true;
+      deletedAt.set(id, now());
       return true;
     },
     async purgeDeleted(ids: readonly number[]) {
@@ -58,7 +60,9 @@ function memoryFiles(now: () => Date) {
       return count;
     },
     async deletedBefore(cutoff: Date, limit: number) {
-      return [...rows.values()].filter((r) => r.isDelete && (r.deleteTime as Date) < cutoff).slice(0, limit);
+      return [...rows.values()]
+        .filter((r) => r.isDelete && (deletedAt.get(r.id) as Date) < cutoff)
+        .slice(0, limit);
     },
     async storageKeyInUse(key: string) {
       return [...rows.values()].some((r) => r.storageKey === key);
