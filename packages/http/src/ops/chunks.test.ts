@@ -108,6 +108,7 @@ function setup(
     const owner = join(lockOf(uploadId), 'owner');
     writeFileSync(owner, token);
     utimesSync(owner, now(), now());
+    utimesSync(lockOf(uploadId), now(), now());
     return owner;
   }
   async function bytesOf(row: SysFileRow): Promise<Buffer | undefined> {
@@ -157,6 +158,16 @@ describe('chunked upload: the assembly lock', () => {
     expect(row.sha256).toBe(hash);
     expect((await t.bytesOf(row))?.equals(Buffer.from(content))).toBe(true);
     expect(existsSync(t.lockOf(uploadId))).toBe(false);
+  });
+
+  it('takes over a stale lock folder its holder died before naming itself in', async () => {
+    const t = setup();
+    const uploadId = await t.uploaded();
+    mkdirSync(t.lockOf(uploadId));
+    utimesSync(t.lockOf(uploadId), t.now(), t.now());
+    t.state.clock += LOCK_STALE_MS + 1_000;
+    const row = await t.uploads.complete({ ...start, uploadId }, 1);
+    expect((await t.bytesOf(row))?.equals(Buffer.from(content))).toBe(true);
   });
 
   it('waits for a live holder and takes the lock once the holder stops touching it', async () => {

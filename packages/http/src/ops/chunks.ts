@@ -221,22 +221,18 @@ export function createChunkUploads(options: {
   }
 
   /**
-   * The lock's owner (its token) and whether it is stale: the assembler touches the owner file every
-   * {@link LOCK_HEARTBEAT_MS}, so one untouched for {@link LOCK_STALE_MS} on the service clock belongs to a
-   * process that died (killed, its machine lost), which used to block the upload until its retention ended.
+   * The lock folder (its inode, which a rename keeps and a new `mkdir` does not) and whether it is stale: the
+   * assembler touches its owner file every {@link LOCK_HEARTBEAT_MS}, so a lock untouched for {@link LOCK_STALE_MS}
+   * on the service clock belongs to a process that died (killed, its machine lost), which used to block the upload
+   * until its retention ended. A folder without its owner file (being made, or left by a death in between) counts
+   * from the folder's own time.
    */
-  async function lockHolder(lock: string): Promise<{ token: string; stale: boolean } | undefined> {
-    const owner = join(lock, 'owner');
-    const [info, token] = await Promise.all([
-      stat(owner).catch(() => undefined),
-      readFile(owner, 'utf8').catch(() => undefined),
-    ]);
-    const now = options.now().getTime();
-    if (info !== undefined && token !== undefined)
-      return { token, stale: now - info.mtimeMs > LOCK_STALE_MS };
-    // A lock folder without its owner file: being made, or left by a death in between.
+  async function lockHolder(lock: string): Promise<{ ino: number; stale: boolean } | undefined> {
     const folder = await stat(lock).catch(() => undefined);
-    return folder ? { token: '', stale: now - folder.mtimeMs > LOCK_STALE_MS } : undefined;
+    if (!folder) return undefined;
+    const owner = await stat(join(lock, 'owner')).catch(() => undefined);
+    const touched = Math.max(folder.mtimeMs, owner?.mtimeMs ?? 0);
+    return { ino: folder.ino, stale: options.now().getTime() - touched > LOCK_STALE_MS };
   }
 
   /** Takes the upload's assembly lock (an atomic `mkdir`), setting a dead owner's aside first; true when taken. */
@@ -259,8 +255,8 @@ export function createChunkUploads(options: {
       } catch {
         return false;
       }
-      const moved = await readFile(join(aside, 'owner'), 'utf8').catch(() => '');
-      if (moved !== holder.token) {
+      const moved = await stat(aside).catch(() => undefined);
+      if (moved?.ino !== holder.ino) {
         await rename(aside, lock).catch(() => {});
         return false;
       }
@@ -273,7 +269,8 @@ export function createChunkUploads(options: {
     }
     const owner = join(lock, 'owner');
     await writeFile(owner, randomUUID());
-    await touch(owner);
+    // Both on the service clock: the folder's time counts until the owner file's is newer.
+    await Promise.all([touch(owner), touch(lock)]);
     return true;
   }
 
