@@ -552,4 +552,25 @@ describe('realtime hub and sessions that end without a request', () => {
     expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'forced' } });
     expect((await client.closed).code).toBe(HubCloseCode.SessionEnded);
   });
+
+  it('looks the sessions due up in one read, not one a session', async () => {
+    const sessions = [await session(), await session(), await session()];
+    const clients = await Promise.all(sessions.map(({ token }) => connectHub(hub.base, { token })));
+    const repo = hub.t.server.database.repos.sessions;
+    const many = vi.spyOn(repo, 'findByIds');
+    const one = vi.spyOn(repo, 'findById');
+    try {
+      for (const { sessionId } of sessions)
+        await repo.revoke(sessionId, 'forced', new Date(Date.now() + hub.offsetMs));
+      hub.offsetMs += 61_000;
+      for (const client of clients)
+        expect(await client.next()).toEqual({ type: 'force-logout', data: { reason: 'forced' } });
+      expect(many).toHaveBeenCalledTimes(1);
+      expect(new Set(many.mock.calls[0]?.[0])).toEqual(new Set(sessions.map((s) => s.sessionId)));
+      expect(one).not.toHaveBeenCalled();
+    } finally {
+      many.mockRestore();
+      one.mockRestore();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { SysSessionRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
-import { writeAllInChunks } from './id-lists.js';
+import { readInChunks, writeAllInChunks } from './id-lists.js';
 
 /** Column widths of `sys_session` (every dialect but SQLite would reject longer values). */
 const ACCOUNT_MAX = 64;
@@ -38,6 +38,8 @@ export interface SessionRepository {
   insert(session: NewSession): Promise<string>;
   /** The row, revoked or not. */
   findById(id: string): Promise<SysSessionRow | undefined>;
+  /** The rows of these ids that exist, revoked or not, in no particular order (any number of ids). */
+  findByIds(ids: readonly string[]): Promise<SysSessionRow[]>;
   /** Records activity; false when the session does not exist or is revoked (the liveness re-check). */
   touch(id: string, at: Date): Promise<boolean>;
   /** Revokes one session; true only for the call that revoked it (false when absent or already revoked). */
@@ -96,6 +98,10 @@ export function createSessionRepository({ db, adapter, tables }: RepositoryConte
     async findById(id) {
       const [row] = await db.select().from(t).where(eq(t.id, id));
       return row;
+    },
+
+    findByIds(ids) {
+      return readInChunks(ids, (chunk) => db.select().from(t).where(inArray(t.id, chunk)));
     },
 
     async touch(id, at) {

@@ -63,7 +63,8 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000;
  * How often (service clock) each session with an open socket is looked up at its row, at a heartbeat: a session
  * also ends without any request (its idle or absolute timeout, applied lazily when a request authenticates), and a
  * revocation's broadcast can be lost (Redis away); its sockets must close anyway (modules.md: "the connection
- * closes when the session ends"). One read per session a minute; the timeouts are counted in minutes.
+ * closes when the session ends"). One read a heartbeat for the sessions due, each checked once a minute; the
+ * timeouts are counted in minutes.
  */
 export const SESSION_CHECK_MS = 60_000;
 
@@ -255,23 +256,27 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
    */
   async function checkSessions(now: number): Promise<void> {
     if (checkingSessions) return;
+    const due: string[] = [];
+    for (const [sessionId, checkedAt] of sessionCheckedAt) {
+      if (!bySession.has(sessionId)) sessionCheckedAt.delete(sessionId);
+      else if (now - checkedAt >= SESSION_CHECK_MS) due.push(sessionId);
+    }
+    if (due.length === 0) return;
     checkingSessions = true;
     try {
-      for (const sessionId of [...sessionCheckedAt.keys()]) {
-        if (!bySession.has(sessionId)) {
-          sessionCheckedAt.delete(sessionId);
-          continue;
-        }
-        if (now - (sessionCheckedAt.get(sessionId) ?? 0) < SESSION_CHECK_MS) continue;
-        sessionCheckedAt.set(sessionId, now);
-        const row = await deps.core.repos.sessions.findById(sessionId);
+      // One read for every session due (in chunks of a few hundred ids), not one a session.
+      const rows = new Map((await deps.core.repos.sessions.findByIds(due)).map((row) => [row.id, row]));
+      for (const sessionId of due) {
+        const row = rows.get(sessionId);
         if (!row || row.revokedAt !== null) {
           endSession(sessionId, row?.revokeReason ?? 'revoked');
-          continue;
+        } else {
+          const expiry = await deps.core.sessions.expireIfDue(row);
+          // The revocation is broadcast too; closing here does not wait for it (nor depend on Redis).
+          if (expiry) endSession(sessionId, expiry);
         }
-        const expiry = await deps.core.sessions.expireIfDue(row);
-        // The revocation is broadcast too; closing here does not wait for it (nor depend on Redis).
-        if (expiry) endSession(sessionId, expiry);
+        // Checked only once answered: a session whose check failed is looked at again at the next heartbeat.
+        sessionCheckedAt.set(sessionId, now);
       }
     } catch (error) {
       // The database or the cache away: the next heartbeat tries again.
@@ -283,8 +288,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
 
   function heartbeat(): void {
     expireHandshakes();
-    void checkSessions(deps.now().getTime());
     const now = deps.now().getTime();
+    void checkSessions(now);
     for (const conn of everyConnection()) {
       if (conn.expiresAt !== undefined && now >= conn.expiresAt) {
         conn.ws.close(HubCloseCode.TokenExpired, 'token expired');

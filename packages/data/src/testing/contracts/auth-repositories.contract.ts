@@ -63,6 +63,17 @@ export function authRepositoriesContract(fixture: DialectFixture): void {
         expect(await repos.sessions.findById(guidV7())).toBeUndefined();
       });
 
+      it('finds many sessions by id, revoked ones too, missing ones left out', async () => {
+        const userId = await newUser();
+        const live = await repos.sessions.insert({ userId, account: 'm', createTime: at(0) });
+        const revoked = await repos.sessions.insert({ userId, account: 'm', createTime: at(1) });
+        await repos.sessions.revoke(revoked, 'forced', at(2));
+        const rows = await repos.sessions.findByIds([live, guidV7(), revoked, live]);
+        expect(rows.map((r) => r.id).sort()).toEqual([live, revoked].sort());
+        expect(rows.find((r) => r.id === revoked)?.revokeReason).toBe('forced');
+        expect(await repos.sessions.findByIds([])).toEqual([]);
+      });
+
       it('revokes all of a user but one, and lists live sessions newest first', async () => {
         const userId = await newUser();
         const other = await newUser();
