@@ -101,6 +101,13 @@ function setup(
     await uploads.writeChunk(uploadId, '1', 1, bodyOf(content.subarray(1500)));
     return uploadId;
   }
+  /** A completed file deleted longer ago than the retention period: the next reclaim purges it. */
+  async function purgeable(): Promise<SysFileRow> {
+    const row = await uploads.complete({ ...start, uploadId: await uploaded() }, 1);
+    await table.repo.softDelete(row.id);
+    state.clock += 25 * 3_600_000;
+    return row;
+  }
   const lockOf = (uploadId: string) => join(root, '.chunks', uploadId, 'complete.lock');
   /** A lock as a process holding it left it: its owner file, last touched at the service clock's now. */
   function leaveLock(uploadId: string, token: string): string {
@@ -115,7 +122,21 @@ function setup(
     const opened = await store.open(row.storageKey);
     return opened ? Buffer.from(await new Response(opened.body).arrayBuffer()) : undefined;
   }
-  return { root, state, now, table, store, instance, uploads, caller, uploaded, lockOf, leaveLock, bytesOf };
+  return {
+    root,
+    state,
+    now,
+    table,
+    store,
+    instance,
+    uploads,
+    caller,
+    uploaded,
+    purgeable,
+    lockOf,
+    leaveLock,
+    bytesOf,
+  };
 }
 
 /** A pause the test lets go of: `polled` resolves when the waiter has looked at the lock and pauses. */
@@ -256,10 +277,7 @@ describe('chunked upload: the assembly lock', () => {
 describe('chunked upload: shared bytes and leftovers', () => {
   it('keeps the bytes of an instant upload that shares them while the last other row is purged', async () => {
     const t = setup();
-    const uploadId = await t.uploaded();
-    const original = await t.uploads.complete({ ...start, uploadId }, 1);
-    await t.table.repo.softDelete(original.id);
-    t.state.clock += 25 * 3_600_000;
+    const original = await t.purgeable();
     // The purge finds no row naming the bytes; before it acts, an instant upload of the same hash (found while the
     // original was still live) inserts its row.
     const inUse = t.table.repo.storageKeyInUse;
@@ -288,10 +306,7 @@ describe('chunked upload: shared bytes and leftovers', () => {
 
   it('an instant upload that looks while the bytes are set aside uploads them instead of naming them', async () => {
     const t = setup();
-    const uploadId = await t.uploaded();
-    const original = await t.uploads.complete({ ...start, uploadId }, 1);
-    await t.table.repo.softDelete(original.id);
-    t.state.clock += 25 * 3_600_000;
+    const original = await t.purgeable();
     const inUse = t.table.repo.storageKeyInUse;
     let looks = 0;
     let answer: Awaited<ReturnType<typeof t.uploads.init>> | undefined;
