@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findSortColumn, normalizePaging } from './paging.js';
-import { sysUser } from './sqlite/schema.js';
+import { sysFile, sysJob, sysUser } from './sqlite/schema.js';
 
 describe('normalizePaging (contract §3)', () => {
   it('defaults current to 1 and size to 20 for missing, zero, negative or non-numeric values', () => {
@@ -35,5 +35,14 @@ describe('findSortColumn', () => {
     expect(findSortColumn(sysUser, 'account desc, password')).toBeUndefined();
     expect(findSortColumn(sysUser, '')).toBeUndefined();
     expect(findSortColumn(sysUser, undefined)).toBeUndefined();
+  });
+
+  it('never names a column holding a secret, in any spelling', () => {
+    for (const field of ['password', 'PASSWORD', 'totpSecret', 'totp_secret'])
+      expect(findSortColumn(sysUser, field)).toBeUndefined();
+    expect(findSortColumn(sysJob, 'propsJson')).toBeUndefined();
+    expect(findSortColumn(sysJob, 'props_json')).toBeUndefined();
+    expect(findSortColumn(sysFile, 'storageKey')).toBeUndefined();
+    expect(findSortColumn(sysJob, 'name')).toBe(sysJob.name);
   });
 });

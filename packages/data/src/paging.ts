@@ -1,7 +1,7 @@
 /**
  * Paging per contract §3: `current` is 1-based (<= 0 → 1), `size` defaults to 20 (<= 0 → 20), `sortField` is
- * honoured only when it names a real column of the table (property name or SQL name, any case) and is turned
- * into a column reference, never into SQL text; `sortOrder` is `asc` or `desc`. A page is
+ * honoured only when it names a real column of the table (property name or SQL name, any case) that holds no
+ * secret ({@link NEVER_SORTED}) and is turned into a column reference, never into SQL text; `sortOrder` is `asc` or `desc`. A page is
  * `{current, size, total, pages, items}`. The size ceiling (`Service:Api:MaxPageSize`) is enforced by the HTTP
  * layer, which owns the error code.
  */
@@ -65,12 +65,33 @@ export function normalizePaging(query: PageQuery): NormalizedPaging {
   };
 }
 
-/** The column `field` names (property key `createTime` or SQL name `create_time`, case-insensitive), if any. */
+/**
+ * Columns no page is ever sorted by, whatever its table: their values are secrets or are masked or left out of
+ * every answer (a password or token hash, a TOTP secret, a job's properties with their write-only secrets, a
+ * file's storage name). Sorting is reading: a caller who can place a row of their own beside another and see
+ * which comes first learns a masked value one character at a time (helper-71 recovered a job's `Authorization`
+ * header that the job page shows as `***`, with only the job list and edit rights).
+ */
+export const NEVER_SORTED: ReadonlySet<string> = new Set([
+  'password',
+  'password_hash',
+  'totp_secret',
+  'token_hash',
+  'code_hash',
+  'props_json',
+  'storage_key',
+]);
+
+/**
+ * The column `field` names (property key `createTime` or SQL name `create_time`, case-insensitive), if any and if
+ * it may be sorted by ({@link NEVER_SORTED}).
+ */
 export function findSortColumn(table: Table, field: string | undefined): Column | undefined {
   if (!field) return undefined;
   const wanted = field.toLowerCase();
   for (const [key, column] of Object.entries(getTableColumns(table))) {
-    if (key.toLowerCase() === wanted || column.name.toLowerCase() === wanted) return column;
+    if (key.toLowerCase() === wanted || column.name.toLowerCase() === wanted)
+      return NEVER_SORTED.has(column.name) ? undefined : column;
   }
   return undefined;
 }

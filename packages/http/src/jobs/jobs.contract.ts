@@ -911,6 +911,42 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       },
     );
 
+    it('never orders the job page by its props, whose secrets it masks (sorting would read them)', async () => {
+      // Created so that the id order is the reverse of the secrets' order.
+      const ids: number[] = [];
+      for (const [n, secret] of [
+        [1, 'Bearer Zz'],
+        [2, 'Bearer Aa'],
+      ] as const) {
+        const created = await call('/api/v1/sys/job', {
+          json: {
+            code: `sort-oracle-${n}`,
+            name: `sort-oracle-${n}`,
+            handlerKind: 2,
+            propsJson: JSON.stringify({
+              url: `http://127.0.0.1:${port}/x`,
+              headers: { Authorization: secret },
+            }),
+            triggerKind: 2,
+            intervalSeconds: 3600,
+          },
+        });
+        expect(created.code).toBe(0);
+        ids.push(created.data.id);
+      }
+      for (const field of ['propsJson', 'props_json', 'PROPSJSON'])
+        for (const order of ['asc', 'desc']) {
+          const page = await call(
+            `/api/v1/sys/job/page?name=sort-oracle&sortField=${field}&sortOrder=${order}`,
+          );
+          expect(page.data.items.map((j: { id: number }) => j.id)).toEqual(ids);
+        }
+      // A column that is shown is still sorted by.
+      const byName = await call('/api/v1/sys/job/page?name=sort-oracle&sortField=name&sortOrder=desc');
+      expect(byName.data.items.map((j: { id: number }) => j.id)).toEqual([...ids].reverse());
+      for (const id of ids) expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+    });
+
     it('masks secrets of job props in answers, and keeps a stored secret an update sends back as ***', async () => {
       const props = {
         url: `http://robot:pa55word@127.0.0.1:${port}/secret`,
