@@ -49,6 +49,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
   describe(`Excel import and export on ${dbType} with ${cache}`, () => {
     let h: AdminHarness;
     let orgA: number;
+    let orgB: number;
     let scopedToken: string;
 
     const preview = async (bytes: Uint8Array, token?: string, mapping?: Record<string, string>) => {
@@ -70,7 +71,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         env: { Service__Import__ExportMaxRows: '10005', Service__Import__MaxFileSizeMb: '8' },
       });
       orgA = await h.org('imp-a');
-      await h.org('imp-b');
+      orgB = await h.org('imp-b');
       const role = await h.role(
         'imp-scoped',
         ['POST:/api/v1/sys/user/import/preview', 'POST:/api/v1/sys/user/import/commit'],
@@ -222,6 +223,75 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         columnKey: 'account',
         code: 41005,
         args: { reason: 'data-scope' },
+      });
+    });
+
+    it('fails the rows whose account was taken between the check and the write (46010), never a 500', async () => {
+      const users = h.t.server.database.repos.users;
+      const importBatch = users.importBatch;
+      // An administrator creates one of the accounts after the commit checked them and before it writes.
+      users.importBatch = async (batch) => {
+        users.importBatch = importBatch;
+        await h.user('imp-race-2', { orgId: orgA });
+        return importBatch.call(users, batch);
+      };
+      try {
+        const rows = [1, 2, 3].map((i) => ({
+          index: i,
+          cells: { account: `imp-race-${i}`, realName: 'Race', orgCode: 'imp-a' },
+        }));
+        const res = await h.call('POST', '/api/v1/sys/user/import/commit', { json: { rows, strategy: 2 } });
+        expect(res.body.code).toBe(0);
+        expect(res.body.data).toMatchObject({ inserted: 0, failed: 1 });
+        expect(res.body.data.failures).toEqual([
+          { index: 2, errors: [{ columnKey: 'account', code: 46010 }] },
+        ]);
+        // The batch went whole or not at all: only the administrator's account is there.
+        expect((await h.ok('GET', '/api/v1/sys/user/page?account=imp-race-')).total).toBe(1);
+      } finally {
+        users.importBatch = importBatch;
+      }
+    });
+
+    it('writes the same new accounts committed in parallel once; the other commits fail their rows', async () => {
+      const rows = Array.from({ length: 10 }, (_, i) => ({
+        index: i + 1,
+        cells: { account: `imp-par-${i}`, realName: 'Par', orgCode: 'imp-a' },
+      }));
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          h.call('POST', '/api/v1/sys/user/import/commit', { json: { rows, strategy: 2 } }),
+        ),
+      );
+      for (const answer of answers) expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
+      const inserted = answers.map((a) => a.body.data.inserted).sort();
+      expect(inserted).toEqual([0, 0, 0, 10]);
+      for (const answer of answers.filter((a) => a.body.data.inserted === 0)) {
+        expect(answer.body.data.failed).toBe(10);
+        for (const failure of answer.body.data.failures)
+          expect(failure.errors).toContainEqual(
+            expect.objectContaining({ columnKey: 'account', code: 46010 }),
+          );
+      }
+      expect((await h.ok('GET', '/api/v1/sys/user/page?account=imp-par-')).total).toBe(10);
+    });
+
+    it("names an existing account's id only when the caller may see that user", async () => {
+      const outside = await h.user('imp-outside', { orgId: orgB });
+      const inside = await h.user('imp-inside', { orgId: orgA });
+      const bytes = await xlsx(HEADERS, [
+        row({ account: 'imp-outside', realName: 'O', orgCode: 'imp-a' }),
+        row({ account: 'imp-inside', realName: 'I', orgCode: 'imp-a' }),
+      ]);
+      const res = await preview(bytes, scopedToken);
+      const duplicate = (r: { errors: { code: number; args?: unknown }[] }) =>
+        r.errors.find((e) => e.code === 46010);
+      expect(duplicate(res.data.rows[0])).toEqual({ columnKey: 'account', code: 46010 });
+      expect(JSON.stringify(res.data)).not.toContain(`"id":${outside}`);
+      expect(duplicate(res.data.rows[1])).toEqual({
+        columnKey: 'account',
+        code: 46010,
+        args: { id: inside },
       });
     });
 

@@ -19,6 +19,7 @@ import { Readable } from 'node:stream';
 import {
   DataScope,
   isInDataScope,
+  isUniqueViolation,
   type NewUser,
   type OrgLink,
   type RoleScope,
@@ -327,6 +328,20 @@ export function createUserImportService(
    * update refuse the same, `assertScopeWithin`): the roles named, or the user's own when the row moves them. On
    * an existing account it refuses the overwrite only (a skipped row is not written).
    */
+  /** The rows among `creates` (sheet rows `rows`, by position) whose account exists now: 46010 each. */
+  async function takenMeanwhile(
+    creates: readonly { user: NewUser }[],
+    rows: readonly number[],
+  ): Promise<ImportCommitResult['failures']> {
+    const accounts = creates.map((c) => c.user.account);
+    const taken = new Set((await repos.users.findLiveByAccounts(accounts)).map((u) => lower(u.account)));
+    return creates.flatMap((create, i) =>
+      taken.has(lower(create.user.account))
+        ? [{ index: rows[i] as number, errors: [err('account', ErrorCode.ImportDuplicateInDb)] }]
+        : [],
+    );
+  }
+
   function scopeError(cells: Record<string, string>, existing: SysUserRow | undefined, l: Lookups) {
     if (!l.widening) return undefined;
     // The organisation the commit writes: an overwrite without one clears it.
@@ -389,8 +404,10 @@ export function createUserImportService(
         else seen.set(key, row.index);
         existing = l.existing.get(key);
         if (existing) {
-          errors.push(err('account', ErrorCode.ImportDuplicateInDb, { id: existing.id }));
           const refused = l.untouchable.get(existing.id);
+          // The id of a user outside the caller's scope is not theirs to learn (its detail answers 41005).
+          const outside = refused?.code === ErrorCode.ImportOrgOutOfScope.code;
+          errors.push(err('account', ErrorCode.ImportDuplicateInDb, outside ? undefined : { id: existing.id }));
           if (refused) errors.push(refused);
         }
       }
@@ -529,6 +546,8 @@ export function createUserImportService(
       const checked = check(rows, l);
       const failures: ImportCommitResult['failures'] = [];
       const creates: { user: NewUser; roleIds: number[] }[] = [];
+      /** The sheet row of each create, by position. */
+      const createdRows: number[] = [];
       const updates: { id: number; patch: UserPatch; roleIds?: number[] }[] = [];
       let skipped = 0;
       for (const row of checked) {
@@ -566,7 +585,8 @@ export function createUserImportService(
           ? [...new Set(splitCodes(c.roleCodes).map((code) => l.roles.get(lower(code)) as number))]
           : undefined;
         if (existing) updates.push({ id: existing.id, patch: fields, ...(roleIds ? { roleIds } : {}) });
-        else
+        else {
+          createdRows.push(row.index);
           creates.push({
             user: {
               ...fields,
@@ -576,6 +596,7 @@ export function createUserImportService(
             } as NewUser,
             roleIds: roleIds ?? [],
           });
+        }
       }
       const total = checked.length;
       if (failures.length > 0)
@@ -596,12 +617,22 @@ export function createUserImportService(
           createTime: at,
         });
       }
-      const result = await repos.users.importBatch({
-        creates,
-        updates,
-        stamp: { userId: actor.userId, at },
-        statementTimeoutMs: options.CommandTimeoutSeconds * 1000,
-      });
+      let result: Awaited<ReturnType<typeof repos.users.importBatch>>;
+      try {
+        result = await repos.users.importBatch({
+          creates,
+          updates,
+          stamp: { userId: actor.userId, at },
+          statementTimeoutMs: options.CommandTimeoutSeconds * 1000,
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // An account the check found free was created meanwhile (the same file committed twice at once, an
+        // administrator): the batch rolled back whole, and its rows fail as the check would have failed them.
+        const taken = await takenMeanwhile(creates, createdRows);
+        if (taken.length === 0) throw error;
+        return { total, inserted: 0, updated: 0, skipped, failed: taken.length, failures: taken };
+      }
       for (const update of updates) {
         // A row that disables an account signs it out as `PUT /sys/user/{id}/enabled` does: its sessions and
         // cached codes would otherwise outlive the disable until they expire.
