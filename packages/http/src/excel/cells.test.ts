@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, exportCell, neutralise } from './cells.js';
+import { cellText, exportCell, neutralise, readCellText } from './cells.js';
 
 describe('export cells', () => {
   it('neutralises text a spreadsheet would run, also after leading whitespace, tab or CR', () => {
@@ -21,5 +21,23 @@ describe('export cells', () => {
     expect(cellText({ formula: '1+1', result: 2 })).toBe('2');
     expect(cellText(undefined)).toBe('');
     expect(cellText(' x ')).toBe('x');
+  });
+
+  it('reads no text from a cell the workbook holds no value for', () => {
+    for (const value of [
+      { formula: 'A1' },
+      { formula: 'A1', result: undefined },
+      { sharedFormula: 'B2' },
+      { sharedString: 3 },
+      new Date(Number.NaN),
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ]) {
+      expect(readCellText(value)).toBeUndefined();
+      expect(cellText(value)).toBe('');
+    }
+    expect(readCellText({ formula: 'A1', result: 0 })).toBe('0');
+    expect(readCellText({ formula: 'A1', result: { error: '#DIV/0!' } })).toBe('');
+    expect(readCellText({ text: 'link', hyperlink: 'http://x' })).toBe('link');
   });
 });

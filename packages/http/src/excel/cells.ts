@@ -22,22 +22,35 @@ export function exportCell(value: unknown): string | number | boolean | null {
   return neutralise(String(value));
 }
 
-/** The plain text of a cell value read by exceljs ('' when empty). */
-export function cellText(value: unknown): string {
+/**
+ * The plain text of a cell value read by exceljs ('' when empty), or undefined when the workbook does not hold the
+ * cell as a value: a formula saved without its result, a shared string the reader did not resolve (exceljs' stream
+ * reader meets `sharedStrings.xml` after the sheet), a date or number that is none. Turning those into text made
+ * `[object Object]` or `NaN` a user's name.
+ */
+export function readCellText(value: unknown): string | undefined {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    if (Array.isArray(v.richText))
-      return (v.richText as { text?: unknown }[])
-        .map((r) => String(r.text ?? ''))
-        .join('')
-        .trim();
-    if ('result' in v) return cellText(v.result);
-    if ('text' in v) return cellText(v.text);
-    if ('error' in v) return '';
-  }
-  return String(value).trim();
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  if (typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v.richText))
+    return (v.richText as { text?: unknown }[])
+      .map((r) => String(r.text ?? ''))
+      .join('')
+      .trim();
+  // A formula: its cached result, if the workbook was saved with one.
+  if ('formula' in v || 'sharedFormula' in v || 'result' in v)
+    return v.result === undefined ? undefined : readCellText(v.result);
+  // A hyperlink: its text.
+  if ('text' in v) return readCellText(v.text);
+  if ('error' in v) return '';
+  return undefined;
+}
+
+/** {@link readCellText}, with '' for a cell it cannot read. */
+export function cellText(value: unknown): string {
+  return readCellText(value) ?? '';
 }

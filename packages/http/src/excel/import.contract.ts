@@ -17,7 +17,7 @@ import {
   startTestServer,
   TEST_ADMIN_PASSWORD,
 } from '../testing/index.js';
-import { USER_IMPORT_COLUMNS } from './users-import.js';
+import { MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
 
@@ -224,6 +224,44 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         code: 41005,
         args: { reason: 'data-scope' },
       });
+    });
+
+    it('refuses a sheet that spans more columns than an import reads (48000), before it takes the heap', async () => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Users');
+      sheet.addRow([...HEADERS]);
+      for (let r = 2; r <= 50; r += 1) {
+        sheet.getRow(r).values = row({ account: `imp-wide-${r}`, realName: 'W', orgCode: 'imp-a' });
+        sheet.getCell(r, MAX_SHEET_COLUMNS + 1).value = 'far';
+      }
+      const res = await preview(new Uint8Array(await workbook.xlsx.writeBuffer()));
+      expect(res.code).toBe(48000);
+      expect(JSON.stringify(res.args)).toContain(`beyond column ${MAX_SHEET_COLUMNS}`);
+      // The last column a sheet may use is read.
+      sheet.eachRow((r) => {
+        r.getCell(MAX_SHEET_COLUMNS + 1).value = null;
+        r.getCell(MAX_SHEET_COLUMNS).value = 'edge';
+      });
+      expect((await preview(new Uint8Array(await workbook.xlsx.writeBuffer()))).code).toBe(0);
+    });
+
+    it('fails a cell the workbook holds no value for (46008), never imports it as text', async () => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Users');
+      sheet.addRow([...HEADERS]);
+      sheet.addRow(row({ account: 'imp-formula', orgCode: 'imp-a' }));
+      sheet.addRow(row({ account: 'imp-cached', orgCode: 'imp-a' }));
+      const realName = USER_IMPORT_COLUMNS.findIndex((c) => c.key === 'realName') + 1;
+      // Saved without a result (a generator that never calculated), and with one.
+      sheet.getCell(2, realName).value = { formula: 'CONCAT("a","b")' } as ExcelJS.CellValue;
+      sheet.getCell(3, realName).value = { formula: 'CONCAT("a","b")', result: 'ab' } as ExcelJS.CellValue;
+      const res = await preview(new Uint8Array(await workbook.xlsx.writeBuffer()));
+      expect(res.code).toBe(0);
+      expect(res.data.rows[0].errors).toEqual([
+        { columnKey: 'realName', code: 46008, args: { reason: 'unreadable' } },
+      ]);
+      expect(res.data.rows[0].cells.realName).toBe('');
+      expect(res.data.rows[1]).toMatchObject({ errors: [], cells: { realName: 'ab' } });
     });
 
     it('fails the rows whose account was taken between the check and the write (46010), never a 500', async () => {

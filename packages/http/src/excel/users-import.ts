@@ -29,7 +29,7 @@ import {
 import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
 import { type AdminActor, codesOfPermissionTexts, normalizeAccountName, scopeBeyond } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
-import { cellText, neutralise } from './cells.js';
+import { neutralise, readCellText } from './cells.js';
 import { loadExcel } from './provider.js';
 import { UnpackedTooLarge, unpackedBytes } from './unpacked.js';
 
@@ -126,6 +126,19 @@ export const MAX_WORKBOOK_ENTRIES = 1_000;
  */
 export const maxWorkbookElements = (maxRows: number): number => Math.max(100_000, maxRows * 200);
 
+/**
+ * Columns a sheet may span. exceljs hands each row over as an array as long as its last used column, so one cell
+ * at XFD (16,384) in every row of a 67 KB file made 10,000 rows of 16,384 slots each: 1.5 GB and seconds of
+ * stalled event loop for one request (helper-71). The import has 14 columns; a sheet may carry others beside them.
+ */
+export const MAX_SHEET_COLUMNS = 256;
+
+/** A cell of a data row the reader could not turn into text (0-based row of `data`, column of `headers`). */
+export interface UnreadableCell {
+  row: number;
+  column: number;
+}
+
 const unreadable = (message: string) =>
   new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path: 'file', message }] });
 
@@ -138,7 +151,7 @@ const unreadable = (message: string) =>
 export async function readSheet(
   bytes: Uint8Array,
   { maxRows, maxUnpackedBytes }: SheetLimits,
-): Promise<{ headers: string[]; data: string[][] }> {
+): Promise<{ headers: string[]; data: string[][]; unreadable: UnreadableCell[] }> {
   const ExcelJS = await loadExcel();
   try {
     await unpackedBytes(bytes, {
@@ -158,17 +171,28 @@ export async function readSheet(
   });
   let headers: string[] | undefined;
   const data: string[][] = [];
+  const unreadableCells: UnreadableCell[] = [];
   try {
     for await (const sheet of reader) {
       for await (const row of sheet) {
-        const values = (row.values as unknown[]).slice(1).map(cellText);
-        if (values.every((v) => v === '')) continue;
+        const raw = row.values as unknown[];
+        if (raw.length - 1 > MAX_SHEET_COLUMNS)
+          throw unreadable(`the first sheet has cells beyond column ${MAX_SHEET_COLUMNS}`);
+        const values: string[] = [];
+        const lost: number[] = [];
+        for (let column = 1; column < raw.length; column += 1) {
+          const text = readCellText(raw[column]);
+          if (text === undefined) lost.push(column - 1);
+          values.push(text ?? '');
+        }
+        if (lost.length === 0 && values.every((v) => v === '')) continue;
         if (!headers) {
           headers = values;
           continue;
         }
         if (data.length >= maxRows)
           throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { max: maxRows });
+        for (const column of lost) unreadableCells.push({ row: data.length, column });
         data.push(values);
       }
       break; // the first sheet only
@@ -178,7 +202,7 @@ export async function readSheet(
     throw unreadable('not a readable .xlsx workbook');
   }
   if (!headers || data.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
-  return { headers, data };
+  return { headers, data, unreadable: unreadableCells };
 }
 
 /** What the checks need, loaded once per request. */
@@ -407,7 +431,9 @@ export function createUserImportService(
           const refused = l.untouchable.get(existing.id);
           // The id of a user outside the caller's scope is not theirs to learn (its detail answers 41005).
           const outside = refused?.code === ErrorCode.ImportOrgOutOfScope.code;
-          errors.push(err('account', ErrorCode.ImportDuplicateInDb, outside ? undefined : { id: existing.id }));
+          errors.push(
+            err('account', ErrorCode.ImportDuplicateInDb, outside ? undefined : { id: existing.id }),
+          );
           if (refused) errors.push(refused);
         }
       }
@@ -480,7 +506,11 @@ export function createUserImportService(
     },
 
     async preview(actor, bytes, mapping) {
-      const { headers, data } = await readSheet(bytes, {
+      const {
+        headers,
+        data,
+        unreadable: lostCells,
+      } = await readSheet(bytes, {
         maxRows: options.MaxRows,
         maxUnpackedBytes: options.MaxUnpackedMb * MIB,
       });
@@ -503,6 +533,14 @@ export function createUserImportService(
         return { index: i + 1, cells };
       });
       const checked = check(rows, await lookups(actor, rows));
+      // A cell the workbook holds no value for is that cell's one error (its '' would read as blank or missing).
+      for (const { row, column } of lostCells) {
+        const key = used[headers[column] ?? ''];
+        const target = checked[row];
+        if (!key || !target) continue;
+        target.errors = target.errors.filter((e) => e.columnKey !== key);
+        target.errors.push(err(key, ErrorCode.ImportCellFormatInvalid, { reason: 'unreadable' }));
+      }
       return {
         headers,
         mapping: used,
