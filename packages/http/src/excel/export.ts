@@ -36,11 +36,12 @@ export function pickColumns<R>(
   all: readonly ExportColumn<R>[],
   columns: string | undefined,
 ): ExportColumn<R>[] {
-  if (columns === undefined || columns.trim() === '') return [...all];
-  const names = columns
+  const names = (columns ?? '')
     .split(',')
     .map((c) => c.trim())
     .filter((c) => c !== '');
+  // Absent, blank or only separators (`columns=,`): every column, never an empty workbook.
+  if (names.length === 0) return [...all];
   const unknown = names.filter((n) => !all.some((c) => c.key.toLowerCase() === n.toLowerCase()));
   if (unknown.length > 0)
     throw new BusinessError(ErrorCode.ExportColumnInvalid, {

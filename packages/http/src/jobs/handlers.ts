@@ -11,11 +11,23 @@ import type { HandlerResolver } from './engine.js';
 import { checkTarget, fencedFetch, type Resolve } from './fence.js';
 import type { JobHandler, JobHandlerEntry } from './types.js';
 
+/** RFC 9110 `token`. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Latin-1 text (what fetch sends as a header's bytes), without CR, LF or NUL. */
+const HEADER_VALUE = /^[^\r\n\0\u0100-\uffff]*$/;
+
 export const HttpPropsSchema = z
   .object({
     url: z.string().url().max(2000),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
-    headers: z.record(z.string(), z.string().max(4000)).optional(),
+    // Names as HTTP's tokens, values without CR, LF or NUL: what fetch would refuse at every run is refused when
+    // the job is saved.
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, 'not a header name'),
+        z.string().max(4000).regex(HEADER_VALUE, 'a header value is Latin-1 text without CR, LF or NUL'),
+      )
+      .optional(),
     body: z.string().max(65_536).optional(),
   })
   .strict();

@@ -279,6 +279,9 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       const bad = await call('/api/v1/sys/job/preview-cron', { json: { cron: 'every day' } });
       expect(bad.code).toBe(47003);
       expect(typeof bad.args.reason).toBe('string');
+      // An expression that never fires is refused as saving the job would refuse it.
+      const never = await call('/api/v1/sys/job/preview-cron', { json: { cron: '0 0 0 30 2 ?' } });
+      expect(never.code).toBe(47004);
       expect(
         (await t.request('/api/v1/sys/job/preview-cron', { json: { cron: '* * * * * *' } })).status,
       ).toBe(401);
@@ -910,6 +913,37 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
         }
       },
     );
+
+    it('refuses HTTP job headers that no request could carry when the job is saved (48000)', async () => {
+      let saved = 0;
+      const save = (headers: Record<string, string>) =>
+        call('/api/v1/sys/job', {
+          json: {
+            code: `hdr-${++saved}`,
+            name: 'headers',
+            handlerKind: 2,
+            propsJson: JSON.stringify({ url: `http://127.0.0.1:${port}/h`, headers }),
+            triggerKind: 2,
+            intervalSeconds: 3600,
+          },
+        });
+      const refusedHeaders: Record<string, string>[] = [
+        { 'X-Split': 'a\r\nX-Injected: 1' },
+        { 'X-Nul': 'a\u0000b' },
+        { 'X-Wide': 'caf\u00e9 \u4e2d' },
+        { 'Bad Name': 'v' },
+        { 'X-Colon:': 'v' },
+        { '': 'v' },
+      ];
+      for (const headers of refusedHeaders) {
+        const refused = await save(headers);
+        expect(refused.code, JSON.stringify(headers)).toBe(48000);
+        expect(refused.args.errors[0]).toMatchObject({ path: 'propsJson' });
+      }
+      const fine = await save({ 'X-Latin': 'caf\u00e9\tok' });
+      expect(fine.code).toBe(0);
+      expect((await call(`/api/v1/sys/job/${fine.data.id}`, { method: 'DELETE' })).code).toBe(0);
+    });
 
     it('never orders the job page by its props, whose secrets it masks (sorting would read them)', async () => {
       // Created so that the id order is the reverse of the secrets' order.

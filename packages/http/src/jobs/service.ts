@@ -242,7 +242,11 @@ export function createJobService(deps: JobServiceDeps): JobService {
 
     previewCron(cron, count) {
       const normalised = normaliseCron(cron);
-      return { cron: normalised, nextFireTimes: cronFireTimes(normalised, now(), count) };
+      const nextFireTimes = cronFireTimes(normalised, now(), count);
+      // What saving the job would refuse, the preview refuses too (`0 0 0 30 2 ?` never fires).
+      if (nextFireTimes.length === 0)
+        throw new BusinessError(ErrorCode.JobTriggerInvalid, { reason: 'the trigger has no future fire' });
+      return { cron: normalised, nextFireTimes };
     },
 
     handlers(actor) {
