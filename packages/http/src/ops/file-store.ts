@@ -338,8 +338,11 @@ export function createFileStore(options: FileStoreOptions): FileStore {
 
 /** Suffix of bytes a release has set aside before it removes them. */
 const SET_ASIDE = '.gone';
-/** What a write or release in progress names its file: `<name>.<ext>.part`, `<name>.<ext>.<hex>.gone`. */
-const LEFTOVER = /\.(part|gone)$/;
+/**
+ * What a write or release in progress names its file, `<name>.<ext>.part` and `<name>.<ext>.<hex>.gone`, and no
+ * stored file's key (`<name>.<ext>`, one dot) ever matches, whatever extensions are allowed.
+ */
+const LEFTOVER = /^[0-9a-f]{32}\.[a-z0-9]{1,16}\.(part|[0-9a-f]{16}\.gone)$/;
 const RELEASE_ROUNDS = 3;
 
 async function namesIn(dir: string, pattern: RegExp): Promise<string[]> {
