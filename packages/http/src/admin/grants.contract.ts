@@ -72,6 +72,25 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(denied.status).toBe(200);
     });
 
+    it("answers a role's grants of live menus only, and keeps those of a menu in the recycle bin for its restore", async () => {
+      const roleId = await h.role('grants-of-deleted', []);
+      const menu = async (title: string) =>
+        (await h.ok('POST', '/api/v1/sys/menu', { json: { parentId: 0, type: 'catalog', title } }))
+          .id as number;
+      const kept = await menu('grants-kept');
+      const binned = await menu('grants-binned');
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/menus`, { json: { menuIds: [kept, binned] } });
+      await h.ok('DELETE', `/api/v1/sys/menu/${binned}`);
+      const shown = (await h.ok('GET', `/api/v1/sys/role/${roleId}/menus`)).menuIds;
+      expect(shown).toEqual([kept]);
+      // What the form was shown saves as it is.
+      await h.ok('PUT', `/api/v1/sys/role/${roleId}/menus`, { json: { menuIds: shown } });
+      await h.ok('POST', `/api/v1/sys/recycle/menu/${binned}/restore`);
+      expect((await h.ok('GET', `/api/v1/sys/role/${roleId}/menus`)).menuIds.sort()).toEqual(
+        [kept, binned].sort(),
+      );
+    });
+
     it('grants apply on the next request: role menus, role enabled, role deleted and restored, membership, user roles, menu edits', async () => {
       const code = 'GET:/api/v1/sys/position/page';
       const roleId = await h.role('next-request', []);

@@ -101,6 +101,13 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
   const { repos, now, permissions } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
+  /** The role's menu grants, split into live menus and menus in the recycle bin. */
+  async function grantsOf(roleId: number): Promise<{ live: number[]; deleted: number[] }> {
+    const ids = await repos.roles.menuIdsOf(roleId);
+    const live = new Set((await repos.menus.findByIds(ids)).map((m) => m.id));
+    return { live: ids.filter((m) => live.has(m)), deleted: ids.filter((m) => !live.has(m)) };
+  }
+
   async function role(id: number): Promise<SysRoleRow> {
     const row = await repos.roles.findById(id);
     if (!row) throw fail(ErrorCode.RoleNotFound);
@@ -184,7 +191,9 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async menus(_actor, id) {
       await role(id);
-      return repos.roles.menuIdsOf(id);
+      // Grants of menus in the recycle bin stay (a restore brings them back) but are not shown: the role's form
+      // saves what it was shown, and a deleted id in it answered 42015.
+      return (await grantsOf(id)).live;
     },
 
     async setMenus(actor, id, menuIds) {
@@ -193,11 +202,11 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const found = await repos.menus.findByIds(unique);
       const missing = unique.filter((m) => !found.some((f) => f.id === m));
       if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
-      const current = await repos.roles.menuIdsOf(id);
-      const added = found.filter((m) => !current.includes(m.id));
+      const current = await grantsOf(id);
+      const added = found.filter((m) => !current.live.includes(m.id));
       await assertMayChangeRole(deps, actor, id);
       await assertCanGrant(actor, codesOfPermissionTexts(added.map((m) => m.permission)));
-      await repos.roles.setMenus(id, unique);
+      await repos.roles.setMenus(id, [...unique, ...current.deleted]);
       await permissions.invalidateAll();
     },
 
