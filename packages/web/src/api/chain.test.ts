@@ -166,6 +166,30 @@ describe('client chain', () => {
     expect(onAuthLost).not.toHaveBeenCalled();
   });
 
+  it('refreshes and replays a logout refused for an expired access token, so the session really ends', async () => {
+    let token = 'expired';
+    const server = fakeServer((s) =>
+      s.auth === 'Bearer fresh'
+        ? json(200, envelope(0, 'common.success'))
+        : json(401, envelope(40006, 'error.auth.tokenInvalid')),
+    );
+    const chain = createChainFetch({
+      getAccessToken: () => token,
+      refresh: async () => {
+        token = 'fresh';
+        return true;
+      },
+      onAuthLost: () => {},
+      fetch: server.fetch,
+    });
+    const response = await chain(new Request(url('/api/v1/auth/logout'), { method: 'POST' }));
+    expect(response.status).toBe(200);
+    expect(server.seen.map((s) => [s.path, s.auth])).toEqual([
+      ['/api/v1/auth/logout', 'Bearer expired'],
+      ['/api/v1/auth/logout', 'Bearer fresh'],
+    ]);
+  });
+
   it('opens the re-authentication dialog on 403/40024 and replays the request once', async () => {
     let reauthed = false;
     const server = fakeServer((s) =>

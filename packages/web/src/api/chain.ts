@@ -19,8 +19,12 @@ export const CSRF_COOKIE = 'app_csrf';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Calls that must never trigger a refresh themselves (they answer 401 for bad credentials). */
-const NO_REFRESH = /\/api\/v1\/auth\/(login|refresh|logout|sms\/login)(\/|$)/;
+/**
+ * Calls that must never trigger a refresh themselves (they answer 401 for bad credentials). Logout is not one: a
+ * logout sent with an access token that just expired is refused, and without a refresh and replay the session
+ * (and in cookie mode its refresh cookie, which only the server can clear) outlived the click on "log out".
+ */
+const NO_REFRESH = /\/api\/v1\/auth\/(login|refresh|sms\/login)(\/|$)/;
 
 export interface ChainOptions {
   /** The access token of the session, read at every attempt. */

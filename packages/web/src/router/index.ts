@@ -8,7 +8,7 @@ import type { PageLoader } from '../context.js';
 import { useAuthStore } from '../stores/auth.js';
 import { useTabsStore } from '../stores/tabs.js';
 import { useUserStore } from '../stores/user.js';
-import { menuRoutes } from './menu-routes.js';
+import { addMenuRoutes, menuRoutes } from './menu-routes.js';
 
 export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>, api: ApiClient): Router {
   const page = (key: string) => pages[key] as PageLoader;
@@ -44,12 +44,20 @@ export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>,
     if (!auth.accessToken) return to.meta.public ? true : { name: 'login', query: { redirect: to.fullPath } };
     if (auth.mustChangePassword) return to.name === 'change-password' ? true : { name: 'change-password' };
     if (!user.loaded) {
-      await user.load(api);
+      try {
+        await user.load(api);
+      } catch (error) {
+        // A failed start-up call (a 502 during a deploy) must not abort the first navigation, which left an empty
+        // page: the page asked for is shown as far as it can be (a menu page is "not found" until the next
+        // navigation, which tries the load again).
+        console.warn('Could not load the user and menus; trying again at the next navigation.', error);
+        return true;
+      }
       // A previous user's pages go: only this user's menu tree makes routes.
       for (const old of router.getRoutes()) {
         if (typeof old.name === 'string' && old.name.startsWith('menu-')) router.removeRoute(old.name);
       }
-      for (const route of menuRoutes(user.menus, pages, page('no-page'))) router.addRoute('root', route);
+      addMenuRoutes(router, 'root', menuRoutes(user.menus, pages, page('no-page')));
       // Resolve again: the path may belong to a route that exists only now.
       return to.fullPath;
     }

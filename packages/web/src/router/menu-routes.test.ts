@@ -1,7 +1,8 @@
 /** Menu tree to routes: only enabled menu pages with a path, the registered page or the placeholder. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryHistory, createRouter } from 'vue-router';
 import type { MenuNode } from '../stores/user.js';
-import { menuRoutes } from './menu-routes.js';
+import { addMenuRoutes, menuRoutes } from './menu-routes.js';
 
 const node = (id: number, type: MenuNode['type'], extra: Partial<MenuNode> = {}): MenuNode => ({
   id,
@@ -43,5 +44,29 @@ describe('menu routes', () => {
     ]);
     expect(routes[0]?.component).toBe(users);
     expect(routes[1]?.component).toBe(fallback);
+  });
+});
+
+describe('adding menu routes', () => {
+  it('skips a menu path the router cannot compile and adds the others', async () => {
+    const component = { render: () => null };
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [{ path: '/', name: 'root', component, children: [] }],
+    });
+    const tree = [
+      node(1, 'menu', { path: '/ok-before' }),
+      node(2, 'menu', { path: '/:x([)' }),
+      node(3, 'menu', { path: '/ok-after' }),
+    ];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(addMenuRoutes(router, 'root', menuRoutes(tree, {}, component))).toEqual(['/:x([)']);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(router.hasRoute('menu-1')).toBe(true);
+    expect(router.hasRoute('menu-2')).toBe(false);
+    expect(router.resolve('/ok-after').name).toBe('menu-3');
   });
 });

@@ -1,5 +1,5 @@
 /** Routes from the personal menu tree: every enabled `menu` node with a path becomes a child of the layout. */
-import type { RouteRecordRaw } from 'vue-router';
+import type { RouteRecordRaw, Router } from 'vue-router';
 import type { PageLoader } from '../context.js';
 import type { MenuNode } from '../stores/user.js';
 
@@ -28,4 +28,22 @@ export function menuRoutes(
     component: (node.component ? pages[node.component] : undefined) ?? fallback,
     meta: { title: node.title, component: node.component ?? '' },
   })) as RouteRecordRaw[];
+}
+
+/**
+ * Adds menu routes under `parent`, skipping (with a warning) any the router refuses: a menu path is free text on the
+ * server, and one vue-router cannot compile (`/:x([)`) threw out of the navigation guard and left every user who
+ * had that menu, the super administrator included, on a blank console. Answers the paths skipped.
+ */
+export function addMenuRoutes(router: Router, parent: string, routes: readonly RouteRecordRaw[]): string[] {
+  const skipped: string[] = [];
+  for (const route of routes) {
+    try {
+      router.addRoute(parent, route);
+    } catch (error) {
+      skipped.push(route.path);
+      console.warn(`Menu path ${JSON.stringify(route.path)} is not a route: skipped.`, error);
+    }
+  }
+  return skipped;
 }

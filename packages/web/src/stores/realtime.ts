@@ -10,7 +10,8 @@
  *   an open inbox refetches too); `force-logout` hands over to `onForceLogout` and stops reconnecting.
  * - A dropped socket reconnects with exponential backoff and jitter (at once when the browser comes back online),
  *   asking for `resume=1`: the hub then sends `resync`, because messages sent while the socket was down are lost. Close 4001 (the session ended) does not
- *   reconnect; 4401 (the token expired) reconnects at once with a refreshed token.
+ *   reconnect; 4401 (the token expired) reconnects at once with a refreshed token. The backoff starts again only
+ *   after a socket stayed open for STABLE_OPEN_MS, so a hub that accepts and closes at once is retried with backoff.
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
@@ -28,6 +29,12 @@ export const HUB_CLOSE = { SessionEnded: 4001, TokenExpired: 4401 } as const;
 export const BACKOFF_FIRST_MS = 1_000;
 /** Longest reconnect delay: a hub that stays away is retried twice a minute. */
 export const BACKOFF_MAX_MS = 30_000;
+/**
+ * How long a socket must stay open before its close counts as a new drop (backoff from the start) rather than one
+ * more failed attempt: a hub (or a proxy) that accepts and closes at once, with 4401 say, made a tab reconnect in a
+ * tight loop (1,700 sockets and unread-count calls in 15 s) because every open reset the backoff.
+ */
+export const STABLE_OPEN_MS = 10_000;
 
 /**
  * The delay before reconnect attempt `attempt` (0-based): exponential, capped, with "equal jitter" (half fixed,
@@ -78,6 +85,8 @@ export const useRealtimeStore = defineStore('svc-realtime', () => {
   let socket: WebSocket | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
+  /** When the current socket opened (the page's clock), if it did. */
+  let openedAt: number | undefined;
   let wanted = false;
   let opened = false;
 
@@ -123,7 +132,7 @@ export const useRealtimeStore = defineStore('svc-realtime', () => {
     socket = ws;
     ws.onopen = () => {
       if (socket !== ws) return;
-      attempt = 0;
+      openedAt = Date.now();
       opened = true;
       state.value = 'open';
     };
@@ -134,8 +143,11 @@ export const useRealtimeStore = defineStore('svc-realtime', () => {
       if (socket !== ws) return;
       socket = undefined;
       state.value = 'closed';
+      if (openedAt !== undefined && Date.now() - openedAt >= STABLE_OPEN_MS) attempt = 0;
+      openedAt = undefined;
       if (event.code === HUB_CLOSE.SessionEnded) return;
-      schedule(event.code === HUB_CLOSE.TokenExpired ? 0 : undefined);
+      // An expired token is renewed at once, the first time in a row; a hub that keeps closing waits its turn.
+      schedule(event.code === HUB_CLOSE.TokenExpired && attempt === 0 ? 0 : undefined);
     };
   }
 

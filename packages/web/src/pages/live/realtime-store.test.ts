@@ -8,7 +8,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../api/client.js';
 import { useAuthStore } from '../../stores/auth.js';
-import { BACKOFF_FIRST_MS, HUB_CLOSE, useRealtimeStore } from '../../stores/realtime.js';
+import { BACKOFF_FIRST_MS, HUB_CLOSE, STABLE_OPEN_MS, useRealtimeStore } from '../../stores/realtime.js';
 
 class FakeSocket {
   static all: FakeSocket[] = [];
@@ -156,5 +156,39 @@ describe('realtime store', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(FakeSocket.all).toHaveLength(2);
     expect(countCalls).toBe(2);
+  });
+
+  it('backs off from a hub that accepts and closes at once, also with "token expired"', async () => {
+    const realtime = useRealtimeStore();
+    realtime.connect({ api, apiBase: '', onForceLogout: () => {} });
+    await settle();
+    const cycle = async () => {
+      const socket = FakeSocket.all.at(-1) as FakeSocket;
+      socket.serverOpen();
+      socket.serverClose(HUB_CLOSE.TokenExpired);
+      await settle();
+    };
+    // The first expiry reconnects at once.
+    await cycle();
+    expect(FakeSocket.all).toHaveLength(2);
+    // The next one, right after an open that lasted no time, waits for the backoff.
+    await cycle();
+    expect(FakeSocket.all).toHaveLength(2);
+    // Fifteen seconds of a hub closing at once: a handful of sockets, not a loop.
+    for (let i = 0; i < 15; i++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      if (FakeSocket.all.at(-1)?.onopen && FakeSocket.all.length > 2) await cycle();
+    }
+    expect(FakeSocket.all.length).toBeLessThanOrEqual(6);
+    // A socket that stayed open long enough starts over: its expiry reconnects at once.
+    await vi.advanceTimersByTimeAsync(60_000);
+    await settle();
+    const steady = FakeSocket.all.at(-1) as FakeSocket;
+    steady.serverOpen();
+    await vi.advanceTimersByTimeAsync(STABLE_OPEN_MS);
+    const before = FakeSocket.all.length;
+    steady.serverClose(HUB_CLOSE.TokenExpired);
+    await settle();
+    expect(FakeSocket.all).toHaveLength(before + 1);
   });
 });
