@@ -64,6 +64,8 @@ export interface RoleRepository {
     stamp: AuditStamp,
   ): Promise<void>;
   memberIdsOf(roleId: number): Promise<number[]>;
+  /** Removes every role's grant of the menu (the menu was purged); answers how many roles had it. */
+  dropMenuGrants(menuId: number): Promise<number>;
   /** Live roles granting this menu (a change to the menu's codes changes what they grant). */
   idsGrantingMenu(menuId: number): Promise<number[]>;
   /** Adds and removes members in one transaction, however many (written in chunks within it). */
@@ -204,6 +206,10 @@ export function createRoleRepository({ db, adapter, tables }: RepositoryContext)
         (a, b) => a.id - b.id,
       );
       return live.map((r) => r.id);
+    },
+
+    async dropMenuGrants(menuId) {
+      return adapter.affectedRows(await db.delete(rm).where(eq(rm.menuId, menuId)));
     },
 
     async menuIdsOf(roleId) {

@@ -97,6 +97,34 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(node.children.map((n: Any) => n.id)).toEqual([button]);
     });
 
+    it('purging is deleting for good: the rank rule holds (41001), and a purged menu takes its grants along', async () => {
+      const code = 'GET:/api/v1/sys/user/page';
+      const strongRole = await h.role('rb_strong', [code], { scopeType: 1 });
+      await h.user('rb-purger', { roleIds: [await h.role('rb_purger', BIN_CODES, { scopeType: 1 })] });
+      const purger = await h.loginAs('rb-purger');
+      const purge = (type: string, id: number) =>
+        h.call('DELETE', `/api/v1/sys/recycle/${type}/${id}`, { token: purger });
+      // A user who holds a code the purger does not.
+      const strong = await h.user('rb-strong-user', { roleIds: [strongRole] });
+      await h.ok('DELETE', `/api/v1/sys/user/${strong}`);
+      expect((await purge('user', strong)).body.code).toBe(41001);
+      expect(await binIds('user')).toContain(strong);
+      await h.ok('DELETE', `/api/v1/sys/recycle/user/${strong}`);
+      // A menu that a role the purger may not change grants.
+      const strongButton = (
+        await h.ok('POST', '/api/v1/sys/menu', {
+          json: { type: 'button', title: 'RB strong', permission: code },
+        })
+      ).id;
+      await h.ok('PUT', `/api/v1/sys/role/${strongRole}/menus`, { json: { menuIds: [strongButton] } });
+      await h.ok('DELETE', `/api/v1/sys/menu/${strongButton}`);
+      expect((await purge('menu', strongButton)).body.code).toBe(41001);
+      const roles = h.t.server.database.repos.roles;
+      expect(await roles.menuIdsOf(strongRole)).toContain(strongButton);
+      await h.ok('DELETE', `/api/v1/sys/recycle/menu/${strongButton}`);
+      expect(await roles.menuIdsOf(strongRole)).not.toContain(strongButton);
+    });
+
     it('dictionaries: a type clashes with a live code (42021); an item needs its type back (43001)', async () => {
       const old = (await h.ok('POST', '/api/v1/sys/dict/type', { json: { code: 'rb_dict', name: 'Old' } }))
         .id;

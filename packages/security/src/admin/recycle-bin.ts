@@ -20,7 +20,7 @@ import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { assertOrgInScope } from './orgs.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
-import { assertMayChangeRole, assertScopeWithin } from './rank.js';
+import { assertMayChangeRole, assertOutranksUsers, assertScopeWithin } from './rank.js';
 
 /** One soft-deleted row as the recycle bin lists it. */
 export interface RecycleItem {
@@ -126,6 +126,8 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
     },
     async purge(actor, id) {
       await deleted(actor, id);
+      // Purging is deleting for good: as for deleting a live user, nobody acts on someone who outranks them.
+      await assertOutranksUsers(deps, actor, [id]);
       if (!(await repos.users.purge(id))) throw notInBin();
     },
   };
@@ -308,6 +310,23 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
         if (row.moduleId !== null && !(await repos.modules.findById(row.moduleId)))
           throw new BusinessError(ErrorCode.ModuleNotFound);
         if (row.enabled) await assertCanGrant(actor, splitPermissionCodes(row.permission));
+      },
+      // Purging takes the menu's codes from every role still granting it for good, which only someone who holds
+      // them and may change those roles does (as deleting a live menu asks).
+      async checkPurge(actor, row) {
+        const codes = splitPermissionCodes(row.permission);
+        if (actor.isSuperAdmin || codes.length === 0) return;
+        const granting = await repos.roles.idsGrantingMenu(row.id);
+        if (granting.length === 0) return;
+        // The codes no longer count for those roles while the menu is in the bin, but its restore gives them back:
+        // the purger must hold them, as the restorer must.
+        await assertCanGrant(actor, codes);
+        for (const roleId of granting) await assertMayChangeRole(deps, actor, roleId);
+      },
+      // Its grants go with it: left behind, they granted a seeded menu again when the upgrade re-inserted its id.
+      afterPurge: async (_actor, row) => {
+        await repos.roles.dropMenuGrants(row.id);
+        await permissions.invalidateAll();
       },
       afterRestore: async () => void (await permissions.invalidateAll()),
     }),
