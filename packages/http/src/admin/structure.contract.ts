@@ -82,6 +82,25 @@ export function defineStructureContract(dbType: DbType, cache: 'Memory' | 'Redis
       expect(
         (await h.call('PUT', `/api/v1/sys/role/${other}`, { json: { code: 'Auditor' } })).body.code,
       ).toBe(42018);
+      // Lookalikes of a code are refused (48000 naming code) or fold onto it (full-width forms: 42018).
+      for (const lookalike of ['auditor\u200b', '\u202eauditor', 'aud\u0456tor', 'auditor\u00a0x'])
+        for (const [method, path] of [
+          ['POST', '/api/v1/sys/role'],
+          ['PUT', `/api/v1/sys/role/${other}`],
+        ] as const) {
+          const refused = await h.call(method, path, { json: { name: 'x', code: lookalike } });
+          expect(refused.body.code, JSON.stringify(lookalike)).toBe(48000);
+          expect(refused.body.args.errors[0]).toMatchObject({ path: 'code' });
+        }
+      expect(
+        (
+          await h.call('POST', '/api/v1/sys/role', {
+            json: { name: 'x', code: '\uff41\uff55\uff44\uff49\uff54\uff4f\uff52' },
+          })
+        ).body.code,
+      ).toBe(42018);
+      // The role's own code saves unchanged.
+      await h.ok('PUT', `/api/v1/sys/role/${other}`, { json: { code: 'other', name: 'Other' } });
       expect(await h.ok('GET', `/api/v1/sys/role/${id}`)).toMatchObject({
         code: 'auditor',
         dataScope: 4,

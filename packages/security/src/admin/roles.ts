@@ -17,6 +17,7 @@ import {
   uniqueOr,
 } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
+import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -134,13 +135,14 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
     },
 
     async create(actor, input) {
-      if (await repos.roles.codeTaken(input.code)) throw fail(ErrorCode.RoleCodeExists);
+      const code = normalizeAccountName(input.code, 'code');
+      if (await repos.roles.codeTaken(code)) throw fail(ErrorCode.RoleCodeExists);
       const at = now();
       const id = await uniqueOr(
         () =>
           repos.roles.insert({
             name: input.name,
-            code: input.code.trim(),
+            code,
             sort: input.sort ?? 0,
             enabled: input.enabled ?? true,
             remark: input.remark ?? null,
@@ -156,14 +158,19 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
     async update(actor, id, input) {
       const row = await role(id);
       await assertMayChangeRole(deps, actor, id);
-      if (input.code !== undefined && (await repos.roles.codeTaken(input.code, id)))
-        throw fail(ErrorCode.RoleCodeExists);
+      // A new code follows the rules of account names (no invisible, bidirectional or mixed-script lookalike of
+      // another role's code; full-width forms fold); the role's own code, as stored, saves unchanged.
+      const code =
+        input.code === undefined || input.code.trim() === row.code
+          ? input.code?.trim()
+          : normalizeAccountName(input.code, 'code');
+      if (code !== undefined && (await repos.roles.codeTaken(code, id))) throw fail(ErrorCode.RoleCodeExists);
       if (input.enabled === true && !row.enabled) {
         await assertCanGrant(actor, await codesOfRole(id));
         await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles([id]), await membersOf(id));
       }
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-      if (typeof patch.code === 'string') patch.code = patch.code.trim();
+      if (code !== undefined) patch.code = code;
       await uniqueOr(
         () => repos.roles.update(id, patch, stamp(actor)),
         () => fail(ErrorCode.RoleCodeExists),
