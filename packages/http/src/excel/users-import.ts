@@ -347,11 +347,6 @@ export function createUserImportService(
     };
   }
 
-  /**
-   * A cell error when the row's roles would let its user see organisations the caller does not (admin create and
-   * update refuse the same, `assertScopeWithin`): the roles named, or the user's own when the row moves them. On
-   * an existing account it refuses the overwrite only (a skipped row is not written).
-   */
   /** The rows among `creates` (sheet rows `rows`, by position) whose account exists now: 46010 each. */
   async function takenMeanwhile(
     creates: readonly { user: NewUser }[],
@@ -366,6 +361,11 @@ export function createUserImportService(
     );
   }
 
+  /**
+   * A cell error when the row's roles would let its user see organisations the caller does not (admin create and
+   * update refuse the same, `assertScopeWithin`): the roles named, or the user's own when the row moves them. On
+   * an existing account it refuses the overwrite only (a skipped row is not written).
+   */
   function scopeError(cells: Record<string, string>, existing: SysUserRow | undefined, l: Lookups) {
     if (!l.widening) return undefined;
     // The organisation the commit writes: an overwrite without one clears it.
