@@ -102,11 +102,18 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
   const { repos, now, permissions } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
-  /** The role's menu grants, split into live menus and menus in the recycle bin. */
+  /**
+   * The role's menu grants, split into live menus and menus in the recycle bin; a grant of a menu that is gone (a
+   * purge before purges took grants along) is neither, and a save drops it.
+   */
   async function grantsOf(roleId: number): Promise<{ live: number[]; deleted: number[] }> {
     const ids = await repos.roles.menuIdsOf(roleId);
     const live = new Set((await repos.menus.findByIds(ids)).map((m) => m.id));
-    return { live: ids.filter((m) => live.has(m)), deleted: ids.filter((m) => !live.has(m)) };
+    const deleted: number[] = [];
+    // A role grants a handful of deleted menus at most: one look each.
+    for (const id of ids)
+      if (!live.has(id) && (await repos.trash.findDeleted('sysMenu', id)) !== undefined) deleted.push(id);
+    return { live: ids.filter((m) => live.has(m)), deleted };
   }
 
   async function role(id: number): Promise<SysRoleRow> {
