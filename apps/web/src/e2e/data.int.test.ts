@@ -175,8 +175,24 @@ describe('import and export in the console', () => {
 
     // Mapping "Account" to Ignore leaves a required column missing (46004): no validation until it is mapped back.
     const remap = async (header: string, option: string) => {
-      await wizard.locator(`[data-testid="import-map-${header}"]`).click();
-      await page.locator('.n-base-select-option', { hasText: new RegExp(`^${option}$`) }).click();
+      const select = wizard.locator(`[data-testid="import-map-${header}"]`);
+      // The choice must be taken (the select shows it) before it is applied, or the old mapping is sent again: a
+      // click that lands while the menu still opens, or on the closing menu of the previous choice, is not taken.
+      // Such a click is tried again (a state to reach, not a time to wait).
+      for (let tries = 0; !(await select.textContent())?.includes(option); tries += 1) {
+        if (tries === 3) throw new Error(`the mapping of ${header} does not take ${option}`);
+        await select.click();
+        await page
+          .locator('.n-base-select-menu:visible .n-base-select-option', {
+            hasText: new RegExp(`^${option}$`),
+          })
+          .click();
+        await page
+          .locator('.n-base-select-menu')
+          .first()
+          .waitFor({ state: 'hidden' })
+          .catch(() => {});
+      }
       await expect.poll(() => validateButton.isDisabled()).toBe(true);
       await wizard.locator('[data-testid=import-remap]').click();
     };
