@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -83,10 +84,10 @@ function setup(
   const now = () => new Date(state.clock);
   const table = memoryFiles(now);
   const store = createFileStore({ root, maxBytes: 1 << 20, allowedExtensions: ['txt'], now });
-  const instance = (pause = options.pause) =>
+  const instance = (pause = options.pause, files = options.files) =>
     createChunkUploads({
       root,
-      files: options.files ? options.files(store) : store,
+      files: files ? files(store) : store,
       repo: table.repo,
       allowedExtensions: ['txt'],
       retentionHours: 24,
@@ -137,6 +138,33 @@ function setup(
     leaveLock,
     bytesOf,
   };
+}
+
+/** A file store whose first write stalls until `release()`, as a large file on a slow disk would. */
+function stalling() {
+  let wrote!: () => void;
+  const writing = new Promise<void>((r) => {
+    wrote = r;
+  });
+  let release!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const files = (store: FileStore): FileStore => ({
+    ...store,
+    async begin(name) {
+      const sink = await store.begin(name);
+      return {
+        ...sink,
+        async write(chunk) {
+          wrote();
+          await released;
+          return sink.write(chunk);
+        },
+      };
+    },
+  });
+  return { files, writing, release };
 }
 
 /** A pause the test lets go of: `polled` resolves when the waiter has looked at the lock and pauses. */
@@ -228,34 +256,13 @@ describe('chunked upload: the assembly lock', () => {
 
   it('keeps its lock fresh while it assembles: another instance waits and answers the same row', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    let wrote!: () => void;
-    const writing = new Promise<void>((r) => {
-      wrote = r;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    // The first instance's store stalls on its first write, as a large file on a slow disk would.
-    const slow = (store: FileStore): FileStore => ({
-      ...store,
-      async begin(name) {
-        const sink = await store.begin(name);
-        return {
-          ...sink,
-          async write(chunk) {
-            wrote();
-            await released;
-            return sink.write(chunk);
-          },
-        };
-      },
-    });
+    // The first instance's store stalls on its first write.
+    const slow = stalling();
     const held = heldPauses();
-    const t = setup({ files: slow });
+    const t = setup({ files: slow.files });
     const uploadId = await t.uploaded();
     const first = t.uploads.complete({ ...start, uploadId }, 1);
-    await writing;
+    await slow.writing;
     const owner = join(t.lockOf(uploadId), 'owner');
     const token = readFileSync(owner, 'utf8');
     // Three minutes pass; the holder's heartbeat touches its owner file meanwhile.
@@ -266,11 +273,42 @@ describe('chunked upload: the assembly lock', () => {
     const second = other.complete({ ...start, uploadId }, 1);
     await held.polled;
     expect(readFileSync(owner, 'utf8')).toBe(token);
-    release();
+    slow.release();
     const row = await first;
     held.resume();
     expect((await second).id).toBe(row.id);
     expect(t.table.rows.size).toBe(1);
+  });
+
+  it('a holder taken for dead while it stalled leaves the new lock alone and adds no second row', async () => {
+    // The heartbeat never beats (its interval is faked and not advanced): the stalled holder looks dead.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stalled = stalling();
+    const taker = stalling();
+    const held = heldPauses();
+    const t = setup({ files: stalled.files, pause: held.pause });
+    const uploadId = await t.uploaded();
+    const first = t.uploads.complete({ ...start, uploadId }, 1);
+    await stalled.writing;
+    const owner = join(t.lockOf(uploadId), 'owner');
+    const token = readFileSync(owner, 'utf8');
+    t.state.clock += LOCK_STALE_MS + 1_000;
+    const second = t.instance(undefined, taker.files).complete({ ...start, uploadId }, 1);
+    await taker.writing;
+    const takerToken = readFileSync(owner, 'utf8');
+    expect(takerToken).not.toBe(token);
+    // The stalled holder goes on: it finds the lock another's, drops its bytes and waits for the taker's row.
+    stalled.release();
+    expect(await Promise.race([held.polled.then(() => 'waits'), first.then(() => 'answered')])).toBe('waits');
+    expect(readFileSync(owner, 'utf8')).toBe(takerToken);
+    taker.release();
+    const row = await second;
+    held.resume();
+    expect((await first).id).toBe(row.id);
+    expect(t.table.rows.size).toBe(1);
+    expect((await t.bytesOf(row))?.equals(Buffer.from(content))).toBe(true);
+    // Only the taker's bytes are kept: the stalled holder's copy went.
+    expect(readdirSync(join(t.root, row.storageKey, '..')).length).toBe(1);
   });
 });
 

@@ -165,12 +165,18 @@ export function createChunkUploads(options: {
     }
   }
 
+  /**
+   * Assembles the chunks and inserts the row; undefined when the lock was taken over meanwhile (this process
+   * stalled past {@link LOCK_STALE_MS}, its heartbeat unseen): the taker assembles, so these bytes are dropped and
+   * no second row names the upload.
+   */
   async function assemble(
     dir: string,
     meta: ChunkMeta,
     input: ChunkInit & { uploadId: string },
     userId: number | null,
-  ) {
+    token: string,
+  ): Promise<SysFileRow | undefined> {
     const have = new Set(await received(dir));
     for (let i = 0; i < meta.chunkCount; i += 1)
       if (!have.has(i)) throw new BusinessError(ErrorCode.ChunkMissing, { index: i });
@@ -192,6 +198,10 @@ export function createChunkUploads(options: {
         expected: input.fileHash,
         actual: stored.sha256,
       });
+    }
+    if (!(await holds(dir, token))) {
+      await options.files.remove(stored.storageKey);
+      return undefined;
     }
     const row = await insert(stored, userId);
     await writeFile(join(dir, 'done.json'), JSON.stringify({ id: row.id }));
@@ -235,8 +245,16 @@ export function createChunkUploads(options: {
     return { ino: folder.ino, stale: options.now().getTime() - touched > LOCK_STALE_MS };
   }
 
-  /** Takes the upload's assembly lock (an atomic `mkdir`), setting a dead owner's aside first; true when taken. */
-  async function takeLock(dir: string, uploadId: string): Promise<boolean> {
+  /** True while the upload's lock is the one `token` took (its owner file names it). */
+  async function holds(dir: string, token: string): Promise<boolean> {
+    return (await readFile(join(dir, LOCK, 'owner'), 'utf8').catch(() => undefined)) === token;
+  }
+
+  /**
+   * Takes the upload's assembly lock (an atomic `mkdir`), setting a dead owner's aside first; answers the token its
+   * owner file holds, undefined when another holds the lock.
+   */
+  async function takeLock(dir: string, uploadId: string): Promise<string | undefined> {
     const lock = join(dir, LOCK);
     try {
       await mkdir(lock);
@@ -246,32 +264,33 @@ export function createChunkUploads(options: {
         throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = await lockHolder(lock);
-      if (!holder?.stale) return false;
+      if (!holder?.stale) return undefined;
       // Of several that found it stale, one renames it away; that one checks it moved the dead owner's lock and
       // not one a faster taker made meanwhile (which goes back).
       const aside = join(dir, `${LOCK}.${randomUUID()}.dead`);
       try {
         await rename(lock, aside);
       } catch {
-        return false;
+        return undefined;
       }
       const moved = await stat(aside).catch(() => undefined);
       if (moved?.ino !== holder.ino) {
         await rename(aside, lock).catch(() => {});
-        return false;
+        return undefined;
       }
       await rm(aside, { recursive: true, force: true });
       try {
         await mkdir(lock);
       } catch {
-        return false;
+        return undefined;
       }
     }
     const owner = join(lock, 'owner');
-    await writeFile(owner, randomUUID());
+    const token = randomUUID();
+    await writeFile(owner, token);
     // Both on the service clock: the folder's time counts until the owner file's is newer.
     await Promise.all([touch(owner), touch(lock)]);
-    return true;
+    return token;
   }
 
   /** Sets a path's times to the service clock's now (the lock's heartbeat, an upload's last activity). */
@@ -294,15 +313,18 @@ export function createChunkUploads(options: {
     for (let round = 0; round < 3; round += 1) {
       const done = await doneRow(dir);
       if (done) return done;
-      if (await takeLock(dir, input.uploadId)) {
+      const token = await takeLock(dir, input.uploadId);
+      if (token) {
         const owner = join(dir, LOCK, 'owner');
         const heartbeat = setInterval(() => void touch(owner), LOCK_HEARTBEAT_MS);
         heartbeat.unref();
         try {
-          return await assemble(dir, meta, input, userId);
+          const row = await assemble(dir, meta, input, userId, token);
+          if (row) return row;
         } finally {
           clearInterval(heartbeat);
-          await rm(join(dir, LOCK), { recursive: true, force: true });
+          // Only its own lock: one taken over meanwhile is the taker's to remove.
+          if (await holds(dir, token)) await rm(join(dir, LOCK), { recursive: true, force: true });
         }
       }
       const row = await waitForDone(dir);
