@@ -4,7 +4,7 @@
  * own) joins the bin with a registry entry and no repository code. Restoring a row whose unique key a live row
  * now holds fails with the database's unique violation (the generated live-key columns, contract §10).
  */
-import { and, type Column, desc, eq, type InferSelectModel, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, type InferSelectModel, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { TableKey, Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
@@ -36,6 +36,8 @@ export interface TrashRepository {
     id: number,
     creatorScope?: DataScopeFilter,
   ): Promise<TrashRow<K> | undefined>;
+  /** Which of `ids` are soft-deleted rows of `key` (one read, whatever their number). */
+  deletedIds(key: SoftDeleteKey, ids: readonly number[]): Promise<number[]>;
   /**
    * Makes a soft-deleted row live again, setting `values` in the same statement (a job comes back paused, never
    * live and scheduled for an instant); false when it was not in the bin.
@@ -81,6 +83,16 @@ export function createTrashRepository(ctx: RepositoryContext): TrashRepository {
         .from(t)
         .where(and(eq(t.id, id), eq(t.isDelete, true), createdWithin(t, creatorScope)));
       return row as never;
+    },
+
+    async deletedIds(key, ids) {
+      if (ids.length === 0) return [];
+      const t = tableOf(key);
+      const rows = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(inArray(t.id, [...ids]), eq(t.isDelete, true)));
+      return rows.map((r) => r.id as number);
     },
 
     async restore(key, id, stamp, extra) {

@@ -109,10 +109,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
   async function grantsOf(roleId: number): Promise<{ live: number[]; deleted: number[] }> {
     const ids = await repos.roles.menuIdsOf(roleId);
     const live = new Set((await repos.menus.findByIds(ids)).map((m) => m.id));
-    const deleted: number[] = [];
-    // A role grants a handful of deleted menus at most: one look each.
-    for (const id of ids)
-      if (!live.has(id) && (await repos.trash.findDeleted('sysMenu', id)) !== undefined) deleted.push(id);
+    const gone = ids.filter((m) => !live.has(m));
+    const deleted = gone.length > 0 ? await repos.trash.deletedIds('sysMenu', gone) : [];
     return { live: ids.filter((m) => live.has(m)), deleted };
   }
 
