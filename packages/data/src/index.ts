@@ -99,6 +99,7 @@ export {
   defaultSeedMenus,
   type FlatSeedMenu,
   flattenSeedMenus,
+  permissionCode,
   type SeedMenu,
   seedPermissionCodes,
 } from './seed/menus.js';

@@ -58,12 +58,18 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       };
 
       for (const r of routes) expect(await attempt(r), `${r.method} ${r.path} with every code`).not.toBe(403);
+      // Restoring or purging a user in the bin also asks the code of the user delete (the type's own delete).
+      const binWrites = routes.filter((r) => /^\/api\/v1\/sys\/recycle\/\{type\}\/\{id\}/.test(r.path));
+      expect(binWrites.map((r) => r.method).sort()).toEqual(['DELETE', 'POST']);
+      const alsoRefused = (code: string) => (code === 'DELETE:/api/v1/sys/user/{id}' ? binWrites : []);
       for (const refused of routes) {
         const code = refused.permissionCode as string;
         await h.ok('PUT', `/api/v1/sys/menu/${buttons.get(code)}`, { json: { enabled: false } });
         const statuses = await Promise.all(routes.map(attempt));
         routes.forEach((r, i) => {
           if (r === refused) expect(statuses[i], `${r.method} ${r.path} without its code`).toBe(403);
+          else if (alsoRefused(code).includes(r))
+            expect(statuses[i], `${r.method} ${r.path} without the user delete`).toBe(403);
           else expect(statuses[i], `${r.method} ${r.path} while only ${code} is missing`).not.toBe(403);
         });
         await h.ok('PUT', `/api/v1/sys/menu/${buttons.get(code)}`, { json: { enabled: true } });
@@ -162,6 +168,9 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         'GET:/api/v1/sys/session/online',
         'DELETE:/api/v1/sys/session/{sessionid}',
         'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+        // Restoring a role or a user undoes their delete: the bin asks for those codes too.
+        'DELETE:/api/v1/sys/role/{id}',
+        'DELETE:/api/v1/sys/user/{id}',
         'POST:/api/v1/sys/org',
         'PUT:/api/v1/sys/org/{id}',
         'POST:/api/v1/sys/org/{id}/copy',

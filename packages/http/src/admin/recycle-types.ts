@@ -9,6 +9,7 @@
 import { NoticeReceiverType } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import {
+  deleteCodeOf,
   PORTAL_GENERATION_KEY,
   type RecycleBinRegistry,
   type ResolvedRecycleDeps,
@@ -33,6 +34,7 @@ export function registerKernelRecycleTypes(
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'dict-type',
+      codes: [deleteCodeOf('/sys/dict/type/{id}')],
       title: 'Dictionary types',
       table: 'sysDictType',
       describe: (r) => ({ title: r.name, subtitle: r.code }),
@@ -43,6 +45,7 @@ export function registerKernelRecycleTypes(
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'dict-item',
+      codes: [deleteCodeOf('/sys/dict/item/{id}')],
       title: 'Dictionary items',
       table: 'sysDictItem',
       describe: (r) => ({ title: r.label, subtitle: `${r.typeCode}: ${r.value}` }),
@@ -57,6 +60,7 @@ export function registerKernelRecycleTypes(
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'file',
+      codes: [deleteCodeOf('/sys/file/{id}')],
       title: 'Files',
       table: 'sysFile',
       scopedByCreator: true,
@@ -71,6 +75,7 @@ export function registerKernelRecycleTypes(
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'config',
+      codes: [deleteCodeOf('/sys/config/{id}')],
       title: 'Configuration',
       reauth: true,
       table: 'sysConfig',
@@ -89,6 +94,7 @@ export function registerKernelRecycleTypes(
     registry.register(
       softDeleteRecycleType(bin, {
         type: 'job',
+        codes: [deleteCodeOf('/sys/job/{id}')],
         title: 'Scheduled jobs',
         reauth: true,
         table: 'sysJob',
@@ -106,6 +112,7 @@ export function registerKernelRecycleTypes(
     registry.register(
       softDeleteRecycleType(bin, {
         type: 'notice',
+        codes: [deleteCodeOf('/sys/notice/{id}')],
         title: 'Notices',
         table: 'sysNotice',
         scopedByCreator: true,
@@ -130,6 +137,7 @@ export function registerKernelRecycleTypes(
   registry.register(
     softDeleteRecycleType(bin, {
       type: 'module',
+      codes: [deleteCodeOf('/sys/module/{id}')],
       title: 'Portal modules',
       table: 'sysModule',
       describe: (r) => ({ title: r.title, subtitle: r.code }),

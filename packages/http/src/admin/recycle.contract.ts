@@ -10,6 +10,7 @@ import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json } from '../testing/auth.js';
 import { type AdminHarness, startAdminServer } from './harness.contract.js';
+import { adminServicesFor } from './services.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field.
 type Any = any;
@@ -86,11 +87,17 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       await h.ok('DELETE', `/api/v1/sys/menu/${catalog}`);
       expect((await restore('menu', button)).body.code).toBe(42030);
       await h.ok('POST', `/api/v1/sys/recycle/menu/${catalog}/restore`);
-      // An administrator who may use the bin but does not hold the button's code cannot bring it back.
-      const binRole = await h.role('rb_bin', BIN_CODES, { scopeType: 1 });
+      // An administrator who may use the bin and delete menus but does not hold the button's code cannot bring it
+      // back.
+      const binRole = await h.role('rb_bin', [...BIN_CODES, 'DELETE:/api/v1/sys/menu/{id}'], {
+        scopeType: 1,
+      });
       await h.user('rb-binner', { roleIds: [binRole] });
       const binner = await h.loginAs('rb-binner');
-      expect((await restore('menu', button, binner)).body.code).toBe(41001);
+      expect((await restore('menu', button, binner)).body).toMatchObject({
+        code: 41001,
+        args: { codes: ['GET:/api/v1/sys/user/page'] },
+      });
       await h.ok('POST', `/api/v1/sys/recycle/menu/${button}/restore`);
       const tree = await h.ok('GET', '/api/v1/sys/menu/tree');
       const node = tree.find((n: Any) => n.id === catalog);
@@ -100,14 +107,17 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
     it('purging is deleting for good: the rank rule holds (41001), and a purged menu takes its grants along', async () => {
       const code = 'GET:/api/v1/sys/user/page';
       const strongRole = await h.role('rb_strong', [code], { scopeType: 1 });
-      await h.user('rb-purger', { roleIds: [await h.role('rb_purger', BIN_CODES, { scopeType: 1 })] });
+      const deletes = ['DELETE:/api/v1/sys/user/{id}', 'DELETE:/api/v1/sys/menu/{id}'];
+      await h.user('rb-purger', {
+        roleIds: [await h.role('rb_purger', [...BIN_CODES, ...deletes], { scopeType: 1 })],
+      });
       const purger = await h.loginAs('rb-purger');
       const purge = (type: string, id: number) =>
         h.call('DELETE', `/api/v1/sys/recycle/${type}/${id}`, { token: purger });
       // A user who holds a code the purger does not.
       const strong = await h.user('rb-strong-user', { roleIds: [strongRole] });
       await h.ok('DELETE', `/api/v1/sys/user/${strong}`);
-      expect((await purge('user', strong)).body.code).toBe(41001);
+      expect((await purge('user', strong)).body).toMatchObject({ code: 41001, args: { reason: 'rank' } });
       expect(await binIds('user')).toContain(strong);
       await h.ok('DELETE', `/api/v1/sys/recycle/user/${strong}`);
       // A menu that a role the purger may not change grants.
@@ -118,7 +128,10 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       ).id;
       await h.ok('PUT', `/api/v1/sys/role/${strongRole}/menus`, { json: { menuIds: [strongButton] } });
       await h.ok('DELETE', `/api/v1/sys/menu/${strongButton}`);
-      expect((await purge('menu', strongButton)).body.code).toBe(41001);
+      expect((await purge('menu', strongButton)).body).toMatchObject({
+        code: 41001,
+        args: { codes: [code] },
+      });
       const roles = h.t.server.database.repos.roles;
       expect(await roles.menuIdsOf(strongRole)).toContain(strongButton);
       await h.ok('DELETE', `/api/v1/sys/recycle/menu/${strongButton}`);
@@ -242,6 +255,53 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(types.find((t: Any) => t.type === 'config')).toEqual({ type: 'config', title: 'Configuration' });
       // Each listed type answers its page.
       for (const { type } of types) await h.ok('GET', `/api/v1/sys/recycle/${type}/page?size=1`);
+    });
+
+    it("restoring and purging need the type's own delete code besides the bin's (41001 naming it)", async () => {
+      // Every kernel type names the delete route of its own admin API, a route the service serves.
+      const doc = await json(await h.t.request('/openapi/v1.json'));
+      const served = new Set(
+        Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+          Object.keys(methods).map((method) => `${method.toUpperCase()}:${path.toLowerCase()}`),
+        ),
+      );
+      const bin = adminServicesFor(h.t.server.deps).recycleBin;
+      for (const { type } of bin.list()) {
+        const codes = bin.get(type).codes ?? [];
+        expect(codes, type).toHaveLength(1);
+        expect(served.has(codes[0] as string), `${type}: ${codes[0]}`).toBe(true);
+      }
+      // A position and a config row in the bin, and an administrator who holds the bin's codes only.
+      const position = (
+        await h.ok('POST', '/api/v1/sys/position', { json: { name: 'RB own', code: 'rb_own' } })
+      ).id;
+      await h.ok('DELETE', `/api/v1/sys/position/${position}`);
+      const config = (
+        await h.ok('POST', '/api/v1/sys/config', { json: { key: 'app.rb.own', value: 'x', name: 'Own' } })
+      ).id;
+      await h.ok('DELETE', `/api/v1/sys/config/${config}`);
+      const binOnly = await h.role('rb_bin_only', BIN_CODES, { scopeType: 1 });
+      await h.user('rb-bin-only', { roleIds: [binOnly] });
+      const token = await h.loginAs('rb-bin-only');
+      const refused = (code: string) => ({ code: 41001, args: { codes: [code] } });
+      const positionDelete = 'DELETE:/api/v1/sys/position/{id}';
+      // The bin still lists them; bringing back or purging is the owner's write.
+      expect(await binIds('position', token)).toContain(position);
+      expect((await restore('position', position, token)).body).toMatchObject(refused(positionDelete));
+      expect(
+        (await h.call('DELETE', `/api/v1/sys/recycle/position/${position}`, { token })).body,
+      ).toMatchObject(refused(positionDelete));
+      expect((await h.call('DELETE', `/api/v1/sys/recycle/config/${config}`, { token })).body).toMatchObject(
+        refused('DELETE:/api/v1/sys/config/{id}'),
+      );
+      expect(await binIds('position')).toContain(position);
+      expect(await binIds('config')).toContain(config);
+      // With the position's delete code, its restore goes through.
+      const positionDeleter = await h.role('rb_pos_del', [positionDelete]);
+      await h.user('rb-bin-pos', { roleIds: [binOnly, positionDeleter] });
+      const granted = await h.loginAs('rb-bin-pos');
+      await h.ok('POST', `/api/v1/sys/recycle/position/${position}/restore`, { token: granted });
+      expect((await h.ok('GET', `/api/v1/sys/position/${position}`)).code).toBe('rb_own');
     });
 
     it('an unknown type is refused (42022)', async () => {

@@ -36,10 +36,8 @@ export function contractAuthOf(marker: AuthMarker): 'anonymous' | 'authenticated
 export const needsPermission = (marker: AuthMarker): boolean =>
   marker === 'permission' || marker === 'apikey-permission';
 
-/** The permission code of a route: upper-case method, `:`, the route template in lower case. */
-export function permissionCode(method: string, path: string): string {
-  return `${method.toUpperCase()}:${path.toLowerCase()}`;
-}
+/** The permission code of a route: upper-case method, `:`, the route template in lower case (one rule, the seed's). */
+export { permissionCode } from '@svc/data';
 
 /** Per-route options beside the OpenAPI definition. */
 export interface RouteMeta {

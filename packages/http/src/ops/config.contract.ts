@@ -207,6 +207,7 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
           'POST:/api/v1/sys/config',
           'PUT:/api/v1/sys/config/{id}',
           'PUT:/api/v1/sys/config/batch',
+          'DELETE:/api/v1/sys/config/{id}',
           'POST:/api/v1/sys/recycle/{type}/{id}/restore',
         ],
       });

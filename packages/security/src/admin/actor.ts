@@ -63,7 +63,12 @@ export function createAdminActorFactory(deps: AdminActorDeps): AdminActorFactory
  * codes they do not hold: granting menus to a role, assigning a role, enabling or restoring one, or adding
  * codes to a menu that is already granted.
  */
-export async function assertCanGrant(actor: AdminActor, codes: Iterable<string>): Promise<void> {
+export function assertCanGrant(actor: AdminActor, codes: Iterable<string>): Promise<void> {
+  return assertHolds(actor, codes);
+}
+
+/** Refuses (41001 with `args.codes`, the codes lacking) a caller other than the super admin without every code. */
+export async function assertHolds(actor: AdminActor, codes: Iterable<string>): Promise<void> {
   if (actor.isSuperAdmin) return;
   const held = await actor.codes();
   const lacking = [...new Set(codes)].filter((code) => !held.has(code)).sort();

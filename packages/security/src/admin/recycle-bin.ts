@@ -9,6 +9,7 @@ import {
   isInDataScope,
   type Page,
   type PageQuery,
+  permissionCode,
   type Repositories,
   type SoftDeleteKey,
   splitPermissionCodes,
@@ -16,7 +17,7 @@ import {
   uniqueOr,
 } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import { type AdminActor, assertCanGrant } from './actor.js';
+import { type AdminActor, assertCanGrant, assertHolds } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { assertOrgInScope } from './orgs.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -45,6 +46,13 @@ export interface RecycleBinType {
    * set holds user, role, menu, system-config and scheduled-job writes; bringing such a row back is one).
    */
   readonly reauth?: boolean;
+  /**
+   * Codes a caller needs to restore or purge a row of this type besides the bin's own: the code of the type's
+   * own delete route ({@link deleteCodeOf}). Bringing a row back undoes its delete and purging finishes it, so
+   * the bin's codes alone do not reach types whose writes the caller may not make (41001 naming the codes
+   * lacking). A type without codes asks only the bin's.
+   */
+  readonly codes?: readonly string[];
   page(actor: AdminActor, query: PageQuery): Promise<Page<RecycleItem>>;
   restore(actor: AdminActor, id: number): Promise<void>;
   purge(actor: AdminActor, id: number): Promise<void>;
@@ -59,6 +67,27 @@ export interface RecycleBinRegistry {
   list(): { type: string; title: string }[];
 }
 
+/** The permission code of `DELETE /api/v1{route}`: what a bin type's {@link RecycleBinType.codes} name. */
+export const deleteCodeOf = (route: string): string => permissionCode('DELETE', `/api/v1${route}`);
+
+/** The type with its restore and purge asking for its {@link RecycleBinType.codes} first. */
+function guarded(type: RecycleBinType): RecycleBinType {
+  const codes = type.codes ?? [];
+  if (codes.length === 0) return type;
+  return {
+    ...type,
+    page: (actor, query) => type.page(actor, query),
+    async restore(actor, id) {
+      await assertHolds(actor, codes);
+      await type.restore(actor, id);
+    },
+    async purge(actor, id) {
+      await assertHolds(actor, codes);
+      await type.purge(actor, id);
+    },
+  };
+}
+
 /** Creates an empty registry. */
 export function createRecycleBinRegistry(): RecycleBinRegistry {
   const types = new Map<string, RecycleBinType>();
@@ -68,7 +97,7 @@ export function createRecycleBinRegistry(): RecycleBinRegistry {
       if (!/^[a-z0-9_-]{1,64}$/.test(key))
         throw new Error(`Recycle-bin type "${type.type}" is not a path segment.`);
       if (types.has(key)) throw new Error(`Recycle-bin type "${key}" is already registered.`);
-      types.set(key, type);
+      types.set(key, guarded(type));
     },
     get(name) {
       const type = types.get(name.trim().toLowerCase());
@@ -97,6 +126,7 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
     type: 'user',
     title: 'Users',
     reauth: true,
+    codes: [deleteCodeOf('/sys/user/{id}')],
     async page(actor, query) {
       const page = await repos.users.pageDeleted(query, await actor.scope());
       return {
@@ -145,6 +175,7 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
     type: 'role',
     title: 'Roles',
     reauth: true,
+    codes: [deleteCodeOf('/sys/role/{id}')],
     async page(_actor, query) {
       const page = await repos.roles.pageDeleted(query);
       return {
@@ -195,6 +226,8 @@ export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
   title: string;
   /** Restoring needs the re-authentication window ({@link RecycleBinType.reauth}). */
   reauth?: boolean;
+  /** Codes restore and purge need besides the bin's ({@link RecycleBinType.codes}). */
+  codes?: readonly string[];
   /** Table key in `Tables` (`sysPosition`). */
   table: K;
   describe(row: TrashRow<K>): { title: string; subtitle: string | null };
@@ -238,6 +271,7 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
     type: entry.type,
     title: entry.title,
     ...(entry.reauth ? { reauth: true } : {}),
+    ...(entry.codes ? { codes: entry.codes } : {}),
     async page(actor, query) {
       const page = await trash.page(entry.table, query, await scopeOf(actor));
       return {
@@ -274,6 +308,7 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
   return [
     softDeleteRecycleType(deps, {
       type: 'org',
+      codes: [deleteCodeOf('/sys/org/{id}')],
       title: 'Organisations',
       table: 'sysOrg',
       describe: (r) => ({ title: r.name, subtitle: r.code }),
@@ -290,12 +325,14 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
     }),
     softDeleteRecycleType(deps, {
       type: 'position',
+      codes: [deleteCodeOf('/sys/position/{id}')],
       title: 'Positions',
       table: 'sysPosition',
       describe: (r) => ({ title: r.name, subtitle: r.code }),
     }),
     softDeleteRecycleType(deps, {
       type: 'menu',
+      codes: [deleteCodeOf('/sys/menu/{id}')],
       title: 'Menus',
       reauth: true,
       table: 'sysMenu',
