@@ -36,6 +36,8 @@ export function buildConsole(): string {
 
 export interface Host {
   url: string;
+  /** What the host wrote to stdout and stderr so far (for a failing test's message). */
+  log: () => string;
   stop: () => Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startHost(webRoot: string, env: Record<string, string> = {
   });
   return {
     url,
+    log: () => text,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -24,8 +24,8 @@ export function exportCell(value: unknown): string | number | boolean | null {
 
 /**
  * The plain text of a cell value read by exceljs ('' when empty), or undefined when the workbook does not hold the
- * cell as a value: a formula saved without its result, a shared string the reader did not resolve (exceljs' stream
- * reader meets `sharedStrings.xml` after the sheet), a date or number that is none. Turning those into text made
+ * cell as a value: a formula saved without its result, a shared string the reader did not resolve, a date or
+ * number that is none. Turning those into text made
  * `[object Object]` or `NaN` a user's name.
  */
 export function readCellText(value: unknown): string | undefined {

@@ -13,8 +13,8 @@
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 
-/** An entry of unzipper's `Parse`: a stream of the inflated bytes of one file of the zip. */
-type ZipEntry = NodeJS.ReadableStream;
+/** An entry of unzipper's `Parse`: a stream of the inflated bytes of one file of the zip, and its path. */
+type ZipEntry = NodeJS.ReadableStream & { path?: string };
 
 interface Unzipper {
   Parse(): NodeJS.WritableStream & {
@@ -25,10 +25,15 @@ interface Unzipper {
 
 let unzipper: Unzipper | undefined;
 
-/** unzipper as exceljs resolves it (its own dependency, so the same parser and version, and none of ours). */
-function loadUnzipper(): Unzipper {
+/** A dependency of exceljs as exceljs resolves it (the same module and version, and not one of ours). */
+export function exceljsDependency<T>(name: string): T {
   const require = createRequire(import.meta.url);
-  unzipper ??= createRequire(require.resolve('exceljs'))('unzipper') as Unzipper;
+  return createRequire(require.resolve('exceljs'))(name) as T;
+}
+
+/** unzipper as exceljs resolves it: the parser exceljs reads the workbook with. */
+function loadUnzipper(): Unzipper {
+  unzipper ??= exceljsDependency<Unzipper>('unzipper');
   return unzipper;
 }
 
@@ -64,12 +69,25 @@ function elementsIn(chunk: Buffer): number {
  * a limit is passed (and stops every inflater), and with the parser's own error for bytes that are not a whole
  * zip (one that ends inside an entry rejects too: a reader waiting for the rest of an entry would wait for ever).
  */
-export function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<number> {
+export async function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<number> {
+  return (await unpackWorkbook(bytes, limits)).bytes;
+}
+
+/**
+ * {@link unpackedBytes}, keeping the inflated bytes of the entries `keep` names (asked once per entry, in the
+ * order the streaming parser meets them): what a reader needs of the zip, as the parser saw it, within the limits.
+ */
+export function unpackWorkbook(
+  bytes: Uint8Array,
+  limits: UnpackLimits,
+  keep: (path: string) => boolean = () => false,
+): Promise<{ bytes: number; kept: Map<string, Buffer> }> {
   // The parser waits for ever on an empty input (a write of no bytes is never acknowledged); so does exceljs.
   if (bytes.length === 0) return Promise.reject(new Error('an empty file is not a zip'));
   const parser = loadUnzipper().Parse();
   const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
-  return new Promise<number>((resolve, reject) => {
+  const kept = new Map<string, Buffer>();
+  return new Promise<{ bytes: number; kept: Map<string, Buffer> }>((resolve, reject) => {
     let total = 0;
     let elements = 0;
     let entries = 0;
@@ -87,7 +105,7 @@ export function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<
       for (const entry of open) (entry as unknown as { destroy(): void }).destroy();
       // The listeners stay: whatever the parser or an inflater still reports after this is dropped here.
       parser.destroy();
-      if (error === undefined) resolve(total);
+      if (error === undefined) resolve({ bytes: total, kept });
       else reject(error);
     };
     parser.on('entry', (entry) => {
@@ -97,7 +115,10 @@ export function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<
         return;
       }
       open.add(entry);
+      const path = entry.path ?? '';
+      const chunks: Buffer[] | undefined = keep(path) ? [] : undefined;
       entry.on('data', (chunk: Buffer) => {
+        chunks?.push(chunk);
         total += chunk.length;
         elements += elementsIn(chunk);
         if (total > limits.maxBytes)
@@ -110,6 +131,7 @@ export function unpackedBytes(bytes: Uint8Array, limits: UnpackLimits): Promise<
           settle(new UnpackedTooLarge(`the workbook holds more than ${limits.maxElements} XML elements`));
       });
       entry.on('end', () => {
+        if (chunks) kept.set(path, Buffer.concat(chunks));
         open.delete(entry);
         if (inputRead && open.size === 0) settle();
       });

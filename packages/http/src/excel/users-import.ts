@@ -15,7 +15,6 @@
  * 2 Error (a failure, 46010). Created accounts share the configured initial password hashed ONCE per commit
  * (46014 when unset) and must change it; their first login rehashes it with a salt of their own.
  */
-import { Readable } from 'node:stream';
 import {
   DataScope,
   isInDataScope,
@@ -31,7 +30,8 @@ import { type AdminActor, codesOfPermissionTexts, normalizeAccountName, scopeBey
 import type { HttpDeps } from '../deps.js';
 import { neutralise, readCellText } from './cells.js';
 import { loadExcel } from './provider.js';
-import { UnpackedTooLarge, unpackedBytes } from './unpacked.js';
+import { readerInput, sheetEntries, sheetZip } from './sheet-zip.js';
+import { UnpackedTooLarge, unpackWorkbook } from './unpacked.js';
 
 const MIB = 1024 * 1024;
 
@@ -153,16 +153,25 @@ export async function readSheet(
   { maxRows, maxUnpackedBytes }: SheetLimits,
 ): Promise<{ headers: string[]; data: string[][]; unreadable: UnreadableCell[] }> {
   const ExcelJS = await loadExcel();
+  let zip: Buffer | undefined;
   try {
-    await unpackedBytes(bytes, {
-      maxBytes: maxUnpackedBytes,
-      maxElements: maxWorkbookElements(maxRows),
-      maxEntries: MAX_WORKBOOK_ENTRIES,
-    });
+    const { kept } = await unpackWorkbook(
+      bytes,
+      {
+        maxBytes: maxUnpackedBytes,
+        maxElements: maxWorkbookElements(maxRows),
+        maxEntries: MAX_WORKBOOK_ENTRIES,
+      },
+      sheetEntries(),
+    );
+    zip = await sheetZip(kept);
   } catch (error) {
     throw unreadable(error instanceof UnpackedTooLarge ? error.message : 'not a readable .xlsx workbook');
   }
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
+  if (!zip) throw new BusinessError(ErrorCode.ImportFileEmpty);
+  // The first worksheet alone, read in one pass (sheet-zip.ts: exceljs' own order lost entries and left files).
+  const input = readerInput(zip);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -200,6 +209,8 @@ export async function readSheet(
   } catch (error) {
     if (error instanceof BusinessError) throw error;
     throw unreadable('not a readable .xlsx workbook');
+  } finally {
+    input.destroy();
   }
   if (!headers || data.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
   return { headers, data, unreadable: unreadableCells };
