@@ -442,6 +442,20 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(fresh.body.data).toMatchObject({ inserted: 0, failed: 1 });
     });
 
+    it('reads a full-width copy of an existing account as that account (46010 at validate, updated with Overwrite)', async () => {
+      await grantPermissions(h.t, { account: 'widecopy', permissions: [], orgId: orgA });
+      const wide = '\uff57\uff49\uff44\uff45\uff43\uff4f\uff50\uff59'; // "widecopy" in full-width letters
+      const row = { index: 1, cells: { account: wide, realName: 'Wide', orgCode: 'imp-a' } };
+      const checked = await h.call('POST', '/api/v1/sys/user/import/validate', { json: { rows: [row] } });
+      expect(checked.body.data.rows[0].errors).toEqual([
+        expect.objectContaining({ columnKey: 'account', code: 46010 }),
+      ]);
+      const over = await h.call('POST', '/api/v1/sys/user/import/commit', {
+        json: { rows: [row], strategy: 1 },
+      });
+      expect(over.body.data).toMatchObject({ inserted: 0, updated: 1, failed: 0 });
+    });
+
     it('an overwrite that disables an account signs it out at once, as the enable route does', async () => {
       const viewer = await h.role('imp-viewer', ['GET:/api/v1/sys/user/page']);
       const id = await h.user('imp-disabled', { orgId: orgA, roleIds: [viewer] });

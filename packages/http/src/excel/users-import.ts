@@ -282,7 +282,9 @@ export function createUserImportService(
     const positions = new Map((await repos.positions.page(BIG)).items.map((p) => [lower(p.code), p.id]));
     const roleRows = (await repos.roles.page(BIG)).items;
     const roles = new Map(roleRows.map((r) => [lower(r.code), r.id]));
-    const accounts = rows.map((r) => r.cells.account ?? '').filter((a) => a.trim() !== '');
+    // As named and as a create would store it (NFKC: a full-width copy of an account is that account).
+    const named = rows.map((r) => r.cells.account ?? '').filter((a) => a.trim() !== '');
+    const accounts = [...new Set(named.flatMap((a) => [a, a.normalize('NFKC')]))];
     const existing = new Map(
       (await repos.users.findLiveByAccounts(accounts)).map((u) => [lower(u.account), u]),
     );
