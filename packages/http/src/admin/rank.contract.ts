@@ -206,6 +206,39 @@ export function defineRankContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       await h.ok('PUT', `/api/v1/sys/role/${inside}`, { token: desk, json: { enabled: false } });
     });
 
+    it('a role that sees beyond the caller is not theirs to change, members or not (41005)', async () => {
+      const unit = await h.org('sees-unit');
+      const far = await h.org('sees-far');
+      const unitDesk = await h.role('sees-desk', ACTIONS, { scopeType: 3 });
+      await h.user('sees-desk', { orgId: unit, roleIds: [unitDesk] });
+      const desk = await h.loginAs('sees-desk');
+      // Nobody holds these yet: the head office's role that sees all, and one listing a branch the desk does not see.
+      const all = await h.role('sees-all', [PAGE], { scopeType: 1 });
+      const listed = await h.role('sees-listed', [PAGE], { scopeType: 5, customOrgIds: [unit, far] });
+      for (const role of [all, listed]) {
+        const attempts: [string, string, unknown][] = [
+          ['PUT', `/api/v1/sys/role/${role}`, { enabled: false }],
+          ['PUT', `/api/v1/sys/role/${role}/datascope`, { scopeType: 4, customOrgIds: [] }],
+          ['DELETE', `/api/v1/sys/role/${role}`, undefined],
+        ];
+        for (const [method, path, json] of attempts) {
+          const res = await h.call(method, path, { token: desk, json });
+          expect(res.body, `${method} ${path}`).toMatchObject({
+            code: 41005,
+            args: { reason: 'data-scope' },
+          });
+        }
+        expect(await h.ok('GET', `/api/v1/sys/role/${role}`)).toMatchObject({ enabled: true });
+      }
+      expect(
+        (await h.call('PUT', `/api/v1/sys/role/${listed}`, { token: desk, json: { enabled: false } })).body,
+      ).toMatchObject({ args: { orgIds: [far] } });
+      // A role that lists only the desk's own branch is the desk's to change.
+      const own = await h.role('sees-own', [PAGE], { scopeType: 5, customOrgIds: [unit] });
+      await h.ok('PUT', `/api/v1/sys/role/${own}`, { token: desk, json: { enabled: false } });
+      await h.ok('DELETE', `/api/v1/sys/role/${own}`, { token: desk });
+    });
+
     // Members inside the caller's scope, yet the widened scope reaches past it: Org-and-children follows each
     // member's subtree, which a caller seeing only the member's own organisation does not see whole.
     it('cannot widen a role beyond their scope through its members’ subtrees (41005 naming the organisations)', async () => {

@@ -85,11 +85,34 @@ export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, rol
 export async function assertMayChangeRole(deps: RankRepos, actor: AdminActor, roleId: number): Promise<void> {
   if (actor.isSuperAdmin) return;
   await assertOutranksRole(deps, actor, roleId);
+  await assertRoleSeesWithin(deps, actor, roleId);
   await assertOutranksUsersInScope(
     deps,
     actor,
     await deps.repos.users.findByIds(await deps.repos.roles.memberIdsOf(roleId)),
   );
+}
+
+/**
+ * Refuses (41005, `args.reason` = `data-scope`) a role whose own data scope reaches beyond the caller's, members
+ * or not: scope All for a caller who does not see all, a Custom list naming organisations they do not see. (Org and
+ * Org-and-children depend on the holder: the members' check covers them.) Without it, an administrator of one
+ * branch could narrow, rename or delete the role through which the head office sees every organisation, as long
+ * as nobody held it yet (part of {@link assertMayChangeRole}).
+ */
+async function assertRoleSeesWithin(deps: RankRepos, actor: AdminActor, roleId: number): Promise<void> {
+  const mine = await actor.scope();
+  if (mine.all) return;
+  const own = (await deps.repos.roles.scopesOfRoles([roleId])).filter(
+    (r) => r.dataScope === DataScope.All || r.dataScope === DataScope.Custom,
+  );
+  if (own.length === 0) return;
+  const beyond = scopeBeyond(mine, own, { id: 0, orgId: null }, []);
+  if (beyond === 'all' || beyond.length > 0)
+    throw new BusinessError(ErrorCode.OutOfDataScope, {
+      reason: 'data-scope',
+      ...(beyond === 'all' ? {} : { orgIds: beyond }),
+    });
 }
 
 /**
