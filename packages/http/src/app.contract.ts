@@ -241,6 +241,11 @@ export function defineAppContract(dbType: DbType): void {
         const res = await t.request('/scalar');
         expect(res.status).toBe(200);
         expect(await res.text()).toContain('data-url="/openapi/v1.json"');
+        // Never framed (it sends requests from the reader's browser), sniffed or sent on as a referrer.
+        expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       });
     });
   });
