@@ -36,7 +36,7 @@ export {
   type PublishNoticeOptions,
   publishNotice,
 } from './notices/service.js';
-export { type AuthMarker, permissionCode, type RouteMeta } from './openapi/auth.js';
+export type { AuthMarker, RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export {
   type RegisterContext,
