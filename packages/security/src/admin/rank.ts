@@ -76,7 +76,8 @@ export async function assertOutranksRole(deps: RankRepos, actor: AdminActor, rol
 /**
  * Refuses any change to a role (its name or state, grants, data scope, deletion, purge, restore) by a caller who
  * does not outrank it: they must hold every code it grants (41001) and outrank every live member (41001 codes,
- * 41005 role scopes), and every member must be inside their data scope (41005, `args.ids`). Narrowing counts too:
+ * 41005 role scopes), every member must be inside their data scope (41005, `args.ids`), and the role's own scope
+ * must not see beyond theirs (41005, {@link assertRoleSeesWithin}). Narrowing counts too:
  * disabling or stripping the role of an administrator above the caller is the first step of taking over their
  * account (their rank no longer protects them), and a role held outside the caller's scope changes what people
  * they cannot see may do.

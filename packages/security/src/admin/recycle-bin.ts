@@ -75,7 +75,10 @@ function guarded(type: RecycleBinType): RecycleBinType {
   const codes = type.codes ?? [];
   if (codes.length === 0) return type;
   return {
-    ...type,
+    type: type.type,
+    title: type.title,
+    ...(type.reauth ? { reauth: true } : {}),
+    codes,
     page: (actor, query) => type.page(actor, query),
     async restore(actor, id) {
       await assertHolds(actor, codes);
