@@ -179,6 +179,10 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const res = await complete({ uploadId, fileHash: wrong, fileName: 'w.txt', chunkCount: 2 });
       expect(res.body.code).toBe(44006);
       expect((await h.ok('GET', '/api/v1/sys/file/page?name=w.txt')).total).toBe(0);
+      // The upload is gone: its chunks answer as unknown, and an init starts it again from nothing.
+      expect((await send(uploadId, '0', bytes.subarray(0, 2))).code).toBe(44004);
+      const again = await init({ fileHash: wrong, fileName: 'w.txt', totalSize: 4, chunkCount: 2 });
+      expect(again.body.data).toMatchObject({ uploadId, receivedIndexes: [] });
     });
 
     /** The upload's folder: its stored chunks' sizes by index, and whether a partial file is left. */

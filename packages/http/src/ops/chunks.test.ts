@@ -310,6 +310,48 @@ describe('chunked upload: the assembly lock', () => {
     // Only the taker's bytes are kept: the stalled holder's copy went.
     expect(readdirSync(join(t.root, row.storageKey, '..')).length).toBe(1);
   });
+
+  it('a holder taken for dead that meets a hash mismatch leaves the folder to the taker; both answer 44006', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stalled = stalling();
+    const taker = stalling();
+    const held = heldPauses();
+    const t = setup({ files: stalled.files, pause: held.pause });
+    // The chunks do not make the declared file.
+    const wrong = { ...start, fileHash: sha(new Uint8Array([1])) };
+    const { uploadId } = await t.uploads.init(wrong, t.caller);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(content.subarray(0, 1500)));
+    await t.uploads.writeChunk(uploadId, '1', 1, bodyOf(content.subarray(1500)));
+    const folder = join(t.root, '.chunks', uploadId);
+    const first = t.uploads.complete({ ...wrong, uploadId }, 1);
+    first.catch(() => {});
+    await stalled.writing;
+    t.state.clock += LOCK_STALE_MS + 1_000;
+    const second = t.instance(undefined, taker.files).complete({ ...wrong, uploadId }, 1);
+    second.catch(() => {});
+    await taker.writing;
+    const takerToken = readFileSync(join(t.lockOf(uploadId), 'owner'), 'utf8');
+    // The stalled holder finishes, finds the hash wrong and the lock another's: it drops only its own bytes and
+    // waits for the taker, which is still reading the chunks from the folder.
+    stalled.release();
+    expect(await Promise.race([held.polled.then(() => 'waits'), first.then(() => 'answered')])).toBe('waits');
+    expect(readdirSync(folder).sort()).toEqual(['0.part', '1.part', 'complete.lock', 'meta.json']);
+    expect(readFileSync(join(t.lockOf(uploadId), 'owner'), 'utf8')).toBe(takerToken);
+    taker.release();
+    await expect(second).rejects.toMatchObject({ code: 44006 });
+    // The waiter answers the taker's result: the same mismatch, not an unknown upload (44004).
+    held.resume();
+    await expect(first).rejects.toMatchObject({ code: 44006 });
+    expect(t.table.rows.size).toBe(0);
+    // Neither copy of the assembled bytes is kept, and the chunks are dropped.
+    const stored = (readdirSync(t.root, { recursive: true }) as string[]).filter(
+      (name) => !name.startsWith('.chunks') && statSync(join(t.root, name)).isFile(),
+    );
+    expect(stored).toEqual([]);
+    expect(readdirSync(folder)).toEqual(['done.json']);
+    // Starting again opens the upload afresh.
+    expect(await t.uploads.init(wrong, t.caller)).toMatchObject({ uploadId, receivedIndexes: [] });
+  });
 });
 
 describe('chunked upload: shared bytes and leftovers', () => {

@@ -11,9 +11,11 @@
  *   the caller (its own name); a file outside the scope is never used, the caller uploads normally, so knowing a
  *   hash never leaks a file. The new row shares the stored bytes (no copy); they go with the last row naming them.
  * - Concurrent completes of one upload: one assembles (an atomic `mkdir` lock), the others wait for its result
- *   (`done.json`) and answer the same row. The assembler touches its lock every 10 s; a lock untouched for two
- *   minutes (its process died mid-assembly) is taken over by the next complete, and one that goes without a result
- *   (the holder found a chunk missing) is taken too, so the waiter answers what the chunks make.
+ *   (`done.json`) and answer the same row, or the same 44006. The assembler touches its lock every 10 s; a lock
+ *   untouched for two minutes (its process died mid-assembly) is taken over by the next complete, and one that goes
+ *   without a result (the holder found a chunk missing) is taken too, so the waiter answers what the chunks make.
+ *   A holder whose lock was taken over (it stalled) touches nothing of the folder: it drops its own bytes and
+ *   waits for the taker's result like any other complete.
  * - Bytes per upload: its chunks together never exceed the declared `totalSize` (44002). Each byte is counted
  *   against that budget before it is written, with the other chunks stored and the bytes other requests are
  *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
@@ -52,6 +54,9 @@ interface ChunkMeta extends ChunkInit {
   userId: number | null;
   createdAt: string;
 }
+
+/** What a complete of the upload made (`done.json`): the file row, or the hashes that did not match. */
+type DoneResult = { id: number } | { mismatch: { expected: string; actual: string } };
 
 export interface ChunkUploads {
   init(
@@ -167,8 +172,9 @@ export function createChunkUploads(options: {
 
   /**
    * Assembles the chunks and inserts the row; undefined when the lock was taken over meanwhile (this process
-   * stalled past {@link LOCK_STALE_MS}, its heartbeat unseen): the taker assembles, so these bytes are dropped and
-   * no second row names the upload.
+   * stalled past {@link LOCK_STALE_MS}, its heartbeat unseen): the taker assembles from the folder, so these bytes
+   * are dropped, no second row names the upload and the folder is left alone, whether the hash matched or not (the
+   * caller answers the taker's result: its row, or the same 44006 through `done.json`).
    */
   async function assemble(
     dir: string,
@@ -189,25 +195,34 @@ export function createChunkUploads(options: {
       throw error;
     }
     const stored = await sink.finish();
-    if (stored.sha256 !== input.fileHash.toLowerCase() || stored.sizeBytes !== meta.totalSize) {
-      await options.files.remove(stored.storageKey);
-      // The chunks do not make the file: they are dropped, the client starts again.
-      await rm(dir, { recursive: true, force: true });
-      ledgers.forgetStored(input.uploadId);
-      throw new BusinessError(ErrorCode.ChunkHashMismatch, {
-        expected: input.fileHash,
-        actual: stored.sha256,
-      });
-    }
     if (!(await holds(dir, token))) {
       await options.files.remove(stored.storageKey);
       return undefined;
     }
+    if (stored.sha256 !== input.fileHash.toLowerCase() || stored.sizeBytes !== meta.totalSize) {
+      await options.files.remove(stored.storageKey);
+      // The chunks do not make the file: they and the upload's meta are dropped (a chunk or complete sent now
+      // answers 44004), the client starts again with an `init`. Only the result stays, for the completes waiting
+      // on this one (a holder taken for dead among them), which answer the same 44006.
+      const mismatch = { expected: input.fileHash, actual: stored.sha256 };
+      for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
+      ledgers.forgetStored(input.uploadId);
+      await writeResult(dir, { mismatch });
+      await rm(join(dir, 'meta.json'), { force: true });
+      throw new BusinessError(ErrorCode.ChunkHashMismatch, mismatch);
+    }
     const row = await insert(stored, userId);
-    await writeFile(join(dir, 'done.json'), JSON.stringify({ id: row.id }));
+    await writeResult(dir, { id: row.id });
     for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
     ledgers.forgetStored(input.uploadId);
     return row;
+  }
+
+  /** Writes the upload's result (`done.json`) whole or not at all: a waiter reads it while it is written. */
+  async function writeResult(dir: string, result: DoneResult): Promise<void> {
+    const partial = join(dir, `done.json.${randomUUID()}.tmp`);
+    await writeFile(partial, JSON.stringify(result));
+    await rename(partial, join(dir, 'done.json'));
   }
 
   /** Another complete holds the lock: its row once it is done, or undefined when the lock went or its owner died. */
@@ -224,10 +239,16 @@ export function createChunkUploads(options: {
     throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
   }
 
-  /** The row an earlier complete of this upload made (`done.json`), if it is still there. */
+  /**
+   * The row an earlier complete of this upload made (`done.json`), if it is still there; 44006 when that complete
+   * found the chunks not making the declared file.
+   */
   async function doneRow(dir: string): Promise<SysFileRow | undefined> {
     const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
-    return done ? options.repo.getById((JSON.parse(done) as { id: number }).id) : undefined;
+    if (!done) return undefined;
+    const result = JSON.parse(done) as DoneResult;
+    if ('mismatch' in result) throw new BusinessError(ErrorCode.ChunkHashMismatch, result.mismatch);
+    return options.repo.getById(result.id);
   }
 
   /**
