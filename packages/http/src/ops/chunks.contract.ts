@@ -3,7 +3,8 @@
  * init (44002, 44003), the declared size bounding the sum of the chunks (44002; a chunk sent again replaces its
  * copy; parallel chunks, driven piece by piece through the store, cannot both pass), path traversal in
  * uploadId/index refused, concurrent completes answering one row, instant upload only from files inside the
- * caller's scope, and the reclaimer of abandoned chunks and deleted files.
+ * caller's scope, the bound on a user's open uploads (44008), and the reclaimer of abandoned chunks and deleted
+ * files.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -315,6 +316,42 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         chunkCount: 1,
       });
       expect(traversal.body.code).toBe(48000);
+    });
+
+    it('bounds the open uploads of a user (44008 with maxOpen), parallel inits included', async () => {
+      const role = await h.role('chunk-bound', CODES);
+      await h.user('chunk-bound', { roleIds: [role] });
+      const token = await h.loginAs('chunk-bound');
+      const start = (n: number) => ({
+        fileHash: sha(new Uint8Array([n, n])),
+        fileName: `bound-${n}.txt`,
+        totalSize: 2,
+        chunkCount: 1,
+      });
+      const ids: string[] = [];
+      // The default bound is 16: fifteen open, then four at once of which one fits.
+      for (let n = 1; n <= 15; n++) {
+        const res = await init(start(n), token);
+        expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+        ids.push(res.body.data.uploadId);
+      }
+      const parallel = await Promise.all([16, 17, 18, 19].map((n) => init(start(n), token)));
+      expect(parallel.filter((r) => r.body.code === 0)).toHaveLength(1);
+      for (const r of parallel.filter((r) => r.body.code !== 0))
+        expect(r.body).toMatchObject({ code: 44008, args: { maxOpen: 16 } });
+      // A resume at the bound answers its chunks; another user is not held by this one's bound.
+      expect((await send(ids[0] as string, '0', new Uint8Array([1, 1]), token)).code).toBe(0);
+      expect((await init(start(1), token)).body.data).toMatchObject({
+        uploadId: ids[0],
+        receivedIndexes: [0],
+      });
+      expect((await init(start(20))).body.code).toBe(0);
+      // Completing one frees its slot.
+      const { totalSize: _, ...completed } = start(1);
+      const done = await complete({ ...completed, uploadId: ids[0] }, token);
+      expect(done.body.code).toBe(0);
+      expect((await init(start(20), token)).body.code).toBe(0);
+      expect((await init(start(21), token)).body.code).toBe(44008);
     });
 
     it('reclaims abandoned chunks and deleted files after the retention period', async () => {

@@ -3,7 +3,9 @@
  * in-memory file table (two `createChunkUploads` on one root stand for two instances): a lock left by a process
  * that died mid-assembly is taken over once its owner file is stale, a live one is respected and kept fresh by its
  * holder's heartbeat, one that goes without a result is taken by the waiter; a purge racing an instant upload of
- * the same bytes never leaves a row without its bytes; a dead process's partial files are reclaimed.
+ * the same bytes never leaves a row without its bytes; a dead process's partial files are reclaimed; the bound on a
+ * user's open uploads holds for parallel inits, lets resumes and instant uploads through and frees a slot when an
+ * upload completes, fails its hash or is reclaimed.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -77,7 +79,11 @@ const hash = sha(content);
 const start = { fileHash: hash, fileName: 'data.txt', totalSize: 3000, chunkCount: 2 };
 
 function setup(
-  options: { pause?: (ms: number) => Promise<void>; files?: (store: FileStore) => FileStore } = {},
+  options: {
+    pause?: (ms: number) => Promise<void>;
+    files?: (store: FileStore) => FileStore;
+    maxOpenPerUser?: number;
+  } = {},
 ) {
   const root = mkdtempSync(join(tmpdir(), 'svc-chunks-'));
   const state = { clock: new Date('2026-05-01T10:00:00Z').getTime() };
@@ -93,6 +99,7 @@ function setup(
       retentionHours: 24,
       now,
       ...(pause ? { pause } : {}),
+      ...(options.maxOpenPerUser ? { maxOpenPerUser: options.maxOpenPerUser } : {}),
     });
   const uploads = instance();
   const caller = { userId: 1, scope: ALL_DATA_SCOPE };
@@ -433,5 +440,82 @@ describe('chunked upload: shared bytes and leftovers', () => {
     expect(await t.uploads.reclaim(t.now())).toBe(2);
     expect(names.map((file) => existsSync(join(month, file)))).toEqual([false, false, true, true, true]);
     expect(existsSync(join(t.root, 'other', 'd.part'))).toBe(true);
+  });
+});
+
+describe('chunked upload: open uploads per user', () => {
+  /** An upload of its own file (`n` makes the hash), `size` bytes in one chunk. */
+  const other = (n: number, size = 10) => ({
+    fileHash: sha(new Uint8Array(size).fill(n)),
+    fileName: `f${n}.txt`,
+    totalSize: size,
+    chunkCount: 1,
+  });
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 0,
+      (error: { code?: number }) => error.code,
+    );
+
+  it('refuses a new upload past the bound with 44008, resumes an open one, and frees a slot on complete', async () => {
+    const t = setup({ maxOpenPerUser: 3 });
+    const ids = [];
+    for (const n of [1, 2, 3]) ids.push((await t.uploads.init(other(n), t.caller)).uploadId);
+    await expect(t.uploads.init(other(4), t.caller)).rejects.toMatchObject({
+      code: 44008,
+      args: { maxOpen: 3 },
+    });
+    // A resume of an open upload at the bound answers its received chunks.
+    await t.uploads.writeChunk(ids[0] as string, '0', 1, bodyOf(new Uint8Array(10).fill(1)));
+    expect(await t.uploads.init(other(1), t.caller)).toMatchObject({
+      uploaded: false,
+      uploadId: ids[0],
+      receivedIndexes: [0],
+    });
+    // Another user has bounds of their own.
+    expect(await t.uploads.init(other(4), { userId: 2, scope: ALL_DATA_SCOPE })).toMatchObject({
+      uploaded: false,
+    });
+    // Completing one frees its slot; an instant upload of its file takes none.
+    const row = await t.uploads.complete({ ...other(1), uploadId: ids[0] as string }, 1);
+    const instant = await t.uploads.init({ ...other(1), fileName: 'again.txt' }, t.caller);
+    expect(instant).toMatchObject({ uploaded: true });
+    expect(await t.uploads.init(other(4), t.caller)).toMatchObject({ uploaded: false });
+    expect(await codeOf(t.uploads.init(other(5), t.caller))).toBe(44008);
+    // A hash mismatch ends the upload too.
+    await t.uploads.writeChunk(ids[1] as string, '0', 1, bodyOf(new Uint8Array(10).fill(9)));
+    expect(await codeOf(t.uploads.complete({ ...other(2), uploadId: ids[1] as string }, 1))).toBe(44006);
+    expect(await t.uploads.init(other(5), t.caller)).toMatchObject({ uploaded: false });
+    // A finished upload started again (its file gone) is a new one: it needs a slot.
+    for (const id of [row.id, instant.file?.id as number]) await t.table.repo.softDelete(id);
+    expect(await codeOf(t.uploads.init(other(1), t.caller))).toBe(44008);
+  });
+
+  it('lets exactly the free slots through when one user inits in parallel', async () => {
+    const t = setup({ maxOpenPerUser: 4 });
+    await t.uploads.init(other(1), t.caller);
+    const codes = await Promise.all(
+      [2, 3, 4, 5, 6, 7, 8].map((n) => codeOf(t.uploads.init(other(n), t.caller))),
+    );
+    expect(codes.filter((c) => c === 0)).toHaveLength(3);
+    expect(codes.filter((c) => c === 44008)).toHaveLength(4);
+    const open = readdirSync(join(t.root, '.chunks')).filter((name) =>
+      existsSync(join(t.root, '.chunks', name, 'meta.json')),
+    );
+    expect(open).toHaveLength(4);
+    // Parallel resumes of open uploads at the bound all pass.
+    const resumed = await Promise.all([1, 1, 2, 2].map((n) => codeOf(t.uploads.init(other(n), t.caller))));
+    expect(resumed).toEqual([0, 0, 0, 0]);
+  });
+
+  it('the clean-up drops the index of uploads it reclaimed, and their slots are free', async () => {
+    const t = setup({ maxOpenPerUser: 2 });
+    await t.uploads.init(other(1), t.caller);
+    await t.uploads.init(other(2), t.caller);
+    expect(await codeOf(t.uploads.init(other(3), t.caller))).toBe(44008);
+    t.state.clock += 25 * 3_600_000;
+    expect(await t.uploads.reclaim(t.now())).toBe(2);
+    expect(readdirSync(join(t.root, '.chunks', '.open'))).toEqual([]);
+    expect(await t.uploads.init(other(3), t.caller)).toMatchObject({ uploaded: false });
   });
 });

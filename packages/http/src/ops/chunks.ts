@@ -20,6 +20,9 @@
  *   against that budget before it is written, with the other chunks stored and the bytes other requests are
  *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
  *   (counted once). The count is kept per upload while chunks of it arrive (chunk-ledger.ts).
+ * - Open uploads per caller: at most `Upload:ChunkMaxOpenPerUser` at once (44008 `{maxOpen}` at the init of
+ *   another); a resume and an instant upload take no slot, a complete (or a hash mismatch) frees one
+ *   (chunk-quota.ts, which also says what holds across instances).
  * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, files deleted longer ago than that (rows
  *   purged, bytes released unless another row shares them), and partial files a dead process left in the store's
  *   tree go in `reclaim(now)`, which the scheduled clean-up runs.
@@ -32,6 +35,7 @@ import { join, resolve } from 'node:path';
 import type { DataScopeFilter, FileRepository, SysFileRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { createChunkLedgers } from './chunk-ledger.js';
+import { createOpenUploadQuota } from './chunk-quota.js';
 import { extensionOf, type FileStore, type StoredUpload } from './file-store.js';
 
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -59,6 +63,10 @@ interface ChunkMeta extends ChunkInit {
 type DoneResult = { id: number } | { mismatch: { expected: string; actual: string } };
 
 export interface ChunkUploads {
+  /**
+   * Starts an upload, resumes the caller's open one of the same file, or answers an instant upload; a new upload
+   * when the caller has `maxOpenPerUser` open already answers 44008 `{maxOpen}`.
+   */
   init(
     input: ChunkInit,
     caller: { userId: number | null; scope: DataScopeFilter },
@@ -93,6 +101,8 @@ export function createChunkUploads(options: {
   repo: FileRepository;
   allowedExtensions: readonly string[];
   retentionHours: number;
+  /** `Upload:ChunkMaxOpenPerUser`: most open uploads per caller (chunk-quota.ts). @default 16 */
+  maxOpenPerUser?: number;
   now: () => Date;
   /** The wait between two looks at another complete's lock (tests pass one they control). @default a timer */
   pause?: (ms: number) => Promise<void>;
@@ -101,6 +111,11 @@ export function createChunkUploads(options: {
   const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
   const inFlight = new Map<string, Promise<SysFileRow>>();
   const pause = options.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const quota = createOpenUploadQuota({
+    base,
+    maxOpen: options.maxOpenPerUser ?? 16,
+    isUploadId: (name) => UPLOAD_ID.test(name),
+  });
 
   function dirOf(uploadId: string): string {
     if (!UPLOAD_ID.test(uploadId)) throw invalid('uploadId', 'not an upload id');
@@ -364,23 +379,28 @@ export function createChunkUploads(options: {
           ? await shareOf(known, input.fileName, caller.userId)
           : undefined;
       if (file) return { uploaded: true, file, uploadId: '', receivedIndexes: [] };
+      // API-key callers (no user) share their uploads, and so one bound.
+      const owner = `${caller.userId ?? 'key'}`;
       const uploadId = createHash('sha256')
-        .update(`${caller.userId ?? 'key'}:${fileHash}:${input.totalSize}:${input.chunkCount}`)
+        .update(`${owner}:${fileHash}:${input.totalSize}:${input.chunkCount}`)
         .digest('hex')
         .slice(0, 32);
       const dir = dirOf(uploadId);
-      await mkdir(dir, { recursive: true });
-      const meta: ChunkMeta = {
-        ...input,
-        fileHash,
-        userId: caller.userId,
-        createdAt: options.now().toISOString(),
-      };
-      await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { flag: 'wx' }).catch(() => {});
-      await rm(join(dir, 'done.json'), { force: true });
-      // The retention period counts from the last activity on the service clock.
-      await touch(dir);
-      return { uploaded: false, uploadId, receivedIndexes: await received(dir) };
+      // A new upload (or a finished one started again) takes a slot of the caller's bound; a resume does not.
+      return quota.admit(owner, uploadId, async () => {
+        await mkdir(dir, { recursive: true });
+        const meta: ChunkMeta = {
+          ...input,
+          fileHash,
+          userId: caller.userId,
+          createdAt: options.now().toISOString(),
+        };
+        await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { flag: 'wx' }).catch(() => {});
+        await rm(join(dir, 'done.json'), { force: true });
+        // The retention period counts from the last activity on the service clock.
+        await touch(dir);
+        return { uploaded: false, uploadId, receivedIndexes: await received(dir) };
+      });
     },
 
     async writeChunk(uploadId, rawIndex, userId, body) {
@@ -459,6 +479,8 @@ export function createChunkUploads(options: {
           count += 1;
         }
       }
+      // The bound's index of the uploads just removed (and of finished ones), so it does not outlive them.
+      await quota.prune();
       for (;;) {
         const rows = await options.repo.deletedBefore(cutoff, 500);
         if (rows.length === 0) break;

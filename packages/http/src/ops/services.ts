@@ -138,6 +138,7 @@ function build(deps: OpsDeps): OpsServices {
       repo: core.repos.files,
       allowedExtensions: service.Upload.AllowedExtensions,
       retentionHours: service.Upload.ChunkRetentionHours,
+      maxOpenPerUser: service.Upload.ChunkMaxOpenPerUser,
       now,
     }),
     links: createFileLinkSigner({

@@ -98,6 +98,8 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   /** The assembled chunks do not hash to the declared `fileHash`. */
   ChunkHashMismatch: file('ChunkHashMismatch', 44006),
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
+  /** A chunked upload's init would open more uploads than `Service:Upload:ChunkMaxOpenPerUser`; `args.maxOpen`. */
+  ChunkOpenLimitExceeded: file('ChunkOpenLimitExceeded', 44008),
   NoticeNotFound: notice('NoticeNotFound', 45001),
   /** A Role or User notice without receiver ids. */
   NoticeReceiverRequired: notice('NoticeReceiverRequired', 45002),

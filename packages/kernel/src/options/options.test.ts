@@ -177,6 +177,19 @@ describe('configuration sources and precedence', () => {
     expect(cfg.warnings).toContain('Service:Databse is not a known key and was ignored.');
   });
 
+  it('bounds the open chunked uploads of a user at Service:Upload:ChunkMaxOpenPerUser: 16 by default, 1 to 1000', () => {
+    const maxOpen = (env: Record<string, string>) =>
+      loadConfiguration({ contentRoot: contentRoot(), env }).service.Upload.ChunkMaxOpenPerUser;
+    expect(maxOpen({})).toBe(16);
+    expect(maxOpen({ Service__Upload__ChunkMaxOpenPerUser: '1' })).toBe(1);
+    expect(maxOpen({ Service__Upload__ChunkMaxOpenPerUser: '1000' })).toBe(1000);
+    // No bound (0) or a negative one would let a user stage unbounded bytes again; refused at start-up.
+    for (const bad of ['0', '-1', '1001', 'unlimited', '2.5'])
+      expect(() => maxOpen({ Service__Upload__ChunkMaxOpenPerUser: bad }), bad).toThrow(
+        'Service:Upload:ChunkMaxOpenPerUser: expected integer 1..1000',
+      );
+  });
+
   it('takes content root, listen address and environment from the process variables', () => {
     const dir = contentRoot();
     const cfg = loadConfiguration({

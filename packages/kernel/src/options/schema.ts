@@ -215,6 +215,11 @@ export const serviceSchema = section({
       'Chunks of an upload not completed within this time, and files deleted longer ago, are reclaimed.',
       { min: 1, max: 24 * 366 },
     ),
+    ChunkMaxOpenPerUser: int(
+      16,
+      'Most chunked uploads one user may have open (started, not completed) at once; the init of another answers 44008. Resuming an open upload and instant uploads are not counted; API-key callers count together as one user.',
+      { min: 1, max: 1000 },
+    ),
   }),
   Import: section({
     MaxFileSizeMb: int(

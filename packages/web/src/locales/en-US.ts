@@ -188,6 +188,8 @@ export const enUS: Record<string, string> = {
   'error.admin.moduleHasMenus': 'The module still has menus.',
   'error.file.chunkMissing': 'Chunk {index} has not been uploaded.',
   'error.file.chunkHashMismatch': 'The uploaded file does not match its hash.',
+  'error.file.chunkOpenLimitExceeded':
+    'You already have {maxOpen} unfinished uploads: complete one before starting another.',
   'error.notice.noticeNotFound': 'The notice does not exist.',
   'error.notice.noticeReceiverRequired': 'Choose at least one receiver.',
   'error.notice.noticeReceiverNotFound': 'A receiver does not exist.',
