@@ -491,6 +491,20 @@ describe('chunked upload: open uploads per user', () => {
     expect(await codeOf(t.uploads.init(other(1), t.caller))).toBe(44008);
   });
 
+  it('a completed upload takes no more chunks (its folder is outside the bound)', async () => {
+    const t = setup({ maxOpenPerUser: 1 });
+    const { uploadId } = await t.uploads.init(other(1), t.caller);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(1)));
+    await t.uploads.complete({ ...other(1), uploadId }, 1);
+    expect(await t.uploads.init(other(2), t.caller)).toMatchObject({ uploaded: false });
+    // A chunk sent to the finished upload is refused and nothing is staged in its folder.
+    await expect(
+      t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(7))),
+    ).rejects.toMatchObject({ code: 44004, args: { uploadId } });
+    const staged = readdirSync(join(t.root, '.chunks', uploadId)).filter((n) => /\.(part|tmp)$/.test(n));
+    expect(staged).toEqual([]);
+  });
+
   it('lets exactly the free slots through when one user inits in parallel', async () => {
     const t = setup({ maxOpenPerUser: 4 });
     await t.uploads.init(other(1), t.caller);

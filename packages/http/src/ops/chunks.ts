@@ -409,6 +409,13 @@ export function createChunkUploads(options: {
       const dir = dirOf(uploadId);
       const meta = await metaOf(uploadId, userId);
       if (index >= meta.chunkCount) throw invalid('index', `must be below ${meta.chunkCount}`);
+      // A completed upload takes no more bytes: its folder no longer counts against the caller's bound, so chunks
+      // sent to it would be staged outside that bound until the retention ends. An `init` starts it again.
+      const completed = await stat(join(dir, 'done.json')).then(
+        () => true,
+        () => false,
+      );
+      if (completed) throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
       const ledger = await ledgers.enter(uploadId, dir);
       // Bytes of this request counted in the ledger's `writingBytes`, until they are stored or dropped.
       let size = 0;
