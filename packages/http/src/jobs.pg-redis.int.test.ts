@@ -3,7 +3,9 @@
  * a 1-second cron job fires exactly once per scheduled second for about 15 s (no double, no gap); run-now
  * requests for a serial job sent to both instances at once run it once; a kill sent to instance A stops a run
  * held by instance B; an instance that dies mid-run (its worker stops without a drain) has its run taken over
- * by the other once the stalled check finds it. The stall interval and lock are short here through options. Mid-run states wait on promises the test resolves, never on sleeps.
+ * by the other once the stalled check finds it; a parallel job (`MaxParallelRuns` 2) has at most two runs alive
+ * across both instances, however many run-now requests and fires reach them at once. The stall interval and lock
+ * are short here through options. Mid-run states wait on promises the test resolves, never on sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateHandler, waitFor } from './jobs/jobs.contract.js';
@@ -18,6 +20,7 @@ const env = (node: string) => ({
   Service__Jobs__StalledIntervalMs: '500',
   Service__Jobs__LockDurationMs: '1500',
   Service__Jobs__MisfireThresholdSeconds: '10',
+  Service__Jobs__MaxParallelRuns: '2',
 });
 
 describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
@@ -144,6 +147,66 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     running.release('once');
     gate.runs.delete(running.ctx.logId);
     await waitFor(async () => (await rowsOf(id)).items[0]?.runStatus === 'success', 'the run done');
+  }, 30_000);
+
+  it('keeps a parallel job within MaxParallelRuns across both instances', async () => {
+    const created = await call(a, '/api/v1/sys/job', {
+      json: {
+        code: 'parallel-both',
+        name: 'parallel both',
+        handlerKind: 1,
+        handlerName: 'test.gate',
+        triggerKind: 1,
+        cronExpression: '0 0 0 1 1 ?',
+        concurrencyMode: 'parallel',
+      },
+    });
+    expect(created.code).toBe(0);
+    const id = created.data.id as number;
+    const gateRuns = () => [...gate.runs.values()].filter((r) => r.ctx.job.id === id);
+    for (const t of [a, b])
+      await Promise.all(Array.from({ length: 10 }, () => t.server.database.repos.jobs.get(id)));
+    const run = (t: TestServer) =>
+      (t.server.jobs as NonNullable<TestServer['server']['jobs']>).service
+        .run(id, { userId: 1, isSuperAdmin: true })
+        .then(
+          () => 0,
+          (error: { code?: number }) => error.code ?? -1,
+        );
+    const burst = () => Promise.all(Array.from({ length: 10 }, (_, i) => run(i % 2 ? b : a)));
+    const running = async () => (await rowsOf(id)).items.filter((r) => r.runStatus === 'running');
+
+    // Ten run-now requests on both instances at once: two runs start, the others answer 47006.
+    const codes = await burst();
+    expect(codes.filter((c) => c === 0)).toHaveLength(2);
+    expect(codes.filter((c) => c !== 0)).toEqual(Array(8).fill(47006));
+    expect(await running()).toHaveLength(2);
+    await waitFor(async () => gateRuns().length === 2, 'the two runs');
+    // A scheduled fire, whichever instance takes it, is skipped at the cap.
+    await a.server.database.repos.jobs.setNextRunTime(id, new Date(Date.now() - 1000));
+    await b.server.jobs?.engine.scan();
+    const skipped = await waitFor(
+      async () => (await rowsOf(id)).items.find((r) => r.runStatus === 'skipped'),
+      'the fire beyond the cap skipped',
+    );
+    expect(skipped.messageText).toMatch(/at the cap of 2 parallel runs/);
+    expect(await running()).toHaveLength(2);
+
+    // One run ends: of the next burst on both instances exactly one gets its place.
+    const [first] = gateRuns();
+    first?.release('first');
+    gate.runs.delete(first?.ctx.logId as number);
+    await waitFor(async () => (await running()).length === 1, 'one run left');
+    const again = await burst();
+    expect(again.filter((c) => c === 0)).toHaveLength(1);
+    expect(again.filter((c) => c !== 0)).toEqual(Array(9).fill(47006));
+    expect(await running()).toHaveLength(2);
+    await waitFor(async () => gateRuns().length === 2, 'the two runs again');
+    for (const r of gateRuns()) {
+      r.release('done');
+      gate.runs.delete(r.ctx.logId);
+    }
+    await waitFor(async () => (await running()).length === 0, 'every run done');
   }, 30_000);
 
   it('stops a run held by one instance with a kill sent to the other', async () => {

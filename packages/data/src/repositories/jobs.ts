@@ -3,10 +3,12 @@
  * code is unique among live rows. Claiming a fire is a conditional update of `next_run_time` (only one instance
  * moves it on), and a run-log row is unique by fire and retry index, so a fire that reaches two instances writes
  * one row. A running attempt of a serial-skip job holds the job's claim (`serial_claim`, unique), so "is another
- * run of it running?" and "this one runs" are one insert on every dialect.
+ * run of it running?" and "this one runs" are one insert on every dialect. A running attempt of a parallel job is
+ * written under a lock on the job's row, after counting the job's running rows, so the cap on its live runs holds
+ * across instances too.
  */
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { StatementOptions } from '../dialect.js';
+import type { QueryDb, StatementOptions } from '../dialect.js';
 import { isUniqueViolation } from '../errors.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type {
@@ -157,6 +159,17 @@ export interface JobLogRepository {
    * holds the claim; `undefined` when this fire and retry index has a row already.
    */
   claimSerial(row: Omit<NewJobLog, 'runStatus' | 'endTime'>): Promise<number | 'busy' | undefined>;
+  /**
+   * Writes the `running` row of an attempt of a parallel job while fewer than `max` rows of the job (other than
+   * this fire's) are running: the count and the insert happen in one transaction holding the job row's write
+   * lock, so two attempts started at once, on one instance or several, cannot both pass at `max - 1`. `{running}`
+   * (the count found, at least `max`) when the job is at its cap; `undefined` when this fire and retry index has
+   * a row already.
+   */
+  claimParallel(
+    row: Omit<NewJobLog, 'runStatus' | 'endTime'>,
+    max: number,
+  ): Promise<number | { running: number } | undefined>;
   get(id: number): Promise<SysJobLogRow | undefined>;
   /** Rows of one fire, by retry index. */
   ofFire(fireInstanceId: string): Promise<SysJobLogRow[]>;
@@ -196,6 +209,11 @@ const RUN_STATUSES: readonly JobRunStatus[] = [
   'killed',
   'skipped',
 ];
+
+/** Rolls back the savepoint of an attempt whose row exists already (PostgreSQL releases none after an error). */
+class AttemptExists extends Error {
+  override name = 'AttemptExists';
+}
 
 const clip = (text: string | null | undefined) => (text == null ? null : truncate(text, JOB_LOG_TEXT_MAX));
 
@@ -334,11 +352,19 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
 
 export function createJobLogRepository({ db, adapter, tables }: RepositoryContext): JobLogRepository {
   const t = tables.sysJobLog;
+  const job = tables.sysJob;
   const running = eq(t.runStatus, 'running');
-  /** Inserts a row; `undefined` on a unique violation (this attempt's row, or the job's serial claim, exists). */
-  const write = async (row: NewJobLog, serialClaim: number | null) => {
+  const runningOf = async (on: QueryDb, jobId: number, exceptFire?: string) => {
+    const [row] = await on
+      .select({ n: count() })
+      .from(t)
+      .where(and(eq(t.jobId, jobId), running, exceptFire ? ne(t.fireInstanceId, exceptFire) : undefined));
+    return Number(row?.n ?? 0);
+  };
+  /** Inserts a row on `on`; `undefined` on a unique violation (this attempt's row, or the serial claim, exists). */
+  const write = async (row: NewJobLog, serialClaim: number | null, on: QueryDb = db) => {
     try {
-      return await adapter.insertReturningId(db, t, {
+      return await adapter.insertReturningId(on, t, {
         jobId: row.jobId,
         jobName: truncate(row.jobName, 128),
         fireInstanceId: row.fireInstanceId,
@@ -371,6 +397,33 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
         .from(t)
         .where(and(eq(t.fireInstanceId, row.fireInstanceId), eq(t.retryIndex, row.retryIndex)));
       return attempt ? undefined : 'busy';
+    },
+    claimParallel(row, max) {
+      return adapter.transaction(db, async (tx) => {
+        // A write lock on the job's row, taken by an update that changes nothing: every claim of the job queues
+        // here until the one before it commits (SQLite: BEGIN IMMEDIATE holds the file's write lock already).
+        // The count then reads what that claim committed: PostgreSQL and SQL Server read committed rows per
+        // statement, and InnoDB takes its repeatable-read snapshot at the first plain read, which is after the lock.
+        await tx
+          .update(job)
+          .set({ numberOfRuns: sql`${job.numberOfRuns}` })
+          .where(eq(job.id, row.jobId));
+        const found = await runningOf(tx, row.jobId, row.fireInstanceId);
+        if (found >= max) return { running: found };
+        // In a savepoint: on PostgreSQL a unique violation (another instance wrote this attempt) would otherwise
+        // abort the whole transaction.
+        try {
+          return await adapter.transaction(tx, (sp) =>
+            write({ ...row, runStatus: 'running' }, null, sp).then((id) => {
+              if (id === undefined) throw new AttemptExists();
+              return id;
+            }),
+          );
+        } catch (error) {
+          if (error instanceof AttemptExists) return undefined;
+          throw error;
+        }
+      });
     },
     async get(id) {
       const [row] = await db.select().from(t).where(eq(t.id, id));
@@ -416,13 +469,7 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
       );
       return paginate({ db, adapter }, { table: t, query, where, defaultOrder: [desc(t.id)] });
     },
-    async runningCount(jobId, exceptFire) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(t)
-        .where(and(eq(t.jobId, jobId), running, exceptFire ? ne(t.fireInstanceId, exceptFire) : undefined));
-      return Number(row?.n ?? 0);
-    },
+    runningCount: (jobId, exceptFire) => runningOf(db, jobId, exceptFire),
     async running() {
       return await db.select().from(t).where(running).orderBy(asc(t.id));
     },

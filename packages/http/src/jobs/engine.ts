@@ -9,7 +9,9 @@
  *   (`catch-up`), and the next fire is computed from now (no burst of missed fires);
  * - serial-skip: a fire while another run of the job is running writes a `skipped` row (a run now answers 47006);
  *   the running row is written with the job's serial claim, unique in the database, so the check and the start
- *   are one insert across instances; parallel runs both;
+ *   are one insert across instances; parallel runs both, up to `MaxParallelRuns` runs of the job alive at once
+ *   across instances (counted and written under a lock on the job's row), beyond which a fire is skipped and a
+ *   run now answers 47006 in the same way;
  * - retries (one row per attempt, `retryIndex`), timeout (`timeout` row), kill (AbortSignal to the handler,
  *   `killed` row), Panic after `failAlertThreshold` consecutive failed fires, with an alert if asked;
  * - takeover: a fire delivered again while its row is `running` on another node means that node lost the
@@ -42,6 +44,8 @@ export interface JobEngineOptions {
   KillAckMs: number;
   /** Run timeout of an HTTP job whose `timeoutSeconds` is 0. */
   HttpTimeoutSeconds: number;
+  /** Most runs of one parallel job alive at once across all instances. */
+  MaxParallelRuns: number;
 }
 
 /** Delivers fires; `enqueue` is idempotent by fire id. */
@@ -94,6 +98,20 @@ class RunAbort extends Error {
     );
   }
 }
+
+/**
+ * Why an attempt did not start: another run of a serial job holds its claim, or a parallel job has `running`
+ * runs alive, at least its cap.
+ */
+type Busy = { kind: 'serial' } | { kind: 'parallel'; running: number; maxParallel: number };
+
+/** The run-log message of a fire (or of a retry) that gave way. */
+const busyMessage = (busy: Busy, retry: boolean) =>
+  busy.kind === 'serial'
+    ? retry
+      ? 'another run of the job started before this retry'
+      : 'the previous run is still running'
+    : `${busy.running} runs of the job are running, at the cap of ${busy.maxParallel} parallel runs (Service:Jobs:MaxParallelRuns)`;
 
 interface KillRequest {
   logId: number;
@@ -248,8 +266,8 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       mode = 'catch-up';
     }
     const first = await startAttempt(job, fire, mode, 0);
-    if (first === 'busy') {
-      await writeSkipped(job, fire, mode, 'the previous run is still running');
+    if (typeof first === 'object') {
+      await writeSkipped(job, fire, mode, busyMessage(first, false));
       return;
     }
     if (first === undefined) return; // another instance wrote this attempt
@@ -259,7 +277,9 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   /**
    * Writes the `running` row of one attempt. A serial-skip job's row carries the job's claim, unique in the
    * database: of two attempts started at once (two instances, two run-now requests) one insert wins and the
-   * other answers `busy`. The count before it catches running rows without a claim (a job that was parallel).
+   * other answers busy. The count before it catches running rows without a claim (a job that was parallel).
+   * A parallel job's row is written only while fewer than `MaxParallelRuns` of its runs are alive, the count and
+   * the insert under the job row's lock, so attempts started at once cannot overshoot the cap together.
    * `undefined`: this attempt has a row already (another instance wrote it).
    */
   async function startAttempt(
@@ -267,11 +287,18 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     fire: Fire,
     mode: JobFireMode,
     retryIndex: number,
-  ): Promise<number | 'busy' | undefined> {
+  ): Promise<number | Busy | undefined> {
     const row = attemptRow(job, fire, mode, retryIndex, now());
-    if (job.concurrencyMode !== 'serial-skip') return jobLogs.insert({ ...row, runStatus: 'running' });
-    if ((await jobLogs.runningCount(job.id, fire.id)) > 0) return 'busy';
-    return jobLogs.claimSerial(row);
+    if (job.concurrencyMode !== 'serial-skip') {
+      const maxParallel = options.MaxParallelRuns;
+      const claimed = await jobLogs.claimParallel(row, maxParallel);
+      return typeof claimed === 'object'
+        ? { kind: 'parallel', running: claimed.running, maxParallel }
+        : claimed;
+    }
+    if ((await jobLogs.runningCount(job.id, fire.id)) > 0) return { kind: 'serial' };
+    const claimed = await jobLogs.claimSerial(row);
+    return claimed === 'busy' ? { kind: 'serial' } : claimed;
   }
 
   async function writeSkipped(
@@ -327,9 +354,10 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       const logId =
         retryIndex === from.retryIndex ? from.logId : await startAttempt(job, fire, mode, retryIndex);
       if (logId === undefined) return; // another instance wrote this attempt
-      if (logId === 'busy') {
-        // Another run of this serial job started while this fire waited to retry: the retry gives way.
-        await writeSkipped(job, fire, mode, 'another run of the job started before this retry', retryIndex);
+      if (typeof logId === 'object') {
+        // Another run of this serial job, or runs of this parallel job up to its cap, started while this fire
+        // waited to retry: the retry gives way.
+        await writeSkipped(job, fire, mode, busyMessage(logId, true), retryIndex);
         break;
       }
       const outcome = await runOne(job, fire, mode, logId, retryIndex);
@@ -537,10 +565,17 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       const job = await jobs.get(jobId);
       if (!job) throw new BusinessError(ErrorCode.JobNotFound, { id: jobId });
       const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };
-      // The running row is written before the answer, in the one insert that decides serial-skip: a request
-      // that follows, here or on another instance, finds it.
+      // The running row is written before the answer, in the one insert that decides serial-skip (or the locked
+      // count and insert that keep a parallel job within its cap): a request that follows, here or on another
+      // instance, finds it.
       const logId = await startAttempt(job, fire, 'manual', 0);
-      if (logId === 'busy' || logId === undefined)
+      if (typeof logId === 'object' && logId.kind === 'parallel')
+        throw new BusinessError(ErrorCode.JobAlreadyRunning, {
+          id: jobId,
+          running: logId.running,
+          maxParallel: logId.maxParallel,
+        });
+      if (logId === undefined || typeof logId === 'object')
         throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
       await jobs.setLastRunTime(jobId, new Date(fire.scheduledTime));
       // A manual run belongs to the instance that was asked: it runs here.

@@ -1,8 +1,9 @@
 /**
  * Scheduled jobs over HTTP on one instance: the seeded clean-up job, create/update/delete with their codes,
  * cron preview, handlers, the HTTP fence and SQL switch at write time, manual runs, kill, timeout and retries
- * in the run log, Panic with the administrators' alert, misfire (skip and catch-up), serial-skip and parallel,
- * pause and resume, log clear, dashboard, clean-up with reclaimers, and re-authentication on job writes.
+ * in the run log, Panic with the administrators' alert, misfire (skip and catch-up), serial-skip and parallel
+ * (with its cap on live runs, `MaxParallelRuns` 2 here), pause and resume, log clear, dashboard, clean-up with
+ * reclaimers, and re-authentication on job writes.
  * Mid-run states come from a handler that waits on a promise the test resolves, never from sleeps.
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
@@ -66,7 +67,11 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       t = await startTestServer({
         dbType,
         cache,
-        env: { Service__Jobs__MisfireThresholdSeconds: '5', Service__Security__RateLimit__Enabled: 'false' },
+        env: {
+          Service__Jobs__MisfireThresholdSeconds: '5',
+          Service__Jobs__MaxParallelRuns: '2',
+          Service__Security__RateLimit__Enabled: 'false',
+        },
         jobs: {
           handlers: [
             { name: 'test.gate', description: 'waits for the test', handler: gate.handler },
@@ -514,6 +519,90 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         'both done',
       );
       expect((await logs(serial)).map((r) => r.runStatus).sort()).toEqual(['skipped', 'success']);
+    });
+
+    it('caps the live runs of a parallel job at MaxParallelRuns: a fire beyond it is skipped, a run now answers 47006', async () => {
+      const id = await createId({
+        code: 'parallel-cap',
+        handlerName: 'test.gate',
+        concurrencyMode: 'parallel',
+        failAlertThreshold: 1,
+      });
+      const gateRuns = () => [...gate.runs.values()].filter((r) => r.ctx.job.id === id);
+      let fires = 0;
+      /** Makes the job due now (a fire time of its own each call) and lets the scheduler pick the fire up. */
+      const fire = async () => {
+        fires++;
+        await t.server.database.repos.jobs.setNextRunTime(id, new Date(Date.now() - 1000 - fires));
+        await jobs.engine.scan();
+      };
+      const skippedRows = async () => (await logs(id)).filter((r) => r.runStatus === 'skipped');
+      const capMessage =
+        /^2 runs of the job are running, at the cap of 2 parallel runs \(Service:Jobs:MaxParallelRuns\)$/;
+
+      // Two runs: one now, one scheduled; both stay running.
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      await fire();
+      await waitFor(async () => gateRuns().length === 2, 'two parallel runs');
+      // The third fire finds the cap: a skipped row naming it, no third run.
+      await fire();
+      const [skipped] = await waitFor(async () => {
+        const rows = await skippedRows();
+        return rows.length === 1 && rows;
+      }, 'the fire beyond the cap skipped');
+      expect(skipped).toMatchObject({ fireMode: 'schedule', retryIndex: 0 });
+      expect(skipped?.messageText).toMatch(capMessage);
+      expect(skipped?.endTime).not.toBeNull();
+      expect(gateRuns()).toHaveLength(2);
+      // A run now at the cap answers 47006 and says why.
+      const refused = await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' });
+      expect(refused).toMatchObject({ code: 47006, args: { id, running: 2, maxParallel: 2 } });
+      expect((await logs(id)).filter((r) => r.runStatus === 'running')).toHaveLength(2);
+      // A skipped fire is no failure: no error counted, no Panic even at a threshold of 1.
+      expect(await job(id)).toMatchObject({ status: 1, numberOfErrors: 0, consecutiveErrors: 0 });
+
+      // One run ends: the next fire runs again.
+      const [first, second] = gateRuns();
+      first?.release('first');
+      gate.runs.delete(first?.ctx.logId as number);
+      await waitFor(
+        async () => (await logs(id)).some((r) => r.runStatus === 'success'),
+        'the first run done',
+      );
+      await fire();
+      await waitFor(async () => gateRuns().length === 2, 'a new run in the freed place');
+      expect(await skippedRows()).toHaveLength(1);
+
+      // At one below the cap, run-now requests sent at once let exactly one through. Straight to the service, on a
+      // warm connection pool (HTTP requests made in process reach it one by one).
+      second?.release('second');
+      gate.runs.delete(second?.ctx.logId as number);
+      await waitFor(
+        async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 2,
+        'the second run done',
+      );
+      await Promise.all(Array.from({ length: 10 }, () => job(id)));
+      const codes = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
+            () => 0,
+            (error: { code?: number }) => error.code ?? -1,
+          ),
+        ),
+      );
+      expect(codes.filter((c) => c === 0)).toHaveLength(1);
+      expect(codes.filter((c) => c !== 0)).toEqual(Array(7).fill(47006));
+      expect((await logs(id)).filter((r) => r.runStatus === 'running')).toHaveLength(2);
+      await waitFor(async () => gateRuns().length === 2, 'the two runs at the cap');
+      expect(await job(id)).toMatchObject({ status: 1, numberOfErrors: 0, consecutiveErrors: 0 });
+      for (const run of gateRuns()) {
+        run.release('done');
+        gate.runs.delete(run.ctx.logId);
+      }
+      await waitFor(
+        async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 4,
+        'every run done',
+      );
     });
 
     it('fires on schedule: an interval job runs by itself', async () => {

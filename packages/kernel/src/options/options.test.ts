@@ -162,6 +162,19 @@ describe('configuration sources and precedence', () => {
     expect(fromJson.service.Security.LoginLock.LockMinutes).toBe(7);
   });
 
+  it('caps the live runs of a parallel job at Service:Jobs:MaxParallelRuns: 8 by default, 1 to 1000', () => {
+    const maxParallel = (env: Record<string, string>) =>
+      loadConfiguration({ contentRoot: contentRoot(), env }).service.Jobs.MaxParallelRuns;
+    expect(maxParallel({})).toBe(8);
+    expect(maxParallel({ Service__Jobs__MaxParallelRuns: '1' })).toBe(1);
+    expect(maxParallel({ Service__Jobs__MaxParallelRuns: '1000' })).toBe(1000);
+    // No cap at all (0) or a negative one would bring back the unbounded runs the option is there to stop.
+    for (const bad of ['0', '-1', '1001', 'unlimited', '2.5'])
+      expect(() => maxParallel({ Service__Jobs__MaxParallelRuns: bad }), bad).toThrow(
+        'Service:Jobs:MaxParallelRuns: expected integer 1..1000',
+      );
+  });
+
   it('names a malformed appsettings file', () => {
     const dir = contentRoot({ 'appsettings.json': '{ "Service": ' });
     expect(() => loadConfiguration({ contentRoot: dir, env: {} })).toThrow(

@@ -355,6 +355,11 @@ export const serviceSchema = section({
       'Run timeout of an HTTP job whose timeoutSeconds is 0, so a target that never answers cannot hold a serial job for ever.',
       { min: 1, max: 86_400 },
     ),
+    MaxParallelRuns: int(
+      8,
+      'Most runs of one parallel job alive at once across all instances; a scheduled fire beyond it is skipped, a run now answers 47006.',
+      { min: 1, max: 1000 },
+    ),
   }),
   Server: section({
     IdleTimeoutSeconds: int(

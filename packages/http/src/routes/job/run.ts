@@ -1,6 +1,7 @@
 /**
  * `POST /api/v1/sys/job/{id}/run`: runs the job once now on this instance (fire mode `manual`); 47006 while a serial job
- * runs (the running row is written before the answer), 41001 for a SQL job unless a super administrator asks.
+ * runs, or while a parallel job has `Service:Jobs:MaxParallelRuns` runs alive (`args` `{id, running, maxParallel}`);
+ * the running row is written before the answer. 41001 for a SQL job unless a super administrator asks.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
