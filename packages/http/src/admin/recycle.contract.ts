@@ -3,11 +3,13 @@
  * items, files; users, roles and modules have their own suites): page, restore, purge, live-row uniqueness at
  * restore (42021), parents (a child of a deleted parent is refused until the parent is back: 42008, 42030,
  * 43001), escalation through a restored menu (41001), files in the uploader's data scope (42020 outside it),
- * config rows (the key is unique among live rows only; a restore is read through the value route at once) and
- * an unknown type (42022).
+ * config rows (the key is unique among live rows only; a restore is read through the value route at once), the
+ * type's own delete code that restore and purge ask besides the bin's (listed by `/sys/recycle/types` as the
+ * service demands it; none for a consumer type registered without codes) and an unknown type (42022).
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateAppOptions } from '../app.js';
 import { bearer, json } from '../testing/auth.js';
 import { type AdminHarness, startAdminServer } from './harness.contract.js';
 import { adminServicesFor } from './services.js';
@@ -21,11 +23,23 @@ const BIN_CODES = [
   'DELETE:/api/v1/sys/recycle/{type}/{id}',
 ];
 
+/** A consumer's type registered without codes: its restore and purge ask only the bin's. */
+const CONSUMER = 'rb-order';
+const consumerType: NonNullable<CreateAppOptions['configure']> = (_ctx, deps) => {
+  adminServicesFor(deps).recycleBin.register({
+    type: CONSUMER,
+    title: 'Orders',
+    page: async () => ({ current: 1, size: 20, total: 0, pages: 0, items: [] }),
+    restore: async () => {},
+    purge: async () => {},
+  });
+};
+
 export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
   describe(`recycle bin of every kernel type on ${dbType} with ${cache}`, () => {
     let h: AdminHarness;
     beforeAll(async () => {
-      h = await startAdminServer(dbType, cache);
+      h = await startAdminServer(dbType, cache, { configure: consumerType });
     });
     afterAll(() => h?.close());
 
@@ -252,7 +266,11 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
           'module',
         ]),
       );
-      expect(types.find((t: Any) => t.type === 'config')).toEqual({ type: 'config', title: 'Configuration' });
+      expect(types.find((t: Any) => t.type === 'config')).toEqual({
+        type: 'config',
+        title: 'Configuration',
+        codes: ['DELETE:/api/v1/sys/config/{id}'],
+      });
       // Each listed type answers its page.
       for (const { type } of types) await h.ok('GET', `/api/v1/sys/recycle/${type}/page?size=1`);
     });
@@ -266,10 +284,19 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
         ),
       );
       const bin = adminServicesFor(h.t.server.deps).recycleBin;
+      // `/sys/recycle/types` lists each type with the codes its restore and purge demand (what a console shows
+      // its buttons by); a consumer type registered without codes lists none.
+      const listed = new Map<string, string[]>(
+        (await h.ok('GET', '/api/v1/sys/recycle/types')).map((t: Any) => [t.type, t.codes]),
+      );
+      expect(listed.get(CONSUMER)).toEqual([]);
+      expect(listed.get('user')).toEqual(['DELETE:/api/v1/sys/user/{id}']);
       for (const { type } of bin.list()) {
+        if (type === CONSUMER) continue;
         const codes = bin.get(type).codes ?? [];
         expect(codes, type).toHaveLength(1);
         expect(served.has(codes[0] as string), `${type}: ${codes[0]}`).toBe(true);
+        expect(listed.get(type), type).toEqual(codes);
       }
       // A position and a config row in the bin, and an administrator who holds the bin's codes only.
       const position = (
@@ -285,6 +312,8 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       const token = await h.loginAs('rb-bin-only');
       const refused = (code: string) => ({ code: 41001, args: { codes: [code] } });
       const positionDelete = 'DELETE:/api/v1/sys/position/{id}';
+      expect(listed.get('position')).toEqual([positionDelete]);
+      expect(listed.get('config')).toEqual(['DELETE:/api/v1/sys/config/{id}']);
       // The bin still lists them; bringing back or purging is the owner's write.
       expect(await binIds('position', token)).toContain(position);
       expect((await restore('position', position, token)).body).toMatchObject(refused(positionDelete));
@@ -296,6 +325,9 @@ export function defineRecycleContract(dbType: DbType, cache: 'Memory' | 'Redis')
       );
       expect(await binIds('position')).toContain(position);
       expect(await binIds('config')).toContain(config);
+      // A type that lists no codes asks only the bin's.
+      expect((await restore(CONSUMER, 7, token)).body.code).toBe(0);
+      expect((await h.call('DELETE', `/api/v1/sys/recycle/${CONSUMER}/7`, { token })).body.code).toBe(0);
       // With the position's delete code, its restore goes through.
       const positionDeleter = await h.role('rb_pos_del', [positionDelete]);
       await h.user('rb-bin-pos', { roleIds: [binOnly, positionDeleter] });

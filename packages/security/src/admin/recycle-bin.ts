@@ -63,8 +63,11 @@ export interface RecycleBinRegistry {
   register(type: RecycleBinType): void;
   /** The type named `name` (any case); throws 42022 when none is registered. */
   get(name: string): RecycleBinType;
-  /** Registered type names with their titles. */
-  list(): { type: string; title: string }[];
+  /**
+   * Registered type names with their titles and {@link RecycleBinType.codes} (empty when the type asks only the
+   * bin's), so a console shows restore and purge only to whom the service lets through.
+   */
+  list(): { type: string; title: string; codes: string[] }[];
 }
 
 /** The permission code of `DELETE /api/v1{route}`: what a bin type's {@link RecycleBinType.codes} name. */
@@ -108,7 +111,7 @@ export function createRecycleBinRegistry(): RecycleBinRegistry {
       return type;
     },
     list() {
-      return [...types.entries()].map(([type, t]) => ({ type, title: t.title }));
+      return [...types.entries()].map(([type, t]) => ({ type, title: t.title, codes: [...(t.codes ?? [])] }));
     },
   };
 }

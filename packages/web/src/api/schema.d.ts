@@ -2799,6 +2799,13 @@ export interface components {
             /** @example position */
             type: string;
             title: string;
+            /**
+             * @description The permission codes a caller needs besides the bin's own to restore or purge a row of this type (the code of the type's own delete route); empty when the bin's codes suffice.
+             * @example [
+             *       "DELETE:/api/v1/sys/position/{id}"
+             *     ]
+             */
+            codes: string[];
         };
         RecycleItem: {
             id: number;
@@ -12707,7 +12714,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "position",
-                     *           "title": "string"
+                     *           "title": "string",
+                     *           "codes": [
+                     *             "DELETE:/api/v1/sys/position/{id}"
+                     *           ]
                      *         }
                      *       ],
                      *       "args": {}

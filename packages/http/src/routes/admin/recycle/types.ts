@@ -1,6 +1,8 @@
 /**
  * `GET /api/v1/sys/recycle/types`: the types the recycle bin holds, in registration order (the kernel's, then a
- * consumer's), each with its title; a type whose module is switched off is not among them.
+ * consumer's), each with its title and the codes restoring or purging its rows needs besides the bin's own (the
+ * type's delete code; empty for a type that asks none), so a console hides what the service would refuse (41001);
+ * a type whose module is switched off is not among them.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
@@ -9,7 +11,16 @@ import { type RegisterContext, registerRoute } from '../../../openapi/register.j
 import { envelopeResponses } from '../../../openapi/schemas.js';
 
 const RecycleTypeSchema = z
-  .object({ type: z.string().openapi({ example: 'position' }), title: z.string() })
+  .object({
+    type: z.string().openapi({ example: 'position' }),
+    title: z.string(),
+    codes: z.array(z.string()).openapi({
+      description:
+        "The permission codes a caller needs besides the bin's own to restore or purge a row of this type (the " +
+        "code of the type's own delete route); empty when the bin's codes suffice.",
+      example: ['DELETE:/api/v1/sys/position/{id}'],
+    }),
+  })
   .openapi('RecycleType');
 
 export const route = createRoute({
