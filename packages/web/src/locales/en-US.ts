@@ -213,7 +213,8 @@ export const enUS: Record<string, string> = {
   'error.job.jobCronInvalid': 'The cron expression is not valid: {reason}',
   'error.job.jobTriggerInvalid': 'The trigger settings are not valid.',
   'error.job.jobHandlerNotFound': 'The job handler does not exist.',
-  'error.job.jobAlreadyRunning': 'The job is already running.',
+  'error.job.jobAlreadyRunning':
+    'The job is already running, or has as many runs in progress as it may run in parallel.',
   'error.job.jobRunNotAlive': 'The run is no longer running.',
   'error.job.jobSqlDisabled': 'SQL jobs are disabled.',
   'error.job.jobHttpUrlBlocked': 'The target address is not allowed.',

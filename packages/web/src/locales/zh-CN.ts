@@ -211,7 +211,7 @@ export const zhCN: Record<string, string> = {
   'error.job.jobCronInvalid': 'Cron 表达式无效：{reason}',
   'error.job.jobTriggerInvalid': '触发器设置无效。',
   'error.job.jobHandlerNotFound': '任务处理器不存在。',
-  'error.job.jobAlreadyRunning': '任务正在运行。',
+  'error.job.jobAlreadyRunning': '任务正在运行，或并行运行数已达上限。',
   'error.job.jobRunNotAlive': '该次运行已结束。',
   'error.job.jobSqlDisabled': 'SQL 任务已禁用。',
   'error.job.jobHttpUrlBlocked': '目标地址不被允许。',
