@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import type { FileRepository, NewFile, SysFileRow } from '@svc/data';
 import { ALL_DATA_SCOPE } from '@svc/data';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOpenUploadQuota, MARKER_GRACE_MS } from './chunk-quota.js';
 import { createChunkUploads, LOCK_HEARTBEAT_MS, LOCK_STALE_MS } from './chunks.js';
 import { createFileStore, type FileStore } from './file-store.js';
 
@@ -90,16 +91,21 @@ function setup(
   const now = () => new Date(state.clock);
   const table = memoryFiles(now);
   const store = createFileStore({ root, maxBytes: 1 << 20, allowedExtensions: ['txt'], now });
-  const instance = (pause = options.pause, files = options.files) =>
+  const instance = (
+    pause = options.pause,
+    files = options.files,
+    afterMarked?: (uploadId: string) => Promise<void>,
+  ) =>
     createChunkUploads({
       root,
       files: files ? files(store) : store,
       repo: table.repo,
       allowedExtensions: ['txt'],
       retentionHours: 24,
+      maxOpenPerUser: options.maxOpenPerUser ?? 16,
       now,
       ...(pause ? { pause } : {}),
-      ...(options.maxOpenPerUser ? { maxOpenPerUser: options.maxOpenPerUser } : {}),
+      ...(afterMarked ? { afterMarked } : {}),
     });
   const uploads = instance();
   const caller = { userId: 1, scope: ALL_DATA_SCOPE };
@@ -359,6 +365,47 @@ describe('chunked upload: the assembly lock', () => {
     // Starting again opens the upload afresh.
     expect(await t.uploads.init(wrong, t.caller)).toMatchObject({ uploadId, receivedIndexes: [] });
   });
+
+  it.each([
+    ['a hash mismatch', true],
+    ['a good hash', false],
+  ])(
+    'a holder taken for dead whose taker finished first answers the taker’s result, not ENOENT (%s)',
+    async (_, wrongHash) => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const stalled = stalling();
+      const taker = stalling();
+      const t = setup({ files: stalled.files });
+      const input = wrongHash ? { ...start, fileHash: sha(new Uint8Array([1])) } : start;
+      const { uploadId } = await t.uploads.init(input, t.caller);
+      await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(content.subarray(0, 1500)));
+      await t.uploads.writeChunk(uploadId, '1', 1, bodyOf(content.subarray(1500)));
+      const folder = join(t.root, '.chunks', uploadId);
+      // The holder stalls inside its first chunk and is taken for dead.
+      const first = t.uploads.complete({ ...input, uploadId }, 1);
+      first.catch(() => {});
+      await stalled.writing;
+      t.state.clock += LOCK_STALE_MS + 1_000;
+      const second = t.instance(undefined, taker.files).complete({ ...input, uploadId }, 1);
+      second.catch(() => {});
+      await taker.writing;
+      // The taker finishes before the stalled holder goes on: the chunks are gone, its result is written.
+      taker.release();
+      const row = wrongHash ? undefined : await second;
+      if (wrongHash) await expect(second).rejects.toMatchObject({ code: 44006 });
+      expect(readdirSync(folder).filter((name) => name.endsWith('.part'))).toEqual([]);
+      // The stalled holder reads on, finds its next chunk gone and the lock another's: the taker's result.
+      stalled.release();
+      if (wrongHash) await expect(first).rejects.toMatchObject({ code: 44006 });
+      else expect((await first).id).toBe(row?.id);
+      expect(t.table.rows.size).toBe(wrongHash ? 0 : 1);
+      // Only the taker's bytes are kept (none after a mismatch): the stalled holder's partial copy went.
+      const stored = (readdirSync(t.root, { recursive: true }) as string[]).filter(
+        (name) => !name.startsWith('.chunks') && statSync(join(t.root, name)).isFile(),
+      );
+      expect(stored).toEqual(row ? [row.storageKey] : []);
+    },
+  );
 });
 
 describe('chunked upload: shared bytes and leftovers', () => {
@@ -529,7 +576,125 @@ describe('chunked upload: open uploads per user', () => {
     expect(await codeOf(t.uploads.init(other(3), t.caller))).toBe(44008);
     t.state.clock += 25 * 3_600_000;
     expect(await t.uploads.reclaim(t.now())).toBe(2);
-    expect(readdirSync(join(t.root, '.chunks', '.open'))).toEqual([]);
+    // The user's index folder stays (removing it could race another instance's marker write), empty.
+    expect(readdirSync(join(t.root, '.chunks', '.open'))).toEqual(['1']);
+    expect(readdirSync(join(t.root, '.chunks', '.open', '1'))).toEqual([]);
     expect(await t.uploads.init(other(3), t.caller)).toMatchObject({ uploaded: false });
+  });
+
+  /** An instance whose inits of new uploads wait after writing their marker until `go()` (or `die()`). */
+  function heldAfterMarker(t: ReturnType<typeof setup>) {
+    let marked!: () => void;
+    const reached = new Promise<void>((r) => {
+      marked = r;
+    });
+    let go!: () => void;
+    let die!: (error: Error) => void;
+    const gate = new Promise<void>((resolve, reject) => {
+      go = resolve;
+      die = reject;
+    });
+    const instance = t.instance(undefined, undefined, async () => {
+      marked();
+      await gate;
+    });
+    return { instance, reached, go, die };
+  }
+
+  it('another instance counts an upload whose marker is written and folder not yet, and keeps its marker', async () => {
+    const t = setup({ maxOpenPerUser: 1 });
+    const b = heldAfterMarker(t);
+    // Instance B starts an upload and is held between its marker and its folder.
+    const held = b.instance.init(other(1), t.caller);
+    held.catch(() => {});
+    await b.reached;
+    const index = join(t.root, '.chunks', '.open', '1');
+    const [uploadId] = readdirSync(index);
+    expect(existsSync(join(t.root, '.chunks', uploadId as string))).toBe(false);
+    // Instance A counts it (the bound is 1) and neither its count nor its clean-up drops the marker.
+    expect(await codeOf(t.uploads.init(other(2), t.caller))).toBe(44008);
+    await t.uploads.reclaim(t.now());
+    expect(readdirSync(index)).toEqual([uploadId]);
+    // B's process dies there: no folder is ever made. Its marker still counts within the grace period...
+    b.die(new Error('process died'));
+    await expect(held).rejects.toThrow('process died');
+    t.state.clock += MARKER_GRACE_MS - 1_000;
+    expect(await codeOf(t.uploads.init(other(2), t.caller))).toBe(44008);
+    // ...and after it the orphan marker is dropped and its slot is free.
+    t.state.clock += 2_000;
+    const opened = await t.uploads.init(other(2), t.caller);
+    expect(opened).toMatchObject({ uploaded: false });
+    expect(readdirSync(index)).toEqual([opened.uploadId]);
+  });
+
+  it('another instance counts a finished upload being started again while its done.json is still there', async () => {
+    const t = setup({ maxOpenPerUser: 1 });
+    const { uploadId } = await t.uploads.init(other(1), t.caller);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(1)));
+    const row = await t.uploads.complete({ ...other(1), uploadId }, 1);
+    await t.table.repo.softDelete(row.id);
+    t.state.clock += 1_000;
+    // Instance B starts it again (its file is gone) and is held before the old done.json goes.
+    const b = heldAfterMarker(t);
+    const held = b.instance.init(other(1), t.caller);
+    await b.reached;
+    expect(existsSync(join(t.root, '.chunks', uploadId, 'done.json'))).toBe(true);
+    expect(await codeOf(t.uploads.init(other(2), t.caller))).toBe(44008);
+    b.go();
+    expect(await held).toMatchObject({ uploaded: false, uploadId });
+    // The upload B reopened stays counted on A.
+    expect(await codeOf(t.uploads.init(other(2), t.caller))).toBe(44008);
+    expect(readdirSync(join(t.root, '.chunks', '.open', '1'))).toEqual([uploadId]);
+  });
+
+  it('refuses an owner segment that is not a user id or `key` (a programming error)', async () => {
+    const t = setup();
+    const quota = createOpenUploadQuota({
+      base: join(t.root, '.chunks'),
+      maxOpen: 1,
+      isUploadId: () => true,
+      now: t.now,
+      expired: () => false,
+    });
+    const open = vi.fn(async () => 'opened');
+    for (const owner of ['..', '../1', '1/2', '', 'keys', '-1'])
+      await expect(quota.admit(owner, 'a'.repeat(32), open)).rejects.toThrow(/not an upload owner/);
+    await expect(quota.mark('..', 'a'.repeat(32))).rejects.toThrow(/not an upload owner/);
+    expect(open).not.toHaveBeenCalled();
+    expect(await quota.admit('key', 'a'.repeat(32), open)).toBe('opened');
+  });
+
+  it('a chunk names its upload in the index again if its marker went', async () => {
+    const t = setup({ maxOpenPerUser: 1 });
+    const { uploadId } = await t.uploads.init(other(1, 20), t.caller);
+    const marker = join(t.root, '.chunks', '.open', '1', uploadId);
+    rmSync(marker);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(20).fill(1)));
+    expect(existsSync(marker)).toBe(true);
+    expect(await codeOf(t.uploads.init(other(2), t.caller))).toBe(44008);
+  });
+
+  it('an upload untouched past the retention is expired: it frees its slot, takes no chunk and starts afresh', async () => {
+    const t = setup({ maxOpenPerUser: 2 });
+    const twoChunks = { ...other(1, 20), chunkCount: 2 };
+    const { uploadId } = await t.uploads.init(twoChunks, t.caller);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(1)));
+    await t.uploads.init(other(2), t.caller);
+    expect(await codeOf(t.uploads.init(other(3), t.caller))).toBe(44008);
+    // Just within the retention (24 h) both still count.
+    t.state.clock += 24 * 3_600_000 - 1_000;
+    expect(await codeOf(t.uploads.init(other(3), t.caller))).toBe(44008);
+    // Past it, before any clean-up: neither counts, and a chunk sent to one is refused.
+    t.state.clock += 2_000;
+    expect(await t.uploads.init(other(3), t.caller)).toMatchObject({ uploaded: false });
+    await expect(
+      t.uploads.writeChunk(uploadId, '1', 1, bodyOf(new Uint8Array(10).fill(1))),
+    ).rejects.toMatchObject({ code: 44004, args: { uploadId } });
+    expect(readdirSync(join(t.root, '.chunks', uploadId)).sort()).toEqual(['0.part', 'meta.json']);
+    // An init of the expired upload starts it again from nothing (its stale chunk is not resumed) and takes a slot.
+    expect(await t.uploads.init(twoChunks, t.caller)).toMatchObject({ uploadId, receivedIndexes: [] });
+    await t.uploads.writeChunk(uploadId, '1', 1, bodyOf(new Uint8Array(10).fill(1)));
+    expect(await t.uploads.init(twoChunks, t.caller)).toMatchObject({ uploadId, receivedIndexes: [1] });
+    expect(await codeOf(t.uploads.init(other(4), t.caller))).toBe(44008);
   });
 });

@@ -15,17 +15,23 @@
  *   untouched for two minutes (its process died mid-assembly) is taken over by the next complete, and one that goes
  *   without a result (the holder found a chunk missing) is taken too, so the waiter answers what the chunks make.
  *   A holder whose lock was taken over (it stalled) touches nothing of the folder: it drops its own bytes and
- *   waits for the taker's result like any other complete.
+ *   waits for the taker's result like any other complete, also when the taker finished first and the chunks it
+ *   was reading are gone.
  * - Bytes per upload: its chunks together never exceed the declared `totalSize` (44002). Each byte is counted
  *   against that budget before it is written, with the other chunks stored and the bytes other requests are
  *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
  *   (counted once). The count is kept per upload while chunks of it arrive (chunk-ledger.ts).
  * - Open uploads per caller: at most `Upload:ChunkMaxOpenPerUser` at once (44008 `{maxOpen}` at the init of
- *   another); a resume and an instant upload take no slot, a complete (or a hash mismatch) frees one
- *   (chunk-quota.ts, which also says what holds across instances).
- * - Reclaim: upload folders untouched for `Upload:ChunkRetentionHours`, files deleted longer ago than that (rows
- *   purged, bytes released unless another row shares them), and partial files a dead process left in the store's
- *   tree go in `reclaim(now)`, which the scheduled clean-up runs.
+ *   another); a resume and an instant upload take no slot, a complete (or a hash mismatch) frees one, and so does
+ *   expiry (below). On one instance the bound holds exactly; instances sharing the upload root may each pass it by
+ *   one upload when inits of one caller reach them at the same moment, and every upload stays counted afterwards
+ *   (chunk-quota.ts says why).
+ * - Expiry: an upload folder untouched (no init, no chunk) for `Upload:ChunkRetentionHours` on the service clock is
+ *   expired whether or not the clean-up has removed it yet: it no longer counts against the bound, a chunk sent to
+ *   it answers 44004, and an `init` of it starts it again from nothing as a new upload (its stale chunks dropped).
+ * - Reclaim: expired upload folders, files deleted longer ago than the retention (rows purged, bytes released unless
+ *   another row shares them), and partial files a dead process left in the store's tree go in `reclaim(now)`, which
+ *   the scheduled clean-up runs.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -92,6 +98,9 @@ export interface Reclaimer {
   reclaim(now: Date): Promise<number>;
 }
 
+/** The owner segment of an upload (its id, its index folder in the bound): the user id, or `key` without a user. */
+const ownerOf = (userId: number | null) => `${userId ?? 'key'}`;
+
 const invalid = (path: string, message: string) =>
   new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path, message }] });
 
@@ -101,20 +110,30 @@ export function createChunkUploads(options: {
   repo: FileRepository;
   allowedExtensions: readonly string[];
   retentionHours: number;
-  /** `Upload:ChunkMaxOpenPerUser`: most open uploads per caller (chunk-quota.ts). @default 16 */
-  maxOpenPerUser?: number;
+  /** `Upload:ChunkMaxOpenPerUser`: most open uploads per caller (chunk-quota.ts). */
+  maxOpenPerUser: number;
   now: () => Date;
   /** The wait between two looks at another complete's lock (tests pass one they control). @default a timer */
   pause?: (ms: number) => Promise<void>;
+  /**
+   * Test seam, not for production: awaited by every `init` that is let through the bound, after the upload's marker
+   * in the bound's index is written and before its folder is made or reopened, so a test can hold one instance there.
+   */
+  afterMarked?: (uploadId: string) => Promise<void>;
 }): ChunkUploads {
   const base = resolve(options.root, '.chunks');
   const allowed = new Set(options.allowedExtensions.map((e) => e.toLowerCase().replace(/^\./, '')));
   const inFlight = new Map<string, Promise<SysFileRow>>();
   const pause = options.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const retentionMs = options.retentionHours * 3_600_000;
+  /** An upload folder untouched longer than the retention (service clock) is expired, reclaimed or not yet. */
+  const expired = (mtimeMs: number) => mtimeMs < options.now().getTime() - retentionMs;
   const quota = createOpenUploadQuota({
     base,
-    maxOpen: options.maxOpenPerUser ?? 16,
+    maxOpen: options.maxOpenPerUser,
     isUploadId: (name) => UPLOAD_ID.test(name),
+    now: options.now,
+    expired,
   });
 
   function dirOf(uploadId: string): string {
@@ -207,6 +226,8 @@ export function createChunkUploads(options: {
         for await (const chunk of createReadStream(join(dir, `${i}.part`))) await sink.write(chunk as Buffer);
     } catch (error) {
       await sink.abort();
+      // The lock was taken over and the taker finished first (its chunks are gone): answer the taker's result.
+      if (!(await holds(dir, token))) return undefined;
       throw error;
     }
     const stored = await sink.finish();
@@ -233,10 +254,14 @@ export function createChunkUploads(options: {
     return row;
   }
 
-  /** Writes the upload's result (`done.json`) whole or not at all: a waiter reads it while it is written. */
+  /**
+   * Writes the upload's result (`done.json`) whole or not at all: a waiter reads it while it is written. Its time is
+   * the service clock's, which the bound compares with its markers' (chunk-quota.ts).
+   */
   async function writeResult(dir: string, result: DoneResult): Promise<void> {
     const partial = join(dir, `done.json.${randomUUID()}.tmp`);
     await writeFile(partial, JSON.stringify(result));
+    await touch(partial);
     await rename(partial, join(dir, 'done.json'));
   }
 
@@ -379,8 +404,8 @@ export function createChunkUploads(options: {
           ? await shareOf(known, input.fileName, caller.userId)
           : undefined;
       if (file) return { uploaded: true, file, uploadId: '', receivedIndexes: [] };
-      // API-key callers (no user) share their uploads, and so one bound.
-      const owner = `${caller.userId ?? 'key'}`;
+      // The routes always pass a user; a programmatic caller without one keeps its uploads under `key`.
+      const owner = ownerOf(caller.userId);
       const uploadId = createHash('sha256')
         .update(`${owner}:${fileHash}:${input.totalSize}:${input.chunkCount}`)
         .digest('hex')
@@ -388,6 +413,15 @@ export function createChunkUploads(options: {
       const dir = dirOf(uploadId);
       // A new upload (or a finished one started again) takes a slot of the caller's bound; a resume does not.
       return quota.admit(owner, uploadId, async () => {
+        await options.afterMarked?.(uploadId);
+        // An expired upload (untouched past the retention, not reclaimed yet) starts again from nothing, as if the
+        // clean-up had already run: its stale chunks are not resumed.
+        const folder = await stat(dir).catch(() => undefined);
+        if (folder && expired(folder.mtimeMs)) {
+          for (const name of await readdir(dir).catch(() => [] as string[]))
+            if (name === 'meta.json' || /^\d+\.part$/.test(name)) await rm(join(dir, name), { force: true });
+          ledgers.forgetStored(uploadId);
+        }
         await mkdir(dir, { recursive: true });
         const meta: ChunkMeta = {
           ...input,
@@ -409,13 +443,19 @@ export function createChunkUploads(options: {
       const dir = dirOf(uploadId);
       const meta = await metaOf(uploadId, userId);
       if (index >= meta.chunkCount) throw invalid('index', `must be below ${meta.chunkCount}`);
-      // A completed upload takes no more bytes: its folder no longer counts against the caller's bound, so chunks
-      // sent to it would be staged outside that bound until the retention ends. An `init` starts it again.
-      const completed = await stat(join(dir, 'done.json')).then(
-        () => true,
-        () => false,
-      );
-      if (completed) throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+      // A completed or expired upload takes no more bytes: its folder no longer counts against the caller's bound,
+      // so chunks sent to it would be staged outside that bound until the clean-up. An `init` starts it again.
+      const [completed, folder] = await Promise.all([
+        stat(join(dir, 'done.json')).then(
+          () => true,
+          () => false,
+        ),
+        stat(dir).catch(() => undefined),
+      ]);
+      if (completed || !folder || expired(folder.mtimeMs))
+        throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+      // A folder that receives bytes is named in the bound's index, whatever happened to its marker.
+      await quota.mark(ownerOf(userId), uploadId);
       const ledger = await ledgers.enter(uploadId, dir);
       // Bytes of this request counted in the ledger's `writingBytes`, until they are stored or dropped.
       let size = 0;
@@ -467,7 +507,7 @@ export function createChunkUploads(options: {
 
     complete(input, userId) {
       // Keyed by caller too: another caller naming this id must not be handed the running result.
-      const key = `${userId ?? 'key'}:${input.uploadId}`;
+      const key = `${ownerOf(userId)}:${input.uploadId}`;
       const running = inFlight.get(key);
       if (running) return running;
       const work = complete(input, userId).finally(() => inFlight.delete(key));
@@ -476,7 +516,7 @@ export function createChunkUploads(options: {
     },
 
     async reclaim(now) {
-      const cutoff = new Date(now.getTime() - options.retentionHours * 3_600_000);
+      const cutoff = new Date(now.getTime() - retentionMs);
       let count = 0;
       for (const name of await readdir(base).catch(() => [] as string[])) {
         if (!UPLOAD_ID.test(name)) continue;
