@@ -217,7 +217,7 @@ export const serviceSchema = section({
     ),
     ChunkMaxOpenPerUser: int(
       16,
-      'Most chunked uploads one user may have open (started, not completed) at once; the init of another answers 44008. Resuming an open upload and instant uploads are not counted; API-key callers count together as one user.',
+      'Most chunked uploads one user may have open (started, not completed) at once; the init of another answers 44008. Resuming an open upload and instant uploads are not counted, nor is an upload untouched for ChunkRetentionHours (expired: it takes no more chunks).',
       { min: 1, max: 1000 },
     ),
   }),

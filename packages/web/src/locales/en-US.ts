@@ -189,7 +189,7 @@ export const enUS: Record<string, string> = {
   'error.file.chunkMissing': 'Chunk {index} has not been uploaded.',
   'error.file.chunkHashMismatch': 'The uploaded file does not match its hash.',
   'error.file.chunkOpenLimitExceeded':
-    'You already have {maxOpen} unfinished uploads: complete one before starting another.',
+    'You already have {maxOpen} unfinished uploads: complete one before starting another. Unfinished uploads expire after a while.',
   'error.notice.noticeNotFound': 'The notice does not exist.',
   'error.notice.noticeReceiverRequired': 'Choose at least one receiver.',
   'error.notice.noticeReceiverNotFound': 'A receiver does not exist.',

@@ -187,7 +187,8 @@ export const zhCN: Record<string, string> = {
   'error.admin.moduleHasMenus': '该模块下仍有菜单。',
   'error.file.chunkMissing': '分片 {index} 尚未上传。',
   'error.file.chunkHashMismatch': '上传的文件与其哈希不一致。',
-  'error.file.chunkOpenLimitExceeded': '您已有 {maxOpen} 个未完成的上传，请先完成其中一个再开始新的上传。',
+  'error.file.chunkOpenLimitExceeded':
+    '您已有 {maxOpen} 个未完成的上传，请先完成其中一个再开始新的上传；未完成的上传会在一段时间后过期。',
   'error.notice.noticeNotFound': '通知不存在。',
   'error.notice.noticeReceiverRequired': '请至少选择一个接收者。',
   'error.notice.noticeReceiverNotFound': '接收者不存在。',
