@@ -545,6 +545,8 @@ export const sysJobLog = table(
     // SQL Server allows one NULL in a unique index, hence its filter; the other dialects allow many.
     uniqueIndex('sys_job_log_serial_claim_uq').on(t.serialClaim).where(sql`serial_claim is not null`),
     index('sys_job_log_job_id_idx').on(t.jobId, t.id),
+    // Running rows of a job (the parallel cap's count under the job row's lock, serial-skip's count).
+    index('sys_job_log_job_status_idx').on(t.jobId, t.runStatus),
     index('sys_job_log_start_time_idx').on(t.startTime),
   ],
 );

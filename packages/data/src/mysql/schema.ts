@@ -541,6 +541,8 @@ export const sysJobLog = table(
     uniqueIndex('sys_job_log_fire_uq').on(t.fireInstanceId, t.retryIndex),
     uniqueIndex('sys_job_log_serial_claim_uq').on(t.serialClaim),
     index('sys_job_log_job_id_idx').on(t.jobId, t.id),
+    // Running rows of a job (the parallel cap's count under the job row's lock, serial-skip's count).
+    index('sys_job_log_job_status_idx').on(t.jobId, t.runStatus),
     index('sys_job_log_start_time_idx').on(t.startTime),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `sys_job_log_job_status_idx` ON `sys_job_log` (`job_id`,`run_status`);
