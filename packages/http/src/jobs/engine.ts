@@ -569,14 +569,12 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       // count and insert that keep a parallel job within its cap): a request that follows, here or on another
       // instance, finds it.
       const logId = await startAttempt(job, fire, 'manual', 0);
-      if (typeof logId === 'object' && logId.kind === 'parallel')
-        throw new BusinessError(ErrorCode.JobAlreadyRunning, {
-          id: jobId,
-          running: logId.running,
-          maxParallel: logId.maxParallel,
-        });
-      if (logId === undefined || typeof logId === 'object')
-        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId });
+      if (logId === undefined || typeof logId === 'object') {
+        // At a parallel job's cap the answer says how many run and the cap.
+        const cap =
+          logId?.kind === 'parallel' ? { running: logId.running, maxParallel: logId.maxParallel } : {};
+        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId, ...cap });
+      }
       await jobs.setLastRunTime(jobId, new Date(fire.scheduledTime));
       // A manual run belongs to the instance that was asked: it runs here.
       void track(runAttempts(job, fire, 'manual', { logId, retryIndex: 0 })).catch((error: unknown) =>
