@@ -697,4 +697,22 @@ describe('chunked upload: open uploads per user', () => {
     expect(await t.uploads.init(twoChunks, t.caller)).toMatchObject({ uploadId, receivedIndexes: [1] });
     expect(await codeOf(t.uploads.init(other(4), t.caller))).toBe(44008);
   });
+
+  it('an expired upload is not assembled; a finished one still answers its row', async () => {
+    const t = setup({ maxOpenPerUser: 2 });
+    const { uploadId } = await t.uploads.init(other(1), t.caller);
+    await t.uploads.writeChunk(uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(1)));
+    const finished = await t.uploads.init(other(2), t.caller);
+    await t.uploads.writeChunk(finished.uploadId, '0', 1, bodyOf(new Uint8Array(10).fill(2)));
+    const row = await t.uploads.complete({ ...other(2), uploadId: finished.uploadId }, 1);
+    t.state.clock += 24 * 3_600_000 + 1_000;
+    await expect(t.uploads.complete({ ...other(1), uploadId }, 1)).rejects.toMatchObject({
+      code: 44004,
+      args: { uploadId },
+    });
+    expect(t.table.rows.size).toBe(1);
+    expect(await t.uploads.complete({ ...other(2), uploadId: finished.uploadId }, 1)).toMatchObject({
+      id: row.id,
+    });
+  });
 });

@@ -28,7 +28,8 @@
  *   (chunk-quota.ts says why).
  * - Expiry: an upload folder untouched (no init, no chunk) for `Upload:ChunkRetentionHours` on the service clock is
  *   expired whether or not the clean-up has removed it yet: it no longer counts against the bound, a chunk sent to
- *   it answers 44004, and an `init` of it starts it again from nothing as a new upload (its stale chunks dropped).
+ *   it and a complete of it answer 44004, and an `init` of it starts it again from nothing as a new upload (its
+ *   stale chunks dropped).
  * - Reclaim: expired upload folders, files deleted longer ago than the retention (rows purged, bytes released unless
  *   another row shares them), and partial files a dead process left in the store's tree go in `reclaim(now)`, which
  *   the scheduled clean-up runs.
@@ -369,6 +370,17 @@ export function createChunkUploads(options: {
     if (meta.fileHash !== input.fileHash.toLowerCase() || meta.chunkCount !== input.chunkCount)
       throw invalid('fileHash', 'does not match the upload');
     checkInit({ ...input, totalSize: meta.totalSize });
+    // An expired upload is not assembled, as it takes no chunk (44004; an `init` starts it again); a finished one
+    // still answers its row.
+    const [folder, finished] = await Promise.all([
+      stat(dir).catch(() => undefined),
+      stat(join(dir, 'done.json')).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    if (!finished && (!folder || expired(folder.mtimeMs)))
+      throw new BusinessError(ErrorCode.FileNotFound, { uploadId: input.uploadId });
     // A lock that goes without a result (its holder failed: a chunk missing, a wrong hash) or whose holder died is
     // taken here, so this request answers what the chunks make, not a guess; a few rounds at most.
     for (let round = 0; round < 3; round += 1) {
