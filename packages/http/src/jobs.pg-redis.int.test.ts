@@ -65,6 +65,23 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
   const rowsOf = (jobId: number) =>
     a.server.database.repos.jobLogs.page({ jobId, size: 1000, sortField: 'id', sortOrder: 'asc' });
   const oneShotIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+  /**
+   * `n` run-now requests of a job at once, alternating between the instances, straight to each one's service on
+   * warm connection pools (HTTP requests made in process reach it one by one, each spending its own time in the
+   * guards, as do queries waiting for new connections, which would hide the race): each answers 0 or its code.
+   */
+  const runNowOnBoth = async (id: number, n: number) => {
+    for (const t of [a, b])
+      await Promise.all(Array.from({ length: 10 }, () => t.server.database.repos.jobs.get(id)));
+    const run = (t: TestServer) =>
+      (t.server.jobs as NonNullable<TestServer['server']['jobs']>).service
+        .run(id, { userId: 1, isSuperAdmin: true })
+        .then(
+          () => 0,
+          (error: { code?: number }) => error.code ?? -1,
+        );
+    return Promise.all(Array.from({ length: n }, (_, i) => run(i % 2 ? b : a)));
+  };
 
   it('uses BullMQ on both instances', () => {
     expect(a.server.jobs?.engine.kind).toBe('bullmq');
@@ -120,19 +137,7 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     });
     expect(created.code).toBe(0);
     const id = created.data.id as number;
-    // Straight to each instance's service, on warm connection pools: HTTP requests made in process reach it one
-    // by one (each spends its own time in the guards), as do queries waiting for new connections, which would
-    // hide the race this is about.
-    for (const t of [a, b])
-      await Promise.all(Array.from({ length: 10 }, () => t.server.database.repos.jobs.get(id)));
-    const run = (t: TestServer) =>
-      (t.server.jobs as NonNullable<TestServer['server']['jobs']>).service
-        .run(id, { userId: 1, isSuperAdmin: true })
-        .then(
-          () => 0,
-          (error: { code?: number }) => error.code ?? -1,
-        );
-    const codes = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i % 2 ? b : a)));
+    const codes = await runNowOnBoth(id, 10);
     expect(codes.filter((c) => c === 0)).toHaveLength(1);
     expect(codes.filter((c) => c !== 0)).toEqual(Array(9).fill(47006));
     const rows = (await rowsOf(id)).items;
@@ -164,16 +169,7 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     expect(created.code).toBe(0);
     const id = created.data.id as number;
     const gateRuns = () => [...gate.runs.values()].filter((r) => r.ctx.job.id === id);
-    for (const t of [a, b])
-      await Promise.all(Array.from({ length: 10 }, () => t.server.database.repos.jobs.get(id)));
-    const run = (t: TestServer) =>
-      (t.server.jobs as NonNullable<TestServer['server']['jobs']>).service
-        .run(id, { userId: 1, isSuperAdmin: true })
-        .then(
-          () => 0,
-          (error: { code?: number }) => error.code ?? -1,
-        );
-    const burst = () => Promise.all(Array.from({ length: 10 }, (_, i) => run(i % 2 ? b : a)));
+    const burst = () => runNowOnBoth(id, 10);
     const running = async () => (await rowsOf(id)).items.filter((r) => r.runStatus === 'running');
 
     // Ten run-now requests on both instances at once: two runs start, the others answer 47006.

@@ -165,6 +165,22 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       }[];
     const job = async (id: number) => t.server.database.repos.jobs.get(id);
     const runningGate = async (jobId: number) => (await gate.startedRuns(jobId))[0] as GateRun;
+    /**
+     * `n` run-now requests of a job at once, straight to the service (HTTP requests sent at once reach it one by one
+     * in process, each spending its own time in the guards, which would hide the race), on a warm connection pool
+     * (queries waiting for new connections would too): each answers 0 or its business code.
+     */
+    const runNowBurst = async (id: number, n: number) => {
+      await Promise.all(Array.from({ length: 10 }, () => job(id)));
+      return Promise.all(
+        Array.from({ length: n }, () =>
+          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
+            () => 0,
+            (error: { code?: number }) => error.code ?? -1,
+          ),
+        ),
+      );
+    };
 
     it('seeds the log clean-up job as a system job that cannot be deleted', async () => {
       const seeded = await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup');
@@ -375,18 +391,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
 
     it('runs a serial job once for run-now requests sent at once: one run, 47006 to the others', async () => {
       const id = await createId({ code: 'serial-burst', handlerName: 'test.gate' });
-      // Straight to the service, on a warm connection pool: HTTP requests sent at once reach it one by one here
-      // (each spends its own time in the guards), as do queries waiting for new connections, which would hide
-      // the race this is about.
-      await Promise.all(Array.from({ length: 10 }, () => job(id)));
-      const codes = await Promise.all(
-        Array.from({ length: 8 }, () =>
-          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
-            () => 0,
-            (error: { code?: number }) => error.code ?? -1,
-          ),
-        ),
-      );
+      const codes = await runNowBurst(id, 8);
       expect(codes.filter((c) => c === 0)).toHaveLength(1);
       expect(codes.filter((c) => c !== 0)).toEqual(Array(7).fill(47006));
       // The answer came after the running row was written: it is there at once, and a request finds it.
@@ -602,15 +607,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 2,
         'the second run done',
       );
-      await Promise.all(Array.from({ length: 10 }, () => job(id)));
-      const codes = await Promise.all(
-        Array.from({ length: 8 }, () =>
-          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
-            () => 0,
-            (error: { code?: number }) => error.code ?? -1,
-          ),
-        ),
-      );
+      const codes = await runNowBurst(id, 8);
       expect(codes.filter((c) => c === 0)).toHaveLength(1);
       expect(codes.filter((c) => c !== 0)).toEqual(Array(7).fill(47006));
       expect((await logs(id)).filter((r) => r.runStatus === 'running')).toHaveLength(2);
