@@ -173,6 +173,16 @@ export interface DialectAdapter {
   /** Inside a transaction: blocks every other first-start seed until this transaction ends, so the
    * "user table is empty" check and the inserts that follow it are atomic across processes. */
   lockSeed(tx: QueryDb): Promise<void>;
+  /**
+   * Inside a transaction: write-locks the row of `table` whose id is `id` until this transaction ends, without
+   * writing it (an update that changes nothing still writes a row version on PostgreSQL), and answers whether the
+   * row exists (a missing row locks nothing). Another transaction that locks, updates or deletes the row waits
+   * until then; plain reads do not. PostgreSQL `select … for no key update` (the lock an update of non-key columns
+   * takes: rows referencing this one can still be inserted), MySQL/MariaDB `select … for update`, SQL Server
+   * `with (updlock, rowlock)`; on SQLite `BEGIN IMMEDIATE` holds the whole database already, so there it only
+   * looks the row up.
+   */
+  lockRow(tx: QueryDb, table: IdTable, id: number): Promise<boolean>;
   /** `lower(column) = lower(value)`, in the form the dialect can evaluate. */
   equalsIgnoreCase(column: Column, value: string): SQL;
   /** Names of the tables in the connected database (current schema). */

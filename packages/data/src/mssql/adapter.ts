@@ -98,6 +98,16 @@ export const mssqlAdapter: DialectAdapter = {
     );
   },
 
+  async lockRow(tx, table, id) {
+    // UPDLOCK is held until the transaction ends (a plain read's shared lock is not, under READ COMMITTED), and
+    // update locks exclude each other and writes, not plain reads; ROWLOCK keeps it to the key's row. No HOLDLOCK
+    // (insertIgnoringConflicts has one): it would lock a missing id's key range too, which nothing here needs.
+    const result = (await native(tx).execute(
+      sql`select 1 as found from ${table} with (updlock, rowlock) where ${table.id} = ${id}`,
+    )) as unknown as { recordset?: unknown[] };
+    return (result.recordset?.length ?? 0) > 0;
+  },
+
   equalsIgnoreCase(column: Column, value: string): SQL {
     return sql`lower(${column}) = lower(${value})`;
   },

@@ -280,6 +280,18 @@ describe('SQL Server queries from the shared repositories', () => {
       "exec sp_getapplock @Resource = @par0, @LockMode = 'Exclusive', @LockOwner = 'Transaction'",
     );
   });
+
+  it('locks one row with UPDLOCK, ROWLOCK and answers whether it exists', async () => {
+    const found = recordingDatabase(() => [{ found: 1 }]);
+    const { adapter, db, tables } = found.database;
+    expect(await adapter.lockRow(db, tables.sysJob, 7)).toBe(true);
+    expect(found.statements[0]?.sql).toBe(
+      'select 1 as found from [sys_job] with (updlock, rowlock) where [sys_job].[id] = @par0',
+    );
+    expect(found.statements[0]?.params).toEqual([7]);
+    const missing = recordingDatabase(() => []);
+    expect(await missing.database.adapter.lockRow(missing.database.db, tables.sysJob, 8)).toBe(false);
+  });
 });
 
 /** SQL Server's limit of parameters in one request (the lowest of the four dialects). */

@@ -136,6 +136,17 @@ export const mysqlAdapter: DialectAdapter = {
     await native(tx).delete(sysConfig).where(eq(sysConfig.configKey, SEED_LOCK_KEY));
   },
 
+  async lockRow(tx, table, id) {
+    // An X lock on the primary-key record only (no gap lock, the key being unique). For a missing id InnoDB locks
+    // the gap instead, under REPEATABLE READ, as any locking read does.
+    const found = await native(tx)
+      .select({ found: sql`1` })
+      .from(nativeTable(table))
+      .where(eq(table.id, id))
+      .for('update');
+    return found.length > 0;
+  },
+
   equalsIgnoreCase(column: Column, value: string): SQL {
     // Explicit lower() rather than relying on a _ci collation the database may not have.
     return sql`lower(${column}) = lower(${value})`;

@@ -4,7 +4,7 @@
  * NOTHING, identity sequences moved with `setval` after explicit ids, and a transaction-scoped advisory lock
  * for the first-start seed (READ COMMITTED alone would let two empty-table checks both pass).
  */
-import { type Column, getTableName, type SQL, sql, type Table } from 'drizzle-orm';
+import { type Column, eq, getTableName, type SQL, sql, type Table } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
@@ -207,6 +207,17 @@ export const pgAdapter: DialectAdapter = {
 
   async lockSeed(tx) {
     await native(tx).execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY.toString()}::bigint)`);
+  },
+
+  async lockRow(tx, table, id) {
+    // NO KEY UPDATE is the lock an UPDATE of non-key columns takes: it excludes other lockers and writers of the
+    // row but not inserts of rows whose foreign key references it (FOR UPDATE would).
+    const found = await native(tx)
+      .select({ found: sql`1` })
+      .from(nativeTable(table))
+      .where(eq(table.id, id))
+      .for('no key update');
+    return found.length > 0;
   },
 
   equalsIgnoreCase(column: Column, value: string): SQL {

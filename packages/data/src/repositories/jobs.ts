@@ -4,11 +4,11 @@
  * moves it on), and a run-log row is unique by fire and retry index, so a fire that reaches two instances writes
  * one row. A running attempt of a serial-skip job holds the job's claim (`serial_claim`, unique), so "is another
  * run of it running?" and "this one runs" are one insert on every dialect. A running attempt of a parallel job is
- * written under a lock on the job's row, after counting the job's running rows (index `sys_job_log_job_status_idx`,
- * so the count under the lock reads the job's running rows, not its whole log), so the cap on its live runs holds
- * across instances too.
+ * written under a lock on the job's row (`DialectAdapter.lockRow`), after counting the job's running rows (index
+ * `sys_job_log_job_status_idx`, so the count under the lock reads the job's running rows, not its whole log), so
+ * the cap on its live runs holds across instances too.
  *
- * Lock order: a transaction that touches both tables locks `sys_job` before `sys_job_log` (claimParallel takes the
+ * Lock order: a transaction that touches both tables locks `sys_job` before `sys_job_log` (claimParallel locks the
  * job row first, then counts and inserts log rows). Keep it in any new one: e.g. a run's `finish` and its
  * `recordOutcome` put in one transaction must update the job row first, or it risks a deadlock with a claim of the
  * same job (which holds the job row and then reads the log rows). Today claimParallel is the only transaction that
@@ -407,15 +407,14 @@ export function createJobLogRepository({ db, adapter, tables }: RepositoryContex
     },
     claimParallel(row, max) {
       return adapter.transaction(db, async (tx) => {
-        // A write lock on the job's row, taken by an update that changes nothing: every claim of the job queues
-        // here until the one before it commits (SQLite: BEGIN IMMEDIATE holds the file's write lock already).
+        // A write lock on the job's row, taken by a locking read (no row version written): every claim of the job
+        // queues here until the one before it commits (SQLite: BEGIN IMMEDIATE holds the file's write lock already).
         // The count then reads what that claim committed: PostgreSQL reads committed rows per statement, and InnoDB
         // takes its repeatable-read snapshot at the first plain read, which is after the lock. Untested on SQL
-        // Server (read committed there too, by default, but no test server here).
-        await tx
-          .update(job)
-          .set({ numberOfRuns: sql`${job.numberOfRuns}` })
-          .where(eq(job.id, row.jobId));
+        // Server (read committed there too, by default, but no test server here). A job purged from the recycle bin
+        // meanwhile has no row to lock (`false`): its attempt is written all the same, as its running rows outlive
+        // the purge too.
+        await adapter.lockRow(tx, job, row.jobId);
         const found = await runningOf(tx, row.jobId, row.fireInstanceId);
         if (found >= max) return { running: found };
         // In a savepoint: on PostgreSQL a unique violation (another instance wrote this attempt) would otherwise

@@ -257,6 +257,13 @@ export const sqliteAdapter: DialectAdapter = {
     // BEGIN IMMEDIATE already holds the database's single write lock for the whole transaction.
   },
 
+  async lockRow(tx, table, id) {
+    // Nothing to lock: BEGIN IMMEDIATE holds the database's single write lock for the whole transaction (and this
+    // process queues its own transactions), so no other transaction writes the row, or any row, until this one
+    // ends. Only the answer is looked up.
+    return (await native(tx).get(sql`select 1 from ${table} where ${table.id} = ${id}`)) !== undefined;
+  },
+
   equalsIgnoreCase(column: Column, value: string): SQL {
     return sql`lower(${column}) = lower(${value})`;
   },

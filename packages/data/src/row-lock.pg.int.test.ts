@@ -1,0 +1,3 @@
+import { rowLockContract } from './testing/contracts/row-lock.contract.js';
+
+rowLockContract('PostgreSQL');
