@@ -292,6 +292,50 @@ describe('realtime hub on Sqlite with Memory', () => {
     expect(t.server.realtime?.connectionCount()).toBe(before);
   });
 
+  it('serves a request whose Upgrade it does not take as plain HTTP, body and answer included', async () => {
+    // What `curl --http2` sends (h2c), and a WebSocket upgrade aimed at an API route: both were replayed through the
+    // app as a GET without the body, answered with the bare status (a POST login: 404, no body).
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(`${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers });
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const h2c = {
+      connection: 'Upgrade, HTTP2-Settings',
+      upgrade: 'h2c',
+      'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA',
+    };
+    const loggedIn = await send(
+      '/api/v1/auth/login',
+      { ...h2c, 'content-type': 'application/json' },
+      JSON.stringify({ account: 'rt_ann', password: TEST_USER_PASSWORD }),
+    );
+    expect(loggedIn.status).toBe(200);
+    const token = (JSON.parse(loggedIn.text) as { code: number; data: { accessToken: string } }).data
+      .accessToken;
+    const websocket = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': randomBytes(16).toString('base64'),
+      authorization: `Bearer ${token}`,
+    };
+    for (const headers of [{ ...h2c, authorization: `Bearer ${token}` }, websocket]) {
+      const count = await send('/api/v1/sys/notice/unread-count', headers);
+      expect(count.status).toBe(200);
+      expect(JSON.parse(count.text)).toMatchObject({ code: 0, data: expect.any(Number) });
+    }
+  });
+
   it('the upgrade needs an Upgrade header (426) and the route is not in the API contract', async () => {
     const res = await fetch(`${base}/hub/realtime`);
     expect(res.status).toBe(426);

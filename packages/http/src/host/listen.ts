@@ -27,10 +27,12 @@ import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kerne
 import { API_SECURE_HEADERS, PRESET, type PresetHeaders } from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
+import { isHubUpgrade } from '../realtime/hub.js';
 import { applyConnectionLimits, requestTimeoutOptions } from './connection-limits.js';
 import type { SvcServer } from './create-server.js';
 import { answerBadTarget, hostVerdicts, targetProblem } from './request-target.js';
 import { StartupError } from './startup-error.js';
+import { upgradeOnlyFor } from './upgrade-request.js';
 
 export interface ListeningServer {
   /** The address actually bound (port 0 resolves to a free port). */
@@ -118,7 +120,12 @@ function listenMain(
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
   const drain = { on: false };
   const limits = server.config.service.Server;
-  const serverOptions = { ServerResponse: serviceResponse(drain), ...requestTimeoutOptions(limits) };
+  const serverOptions: ServerOptions = {
+    ServerResponse: serviceResponse(drain),
+    ...requestTimeoutOptions(limits),
+    // With the hub's `upgrade` listener attached, only its own WebSocket upgrades leave the HTTP path.
+    ...(server.realtime ? { IncomingMessage: upgradeOnlyFor(isHubUpgrade) } : {}),
+  };
   return new Promise((resolve, reject) => {
     const direct = server.direct;
     const errors = server.deps.errors;

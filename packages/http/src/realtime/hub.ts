@@ -35,6 +35,15 @@ import { REALTIME_CHANNEL, type RealtimeEvent, realtimeBusFor } from './bus.js';
 /** The hub's path. */
 export const HUB_PATH = '/hub/realtime';
 
+/**
+ * Whether a Node request asks to become a hub socket: a WebSocket upgrade of the hub's path. Every other request
+ * with an `Upgrade` header is served as plain HTTP (host/upgrade-request.ts).
+ */
+export function isHubUpgrade(request: IncomingMessage): boolean {
+  const path = (request.url ?? '').split('?', 1)[0];
+  return path === HUB_PATH && request.headers.upgrade?.toLowerCase() === 'websocket';
+}
+
 /** Close codes the hub uses. */
 export const HubCloseCode = {
   /** The session ended (after `force-logout`). */
