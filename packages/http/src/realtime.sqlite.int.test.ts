@@ -9,9 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { ErrorCode } from '@svc/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
-import { connectHub, type HubClient, refusal } from './realtime/client.contract.js';
+import { connectHub, type HubClient, refusal, refusalOf } from './realtime/client.contract.js';
 import { HANDSHAKE_TIMEOUT_MS, HubCloseCode } from './realtime/hub.js';
 import { bearer, decodeJwt, json, login, signJwt } from './testing/auth.js';
 import {
@@ -41,7 +42,7 @@ describe('realtime hub on Sqlite with Memory', () => {
     running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
     base = running.url;
     admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
-    for (const name of ['rt_ann', 'rt_ben', 'rt_cid', 'rt_dee', 'rt_eve'])
+    for (const name of ['rt_ann', 'rt_ben', 'rt_cid', 'rt_dee', 'rt_eve', 'rt_fay'])
       users[name] = await grantPermissions(t, { account: name, permissions: [] });
   });
   afterAll(async () => {
@@ -203,6 +204,20 @@ describe('realtime hub on Sqlite with Memory', () => {
     resumed.close();
     fresh.close();
     await Promise.all([resumed.closed, fresh.closed]);
+  });
+
+  it('answers a refused upgrade with the envelope that says why, not a bare status', async () => {
+    const refused = await refusalOf(base);
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: ErrorCode.TokenInvalid.code });
+    const token = await tokenOf('rt_fay');
+    const open: HubClient[] = [];
+    for (let i = 0; i < 3; i++) open.push(await connectHub(base, { token }));
+    const over = await refusalOf(base, { token });
+    expect(over.status).toBe(429);
+    expect(JSON.parse(over.body)).toMatchObject({ code: ErrorCode.TooManyRequests.code });
+    for (const c of open) c.close();
+    await Promise.all(open.map((c) => c.closed));
   });
 
   it('bounds connections per user (429 beyond the limit, a slot frees on close)', async () => {

@@ -28,9 +28,12 @@ export interface ConnectOptions {
   autoPong?: boolean;
 }
 
-/** Thrown when the upgrade is refused: the HTTP status of the refusal. */
+/** Thrown when the upgrade is refused: the HTTP status and body of the refusal. */
 export class Refused extends Error {
-  constructor(readonly status: number) {
+  constructor(
+    readonly status: number,
+    readonly body = '',
+  ) {
     super(`upgrade refused: ${status}`);
   }
 }
@@ -62,8 +65,15 @@ export function connectHub(base: string, options: ConnectOptions = {}): Promise<
   );
   return new Promise((resolve, reject) => {
     ws.once('unexpected-response', (_req, res) => {
-      reject(new Refused(res.statusCode ?? 0));
-      ws.terminate();
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.once('end', () => {
+        reject(new Refused(res.statusCode ?? 0, body));
+        ws.terminate();
+      });
     });
     ws.once('error', reject);
     ws.once('open', () =>
@@ -86,11 +96,16 @@ export function connectHub(base: string, options: ConnectOptions = {}): Promise<
 
 /** The HTTP status an upgrade is refused with (fails when it is accepted). */
 export async function refusal(base: string, options: ConnectOptions = {}): Promise<number> {
+  return (await refusalOf(base, options)).status;
+}
+
+/** The refusal of an upgrade, status and body (fails when it is accepted). */
+export async function refusalOf(base: string, options: ConnectOptions = {}): Promise<Refused> {
   try {
     const client = await connectHub(base, options);
     client.close();
   } catch (error) {
-    if (error instanceof Refused) return error.status;
+    if (error instanceof Refused) return error;
     throw error;
   }
   throw new Error('the upgrade was accepted');

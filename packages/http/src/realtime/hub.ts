@@ -19,16 +19,17 @@
  *   socket keeps its slot however long it lives), or when a handshake has not opened within
  *   `HANDSHAKE_TIMEOUT_MS` on the service clock (its socket is then cut).
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createNodeWebSocket } from '@hono/node-ws';
 import type { CacheHealth } from '@svc/data/cache';
 import { ErrorCode, fail } from '@svc/kernel';
 import type { UserPrincipal } from '@svc/security';
 import type { Context, Hono } from 'hono';
-import type { WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { AppEnv } from '../context.js';
 import type { HttpDeps } from '../deps.js';
+import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { bearerToken } from '../security/guards.js';
 import { REALTIME_CHANNEL, type RealtimeEvent, realtimeBusFor } from './bus.js';
 
@@ -164,6 +165,9 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   const stops: (() => unknown)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let node: ReturnType<typeof createNodeWebSocket> | undefined;
+  let mounted: Hono<AppEnv> | undefined;
+  /** Upgrade requests the hub route took (a slot reserved, @hono/node-ws waiting for the socket). */
+  const accepted = new WeakSet<IncomingMessage>();
   let closed = false;
 
   /** Gives a slot back; every path (refused upgrade, error, close before or after open, timeout) ends here. */
@@ -315,11 +319,43 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     if (cacheHealth?.health() === 'Healthy') void cacheHealth.probe().catch(() => {});
   }
 
+  /**
+   * @hono/node-ws's `injectWebSocket`, but a refusal carries the envelope the hub route answered: node-ws wrote the
+   * status line alone (`Content-Length: 0`), so a client saw 401, 429 or 503 without the code that says why.
+   */
+  async function answerUpgrade(
+    app: Hono<AppEnv>,
+    wss: WebSocketServer,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+  ): Promise<void> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.append(name, Array.isArray(value) ? (value[0] ?? '') : value);
+    }
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const response = await app.request(url, { headers }, { incoming: request, outgoing: undefined });
+    if (accepted.has(request)) {
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      return;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`, 'Connection: close'];
+    for (const name of ['Content-Type', TRACE_HEADER]) {
+      const value = response.headers.get(name);
+      if (value !== null) lines.push(`${name}: ${value}`);
+    }
+    lines.push(`Content-Length: ${body.length}`, '', '');
+    socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+  }
+
   const refuse = (c: Context<AppEnv>, status: 401 | 426 | 429 | 503, code: typeof ErrorCode.TokenInvalid) =>
     c.json(fail(code.code, deps.errors.msgKeyOf(code.code)), status);
 
   return {
     mount(app) {
+      mounted = app;
       node = createNodeWebSocket({ app });
       node.wss.options.maxPayload = MAX_CLIENT_MESSAGE_BYTES;
       const upgrade = node.upgradeWebSocket(
@@ -413,7 +449,9 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
         const resume = /^(1|true)$/i.test(c.req.query('resume') ?? '');
         pending.set(c.req.raw, { principal, expiresAt: expiryOf(token), resume, slot });
         try {
-          return await upgrade(c, next);
+          const answer = await upgrade(c, next);
+          accepted.add(incoming);
+          return answer;
         } catch (error) {
           release(slot);
           throw error;
@@ -451,7 +489,15 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     },
 
     inject(server) {
-      node?.injectWebSocket(server);
+      const wss = node?.wss;
+      const app = mounted;
+      if (!wss || !app) return;
+      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        answerUpgrade(app, wss, request, socket, head).catch((error: unknown) => {
+          log.warn('Hub upgrade failed.', { error });
+          socket.destroy();
+        });
+      });
     },
 
     connectionCount: () => everyConnection().length,
