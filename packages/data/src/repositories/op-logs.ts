@@ -5,7 +5,7 @@
  * their uploader): their organisation is in the scope, or they are the caller under Self; rows with no operator
  * (an API key bound to no user) are seen by an All scope only.
  */
-import { and, between, type Column, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, between, type Column, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
@@ -67,6 +67,17 @@ export interface OpLogRepository {
   insertMany(rows: readonly NewOpLog[]): Promise<number>;
   /** Newest first unless the query sorts by another column; with a scope, only rows of operators inside it. */
   page(query: OpLogPageQuery, scope?: DataScopeFilter): Promise<Page<SysOpLogRow>>;
+  /**
+   * Up to `size` rows whose id is below `beforeId`, highest id first, filtered and scoped as {@link page} does,
+   * without a count: the pages after the first of a read by id (an export), which neither repeats nor skips a row
+   * while new ones are written, as pages by offset do (each new row moves every later page down by one).
+   */
+  rowsBefore(
+    beforeId: number,
+    size: number,
+    filter: Pick<OpLogPageQuery, 'success'>,
+    scope?: DataScopeFilter,
+  ): Promise<SysOpLogRow[]>;
   /** Every row (tests, exports). */
   count(): Promise<number>;
   /**
@@ -220,6 +231,15 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
         { db, adapter },
         { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
       );
+    },
+
+    rowsBefore(beforeId, size, filter, scope) {
+      const where = and(
+        lt(t.id, beforeId),
+        filter.success === undefined ? undefined : eq(t.success, filter.success),
+        scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
+      );
+      return adapter.page(db.select().from(t).where(where).orderBy(desc(t.id)), 0, size);
     },
 
     async count() {

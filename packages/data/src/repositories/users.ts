@@ -3,7 +3,7 @@
  * and what a login records; and for user administration the scoped page, writes with role links, soft delete,
  * enable/disable and the recycle-bin reads (soft-deleted rows stay queryable).
  */
-import { and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { QueryDb } from '../dialect.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysUserRow } from '../rows.js';
@@ -50,6 +50,11 @@ export interface UserPageQuery extends PageQuery {
   /** Users holding this role. */
   roleId?: number | undefined;
   enabled?: boolean | undefined;
+  /**
+   * Only users whose id is above this one: the pages after the first of a read by id (an export), which neither
+   * repeats nor skips a user while others are created or deleted, as pages by offset do. Not a route parameter.
+   */
+  afterId?: number | undefined;
 }
 
 export interface UserRepository {
@@ -259,7 +264,8 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
         !query.name?.trim() &&
         query.orgId === undefined &&
         query.enabled === undefined &&
-        query.roleId === undefined;
+        query.roleId === undefined &&
+        query.afterId === undefined;
       const where: (SQL | undefined)[] = [
         eq(t.isDelete, false),
         containsIgnoreCase(t.account, query.account),
@@ -269,6 +275,7 @@ export function createUserRepository({ db, adapter, tables }: RepositoryContext)
         query.roleId !== undefined
           ? sql`${t.id} in (select ${ur.userId} from ${ur} where ${eq(ur.roleId, query.roleId)})`
           : undefined,
+        query.afterId !== undefined ? gt(t.id, query.afterId) : undefined,
         inScope(scope),
       ];
       // Newest first by id: ids grow with creation, and the primary key (or the org index, which ends in the

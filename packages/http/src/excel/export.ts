@@ -54,18 +54,21 @@ export function pickColumns<R>(
 }
 
 /**
- * Checks the row limit on the first page (46012), then answers a stream of the workbook. `pageAt(n)` reads
- * page `n` (1-based) of `EXPORT_PAGE_SIZE` rows with the total.
+ * Checks the row limit on the first page (46012), then answers a stream of the workbook. `firstPage()` reads the
+ * first `EXPORT_PAGE_SIZE` rows with the total; `nextPage(last, n)` the `EXPORT_PAGE_SIZE` rows after `last`, the
+ * last row written, in the same order (`n` is the 1-based number of that page, for a read by offset). Pages are
+ * read until one comes back short or `maxRows` rows are written.
  */
 export async function streamWorkbook<R>(options: {
   sheet: string;
   fileName: string;
   columns: readonly ExportColumn<R>[];
   maxRows: number;
-  pageAt(current: number): Promise<{ total: number; items: R[] }>;
+  firstPage(): Promise<{ total: number; items: R[] }>;
+  nextPage(last: R, page: number): Promise<R[]>;
   onError(error: unknown): void;
 }): Promise<Response> {
-  const first = await options.pageAt(1);
+  const first = await options.firstPage();
   if (first.total > options.maxRows)
     throw new BusinessError(ErrorCode.ExportRowLimitExceeded, { rows: first.total, max: options.maxRows });
   const ExcelJS = await loadExcel();
@@ -92,20 +95,20 @@ export async function streamWorkbook<R>(options: {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   }
-  const pages = Math.ceil(first.total / EXPORT_PAGE_SIZE);
   void (async () => {
     sheet.addRow(columns.map((c) => c.header)).commit();
-    let page = first;
+    let items = first.items;
     let written = 0;
     for (let current = 1; ; current += 1) {
-      for (const row of page.items) {
+      for (const row of items) {
         if (written >= options.maxRows) break;
         sheet.addRow(columns.map((c) => exportCell(c.value(row)))).commit();
         written += 1;
       }
       await caughtUp();
-      if (current >= pages || page.items.length < EXPORT_PAGE_SIZE || written >= options.maxRows) break;
-      page = await options.pageAt(current + 1);
+      const last = items.at(-1);
+      if (last === undefined || items.length < EXPORT_PAGE_SIZE || written >= options.maxRows) break;
+      items = await options.nextPage(last, current + 1);
     }
     sheet.commit();
     await workbook.commit();

@@ -17,6 +17,7 @@ import {
   startTestServer,
   TEST_ADMIN_PASSWORD,
 } from '../testing/index.js';
+import { EXPORT_PAGE_SIZE } from './export.js';
 import { MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from './users-import.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
@@ -370,6 +371,43 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       await login(h.t, 'bulk1', USER_PASSWORD);
     }, 300_000);
 
+    it('exports each user once while users are deleted between its pages', async () => {
+      // bulk1, bulk10-19, bulk100-199, bulk1000-1999 (the import above): two pages.
+      const expected = 1 + 10 + 100 + 1000;
+      const users = h.t.server.deps.core.repos.users;
+      const page = users.page;
+      const deleted: number[] = [];
+      const stamp = { userId: h.adminId, at: new Date() };
+      // As soon as the first page is read, five of its users are deleted: read by offset, the next page would start
+      // five rows late, and those five live users would be missing.
+      users.page = async (...args) => {
+        const answer = await page(...args);
+        users.page = page;
+        deleted.push(...answer.items.slice(0, 5).map((u) => u.id));
+        expect(await users.softDelete(deleted, stamp)).toBe(5);
+        return answer;
+      };
+      try {
+        const res = await h.t.request('/api/v1/sys/user/export?account=bulk1&columns=id,account', {
+          headers: bearer(h.admin),
+        });
+        expect(res.status).toBe(200);
+        const rows = (await readBack(res)).slice(1);
+        expect(users.page).toBe(page);
+        expect(deleted).toHaveLength(5);
+        expect(rows).toHaveLength(expected);
+        const ids = rows.map((r) => Number(r[0]));
+        expect(new Set(ids).size).toBe(expected);
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+        // The key is no route parameter: a client cannot page the list by it.
+        const listed = await h.ok('GET', `/api/v1/sys/user/page?account=bulk1&size=1&afterId=${2 ** 30}`);
+        expect(listed.total).toBe(expected - 5);
+      } finally {
+        users.page = page;
+        for (const id of deleted) await users.restore(id, stamp);
+      }
+    }, 120_000);
+
     it('applies the strategies to existing accounts and writes nothing when a row fails', async () => {
       const cells = (account: string, realName: string) => ({ account, realName, orgCode: 'imp-a' });
       const rows = [
@@ -581,6 +619,54 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         expect(row.paramJson).not.toContain('cells');
       }
     }, 300_000);
+
+    it('exports each operation-log row once while rows are written between its pages', async () => {
+      const opLogs = h.t.server.deps.core.repos.opLogs;
+      await opsServicesFor(h.t.server.deps).opLog.drain(5000);
+      const row = (path: string) => ({
+        title: 'Export paging',
+        httpMethod: 'POST',
+        path,
+        paramJson: null,
+        resultCode: 0,
+        success: true,
+        elapsedMs: 1,
+        operatorId: null,
+        operatorName: 'export-paging',
+        ip: null,
+        userAgent: null,
+        traceId: null,
+        createTime: Date.now(),
+      });
+      // Three pages' worth, then the log as the export starts.
+      await opLogs.insertMany(
+        Array.from({ length: 2 * EXPORT_PAGE_SIZE + 10 }, (_, i) => row(`/paging/${i}`)),
+      );
+      const before = await opLogs.count();
+      // Five rows are written as soon as the first page has been read (as this export's own row is, at some point):
+      // read by offset, the next page would start five rows early and repeat them.
+      const page = opLogs.page;
+      opLogs.page = async (...args) => {
+        const answer = await page(...args);
+        opLogs.page = page;
+        await opLogs.insertMany(Array.from({ length: 5 }, (_, i) => row(`/paging/late-${i}`)));
+        return answer;
+      };
+      try {
+        const res = await h.t.request('/api/v1/sys/log/op/export?columns=id,path', {
+          headers: bearer(h.admin),
+        });
+        expect(res.status).toBe(200);
+        const ids = (await readBack(res)).slice(1).map((r) => Number(r[0]));
+        expect(opLogs.page).toBe(page);
+        expect(ids.length).toBe(before);
+        expect(new Set(ids).size).toBe(ids.length);
+        // Newest first, the rows there were when it started.
+        expect(ids).toEqual([...ids].sort((a, b) => b - a));
+      } finally {
+        opLogs.page = page;
+      }
+    }, 120_000);
 
     it('gives the import routes their own body limit, and only them', async () => {
       // 8 MiB here: a 2 MiB validate body passes the 1 MiB JSON limit of other routes, 9 MiB does not.

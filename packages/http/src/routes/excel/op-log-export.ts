@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/sys/log/op/export` (filters + `columns`): the operation log as a streamed workbook, newest
- * first, within the caller's data scope as the page is. The export itself is written to the operation log (ops/op-log.ts `LOGGED_READS`).
+ * first (by id), within the caller's data scope as the page is: the rows there were when it started, each once. The export itself is written to the operation log (ops/op-log.ts `LOGGED_READS`).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { SysOpLogRow } from '@svc/data';
@@ -71,17 +71,14 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
       fileName: 'op-log.xlsx',
       columns: picked,
       maxRows: d.http.config.service.Import.ExportMaxRows,
-      pageAt: (current) =>
+      firstPage: () =>
         d.http.core.repos.opLogs.page(
-          {
-            success,
-            current,
-            size: EXPORT_PAGE_SIZE,
-            sortField: 'id',
-            sortOrder: 'desc',
-          },
+          { success, current: 1, size: EXPORT_PAGE_SIZE, sortField: 'id', sortOrder: 'desc' },
           scope,
         ),
+      // By id, not by offset: the log grows while it is exported (this export's own row among the first), and a
+      // page by offset would then repeat the rows each new one pushed down.
+      nextPage: (last) => d.http.core.repos.opLogs.rowsBefore(last.id, EXPORT_PAGE_SIZE, { success }, scope),
       onError: (error) => logger.error('operation log export failed midway', { error }),
     });
   });

@@ -72,20 +72,24 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
     const picked = pickColumns(USER_EXPORT_COLUMNS, columns);
     const actor = importActorOf(c, d);
     const logger = d.http.logger;
+    const usersPage = (afterId?: number) =>
+      d.admin.users.page(actor, {
+        ...filters,
+        afterId,
+        current: 1,
+        size: EXPORT_PAGE_SIZE,
+        sortField: 'id',
+        sortOrder: 'asc',
+      });
     return streamWorkbook({
       sheet: 'Users',
       fileName: 'users.xlsx',
       columns: picked,
       maxRows: d.http.config.service.Import.ExportMaxRows,
-      // Oldest first by id: a stable order while pages are read.
-      pageAt: (current) =>
-        d.admin.users.page(actor, {
-          ...filters,
-          current,
-          size: EXPORT_PAGE_SIZE,
-          sortField: 'id',
-          sortOrder: 'asc',
-        }),
+      // Oldest first, the pages after the first by id (the users above the last one written), not by offset: a
+      // user deleted meanwhile would move a row of a later page into one already written, and it would be missing.
+      firstPage: () => usersPage(),
+      nextPage: async (last) => (await usersPage(last.id)).items,
       onError: (error) => logger.error('user export failed midway', { error }),
     });
   });
