@@ -37,6 +37,9 @@ describe('realtime hub on Sqlite with Memory', () => {
         Service__Realtime__Enabled: 'true',
         Service__Realtime__MaxConnectionsPerUser: '3',
         Service__Realtime__HeartbeatSeconds: '1',
+        // The unread bound below is reached by a flood of pings: the bound on frames (its own file,
+        // realtime-messages.sqlite.int.test.ts) must not end that flood first.
+        Service__Realtime__MessageBurst: '1000000',
       },
     });
     running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
@@ -301,6 +304,10 @@ describe('realtime hub on Sqlite with Memory', () => {
     }
     socket.destroy();
     expect(sent).toBeLessThan(2_000_000);
+    // Dropped for what it left unread, not for the pings themselves.
+    const log = t.logs.join('\n');
+    expect(log).toContain('Hub client dropped: it leaves its messages unread.');
+    expect(log).not.toContain('sends more messages than allowed');
     const deadline = Date.now() + 10_000;
     while (t.server.realtime?.connectionCount() !== before && Date.now() < deadline)
       await new Promise((r) => setImmediate(r));

@@ -18,6 +18,9 @@
  *   taken before the upgrade and given back exactly once, when the connection's TCP socket closes (an open
  *   socket keeps its slot however long it lives), or when a handshake has not opened within
  *   `HANDSHAKE_TIMEOUT_MS` on the service clock (its socket is then cut).
+ * - What a client sends is bounded per socket: every frame (message, binary or not, ping, pong) takes one token of a
+ *   bucket of `MessageBurst` refilled at `MessagesPerSecond` on the service clock (message-bucket.ts); a socket
+ *   that finds it empty is closed with 1008 (its slot given back as on any close), logged once.
  */
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -32,6 +35,7 @@ import type { HttpDeps } from '../deps.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { bearerToken } from '../security/guards.js';
 import { REALTIME_CHANNEL, type RealtimeEvent, realtimeBusFor } from './bus.js';
+import { fullBucket, type MessageBucket, type MessageRate, takeMessage } from './message-bucket.js';
 
 /** The hub's path. */
 export const HUB_PATH = '/hub/realtime';
@@ -53,6 +57,8 @@ export const HubCloseCode = {
   TokenExpired: 4401,
   /** The instance is shutting down. */
   GoingAway: 1001,
+  /** The client sent more than `MessageBurst` frames at once or faster than `MessagesPerSecond` (policy violation). */
+  TooManyMessages: 1008,
 } as const;
 
 /** Longest client message accepted (clients only send `{"type":"ping"}`); larger frames close with 1009. */
@@ -105,6 +111,8 @@ interface Connection {
   expiresAt: number | undefined;
   ws: WebSocket;
   alive: boolean;
+  /** What the client may still send (see {@link admit}). */
+  bucket: MessageBucket;
 }
 
 /** One reserved connection slot: taken before the upgrade, given back exactly once (`state` becomes `released`). */
@@ -149,6 +157,7 @@ export function isRealtimeEnabled(deps: Pick<HttpDeps, 'config'>): boolean {
  */
 export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth): RealtimeHub {
   const options = deps.config.service.Realtime;
+  const rate: MessageRate = { burst: options.MessageBurst, perSecond: options.MessagesPerSecond };
   const log = deps.logger.child('Service.Realtime');
   const bus = realtimeBusFor(deps.core.cache, deps.logger);
   const byUser = new Map<number, Set<Connection>>();
@@ -236,6 +245,22 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     }
     conn.ws.send(JSON.stringify({ type, data }));
   }
+  /**
+   * Counts one frame the client sent: true while the socket is within its rate, else it is closed (1008, logged
+   * once: frames still arriving while it closes are dropped unread).
+   */
+  function admit(conn: Connection): boolean {
+    if (conn.ws.readyState !== 1) return false;
+    if (takeMessage(conn.bucket, rate, deps.now().getTime())) return true;
+    log.warn('Hub client closed: it sends more messages than allowed.', {
+      userId: conn.userId,
+      burst: rate.burst,
+      perSecond: rate.perSecond,
+    });
+    conn.ws.close(HubCloseCode.TooManyMessages, 'too many messages');
+    return false;
+  }
+
   const everyConnection = (): Connection[] => [...byUser.values()].flatMap((s) => [...s]);
 
   function deliver(event: RealtimeEvent): void {
@@ -380,6 +405,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
                 expiresAt: info.expiresAt,
                 ws,
                 alive: true,
+                bucket: fullBucket(rate, deps.now().getTime()),
               };
               add(byUser, conn.userId, conn);
               add(bySession, conn.sessionId, conn);
@@ -387,13 +413,18 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
               if (!sessionCheckedAt.has(conn.sessionId))
                 sessionCheckedAt.set(conn.sessionId, deps.now().getTime());
               ws.on('pong', () => {
-                if (conn) conn.alive = true;
+                if (conn && admit(conn)) conn.alive = true;
+              });
+              // ws answers a ping itself: a flood of them is as much work as one of messages.
+              ws.on('ping', () => {
+                if (conn) admit(conn);
               });
               log.debug('Hub connection opened.', { userId: conn.userId });
               if (info.resume) send(conn, 'resync', null);
             },
             onMessage(event) {
-              if (!conn || typeof event.data !== 'string') return;
+              // Counted before anything else: a frame that is then ignored (binary, not JSON) costs a token too.
+              if (!conn || !admit(conn) || typeof event.data !== 'string') return;
               try {
                 const message = JSON.parse(event.data) as { type?: unknown };
                 if (message?.type === 'ping') send(conn, 'pong', null);

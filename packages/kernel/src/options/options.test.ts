@@ -203,6 +203,24 @@ describe('configuration sources and precedence', () => {
       );
   });
 
+  it('bounds what one hub socket sends at Service:Realtime:MessageBurst (60) and MessagesPerSecond (10)', () => {
+    const realtime = (env: Record<string, string>) =>
+      loadConfiguration({ contentRoot: contentRoot(), env }).service.Realtime;
+    expect(realtime({})).toMatchObject({ MessageBurst: 60, MessagesPerSecond: 10 });
+    expect(
+      realtime({ Service__Realtime__MessageBurst: '1', Service__Realtime__MessagesPerSecond: '10000' }),
+    ).toMatchObject({ MessageBurst: 1, MessagesPerSecond: 10_000 });
+    // No bound (0), a negative one or a fraction is refused at start-up, naming the key and its range.
+    for (const bad of ['0', '-1', '1000001', 'unlimited', '2.5'])
+      expect(() => realtime({ Service__Realtime__MessageBurst: bad }), bad).toThrow(
+        'Service:Realtime:MessageBurst: expected integer 1..1000000',
+      );
+    for (const bad of ['0', '-1', '10001', 'unlimited', '0.5'])
+      expect(() => realtime({ Service__Realtime__MessagesPerSecond: bad }), bad).toThrow(
+        'Service:Realtime:MessagesPerSecond: expected integer 1..10000',
+      );
+  });
+
   it('takes content root, listen address and environment from the process variables', () => {
     const dir = contentRoot();
     const cfg = loadConfiguration({

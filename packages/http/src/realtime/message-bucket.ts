@@ -1,0 +1,40 @@
+/**
+ * The bound on what one hub socket may send: a token bucket per connection, `burst` frames at once, refilled at
+ * `perSecond` on the service clock (`Service:Realtime:MessageBurst` / `MessagesPerSecond`). Plain data and one
+ * function, so the rule is tested without a socket.
+ */
+
+/** The rate of a bucket. */
+export interface MessageRate {
+  /** Frames a socket may send at once (the bucket's size). */
+  burst: number;
+  /** Frames a second the bucket refills with. */
+  perSecond: number;
+}
+
+/** One socket's bucket. */
+export interface MessageBucket {
+  /** Frames it may still send (fractional between refills). */
+  tokens: number;
+  /** Service-clock ms of the last refill. */
+  at: number;
+}
+
+/** A full bucket at service-clock ms `now` (a socket that just opened may send its burst). */
+export function fullBucket(rate: MessageRate, now: number): MessageBucket {
+  return { tokens: rate.burst, at: now };
+}
+
+/**
+ * Takes one frame from `bucket` at service-clock ms `now`: false when it is empty (the socket sends faster than
+ * `rate`). A clock that moves back refills nothing, and never twice for the same span.
+ */
+export function takeMessage(bucket: MessageBucket, rate: MessageRate, now: number): boolean {
+  if (now > bucket.at) {
+    bucket.tokens = Math.min(rate.burst, bucket.tokens + ((now - bucket.at) * rate.perSecond) / 1000);
+    bucket.at = now;
+  }
+  if (bucket.tokens < 1) return false;
+  bucket.tokens -= 1;
+  return true;
+}
