@@ -7,8 +7,9 @@
  * a close or a session end frees exactly one, a handshake refused after the reservation frees it at once.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, IncomingMessage, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { ErrorCode } from '@svc/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
@@ -484,8 +485,11 @@ describe('realtime hub slots over time', () => {
     await until(() => serverCount() === 0);
   });
 
-  /** An upgrade request ws refuses (bad Sec-WebSocket-Key) after the hub took a slot for it: its HTTP status. */
-  function badHandshake(token: string): Promise<number> {
+  /** A handshake ws would refuse (`headers` change the valid ones): its status and body, once the socket is gone. */
+  function badHandshake(
+    token: string,
+    headers: Record<string, string> = { 'sec-websocket-key': 'not-a-key' },
+  ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
       const req = request(`${hub.base}/hub/realtime`, {
         headers: {
@@ -493,14 +497,19 @@ describe('realtime hub slots over time', () => {
           connection: 'Upgrade',
           upgrade: 'websocket',
           'sec-websocket-version': '13',
-          'sec-websocket-key': 'not-a-key',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+          ...headers,
         },
       });
       req.on('upgrade', () => reject(new Error('upgraded')));
       req.on('response', (res) => {
-        res.resume();
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
         // Settled once the connection is gone on this side too.
-        res.socket.once('close', () => resolve(res.statusCode ?? 0));
+        res.socket.once('close', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       req.on('error', reject);
       req.end();
@@ -547,13 +556,67 @@ describe('realtime hub slots over time', () => {
     expect(await refusal(hub.base, { token: admin })).toBe(429);
   });
 
-  it('a handshake refused after the slot was taken gives it back at once', async () => {
+  it('a refused handshake keeps no slot', async () => {
     const admin = await adminToken();
     // More refused handshakes than the user's bound, the clock standing still: none keeps a slot.
-    for (let i = 0; i < 3; i++) expect(await badHandshake(admin)).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await badHandshake(admin)).status).toBe(400);
     await open(admin);
     await open(admin);
     expect(await refusal(hub.base, { token: admin })).toBe(429);
+  });
+
+  it('refuses a handshake ws would refuse itself before taking it (400 48000), never leaving it to ws', async () => {
+    const admin = await adminToken();
+    // What ws's handleUpgrade refuses after the route had handed the request to @hono/node-ws, whose waiter for
+    // the socket was then never let go: the route refuses it first, with the envelope.
+    const refused: Record<string, string>[] = [
+      { 'sec-websocket-key': 'not-a-key' },
+      { 'sec-websocket-version': '12' },
+      { 'sec-websocket-protocol': 'chat, chat' },
+      { 'sec-websocket-protocol': 'a b' },
+    ];
+    for (const headers of refused) {
+      const { status, body } = await badHandshake(admin, headers);
+      expect(status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(body), JSON.stringify(headers)).toMatchObject({ code: ErrorCode.ParamInvalid.code });
+    }
+    // A valid protocol list still opens.
+    const client = await connectHub(hub.base, { token: admin, protocols: ['svc.v1', 'svc.v2'] });
+    client.close();
+    await client.closed;
+  });
+
+  it('survives a client that resets its socket while its upgrade is being checked', async () => {
+    const server = createServer();
+    hub.t.server.realtime?.inject(server);
+    const [onUpgrade] = server.listeners('upgrade') as ((
+      req: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+    ) => void)[];
+    const socket = new Duplex({
+      read() {},
+      write(_chunk, _encoding, done) {
+        done();
+      },
+    });
+    const req = new IncomingMessage(socket as unknown as Socket);
+    req.method = 'GET';
+    req.url = '/hub/realtime';
+    req.headers = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      authorization: 'Bearer x',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': randomBytes(16).toString('base64'),
+    };
+    onUpgrade?.(req, socket, Buffer.alloc(0));
+    // Node takes its own error listener off a socket it hands to `upgrade`: while the route checks the token, the
+    // hub's is the only one, or the reset below would be an unhandled error that ends the process.
+    expect(socket.listenerCount('error')).toBeGreaterThan(0);
+    socket.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    expect(socket.destroyed).toBe(true);
+    expect((await hub.t.request('/health')).status).toBe(200);
   });
 
   it('a plain request that only carries the Upgrade header is refused (426) without taking a slot', async () => {

@@ -26,6 +26,8 @@ export interface ConnectOptions {
   query?: string;
   /** `false`: do not answer pings (a dead client). */
   autoPong?: boolean;
+  /** Subprotocols offered (`Sec-WebSocket-Protocol`). */
+  protocols?: string[];
 }
 
 /** Thrown when the upgrade is refused: the HTTP status and body of the refusal. */
@@ -51,7 +53,10 @@ export function hubUrl(base: string, options: ConnectOptions = {}): string {
 export function connectHub(base: string, options: ConnectOptions = {}): Promise<HubClient> {
   const headers: Record<string, string> = {};
   if (options.token && !options.inQuery) headers.authorization = `Bearer ${options.token}`;
-  const ws = new WebSocket(hubUrl(base, options), { headers, autoPong: options.autoPong ?? true });
+  const ws = new WebSocket(hubUrl(base, options), options.protocols ?? [], {
+    headers,
+    autoPong: options.autoPong ?? true,
+  });
   const inbox: HubMessage[] = [];
   const waiters: ((m: HubMessage) => void)[] = [];
   ws.on('message', (raw) => {

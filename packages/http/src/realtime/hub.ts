@@ -46,7 +46,39 @@ export const HUB_PATH = '/hub/realtime';
  */
 export function isHubUpgrade(request: IncomingMessage): boolean {
   const path = (request.url ?? '').split('?', 1)[0];
-  return path === HUB_PATH && request.headers.upgrade?.toLowerCase() === 'websocket';
+  return (
+    request.method === 'GET' && path === HUB_PATH && request.headers.upgrade?.toLowerCase() === 'websocket'
+  );
+}
+
+/** A `Sec-WebSocket-Key`: 16 bytes in base64 (RFC 6455 §4.1), as ws checks it. */
+const WEBSOCKET_KEY = /^[+/0-9A-Za-z]{22}==$/;
+/** An RFC 7230 token, what each `Sec-WebSocket-Protocol` entry must be. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** A `Sec-WebSocket-Protocol` ws parses: tokens separated by commas, none twice. */
+function protocolsValid(header: string): boolean {
+  const names = header.split(',').map((name) => name.trim());
+  return names.every((name) => TOKEN.test(name)) && new Set(names).size === names.length;
+}
+
+/**
+ * Whether ws would complete this handshake: the checks of its `handleUpgrade`, made before the hub route takes a
+ * slot and hands the request to @hono/node-ws, whose waiter for the socket is only let go when ws opens one (a
+ * request ws refused afterwards stayed in its map for good, with its socket and context).
+ */
+function handshakeValid(request: IncomingMessage): boolean {
+  const { headers, socket } = request;
+  const version = Number(headers['sec-websocket-version']);
+  const protocols = headers['sec-websocket-protocol'];
+  return (
+    request.method === 'GET' &&
+    WEBSOCKET_KEY.test(headers['sec-websocket-key']?.trim() ?? '') &&
+    (version === 13 || version === 8) &&
+    (protocols === undefined || protocolsValid(protocols)) &&
+    socket.readable &&
+    socket.writable
+  );
 }
 
 /** Close codes the hub uses. */
@@ -354,6 +386,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    /** Called once the WebSocket owns the socket (and its errors). */
+    handedOver: () => void,
   ): Promise<void> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
@@ -362,7 +396,10 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     const url = new URL(request.url ?? '/', 'http://localhost');
     const response = await app.request(url, { headers }, { incoming: request, outgoing: undefined });
     if (accepted.has(request)) {
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        handedOver();
+        wss.emit('connection', ws, request);
+      });
       return;
     }
     const body = Buffer.from(await response.arrayBuffer());
@@ -375,8 +412,11 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
   }
 
-  const refuse = (c: Context<AppEnv>, status: 401 | 426 | 429 | 503, code: typeof ErrorCode.TokenInvalid) =>
-    c.json(fail(code.code, deps.errors.msgKeyOf(code.code)), status);
+  const refuse = (
+    c: Context<AppEnv>,
+    status: 400 | 401 | 426 | 429 | 503,
+    code: typeof ErrorCode.TokenInvalid,
+  ) => c.json(fail(code.code, deps.errors.msgKeyOf(code.code)), status);
 
   return {
     mount(app) {
@@ -465,6 +505,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
           ?.incoming;
         if (c.req.header('upgrade')?.toLowerCase() !== 'websocket' || incoming?.upgrade !== true)
           return refuse(c, 426, ErrorCode.ParamInvalid);
+        if (!handshakeValid(incoming)) return refuse(c, 400, ErrorCode.ParamInvalid);
         // The query token is read here and nowhere else; bearer routes read the header only.
         const token = bearerToken(c.req.header('authorization')) ?? c.req.query('access_token') ?? '';
         const principal = token ? await deps.security.sessions.authenticate(token) : null;
@@ -524,10 +565,20 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       const app = mounted;
       if (!wss || !app) return;
       server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        answerUpgrade(app, wss, request, socket, head).catch((error: unknown) => {
-          log.warn('Hub upgrade failed.', { error });
+        // Node takes its own error listener off a socket it hands to `upgrade`, and ws adds one only once it takes
+        // the handshake: a client resetting its socket while the route checks its token would otherwise raise an
+        // error nobody listens to, which ends the process (with no token needed).
+        const onError = (error: Error) => {
+          log.debug('Hub upgrade socket error (the connection closes).', { error: error.message });
           socket.destroy();
-        });
+        };
+        socket.on('error', onError);
+        answerUpgrade(app, wss, request, socket, head, () => socket.removeListener('error', onError)).catch(
+          (error: unknown) => {
+            log.warn('Hub upgrade failed.', { error });
+            socket.destroy();
+          },
+        );
       });
     },
 
