@@ -175,7 +175,8 @@ export interface DialectAdapter {
   lockSeed(tx: QueryDb): Promise<void>;
   /**
    * Inside a transaction: write-locks the row of `table` whose id is `id` until this transaction ends, without
-   * writing it (an update that changes nothing still writes a row version on PostgreSQL), and answers whether the
+   * updating it (an update that changes nothing writes a new row version on PostgreSQL; a locking read only marks
+   * the row locked), and answers whether the
    * row exists (a missing row locks nothing). Another transaction that locks, updates or deletes the row waits
    * until then; plain reads do not. PostgreSQL `select … for no key update` (the lock an update of non-key columns
    * takes: rows referencing this one can still be inserted), MySQL/MariaDB `select … for update`, SQL Server

@@ -192,6 +192,13 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     return fullChunk;
   }
 
+  /** The rows a page shows: its filter and the caller's scope (one condition for `page` and `rowsBefore`). */
+  const filtered = (filter: Pick<OpLogPageQuery, 'success'>, scope: DataScopeFilter | undefined) =>
+    and(
+      filter.success === undefined ? undefined : eq(t.success, filter.success),
+      scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
+    );
+
   /** The table's columns in {@link INSERT_COLUMNS} order (a JSON append's rows are arrays in this order). */
   const columns = INSERT_COLUMNS.map((key) => t[key] as Column);
 
@@ -223,22 +230,14 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     },
 
     page(query, scope) {
-      const where = and(
-        query.success === undefined ? undefined : eq(t.success, query.success),
-        scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
-      );
       return paginate(
         { db, adapter },
-        { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
+        { table: t, query, where: filtered(query, scope), defaultOrder: [desc(t.createTime), desc(t.id)] },
       );
     },
 
     rowsBefore(beforeId, size, filter, scope) {
-      const where = and(
-        lt(t.id, beforeId),
-        filter.success === undefined ? undefined : eq(t.success, filter.success),
-        scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
-      );
+      const where = and(lt(t.id, beforeId), filtered(filter, scope));
       return adapter.page(db.select().from(t).where(where).orderBy(desc(t.id)), 0, size);
     },
 

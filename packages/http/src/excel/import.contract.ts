@@ -623,13 +623,13 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
     it('exports each operation-log row once while rows are written between its pages', async () => {
       const opLogs = h.t.server.deps.core.repos.opLogs;
       await opsServicesFor(h.t.server.deps).opLog.drain(5000);
-      const row = (path: string) => ({
+      const row = (path: string, success = true) => ({
         title: 'Export paging',
         httpMethod: 'POST',
         path,
         paramJson: null,
-        resultCode: 0,
-        success: true,
+        resultCode: success ? 0 : 40001,
+        success,
         elapsedMs: 1,
         operatorId: null,
         operatorName: 'export-paging',
@@ -640,7 +640,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       });
       // Three pages' worth, then the log as the export starts.
       await opLogs.insertMany(
-        Array.from({ length: 2 * EXPORT_PAGE_SIZE + 10 }, (_, i) => row(`/paging/${i}`)),
+        Array.from({ length: 2 * EXPORT_PAGE_SIZE + 10 }, (_, i) => row(`/paging/${i}`, i % 2 === 0)),
       );
       const before = await opLogs.count();
       // Five rows are written as soon as the first page has been read (as this export's own row is, at some point):
@@ -666,6 +666,15 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       } finally {
         opLogs.page = page;
       }
+      // The filter holds on the later pages as on the first (more than a page of failed rows).
+      const failed = (await opLogs.page({ success: false, size: 1 })).total;
+      expect(failed).toBeGreaterThan(EXPORT_PAGE_SIZE);
+      const res = await h.t.request('/api/v1/sys/log/op/export?success=false&columns=id,success', {
+        headers: bearer(h.admin),
+      });
+      const rows = (await readBack(res)).slice(1);
+      expect(rows).toHaveLength(failed);
+      expect(rows.filter((r) => r[1] !== false)).toEqual([]);
     }, 120_000);
 
     it('gives the import routes their own body limit, and only them', async () => {
