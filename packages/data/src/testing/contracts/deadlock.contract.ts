@@ -11,15 +11,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseBusy, isTransactionConflict } from '../../errors.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
-
-/** A promise to wait on and the function that resolves it. */
-function latch(): { open: () => void; opened: Promise<void> } {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
+import { latch, twoOrgRows } from './two-transactions.js';
 
 export function deadlockContract(dbType: 'PostgreSQL' | 'MySql'): void {
   describe.skipIf(!testDialects().includes(dbType))(`a deadlock victim's transaction (${dbType})`, () => {
@@ -28,16 +20,6 @@ export function deadlockContract(dbType: 'PostgreSQL' | 'MySql'): void {
       t = await openTestDatabase(dbType);
     });
     afterAll(() => t?.cleanup());
-
-    /** Two fresh org rows, `sort` 0. */
-    async function twoRows(prefix: string): Promise<[number, number]> {
-      const { adapter, db, tables } = t.database;
-      const row = (name: string) => ({ name: `${prefix}${name}`, code: `${prefix}${name}`, sort: 0 });
-      return [
-        await adapter.insertReturningId(db, tables.sysOrg, row('a')),
-        await adapter.insertReturningId(db, tables.sysOrg, row('b')),
-      ];
-    }
 
     /**
      * Runs the two crossing transactions; answers how each settled and how often each callback ran. Each run adds
@@ -77,7 +59,7 @@ export function deadlockContract(dbType: 'PostgreSQL' | 'MySql'): void {
     }
 
     it('runs the victim again: both transactions commit, each update counted once', async () => {
-      const { settled, runs, sorts } = await crossing(await twoRows('retry-'), true);
+      const { settled, runs, sorts } = await crossing(await twoOrgRows(t.database, 'retry-'), true);
       expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled']);
       // One side ran twice: the database did pick a victim, and its first run left nothing behind.
       expect([...runs].sort()).toEqual([1, 2]);
@@ -85,7 +67,7 @@ export function deadlockContract(dbType: 'PostgreSQL' | 'MySql'): void {
     });
 
     it('without retrying, the victim fails with a recognised conflict and the winner commits', async () => {
-      const { settled, runs, sorts } = await crossing(await twoRows('once-'), false);
+      const { settled, runs, sorts } = await crossing(await twoOrgRows(t.database, 'once-'), false);
       expect(runs).toEqual([1, 1]);
       const failed = settled.filter((s) => s.status === 'rejected');
       expect(failed).toHaveLength(1);

@@ -12,15 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryDb } from '../../dialect.js';
 import { isDatabaseBusy, isTransactionConflict } from '../../errors.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
-
-/** A promise to wait on and the function that resolves it. */
-function latch(): { open: () => void; opened: Promise<void> } {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
+import { latch, twoOrgRows } from './two-transactions.js';
 
 /**
  * Test-only SQL that makes a transaction's lock waits run out soon (InnoDB: 1 s, the least MySQL takes), and what
@@ -44,16 +36,6 @@ export function rowLockContract(dbType: 'Sqlite' | 'PostgreSQL' | 'MySql'): void
       t = await openTestDatabase(dbType);
     });
     afterAll(() => t?.cleanup());
-
-    /** Two fresh org rows. */
-    async function twoRows(prefix: string): Promise<[number, number]> {
-      const { adapter, db, tables } = t.database;
-      const row = (name: string) => ({ name: `${prefix}${name}`, code: `${prefix}${name}`, sort: 0 });
-      return [
-        await adapter.insertReturningId(db, tables.sysOrg, row('a')),
-        await adapter.insertReturningId(db, tables.sysOrg, row('b')),
-      ];
-    }
 
     /**
      * Locks row `id` in a transaction of its own whose lock waits run out soon: `free` when it got the row, `held`
@@ -84,7 +66,7 @@ export function rowLockContract(dbType: 'Sqlite' | 'PostgreSQL' | 'MySql'): void
 
     it('answers whether the row exists', async () => {
       const { adapter, db, tables } = t.database;
-      const [a, b] = await twoRows('exists-');
+      const [a, b] = await twoOrgRows(t.database, 'exists-');
       const answers = await adapter.transaction(db, async (tx) => [
         await adapter.lockRow(tx, tables.sysOrg, a),
         await adapter.lockRow(tx, tables.sysOrg, b + 1_000),
@@ -99,7 +81,7 @@ export function rowLockContract(dbType: 'Sqlite' | 'PostgreSQL' | 'MySql'): void
       async () => {
         const { adapter, db, tables } = t.database;
         const o = tables.sysOrg;
-        const [a, b] = await twoRows('hold-');
+        const [a, b] = await twoOrgRows(t.database, 'hold-');
         const held = latch();
         const release = latch();
         const events: string[] = [];
@@ -139,7 +121,7 @@ export function rowLockContract(dbType: 'Sqlite' | 'PostgreSQL' | 'MySql'): void
     if (dbType === 'PostgreSQL')
       it('writes no row version', async () => {
         const { adapter, db, tables } = t.database;
-        const [a] = await twoRows('version-');
+        const [a] = await twoOrgRows(t.database, 'version-');
         const version = async () => {
           const [row] = (await execute(db, sql`select xmin::text as v from sys_org where id = ${a}`)) as {
             v: string;
