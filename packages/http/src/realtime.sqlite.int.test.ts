@@ -359,6 +359,31 @@ describe('realtime hub on Sqlite with Memory', () => {
     }
   });
 
+  it('closes the connection after a request whose Upgrade it did not take, so what was pipelined behind is sent again', async () => {
+    // Node's parser stops at a request it was asked to upgrade: a request pipelined behind it in the same packet is
+    // never read. The answer says `Connection: close` and the socket ends, instead of the client waiting for an answer
+    // that cannot come until the keep-alive timeout.
+    const { port } = new URL(base);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n' +
+        'HTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\nGET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+    );
+    await ended;
+    const head = received.split('\r\n\r\n', 1)[0] ?? '';
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head.toLowerCase()).toContain('connection: close');
+    // A request without Upgrade keeps its connection.
+    const plain = await fetch(`${base}/health`);
+    expect(plain.headers.get('connection')).toBe('keep-alive');
+  });
+
   it('the upgrade needs an Upgrade header (426) and the route is not in the API contract', async () => {
     const res = await fetch(`${base}/hub/realtime`);
     expect(res.status).toBe(426);

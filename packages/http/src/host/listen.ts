@@ -32,7 +32,7 @@ import { applyConnectionLimits, requestTimeoutOptions } from './connection-limit
 import type { SvcServer } from './create-server.js';
 import { answerBadTarget, hostVerdicts, targetProblem } from './request-target.js';
 import { StartupError } from './startup-error.js';
-import { upgradeOnlyFor } from './upgrade-request.js';
+import { declinedUpgrade, upgradeOnlyFor } from './upgrade-request.js';
 
 export interface ListeningServer {
   /** The address actually bound (port 0 resolves to a free port). */
@@ -121,7 +121,7 @@ function listenMain(
   const drain = { on: false };
   const limits = server.config.service.Server;
   const serverOptions: ServerOptions = {
-    ServerResponse: serviceResponse(drain),
+    ServerResponse: serviceResponse(drain, server.realtime ? declinedUpgrade : undefined),
     ...requestTimeoutOptions(limits),
     // With the hub's `upgrade` listener attached, only its own WebSocket upgrades leave the HTTP path.
     ...(server.realtime ? { IncomingMessage: upgradeOnlyFor(isHubUpgrade) } : {}),
@@ -192,10 +192,14 @@ function listenMain(
  * The server's response class. It writes the trace id and the secure headers the first stage preset (see
  * `PRESET` in secure-headers.ts) with its own header write, where a header the response set itself wins. While
  * the server drains, a response whose headers are not sent yet gets `Connection: close`, and a keep-alive
- * socket whose response ends then is closed. Per response: a copy of the header record with the presets added,
+ * socket whose response ends then is closed; so does the response to an upgrade the listener declined (`closes`). Per response: a copy of the header record with the presets added,
  * and a flag test; no `setHeader` per header, no listener.
  */
-function serviceResponse(drain: { on: boolean }): typeof ServerResponse {
+function serviceResponse(
+  drain: { on: boolean },
+  /** Requests whose response closes the connection (an upgrade the listener declined: upgrade-request.ts). */
+  closes?: (request: IncomingMessage) => boolean,
+): typeof ServerResponse {
   const ServiceResponse = class ServiceResponse<Request extends IncomingMessage = IncomingMessage>
     extends ServerResponse<Request>
     implements PresetHeaders
@@ -213,7 +217,7 @@ function serviceResponse(drain: { on: boolean }): typeof ServerResponse {
         if (typeof reason === 'string') headers = withPresets(this, traceId, this.presetSecure, headers);
         else reason = withPresets(this, traceId, this.presetSecure, reason);
       }
-      if (drain.on && !this.headersSent) this.setHeader('Connection', 'close');
+      if ((drain.on || closes?.(this.req)) && !this.headersSent) this.setHeader('Connection', 'close');
       return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
     }
 

@@ -32,3 +32,13 @@ export function upgradeOnlyFor(accept: (request: IncomingMessage) => boolean): t
   });
   return UpgradeOnlyFor;
 }
+
+/**
+ * Whether Node asked about an upgrade of this request and the request class declined it (an `Upgrade: h2c`, a
+ * WebSocket upgrade of another path). Node's parser stops at such a request, so anything the client pipelined behind
+ * it in the same packet is never read: its response closes the connection, and the client sends the rest again.
+ */
+export function declinedUpgrade(request: IncomingMessage): boolean {
+  const asked = request as IncomingMessage & { [ASKED]?: unknown; upgrade?: boolean };
+  return asked[ASKED] === true && !asked.upgrade;
+}
