@@ -12,6 +12,8 @@ import {
   desc,
   getTableColumns,
   type InferSelectModel,
+  max,
+  min,
   type SQL,
   type Table,
 } from 'drizzle-orm';
@@ -142,6 +144,34 @@ export async function paginate<T extends Table>(
     total,
     pages: Math.ceil(total / paging.size),
     items,
+  };
+}
+
+/** Below this many rows (by the span of their ids) an unfiltered log page counts its rows exactly. */
+export const EXACT_LOG_TOTAL_BELOW = 100_000;
+
+/**
+ * The total of an unfiltered page of an append-only log table, in constant time: the span of its ids (highest
+ * minus lowest plus one, each read at one end of the primary key) once the span reaches `exactBelow`; below that,
+ * undefined (`paginate` then counts, which is cheap there). A `COUNT` reads every row, and a log grows without
+ * end: 3 million operation-log rows took 0.25–0.36 s to count on PostgreSQL. A log's ids only grow and its rows
+ * leave only all at once (clearing), so the span is its row count, or more by the gaps a rolled-back batch or a
+ * DBA's delete of rows in the middle left: never less, so no page that holds rows is answered empty.
+ */
+export function idSpanTotal(
+  db: QueryDb,
+  table: Table,
+  exactBelow: number = EXACT_LOG_TOTAL_BELOW,
+): () => Promise<number | undefined> {
+  const id = (getTableColumns(table) as Record<string, Column>).id;
+  if (!id) throw new Error('idSpanTotal needs a table with an id column');
+  return async () => {
+    // Two statements, not min and max in one: SQLite reads an index's end only for a lone min() or max().
+    const [low] = await db.select({ v: min(id) }).from(table);
+    const [high] = await db.select({ v: max(id) }).from(table);
+    if (low?.v == null || high?.v == null) return undefined;
+    const span = Number(high.v) - Number(low.v) + 1;
+    return span >= exactBelow ? span : undefined;
   };
 }
 

@@ -6,7 +6,7 @@
  * accounts (no user id) are seen by an All scope only.
  */
 import { and, desc } from 'drizzle-orm';
-import { type Page, type PageQuery, paginate } from '../paging.js';
+import { EXACT_LOG_TOTAL_BELOW, idSpanTotal, type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysLoginLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
@@ -48,8 +48,13 @@ export interface LoginLogRepository {
   deleteAll(): Promise<number>;
 }
 
-export function createLoginLogRepository({ db, adapter, tables }: RepositoryContext): LoginLogRepository {
+export function createLoginLogRepository(
+  { db, adapter, tables }: RepositoryContext,
+  /** Below this many rows an unfiltered page counts them ({@link idSpanTotal}). */
+  exactTotalBelow = EXACT_LOG_TOTAL_BELOW,
+): LoginLogRepository {
   const t = tables.sysLoginLog;
+  const spanTotal = idSpanTotal(db, t, exactTotalBelow);
   return {
     insert(entry) {
       return adapter.insertReturningId(db, t, {
@@ -71,7 +76,14 @@ export function createLoginLogRepository({ db, adapter, tables }: RepositoryCont
       );
       return paginate(
         { db, adapter },
-        { table: t, query, where, defaultOrder: [desc(t.createTime), desc(t.id)] },
+        {
+          table: t,
+          query,
+          where,
+          defaultOrder: [desc(t.createTime), desc(t.id)],
+          // The whole log: its id span, not a COUNT that grows with it.
+          total: where === undefined ? spanTotal : undefined,
+        },
       );
     },
 

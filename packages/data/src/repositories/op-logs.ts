@@ -6,7 +6,7 @@
  * (an API key bound to no user) are seen by an All scope only.
  */
 import { and, between, type Column, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Page, type PageQuery, paginate } from '../paging.js';
+import { EXACT_LOG_TOTAL_BELOW, idSpanTotal, type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysOpLogRow } from '../rows.js';
 import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
@@ -170,7 +170,11 @@ interface PreparedInsert {
   execute(values: Record<string, unknown>): Promise<unknown>;
 }
 
-export function createOpLogRepository({ db, adapter, tables }: RepositoryContext): OpLogRepository {
+export function createOpLogRepository(
+  { db, adapter, tables }: RepositoryContext,
+  /** Below this many rows an unfiltered page counts them ({@link idSpanTotal}). */
+  exactTotalBelow = EXACT_LOG_TOTAL_BELOW,
+): OpLogRepository {
   const t = tables.sysOpLog;
   const perInsert = opLogRowsPerInsert(adapter.dbType);
   /**
@@ -198,6 +202,8 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
       filter.success === undefined ? undefined : eq(t.success, filter.success),
       scope && userScopeCondition(scope, t.operatorId, tables.sysUser),
     );
+
+  const spanTotal = idSpanTotal(db, t, exactTotalBelow);
 
   /** The table's columns in {@link INSERT_COLUMNS} order (a JSON append's rows are arrays in this order). */
   const columns = INSERT_COLUMNS.map((key) => t[key] as Column);
@@ -230,9 +236,17 @@ export function createOpLogRepository({ db, adapter, tables }: RepositoryContext
     },
 
     page(query, scope) {
+      const where = filtered(query, scope);
       return paginate(
         { db, adapter },
-        { table: t, query, where: filtered(query, scope), defaultOrder: [desc(t.createTime), desc(t.id)] },
+        {
+          table: t,
+          query,
+          where,
+          defaultOrder: [desc(t.createTime), desc(t.id)],
+          // The whole log (no filter, every operator in scope): its id span, not a COUNT that grows with it.
+          total: where === undefined ? spanTotal : undefined,
+        },
       );
     },
 

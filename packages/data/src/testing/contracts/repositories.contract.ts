@@ -3,11 +3,13 @@
  * case-insensitive account; exception logs are truncated to the spec's limits, paged newest first and cleared
  * with a count; config rows are inserted only when absent; paging follows contract §3.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, max, min, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paginate } from '../../paging.js';
+import type { DataScopeFilter } from '../../repositories/data-scope.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
-import { opLogRowsPerInsert } from '../../repositories/op-logs.js';
+import { createLoginLogRepository } from '../../repositories/login-logs.js';
+import { createOpLogRepository, opLogRowsPerInsert } from '../../repositories/op-logs.js';
 import { LIVE_USERS } from '../../repositories/users.js';
 import { type DialectFixture, opLogRow } from '../fixtures.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
@@ -324,6 +326,73 @@ export function repositoriesContract(fixture: DialectFixture): void {
           expect(forms(JSON.stringify({ text }))).toContain(item.paramJson);
         });
         expect(page.items.map((item) => item.resultCode)).toEqual([0, 1, 2_147_483_647, -2_147_483_648]);
+      });
+
+      it("answers the whole log's total from its id span from the exact limit on, and counts below it and when filtered", async () => {
+        const { db, tables } = t.database;
+        const limit = 50;
+        const opLogs = createOpLogRepository(t.database, limit);
+        const loginLogs = createLoginLogRepository(t.database, limit);
+        const all: DataScopeFilter = { all: true, orgIds: [], selfUserId: null };
+        const self: DataScopeFilter = { all: false, orgIds: [], selfUserId: 7 };
+        const span = async (table: typeof tables.sysOpLog | typeof tables.sysLoginLog) => {
+          const [row] = await db.select({ low: min(table.id), high: max(table.id) }).from(table);
+          return Number(row?.high) - Number(row?.low) + 1;
+        };
+        const middle = async (table: typeof tables.sysOpLog | typeof tables.sysLoginLog, n: number) => {
+          const ids = (await db.select({ id: table.id }).from(table).orderBy(asc(table.id))).map((r) => r.id);
+          const from = Math.floor(ids.length / 2);
+          await db.delete(table).where(inArray(table.id, ids.slice(from, from + n)));
+        };
+        for (const log of ['op', 'login'] as const) {
+          const table = log === 'op' ? tables.sysOpLog : tables.sysLoginLog;
+          const append = async (n: number) => {
+            if (log === 'op') {
+              await opLogs.insertMany(
+                Array.from({ length: n }, (_, i) =>
+                  opLogRow({ success: i % 3 !== 0, operatorId: i % 2 ? 7 : 8 }),
+                ),
+              );
+            } else {
+              for (let i = 0; i < n; i++) {
+                await loginLogs.insert({
+                  account: 'a',
+                  success: true,
+                  resultCode: 0,
+                  userId: i % 2 ? 7 : 8,
+                  createTime: new Date(),
+                });
+              }
+            }
+          };
+          const page = (query: { success?: boolean } = {}, scope = all) =>
+            log === 'op' ? opLogs.page({ size: 10, ...query }, scope) : loginLogs.page({ size: 10 }, scope);
+          const exact = async () => Number((await db.select({ n: count() }).from(table))[0]?.n ?? 0);
+          await (log === 'op' ? opLogs : loginLogs).deleteAll();
+
+          // Below the limit: counted, a DBA's delete of rows in the middle included.
+          await append(40);
+          await middle(table, 5);
+          expect(await exact()).toBe(35);
+          expect((await page()).total).toBe(35);
+
+          // From the limit on: the span of the ids (here the five deleted rows more than the count), not a COUNT.
+          await append(30);
+          const spanned = await span(table);
+          expect(spanned).toBeGreaterThanOrEqual(70);
+          expect(await exact()).toBe(65);
+          const whole = await page();
+          expect(whole.total).toBe(spanned);
+          expect(whole.pages).toBe(Math.ceil(spanned / 10));
+          expect(whole.items).toHaveLength(10);
+          // Filtered or scoped pages still count exactly.
+          if (log === 'op') expect((await page({ success: false })).total).toBe(22);
+          expect((await page({}, self)).total).toBe(33);
+
+          // Cleared: nothing to span, counted again.
+          await (log === 'op' ? opLogs : loginLogs).deleteAll();
+          expect((await page()).total).toBe(0);
+        }
       });
     });
 
