@@ -10,6 +10,7 @@ import type { SysExceptionLogRow } from '../rows.js';
 import { storableText, truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, dataScopeCondition } from './data-scope.js';
+import { deleteLogRowsBefore } from './log-retention.js';
 
 /** Spec limit of the stored message. */
 export const EXCEPTION_MESSAGE_MAX_CHARS = 2000;
@@ -35,6 +36,8 @@ export interface ExceptionLogRepository {
   page(query: PageQuery, scope?: DataScopeFilter): Promise<Page<SysExceptionLogRow>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
+  /** Deletes the rows older than `cutoff` (retention), a chunk at a time; answers how many went. */
+  deleteOlderThan(cutoff: Date): Promise<number>;
 }
 
 export function createExceptionLogRepository({
@@ -68,6 +71,10 @@ export function createExceptionLogRepository({
         { db, adapter },
         { table: t, where, query, defaultOrder: [desc(t.createTime), desc(t.id)] },
       );
+    },
+
+    deleteOlderThan(cutoff) {
+      return deleteLogRowsBefore({ db, adapter }, t, cutoff);
     },
 
     async deleteAll() {

@@ -12,6 +12,7 @@ import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, userScopeCondition } from './data-scope.js';
 import { containsIgnoreCase } from './filters.js';
+import { deleteLogRowsBefore } from './log-retention.js';
 
 /** Column widths of `sys_login_log`: a submitted account may be anything, so it is cut rather than refused. */
 export const LOGIN_LOG_ACCOUNT_MAX_CHARS = 128;
@@ -46,6 +47,8 @@ export interface LoginLogRepository {
   page(query: LoginLogPageQuery, scope?: DataScopeFilter): Promise<Page<SysLoginLogRow>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
+  /** Deletes the rows older than `cutoff` (retention), a chunk at a time; answers how many went. */
+  deleteOlderThan(cutoff: Date): Promise<number>;
 }
 
 export function createLoginLogRepository(
@@ -85,6 +88,10 @@ export function createLoginLogRepository(
           total: where === undefined ? spanTotal : undefined,
         },
       );
+    },
+
+    deleteOlderThan(cutoff) {
+      return deleteLogRowsBefore({ db, adapter }, t, cutoff);
     },
 
     async deleteAll() {

@@ -12,6 +12,7 @@ import { truncate } from '../text.js';
 import type { RepositoryContext } from './context.js';
 import { type DataScopeFilter, userScopeCondition } from './data-scope.js';
 import { readInChunks } from './id-lists.js';
+import { deleteLogRowsBefore } from './log-retention.js';
 
 /**
  * Rows per INSERT statement on SQL Server, which accepts at most 2100 parameters in one statement (a row has 13
@@ -88,6 +89,8 @@ export interface OpLogRepository {
   storedTraceIds(traceIds: readonly string[], within?: TimeSpan): Promise<Set<string>>;
   /** Hard-deletes every row; returns how many there were. */
   deleteAll(): Promise<number>;
+  /** Deletes the rows older than `cutoff` (retention), a chunk at a time; answers how many went. */
+  deleteOlderThan(cutoff: Date): Promise<number>;
 }
 
 const dateOf = (instant: Date | number) => (typeof instant === 'number' ? new Date(instant) : instant);
@@ -273,6 +276,10 @@ export function createOpLogRepository(
           );
       });
       return new Set(rows.flatMap((r: { traceId: string | null }) => (r.traceId ? [r.traceId] : [])));
+    },
+
+    deleteOlderThan(cutoff) {
+      return deleteLogRowsBefore({ db, adapter }, t, cutoff);
     },
 
     async deleteAll() {

@@ -46,7 +46,7 @@ import { noticeAlert } from '../notices/service.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
-import { opsServicesFor, uploadReclaimer } from '../ops/services.js';
+import { logRetentionReclaimer, opsServicesFor, uploadReclaimer } from '../ops/services.js';
 import { createRealtimeHub, isRealtimeEnabled, type RealtimeHub } from '../realtime/hub.js';
 import { isModuleEnabled } from '../routes/index.js';
 import { createRouteGuards } from '../security/guards.js';
@@ -425,7 +425,8 @@ function requireRedisUrl(url: string | null): string {
 /**
  * The job module's options with the kernel's own wiring: a Panic alert becomes a notice to the super
  * administrators (module `Notice`), and the log clean-up job reclaims abandoned chunks and deleted files
- * (module `Upload`); a consumer's alert replaces the notice, its reclaimers run after the kernel's.
+ * (module `Upload`) and, with `Logging:RetentionDays`, the logs' old rows; a consumer's alert replaces the notice, its
+ * reclaimers run after the kernel's.
  */
 function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): JobModuleOptions {
   const alert = isModuleEnabled(deps, 'Notice') ? noticeAlert(deps) : undefined;
@@ -436,6 +437,7 @@ function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): 
       (alert && ((job, text) => alert(`Job ${job.name} (${job.code}) is in Panic`.slice(0, 128), text))),
     reclaimers: [
       ...(isModuleEnabled(deps, 'Upload') ? [uploadReclaimer(deps)] : []),
+      ...(deps.config.service.Logging.RetentionDays > 0 ? [logRetentionReclaimer(deps)] : []),
       ...(given?.reclaimers ?? []),
     ],
   };

@@ -95,6 +95,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
           Service__Jobs__MisfireThresholdSeconds: '3600',
           Service__Jobs__MaxParallelRuns: '2',
           Service__Security__RateLimit__Enabled: 'false',
+          Service__Logging__RetentionDays: '90',
         },
         jobs: {
           handlers: [
@@ -653,6 +654,44 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         runStatus: 'success',
         nodeName: 'gone',
       });
+      // The logs' retention (Logging:RetentionDays 90 here): each log's row of 400 days goes, its row of 89 stays.
+      const repos = t.server.database.repos;
+      const recent = new Date(Date.now() - 89 * 86_400_000);
+      const opRow = (traceId: string, createTime: Date) => ({
+        title: 'retention',
+        httpMethod: 'PUT',
+        path: '/retention',
+        paramJson: null,
+        resultCode: 0,
+        success: true,
+        elapsedMs: 1,
+        operatorId: 1,
+        operatorName: 'superAdmin',
+        ip: null,
+        userAgent: null,
+        traceId,
+        createTime,
+      });
+      await repos.opLogs.insertMany([opRow('retention-old', old), opRow('retention-recent', recent)]);
+      for (const [name, createTime] of [
+        ['old', old],
+        ['recent', recent],
+      ] as const) {
+        await repos.loginLogs.insert({
+          account: `retention-${name}`,
+          success: false,
+          resultCode: 40001,
+          createTime,
+        });
+        await repos.exceptionLogs.insert({
+          httpMethod: 'GET',
+          path: `/retention-${name}`,
+          traceId: `retention-${name}`,
+          exceptionType: 'Error',
+          message: 'retention',
+          createTime,
+        });
+      }
       const cleanup = await t.server.database.repos.jobs.getByCode('sys-job-log-cleanup');
       await call(`/api/v1/sys/job/${cleanup?.id}/run`, { method: 'POST' });
       const row = await waitFor(
@@ -661,7 +700,17 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       );
       expect(row.messageText).toMatch(/job log: 1 rows/);
       expect(row.messageText).toMatch(/test-chunks: 7/);
+      expect(row.messageText).toMatch(/logs: 3(;|$)/);
       expect(reclaimed).toBe(1);
+      expect([...(await repos.opLogs.storedTraceIds(['retention-old', 'retention-recent']))]).toEqual([
+        'retention-recent',
+      ]);
+      const logins = await repos.loginLogs.page({ account: 'retention-', size: 10 });
+      expect(logins.items.map((r) => r.account)).toEqual(['retention-recent']);
+      const exceptions = await repos.exceptionLogs.page({ size: 200 });
+      expect(exceptions.items.filter((r) => r.path.startsWith('/retention')).map((r) => r.path)).toEqual([
+        '/retention-recent',
+      ]);
       expect(await logs(victim)).toHaveLength(0);
     });
 

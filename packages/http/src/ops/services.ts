@@ -196,3 +196,24 @@ export function uploadReclaimer(deps: OpsDeps): Reclaimer {
   const chunks = opsServicesFor(deps).chunks;
   return { name: 'upload', reclaim: (now) => chunks.reclaim(now) };
 }
+
+/**
+ * The retention of the operation, login and exception logs (`Logging:RetentionDays`, 0 keeps every row), as a
+ * reclaimer the scheduled clean-up job runs: `reclaim(now)` deletes their rows older than the retention, a chunk
+ * at a time, and answers how many went.
+ * @example reclaimers.push(logRetentionReclaimer(deps));
+ */
+export function logRetentionReclaimer(deps: Pick<HttpDeps, 'core' | 'config'>): Reclaimer {
+  return {
+    name: 'logs',
+    async reclaim(now) {
+      const days = deps.config.service.Logging.RetentionDays;
+      if (days <= 0) return 0;
+      const cutoff = new Date(now.getTime() - days * 86_400_000);
+      const { opLogs, loginLogs, exceptionLogs } = deps.core.repos;
+      let deleted = 0;
+      for (const log of [opLogs, loginLogs, exceptionLogs]) deleted += await log.deleteOlderThan(cutoff);
+      return deleted;
+    },
+  };
+}

@@ -203,6 +203,18 @@ describe('configuration sources and precedence', () => {
       );
   });
 
+  it('keeps every log row by default and takes Service:Logging:RetentionDays from 0 to 36500', () => {
+    const days = (env: Record<string, string>) =>
+      loadConfiguration({ contentRoot: contentRoot(), env }).service.Logging.RetentionDays;
+    expect(days({})).toBe(0);
+    expect(days({ Service__Logging__RetentionDays: '90' })).toBe(90);
+    expect(days({ Service__Logging__RetentionDays: '36500' })).toBe(36_500);
+    for (const bad of ['-1', '36501', 'forever', '1.5'])
+      expect(() => days({ Service__Logging__RetentionDays: bad }), bad).toThrow(
+        'Service:Logging:RetentionDays: expected integer 0..36500',
+      );
+  });
+
   it('bounds what one hub socket sends at Service:Realtime:MessageBurst (60) and MessagesPerSecond (10)', () => {
     const realtime = (env: Record<string, string>) =>
       loadConfiguration({ contentRoot: contentRoot(), env }).service.Realtime;

@@ -286,6 +286,11 @@ export const serviceSchema = section({
     Enabled: bool(null, 'Mount the reference host samples (default: on in Development only).'),
   }),
   Logging: section({
+    RetentionDays: int(
+      0,
+      'Days the operation, login and exception logs keep their rows; older ones are deleted by the scheduled clean-up job (module Job). 0 keeps every row.',
+      { min: 0, max: 36_500 },
+    ),
     OpLog: section({
       Enabled: bool(true, 'Record authenticated writes in the operation log.'),
       Sync: bool(false, 'Write operation logs synchronously.'),

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paginate } from '../../paging.js';
 import type { DataScopeFilter } from '../../repositories/data-scope.js';
 import { createRepositories, type Repositories } from '../../repositories/index.js';
+import { RETENTION_CHUNK } from '../../repositories/log-retention.js';
 import { createLoginLogRepository } from '../../repositories/login-logs.js';
 import { createOpLogRepository, opLogRowsPerInsert } from '../../repositories/op-logs.js';
 import { LIVE_USERS } from '../../repositories/users.js';
@@ -326,6 +327,22 @@ export function repositoriesContract(fixture: DialectFixture): void {
           expect(forms(JSON.stringify({ text }))).toContain(item.paramJson);
         });
         expect(page.items.map((item) => item.resultCode)).toEqual([0, 1, 2_147_483_647, -2_147_483_648]);
+      });
+
+      it('deletes the rows older than a cutoff in chunks, oldest first, and keeps the newer ones', async () => {
+        await repos.opLogs.deleteAll();
+        const cutoff = new Date(Date.UTC(2026, 0, 1));
+        const old = Array.from({ length: 2 * RETENTION_CHUNK + 1 }, (_, i) =>
+          opLogRow({ traceId: `old-${i}`, createTime: new Date(cutoff.getTime() - (i + 1) * 1000) }),
+        );
+        const kept = [0, 1, 2].map((i) =>
+          opLogRow({ traceId: `kept-${i}`, createTime: new Date(cutoff.getTime() + i * 1000) }),
+        );
+        await repos.opLogs.insertMany([...old.slice(0, 600), ...kept, ...old.slice(600)]);
+        expect(await repos.opLogs.deleteOlderThan(cutoff)).toBe(old.length);
+        expect(await repos.opLogs.count()).toBe(3);
+        expect(await repos.opLogs.deleteOlderThan(cutoff)).toBe(0);
+        await repos.opLogs.deleteAll();
       });
 
       it("answers the whole log's total from its id span from the exact limit on, and counts below it and when filtered", async () => {
