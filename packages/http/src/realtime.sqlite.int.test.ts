@@ -7,6 +7,7 @@
  * a close or a session end frees exactly one, a handshake refused after the reservation frees it at once.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, IncomingMessage, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -14,7 +15,7 @@ import { ErrorCode } from '@svc/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
 import { connectHub, type HubClient, refusal, refusalOf } from './realtime/client.contract.js';
-import { HANDSHAKE_TIMEOUT_MS, HubCloseCode } from './realtime/hub.js';
+import { HANDSHAKE_TIMEOUT_MS, HubCloseCode, type RealtimeHub } from './realtime/hub.js';
 import { bearer, decodeJwt, json, login, signJwt } from './testing/auth.js';
 import {
   grantPermissions,
@@ -489,6 +490,8 @@ describe('realtime hub slots over time', () => {
   const sueToken = async () => (await login(hub.t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
   /** Open sockets as the server counts them (it sees a client's close in its own time: tests wait for it). */
   const serverCount = () => hub.t.server.realtime?.connectionCount() ?? -1;
+  /** What the hub holds (slots, upgrades between the route and ws). */
+  const held = () => (hub.t.server.realtime as RealtimeHub).held();
   async function until(condition: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (!condition()) {
@@ -508,6 +511,8 @@ describe('realtime hub slots over time', () => {
     for (const c of left) c.close();
     await Promise.all(left.map((c) => c.closed));
     await until(() => serverCount() === 0);
+    // Every close gives back what the hub held for the socket.
+    await until(() => held().slots === 0 && held().upgrades === 0);
   });
 
   /** A handshake ws would refuse (`headers` change the valid ones): its status and body, once the socket is gone. */
@@ -590,10 +595,10 @@ describe('realtime hub slots over time', () => {
     expect(await refusal(hub.base, { token: admin })).toBe(429);
   });
 
-  it('refuses a handshake ws would refuse itself before taking it (400 48000), never leaving it to ws', async () => {
+  it('answers a handshake ws refuses with the envelope (400 48000) and keeps nothing of it', async () => {
     const admin = await adminToken();
-    // What ws's handleUpgrade refuses after the route had handed the request to @hono/node-ws, whose waiter for
-    // the socket was then never let go: the route refuses it first, with the envelope.
+    // ws checks the handshake after the route took it (a slot reserved): its refusal comes back as the envelope, and
+    // the slot and the request's entry are let go.
     const refused: Record<string, string>[] = [
       { 'sec-websocket-key': 'not-a-key' },
       { 'sec-websocket-version': '12' },
@@ -605,10 +610,61 @@ describe('realtime hub slots over time', () => {
       expect(status, JSON.stringify(headers)).toBe(400);
       expect(JSON.parse(body), JSON.stringify(headers)).toMatchObject({ code: ErrorCode.ParamInvalid.code });
     }
+    await until(() => held().slots === 0 && held().upgrades === 0);
     // A valid protocol list still opens.
     const client = await connectHub(hub.base, { token: admin, protocols: ['svc.v1', 'svc.v2'] });
     client.close();
     await client.closed;
+  });
+
+  it('a handshake whose client went away while its token was checked keeps no slot and no waiting upgrade', async () => {
+    const admin = await adminToken();
+    const realtime = hub.t.server.realtime as RealtimeHub;
+    const server = createServer();
+    realtime.inject(server);
+    const [onUpgrade] = server.listeners('upgrade') as ((
+      req: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+    ) => void)[];
+    const sessions = hub.t.server.deps.security.sessions;
+    const authenticate = sessions.authenticate.bind(sessions);
+    let socket = new Duplex();
+    // The client resets its socket while the route reads its session, and its close passes before the route goes on
+    // (a database read takes that long): ws then refuses the request on its own, without calling back.
+    const checking = vi.spyOn(sessions, 'authenticate').mockImplementation(async (token) => {
+      const gone = once(socket, 'close');
+      socket.destroy();
+      await gone;
+      return authenticate(token);
+    });
+    try {
+      // More of them than the user's bound (2), the clock standing still: none may keep a slot.
+      for (let i = 0; i < 4; i++) {
+        socket = new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() });
+        const req = new IncomingMessage(socket as unknown as Socket);
+        req.method = 'GET';
+        req.url = '/hub/realtime';
+        req.headers = {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          authorization: `Bearer ${admin}`,
+          'sec-websocket-version': '13',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+        };
+        // What Node's parser sets on a request it hands to `upgrade` (the hub route refuses others with 426).
+        Object.assign(req, { upgrade: true });
+        onUpgrade?.(req, socket, Buffer.alloc(0));
+        await checking.mock.results[i]?.value;
+      }
+    } finally {
+      checking.mockRestore();
+    }
+    // The user's two slots are free: both open, the next is refused for the bound.
+    await open(admin);
+    await open(admin);
+    expect(await refusal(hub.base, { token: admin })).toBe(429);
+    expect(held()).toMatchObject({ slots: 2, upgrades: 0 });
   });
 
   it('survives a client that resets its socket while its upgrade is being checked', async () => {

@@ -2,8 +2,8 @@
  * Which requests Node hands to the listener's `upgrade` event. Once a listener is attached (the realtime hub),
  * Node hands it every request carrying `Connection: Upgrade` and an `Upgrade` header, whatever its path or
  * protocol: the `Upgrade: h2c` that `curl --http2` adds to a plain request, or a WebSocket upgrade aimed at an API
- * route. The hub's listener (@hono/node-ws) replays such a request through the app as a GET without its body and
- * writes back the bare status, so a POST lost its body and its answer, a GET its answer, and neither passed the
+ * route. The hub's listener replays such a request through the app as a GET without its body and writes back only
+ * the status and envelope, so a POST lost its body and its answer, a GET its answer, and neither passed the
  * listener's first stage. A server may ignore `Upgrade` (RFC 9110 §7.8): every request but the ones `accept`
  * takes is served as the plain HTTP/1.1 request it also is. Node decides by reading `request.upgrade` once the
  * request line and headers are parsed; the request class below answers that read.

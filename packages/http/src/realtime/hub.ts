@@ -1,5 +1,5 @@
 /**
- * The realtime hub: `GET /hub/realtime` upgraded to a WebSocket (`@hono/node-ws` on the Node listener), on when
+ * The realtime hub: `GET /hub/realtime` upgraded to a WebSocket (`ws` on the Node listener's `upgrade` event), on when
  * `Service:Realtime:Enabled` (default: Development only) and the `Realtime` module is not switched off.
  *
  * - Authentication happens before the upgrade: the access token from `Authorization: Bearer …`, or from
@@ -21,15 +21,19 @@
  * - What a client sends is bounded per socket: every frame (message, binary or not, ping, pong) takes one token of a
  *   bucket of `MessageBurst` refilled at `MessagesPerSecond` on the service clock (message-bucket.ts); a socket
  *   that finds it empty is closed with 1008 (its slot given back as on any close), logged once.
+ * - The upgrade: the app's hub route authenticates the request and reserves a slot, then ws's `handleUpgrade` checks
+ *   the handshake itself. What ws refuses for its headers comes back through its `wsClientError` event and is
+ *   answered with the 400 envelope; what it refuses on its own (a socket already closed, the server closing) it
+ *   answers and destroys without calling back: nothing of the hub's is held for it but the slot, which the socket's
+ *   close gives back.
  */
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { createNodeWebSocket } from '@hono/node-ws';
 import type { CacheHealth } from '@svc/data/cache';
 import { ErrorCode, fail } from '@svc/kernel';
 import type { UserPrincipal } from '@svc/security';
 import type { Context, Hono } from 'hono';
-import type { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppEnv } from '../context.js';
 import type { HttpDeps } from '../deps.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
@@ -48,36 +52,6 @@ export function isHubUpgrade(request: IncomingMessage): boolean {
   const path = (request.url ?? '').split('?', 1)[0];
   return (
     request.method === 'GET' && path === HUB_PATH && request.headers.upgrade?.toLowerCase() === 'websocket'
-  );
-}
-
-/** A `Sec-WebSocket-Key`: 16 bytes in base64 (RFC 6455 §4.1), as ws checks it. */
-const WEBSOCKET_KEY = /^[+/0-9A-Za-z]{22}==$/;
-/** An RFC 7230 token, what each `Sec-WebSocket-Protocol` entry must be. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/** A `Sec-WebSocket-Protocol` ws parses: tokens separated by commas, none twice. */
-function protocolsValid(header: string): boolean {
-  const names = header.split(',').map((name) => name.trim());
-  return names.every((name) => TOKEN.test(name)) && new Set(names).size === names.length;
-}
-
-/**
- * Whether ws would complete this handshake: the checks of its `handleUpgrade`, made before the hub route takes a
- * slot and hands the request to @hono/node-ws, whose waiter for the socket is only let go when ws opens one (a
- * request ws refused afterwards stayed in its map for good, with its socket and context).
- */
-function handshakeValid(request: IncomingMessage): boolean {
-  const { headers, socket } = request;
-  const version = Number(headers['sec-websocket-version']);
-  const protocols = headers['sec-websocket-protocol'];
-  return (
-    request.method === 'GET' &&
-    WEBSOCKET_KEY.test(headers['sec-websocket-key']?.trim() ?? '') &&
-    (version === 13 || version === 8) &&
-    (protocols === undefined || protocolsValid(protocols)) &&
-    socket.readable &&
-    socket.writable
   );
 }
 
@@ -132,6 +106,11 @@ export interface RealtimeHub {
   inject(server: Server): void;
   /** Open sockets on this instance. */
   connectionCount(): number;
+  /**
+   * What the hub holds for connections on this instance: slots reserved (handshakes in progress and open sockets),
+   * and upgrade requests between the route and ws. Both zero once every socket closed.
+   */
+  held(): { slots: number; upgrades: number };
   /** Closes every socket (1001) and stops the subscriptions. */
   close(): Promise<void>;
 }
@@ -197,7 +176,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   /** Service-clock ms each session with sockets was last found live (at the upgrade, then every check). */
   const sessionCheckedAt = new Map<string, number>();
   let checkingSessions = false;
-  const pending = new WeakMap<Request, Pending>();
+  /** Upgrade requests the hub route took (a slot reserved), from the route until `answerUpgrade` reads them. */
+  const pending = new Map<IncomingMessage, Pending>();
   /** Reserved slots (handshakes in progress and open sockets), per user and in all. */
   const slots = new Map<number, number>();
   let slotTotal = 0;
@@ -205,11 +185,26 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   const handshakes = new Set<Slot>();
   const stops: (() => unknown)[] = [];
   let timer: NodeJS.Timeout | undefined;
-  let node: ReturnType<typeof createNodeWebSocket> | undefined;
   let mounted: Hono<AppEnv> | undefined;
-  /** Upgrade requests the hub route took (a slot reserved, @hono/node-ws waiting for the socket). */
-  const accepted = new WeakSet<IncomingMessage>();
   let closed = false;
+  /** Longer frames close the socket with 1009; no `perMessageDeflate` (ws's default is off for a server). */
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  /** The trace id of the route's answer, for a refusal ws hands back (`wsClientError`) of that request. */
+  const traceOf = new WeakMap<IncomingMessage, string>();
+  // A handshake ws refuses for its headers (key, version, protocol list…): answered with the envelope, as every other
+  // refusal of the hub is, instead of ws's plain text. ws checks, the hub only words the answer: no copy of its rules.
+  wss.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
+    log.debug('Hub handshake refused.', { error: error.message });
+    const code = ErrorCode.ParamInvalid.code;
+    const body = JSON.stringify(fail(code, deps.errors.msgKeyOf(code)));
+    const trace = traceOf.get(request);
+    writeRefusal(socket, 400, body, [
+      ['Content-Type', 'application/json'],
+      // RFC 6455 §4.4: the versions this server speaks, as ws sends them.
+      ['Sec-WebSocket-Version', '13, 8'],
+      ...(trace ? [[TRACE_HEADER, trace] as [string, string]] : []),
+    ]);
+  });
 
   /** Gives a slot back; every path (refused upgrade, error, close before or after open, timeout) ends here. */
   function release(slot: Slot): void {
@@ -222,8 +217,13 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     else slots.set(slot.userId, left);
   }
 
-  /** Takes a slot for a handshake on `socket`; it is given back when that socket closes. */
-  function reserve(userId: number, socket: Duplex): Slot | 'user' | 'instance' {
+  /**
+   * Takes a slot for a handshake on `socket`; it is given back when that socket closes. None for a socket already
+   * destroyed (the client went away while its token was checked): its close may have passed, and would never give
+   * the slot back.
+   */
+  function reserve(userId: number, socket: Duplex): Slot | 'user' | 'instance' | 'gone' {
+    if (socket.destroyed) return 'gone';
     expireHandshakes();
     if (slotTotal >= options.MaxConnections) return 'instance';
     const mine = slots.get(userId) ?? 0;
@@ -376,13 +376,89 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     if (cacheHealth?.health() === 'Healthy') void cacheHealth.probe().catch(() => {});
   }
 
+  /** Writes an HTTP refusal on an upgrade's socket and closes it (`Connection: close`). */
+  function writeRefusal(
+    socket: Duplex,
+    status: number,
+    body: string | Buffer,
+    headers: [string, string][],
+  ): void {
+    const payload = typeof body === 'string' ? Buffer.from(body) : body;
+    const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
+    for (const [name, value] of headers) lines.push(`${name}: ${value}`);
+    lines.push(`Content-Length: ${payload.length}`, '', '');
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.once('finish', () => socket.destroy());
+    socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), payload]));
+  }
+
+  /** A socket ws opened for a request the route took: it becomes a connection, or is let go at once. */
+  function connect(ws: WebSocket, info: Pending): void {
+    // From the first line: an error nobody listens to would end the process. A client's protocol error (a frame over
+    // the limit, a malformed frame) is no fault of the service: debug; the close event follows and cleans up.
+    ws.on('error', (error) => {
+      log.debug('Hub socket error (the connection closes).', { error: error.message });
+    });
+    // Without a slot (it timed out meanwhile) the socket does not stay.
+    if (!opened(info.slot)) {
+      ws.terminate();
+      return;
+    }
+    if (closed) {
+      ws.close(HubCloseCode.GoingAway, 'shutting down');
+      return;
+    }
+    const userId = info.principal.userId;
+    const conn: Connection = {
+      userId,
+      sessionId: info.principal.sessionId,
+      expiresAt: info.expiresAt,
+      ws,
+      alive: true,
+      bucket: fullBucket(rate, deps.now().getTime()),
+    };
+    add(byUser, conn.userId, conn);
+    add(bySession, conn.sessionId, conn);
+    // Authenticated by the upgrade just now.
+    if (!sessionCheckedAt.has(conn.sessionId)) sessionCheckedAt.set(conn.sessionId, deps.now().getTime());
+    ws.on('message', (data, isBinary) => {
+      // Counted before anything else: a frame that is then ignored (binary, not JSON) costs a token too.
+      if (!admit(conn) || isBinary) return;
+      try {
+        const message = JSON.parse(String(data)) as { type?: unknown };
+        if (message?.type === 'ping') send(conn, 'pong', null);
+      } catch {
+        // Not JSON: ignored (clients have nothing else to say).
+      }
+    });
+    ws.on('pong', () => {
+      if (admit(conn)) conn.alive = true;
+    });
+    // ws answers a ping itself: a flood of them is as much work as one of messages.
+    ws.on('ping', () => {
+      admit(conn);
+    });
+    ws.on('close', () => {
+      release(info.slot);
+      remove(byUser, conn.userId, conn);
+      remove(bySession, conn.sessionId, conn);
+      log.debug('Hub connection closed.', { userId: conn.userId });
+    });
+    log.debug('Hub connection opened.', { userId: conn.userId });
+    if (info.resume) send(conn, 'resync', null);
+  }
+
   /**
-   * @hono/node-ws's `injectWebSocket`, but a refusal carries the envelope the hub route answered: node-ws wrote the
-   * status line alone (`Content-Length: 0`), so a client saw 401, 429 or 503 without the code that says why.
+   * One upgrade request: replayed through the app (the hub route authenticates it and reserves a slot, or answers
+   * the refusal, whose envelope is written back), then handed to ws. ws calls back only when it opens a socket; when
+   * it refuses (wsClientError above, or on its own: a socket already closed, the server closing) it destroys the
+   * socket, whose close gives the slot back. The request's entry in `pending` is let go here in every case.
    */
   async function answerUpgrade(
     app: Hono<AppEnv>,
-    wss: WebSocketServer,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
@@ -394,22 +470,33 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       if (value !== undefined) headers.append(name, Array.isArray(value) ? (value[0] ?? '') : value);
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const response = await app.request(url, { headers }, { incoming: request, outgoing: undefined });
-    if (accepted.has(request)) {
+    let info: Pending | undefined;
+    let response: Response;
+    try {
+      response = await app.request(url, { headers }, { incoming: request, outgoing: undefined });
+    } finally {
+      info = pending.get(request);
+      pending.delete(request);
+    }
+    const trace = response.headers.get(TRACE_HEADER);
+    if (info && response.ok) {
+      const taken = info;
+      if (trace !== null) traceOf.set(request, trace);
       wss.handleUpgrade(request, socket, head, (ws) => {
         handedOver();
-        wss.emit('connection', ws, request);
+        connect(ws, taken);
       });
       return;
     }
+    // A slot taken by a route whose answer then failed (an error after it) is given back with the refusal.
+    if (info) release(info.slot);
     const body = Buffer.from(await response.arrayBuffer());
-    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`, 'Connection: close'];
+    const lines: [string, string][] = [];
     for (const name of ['Content-Type', TRACE_HEADER]) {
       const value = response.headers.get(name);
-      if (value !== null) lines.push(`${name}: ${value}`);
+      if (value !== null) lines.push([name, value]);
     }
-    lines.push(`Content-Length: ${body.length}`, '', '');
-    socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+    writeRefusal(socket, response.status, body, lines);
   }
 
   const refuse = (
@@ -421,83 +508,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   return {
     mount(app) {
       mounted = app;
-      node = createNodeWebSocket({ app });
-      node.wss.options.maxPayload = MAX_CLIENT_MESSAGE_BYTES;
-      const upgrade = node.upgradeWebSocket(
-        (c) => {
-          const info = pending.get(c.req.raw);
-          let conn: Connection | undefined;
-          return {
-            onOpen(_event, ctx) {
-              const ws = ctx.raw as WebSocket;
-              // Without a slot (none reserved, or it timed out meanwhile) the socket does not stay.
-              if (!info || !opened(info.slot)) {
-                ws.terminate();
-                return;
-              }
-              if (closed) {
-                ws.close(HubCloseCode.GoingAway, 'shutting down');
-                return;
-              }
-              conn = {
-                userId: info.principal.userId,
-                sessionId: info.principal.sessionId,
-                expiresAt: info.expiresAt,
-                ws,
-                alive: true,
-                bucket: fullBucket(rate, deps.now().getTime()),
-              };
-              add(byUser, conn.userId, conn);
-              add(bySession, conn.sessionId, conn);
-              // Authenticated by the upgrade just now.
-              if (!sessionCheckedAt.has(conn.sessionId))
-                sessionCheckedAt.set(conn.sessionId, deps.now().getTime());
-              ws.on('pong', () => {
-                if (conn && admit(conn)) conn.alive = true;
-              });
-              // ws answers a ping itself: a flood of them is as much work as one of messages.
-              ws.on('ping', () => {
-                if (conn) admit(conn);
-              });
-              log.debug('Hub connection opened.', { userId: conn.userId });
-              if (info.resume) send(conn, 'resync', null);
-            },
-            onMessage(event) {
-              // Counted before anything else: a frame that is then ignored (binary, not JSON) costs a token too.
-              if (!conn || !admit(conn) || typeof event.data !== 'string') return;
-              try {
-                const message = JSON.parse(event.data) as { type?: unknown };
-                if (message?.type === 'ping') send(conn, 'pong', null);
-              } catch {
-                // Not JSON: ignored (clients have nothing else to say).
-              }
-            },
-            onClose() {
-              if (info) release(info.slot);
-              if (!conn) return;
-              remove(byUser, conn.userId, conn);
-              remove(bySession, conn.sessionId, conn);
-              log.debug('Hub connection closed.', { userId: conn.userId });
-            },
-            onError() {
-              // The close event follows, cleans up and gives the slot back.
-            },
-          };
-        },
-        {
-          // What @hono/node-ws could not hand to `onError` above: on Node 20, which has no global `ErrorEvent`,
-          // every socket error (a frame over the limit, a malformed frame) fails to become its event, and would be
-          // printed as a stack trace to stderr, outside the structured log, by any client that sends one. A
-          // client's protocol error is no fault of the service: debug.
-          onError(error: unknown) {
-            log.debug('Hub socket error (the connection closes).', {
-              error: error instanceof Error ? error.message : String(error),
-            });
-          },
-        },
-      );
-
-      app.get(HUB_PATH, async (c, next) => {
+      app.get(HUB_PATH, async (c) => {
         // `upgrade` is set by Node's HTTP parser (not declared by @types/node): true when the request came through
         // the server's upgrade event. A plain request that only carries the header could never open, yet would
         // hold a slot.
@@ -505,7 +516,6 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
           ?.incoming;
         if (c.req.header('upgrade')?.toLowerCase() !== 'websocket' || incoming?.upgrade !== true)
           return refuse(c, 426, ErrorCode.ParamInvalid);
-        if (!handshakeValid(incoming)) return refuse(c, 400, ErrorCode.ParamInvalid);
         // The query token is read here and nowhere else; bearer routes read the header only.
         const token = bearerToken(c.req.header('authorization')) ?? c.req.query('access_token') ?? '';
         const principal = token ? await deps.security.sessions.authenticate(token) : null;
@@ -518,16 +528,12 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
         const slot = reserve(principal.userId, incoming.socket);
         if (slot === 'user') return refuse(c, 429, ErrorCode.TooManyRequests);
         if (slot === 'instance') return refuse(c, 503, ErrorCode.ServiceUnavailable);
+        // Nobody reads this answer: written to a socket already gone, it is dropped.
+        if (slot === 'gone') return refuse(c, 400, ErrorCode.ParamInvalid);
         const resume = /^(1|true)$/i.test(c.req.query('resume') ?? '');
-        pending.set(c.req.raw, { principal, expiresAt: expiryOf(token), resume, slot });
-        try {
-          const answer = await upgrade(c, next);
-          accepted.add(incoming);
-          return answer;
-        } catch (error) {
-          release(slot);
-          throw error;
-        }
+        // Read (and let go) by `answerUpgrade` once this answer is back; ws checks the handshake itself then.
+        pending.set(incoming, { principal, expiresAt: expiryOf(token), resume, slot });
+        return c.body(null, 200);
       });
     },
 
@@ -561,9 +567,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     },
 
     inject(server) {
-      const wss = node?.wss;
       const app = mounted;
-      if (!wss || !app) return;
+      if (!app) return;
       server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         // Node takes its own error listener off a socket it hands to `upgrade`, and ws adds one only once it takes
         // the handshake: a client resetting its socket while the route checks its token would otherwise raise an
@@ -573,7 +578,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
           socket.destroy();
         };
         socket.on('error', onError);
-        answerUpgrade(app, wss, request, socket, head, () => socket.removeListener('error', onError)).catch(
+        answerUpgrade(app, request, socket, head, () => socket.removeListener('error', onError)).catch(
           (error: unknown) => {
             log.warn('Hub upgrade failed.', { error });
             socket.destroy();
@@ -584,13 +589,13 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
 
     connectionCount: () => everyConnection().length,
 
+    held: () => ({ slots: slotTotal, upgrades: pending.size }),
+
     async close() {
       if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
       await Promise.allSettled(stops.map((stop) => stop()));
-      const wss = node?.wss;
-      if (!wss) return;
       // Close frames first; whatever has not closed within a second is cut.
       const sockets = [...wss.clients];
       await Promise.race([
