@@ -1,8 +1,8 @@
 /**
- * The hub's bound on what one socket sends (`Service:Realtime:MessageBurst` / `MessagesPerSecond`, their defaults),
- * with real WebSocket clients on a service clock that stands still unless a test moves it: a burst past the bucket
- * closes the socket with 1008 and gives its slot back, ignored frames count as much as pings, and a client within
- * the rate keeps its socket and its pongs. Every wait is for a message, a close or the server's count, never a sleep.
+ * The hub's bound on what a user sends on one instance (`Service:Realtime:MessageBurst` / `MessagesPerSecond`, their
+ * defaults), with real WebSocket clients on a service clock that stands still unless a test moves it: a burst past
+ * the bucket closes the socket with 1008 and gives its slot back, ignored frames count as much as pings, a client
+ * within the rate keeps its socket and its pongs, and a user's sockets share one bucket. Every wait is for a message, a close or the server's count, never a sleep.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -126,5 +126,76 @@ describe('realtime hub bound on client messages', () => {
     // It was at the edge: one more with the clock standing still is one too many.
     client.ws.send(PING);
     expect((await closedInstead(client)).code).toBe(HubCloseCode.TooManyMessages);
+  });
+});
+
+describe('realtime hub bound shared by the sockets of one user', () => {
+  let t: TestServer;
+  let running: ListeningServer;
+  /** The service clock (ms): frozen, so no token comes back during a test. */
+  const clockMs = Date.now();
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      now: () => new Date(clockMs),
+      env: {
+        Service__Security__RateLimit__Enabled: 'false',
+        Service__Realtime__Enabled: 'true',
+        Service__Realtime__MaxConnectionsPerUser: '2',
+        Service__Realtime__MessageBurst: '10',
+        Service__Realtime__HeartbeatSeconds: '3600',
+      },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    await grantPermissions(t, { account: 'msg_max', permissions: [] });
+    await grantPermissions(t, { account: 'msg_ned', permissions: [] });
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  const held = () => t.server.realtime?.held() ?? { slots: -1, upgrades: -1, buckets: -1 };
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not reached');
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  const pong = async (client: HubClient) => {
+    client.ws.send(PING);
+    expect(await client.next()).toEqual({ type: 'pong', data: null });
+  };
+  const closedInstead = async (client: HubClient) => {
+    client.ws.send(PING);
+    await expect(client.next()).rejects.toThrow(`closed (${HubCloseCode.TooManyMessages})`);
+  };
+
+  it("draws every socket of a user on one bucket, dropped with the user's last socket", async () => {
+    const token = (await login(t, 'msg_max', TEST_USER_PASSWORD)).accessToken;
+    const first = await connectHub(running.url, { token });
+    const second = await connectHub(running.url, { token, inQuery: true });
+    const other = await connectHub(running.url, {
+      token: (await login(t, 'msg_ned', TEST_USER_PASSWORD)).accessToken,
+    });
+    // Six of the burst of ten on the first socket, the other four on the second: its next one is one too many.
+    for (let i = 0; i < 6; i++) await pong(first);
+    for (let i = 0; i < 4; i++) await pong(second);
+    await closedInstead(second);
+    expect((await second.closed).code).toBe(HubCloseCode.TooManyMessages);
+    // Only the socket that overflowed was closed; the first one shares the empty bucket, so its next is too many.
+    expect(first.ws.readyState).toBe(WebSocket.OPEN);
+    await closedInstead(first);
+    // Another user's bucket is their own.
+    for (let i = 0; i < 10; i++) await pong(other);
+    other.close();
+    await other.closed;
+    // Every socket closed: no bucket is kept, and the user's next socket starts with a full one.
+    await until(() => t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
+    const again = await connectHub(running.url, { token });
+    for (let i = 0; i < 10; i++) await pong(again);
+    again.close();
+    await again.closed;
   });
 });

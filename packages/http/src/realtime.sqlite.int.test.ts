@@ -490,7 +490,7 @@ describe('realtime hub slots over time', () => {
   const sueToken = async () => (await login(hub.t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
   /** Open sockets as the server counts them (it sees a client's close in its own time: tests wait for it). */
   const serverCount = () => hub.t.server.realtime?.connectionCount() ?? -1;
-  /** What the hub holds (slots, upgrades between the route and ws). */
+  /** What the hub holds (slots, upgrades between the route and ws, buckets). */
   const held = () => (hub.t.server.realtime as RealtimeHub).held();
   async function until(condition: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;
@@ -512,7 +512,7 @@ describe('realtime hub slots over time', () => {
     await Promise.all(left.map((c) => c.closed));
     await until(() => serverCount() === 0);
     // Every close gives back what the hub held for the socket.
-    await until(() => held().slots === 0 && held().upgrades === 0);
+    await until(() => held().slots === 0 && held().upgrades === 0 && held().buckets === 0);
   });
 
   /** A handshake ws would refuse (`headers` change the valid ones): its status and body, once the socket is gone. */

@@ -18,9 +18,11 @@
  *   taken before the upgrade and given back exactly once, when the connection's TCP socket closes (an open
  *   socket keeps its slot however long it lives), or when a handshake has not opened within
  *   `HANDSHAKE_TIMEOUT_MS` on the service clock (its socket is then cut).
- * - What a client sends is bounded per socket: every frame (message, binary or not, ping, pong) takes one token of a
- *   bucket of `MessageBurst` refilled at `MessagesPerSecond` on the service clock (message-bucket.ts); a socket
- *   that finds it empty is closed with 1008 (its slot given back as on any close), logged once.
+ * - What a client sends is bounded per user on this instance: every frame (message, binary or not, ping, pong) of any
+ *   of the user's sockets here takes one token of the user's one bucket of `MessageBurst` refilled at
+ *   `MessagesPerSecond` on the service clock (message-bucket.ts), so ten sockets send no more than one; the socket
+ *   that finds it empty is closed with 1008 (its slot given back as on any close), logged once. The bucket lives as
+ *   long as the user has a socket here.
  * - The upgrade: the app's hub route authenticates the request and reserves a slot, then ws's `handleUpgrade` checks
  *   the handshake itself. What ws refuses for its headers comes back through its `wsClientError` event and is
  *   answered with the 400 envelope; what it refuses on its own (a socket already closed, the server closing) it
@@ -108,9 +110,9 @@ export interface RealtimeHub {
   connectionCount(): number;
   /**
    * What the hub holds for connections on this instance: slots reserved (handshakes in progress and open sockets),
-   * and upgrade requests between the route and ws. Both zero once every socket closed.
+   * upgrade requests between the route and ws, and users with a message bucket. All zero once every socket closed.
    */
-  held(): { slots: number; upgrades: number };
+  held(): { slots: number; upgrades: number; buckets: number };
   /** Closes every socket (1001) and stops the subscriptions. */
   close(): Promise<void>;
 }
@@ -122,7 +124,7 @@ interface Connection {
   expiresAt: number | undefined;
   ws: WebSocket;
   alive: boolean;
-  /** What the client may still send (see {@link admit}). */
+  /** What the user may still send on this instance, shared by all their sockets here (see {@link admit}). */
   bucket: MessageBucket;
 }
 
@@ -178,6 +180,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   let checkingSessions = false;
   /** Upgrade requests the hub route took (a slot reserved), from the route until `answerUpgrade` reads them. */
   const pending = new Map<IncomingMessage, Pending>();
+  /** Each user's bucket of frames, while they have a socket on this instance. */
+  const buckets = new Map<number, MessageBucket>();
   /** Reserved slots (handshakes in progress and open sockets), per user and in all. */
   const slots = new Map<number, number>();
   let slotTotal = 0;
@@ -278,8 +282,9 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     conn.ws.send(JSON.stringify({ type, data }));
   }
   /**
-   * Counts one frame the client sent: true while the socket is within its rate, else it is closed (1008, logged
-   * once: frames still arriving while it closes are dropped unread).
+   * Counts one frame the client sent: true while the user is within their rate, else this socket is closed (1008,
+   * logged once: frames still arriving while it closes are dropped unread). The user's other sockets stay open; they
+   * draw from the same bucket.
    */
   function admit(conn: Connection): boolean {
     if (conn.ws.readyState !== 1) return false;
@@ -412,13 +417,18 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       return;
     }
     const userId = info.principal.userId;
+    let bucket = buckets.get(userId);
+    if (!bucket) {
+      bucket = fullBucket(rate, deps.now().getTime());
+      buckets.set(userId, bucket);
+    }
     const conn: Connection = {
       userId,
       sessionId: info.principal.sessionId,
       expiresAt: info.expiresAt,
       ws,
       alive: true,
-      bucket: fullBucket(rate, deps.now().getTime()),
+      bucket,
     };
     add(byUser, conn.userId, conn);
     add(bySession, conn.sessionId, conn);
@@ -445,6 +455,8 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       release(info.slot);
       remove(byUser, conn.userId, conn);
       remove(bySession, conn.sessionId, conn);
+      // The user's last socket here: the next one starts with a full bucket.
+      if (!byUser.has(conn.userId)) buckets.delete(conn.userId);
       log.debug('Hub connection closed.', { userId: conn.userId });
     });
     log.debug('Hub connection opened.', { userId: conn.userId });
@@ -589,7 +601,7 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
 
     connectionCount: () => everyConnection().length,
 
-    held: () => ({ slots: slotTotal, upgrades: pending.size }),
+    held: () => ({ slots: slotTotal, upgrades: pending.size, buckets: buckets.size }),
 
     async close() {
       if (closed) return;

@@ -1,18 +1,19 @@
 /**
- * The bound on what one hub socket may send: a token bucket per connection, `burst` frames at once, refilled at
- * `perSecond` on the service clock (`Service:Realtime:MessageBurst` / `MessagesPerSecond`). Plain data and one
- * function, so the rule is tested without a socket.
+ * The bound on what one user may send to the hub: a token bucket per user and instance (hub.ts shares it between
+ * the user's sockets there), `burst` frames at once, refilled at `perSecond` on the service clock
+ * (`Service:Realtime:MessageBurst` / `MessagesPerSecond`). Plain data and one function, so the rule is tested without
+ * a socket.
  */
 
 /** The rate of a bucket. */
 export interface MessageRate {
-  /** Frames a socket may send at once (the bucket's size). */
+  /** Frames a user may send at once (the bucket's size). */
   burst: number;
   /** Frames a second the bucket refills with. */
   perSecond: number;
 }
 
-/** One socket's bucket. */
+/** One user's bucket (on one instance). */
 export interface MessageBucket {
   /** Frames it may still send (fractional between refills). */
   tokens: number;
@@ -20,13 +21,13 @@ export interface MessageBucket {
   at: number;
 }
 
-/** A full bucket at service-clock ms `now` (a socket that just opened may send its burst). */
+/** A full bucket at service-clock ms `now` (a user whose first socket just opened may send their burst). */
 export function fullBucket(rate: MessageRate, now: number): MessageBucket {
   return { tokens: rate.burst, at: now };
 }
 
 /**
- * Takes one frame from `bucket` at service-clock ms `now`: false when it is empty (the socket sends faster than
+ * Takes one frame from `bucket` at service-clock ms `now`: false when it is empty (the user sends faster than
  * `rate`). A clock that moves back refills nothing, and never twice for the same span.
  */
 export function takeMessage(bucket: MessageBucket, rate: MessageRate, now: number): boolean {

@@ -407,17 +407,20 @@ export const serviceSchema = section({
     // The console sends the hub no message at all: its browser answers the heartbeat's ping, one pong every
     // HeartbeatSeconds (at least 1 s). A script pinging to test its socket needs one every few seconds. 10 a second
     // with a burst of 60 leaves such clients a hundredfold margin (a reconnecting tab or a script's catch-up
-    // included), and holds a hostile socket to ten parses and answers a second instead of as many as it can send.
+    // included), and holds a hostile user to ten parses and answers a second instead of as many as it can send.
+    // Per user, not per socket: a user holding MaxConnectionsPerUser sockets would otherwise send that many times
+    // the rate.
     // No 0 = unlimited: that is the unbounded stream this bound is there to stop.
     MessageBurst: int(
       60,
-      'Frames one hub socket may send at once (messages, binary or not, pings and pongs); past the bucket the socket closes with 1008.',
+      'Frames one user may send at once over all their hub sockets on one instance (messages, binary or not, pings and pongs); the socket that finds the bucket empty closes with 1008.',
       { min: 1, max: 1_000_000 },
     ),
-    MessagesPerSecond: int(10, 'Steady rate at which the bucket of `MessageBurst` refills, per socket.', {
-      min: 1,
-      max: 10_000,
-    }),
+    MessagesPerSecond: int(
+      10,
+      'Steady rate at which the bucket of `MessageBurst` refills, one bucket per user and instance shared by all their sockets.',
+      { min: 1, max: 10_000 },
+    ),
   }),
   Metrics: section({
     Enabled: bool(false, 'Serve Prometheus metrics at /metrics (anonymous: never expose it publicly).'),
