@@ -11,6 +11,7 @@
 // use (SVC_TEST_PG_URL, SVC_TEST_MYSQL_URL or their defaults). A few minutes per dialect with the defaults.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { analyze, timePage } from './pages.mjs';
 
 const testing = await import('../packages/http/dist/testing/index.js');
 const { login } = await import('../packages/http/dist/testing/auth.js');
@@ -59,40 +60,6 @@ async function fill(repos, from, to) {
   }
 }
 
-async function time(t, token, path) {
-  const headers = { authorization: `Bearer ${token}` };
-  const once = async () => {
-    const res = await t.server.app.request(path, { headers });
-    const body = await res.json();
-    if (body.code !== 0) throw new Error(`${path}: ${JSON.stringify(body)}`);
-    return body.data.total;
-  };
-  for (let i = 0; i < WARMUP; i++) await once();
-  const samples = [];
-  let total = 0;
-  for (let i = 0; i < REQUESTS; i++) {
-    const started = performance.now();
-    total = await once();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { mean, median: samples[Math.floor(samples.length / 2)], total };
-}
-
-/** Fresh statistics and (PostgreSQL) a visibility map, as autovacuum gives a table that grew in production. */
-async function analyze({ adapter, db }) {
-  const { sql } = await import('../packages/data/node_modules/drizzle-orm/index.js');
-  const statement = {
-    Sqlite: 'analyze',
-    PostgreSQL: 'vacuum analyze sys_op_log',
-    MySql: 'analyze table sys_op_log',
-  }[adapter.dbType];
-  if (!statement) return;
-  if (typeof db.execute === 'function') await db.execute(sql.raw(statement));
-  else db.run(sql.raw(statement));
-}
-
 async function runDialect(dbType) {
   const t = await testing.startTestServer({
     dbType,
@@ -113,11 +80,11 @@ async function runDialect(dbType) {
       const started = performance.now();
       await fill(repos, filled, size);
       filled = size;
-      await analyze(database);
+      await analyze(database, 'sys_op_log');
       console.log(`  ${dbType}: ${size} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       for (const [name, path] of Object.entries(QUERIES)) {
         results[name] ??= {};
-        results[name][size] = await time(t, token, path);
+        results[name][size] = await timePage(t, token, path, { requests: REQUESTS, warmup: WARMUP });
       }
     }
     return results;

@@ -10,6 +10,7 @@
 // use (SVC_TEST_PG_URL, SVC_TEST_MYSQL_URL or their defaults). About a minute per dialect with the defaults.
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { analyze, timePage } from './pages.mjs';
 
 const testing = await import('../packages/http/dist/testing/index.js');
 const { login } = await import('../packages/http/dist/testing/auth.js');
@@ -56,27 +57,6 @@ async function seedUsers(database, from, to, orgIds, hash) {
   }
 }
 
-async function time(t, token, path) {
-  const headers = { authorization: `Bearer ${token}` };
-  const once = async () => {
-    const res = await t.server.app.request(path, { headers });
-    const body = await res.json();
-    if (body.code !== 0) throw new Error(`${path}: ${JSON.stringify(body)}`);
-    return body.data.total;
-  };
-  for (let i = 0; i < WARMUP; i++) await once();
-  const samples = [];
-  let total = 0;
-  for (let i = 0; i < REQUESTS; i++) {
-    const started = performance.now();
-    total = await once();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { mean, median: samples[Math.floor(samples.length / 2)], total };
-}
-
 async function runDialect(dbType) {
   const t = await testing.startTestServer({
     dbType,
@@ -103,35 +83,22 @@ async function runDialect(dbType) {
       const started = performance.now();
       await seedUsers(database, seeded, size, orgIds, hash);
       seeded = size;
-      await analyze(database);
+      await analyze(database, 'sys_user');
       console.log(
         `  ${dbType}: ${size} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
       for (const [name, path] of Object.entries(QUERIES)) {
         results[name] ??= {};
-        results[name][size] = await time(t, token, path(orgIds[7]));
+        results[name][size] = await timePage(t, token, path(orgIds[7]), {
+          requests: REQUESTS,
+          warmup: WARMUP,
+        });
       }
     }
     return results;
   } finally {
     await t.close();
   }
-}
-
-/**
- * Fresh statistics and (PostgreSQL) a visibility map, as autovacuum gives a table that grew in production: the
- * planners choose index-only scans for the count from them.
- */
-async function analyze({ adapter, db }) {
-  const { sql } = await import('../packages/data/node_modules/drizzle-orm/index.js');
-  const statement = {
-    Sqlite: 'analyze',
-    PostgreSQL: 'vacuum analyze sys_user',
-    MySql: 'analyze table sys_user',
-  }[adapter.dbType];
-  if (!statement) return;
-  if (typeof db.execute === 'function') await db.execute(sql.raw(statement));
-  else db.run(sql.raw(statement));
 }
 
 const fmt = (ms) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
