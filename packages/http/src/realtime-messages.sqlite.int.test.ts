@@ -66,6 +66,9 @@ describe('realtime hub bound on client messages', () => {
     const left = clients.splice(0);
     for (const c of left) c.close();
     await Promise.all(left.map((c) => c.closed));
+    // The user's bucket outlives their socket until it has refilled: the next test starts with a full one.
+    const { MessageBurst: burst, MessagesPerSecond: perSecond } = rate();
+    clockMs += Math.ceil((burst * 1000) / perSecond);
   });
   /** The close the server sent next, instead of any further message (a message fails the test at once). */
   const closedInstead = async (client: HubClient) => {
@@ -89,10 +92,18 @@ describe('realtime hub bound on client messages', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain(`"userId":${userId}`);
     expect(logged[0]).not.toContain(token);
-    // The user's only slot is free again: a new socket opens (not 429) and is answered.
+    // The user's only slot is free again: a new socket opens (not 429), but on the same empty bucket, not a full one
+    // (closing and reopening would otherwise be a way round the rate).
     const again = await open();
     again.ws.send(PING);
-    expect(await again.next()).toEqual({ type: 'pong', data: null });
+    expect((await closedInstead(again)).code).toBe(HubCloseCode.TooManyMessages);
+    // One refill interval later on the service clock, one frame.
+    clockMs += Math.ceil(1000 / rate().MessagesPerSecond);
+    const later = await open();
+    later.ws.send(PING);
+    expect(await later.next()).toEqual({ type: 'pong', data: null });
+    later.ws.send(PING);
+    expect((await closedInstead(later)).code).toBe(HubCloseCode.TooManyMessages);
   });
 
   it('counts the frames it ignores (binary, not JSON, unknown types, pings) as much as its own pings', async () => {
@@ -132,8 +143,8 @@ describe('realtime hub bound on client messages', () => {
 describe('realtime hub bound shared by the sockets of one user', () => {
   let t: TestServer;
   let running: ListeningServer;
-  /** The service clock (ms): frozen, so no token comes back during a test. */
-  const clockMs = Date.now();
+  /** The service clock (ms): frozen, so no token comes back unless a test moves it. */
+  let clockMs = Date.now();
 
   beforeAll(async () => {
     t = await startTestServer({
@@ -172,7 +183,7 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     await expect(client.next()).rejects.toThrow(`closed (${HubCloseCode.TooManyMessages})`);
   };
 
-  it("draws every socket of a user on one bucket, dropped with the user's last socket", async () => {
+  it("draws every socket of a user on one bucket, kept after the user's last socket until it has refilled", async () => {
     const token = (await login(t, 'msg_max', TEST_USER_PASSWORD)).accessToken;
     const first = await connectHub(running.url, { token });
     const second = await connectHub(running.url, { token, inQuery: true });
@@ -189,13 +200,70 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     await closedInstead(first);
     // Another user's bucket is their own.
     for (let i = 0; i < 10; i++) await pong(other);
-    other.close();
-    await other.closed;
-    // Every socket closed: no bucket is kept, and the user's next socket starts with a full one.
-    await until(() => t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
+    // Both of the user's sockets closed: their empty bucket stays, so a new socket does not start with a full one.
+    await until(() => t.server.realtime?.connectionCount() === 1 && held().buckets === 2);
     const again = await connectHub(running.url, { token });
-    for (let i = 0; i < 10; i++) await pong(again);
-    again.close();
-    await again.closed;
+    await closedInstead(again);
+    // A second later (10 a second), the burst is back: the next socket may send it.
+    clockMs += 1000;
+    const later = await connectHub(running.url, { token });
+    for (let i = 0; i < 10; i++) await pong(later);
+    // Closed once refilled, both users' buckets are forgotten with their last sockets.
+    clockMs += 1000;
+    later.close();
+    other.close();
+    await Promise.all([later.closed, other.closed]);
+    await until(() => t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
+  });
+});
+
+describe('realtime hub buckets of users gone from the instance', () => {
+  let t: TestServer;
+  let running: ListeningServer;
+  /** The service clock (ms): frozen unless the test moves it. */
+  let clockMs = Date.now();
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      now: () => new Date(clockMs),
+      env: {
+        Service__Security__RateLimit__Enabled: 'false',
+        Service__Realtime__Enabled: 'true',
+        Service__Realtime__MessageBurst: '2',
+        Service__Realtime__MessagesPerSecond: '1',
+        // The heartbeat is what forgets a bucket refilled after its user left; a socket here sends no pong to it.
+        Service__Realtime__HeartbeatSeconds: '1',
+      },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    await grantPermissions(t, { account: 'msg_kim', permissions: [] });
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  const buckets = () => t.server.realtime?.held().buckets ?? -1;
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not reached');
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  it('forgets the bucket of a user with no socket once it has refilled, at a heartbeat', async () => {
+    const token = (await login(t, 'msg_kim', TEST_USER_PASSWORD)).accessToken;
+    const client = await connectHub(running.url, { token });
+    client.ws.send(PING);
+    expect(await client.next()).toEqual({ type: 'pong', data: null });
+    client.close();
+    await client.closed;
+    await until(() => t.server.realtime?.connectionCount() === 0);
+    // Short of its burst when the socket closed (the ping, and the client's pong if a heartbeat came): kept.
+    expect(buckets()).toBe(1);
+    // Two seconds later on the service clock (1 a second, a burst of 2) it has refilled; a heartbeat lets it go.
+    clockMs += 2000;
+    await until(() => buckets() === 0);
   });
 });

@@ -22,7 +22,8 @@
  *   of the user's sockets here takes one token of the user's one bucket of `MessageBurst` refilled at
  *   `MessagesPerSecond` on the service clock (message-bucket.ts), so ten sockets send no more than one; the socket
  *   that finds it empty is closed with 1008 (its slot given back as on any close), logged once. The bucket lives as
- *   long as the user has a socket here.
+ *   long as the user has a socket here, and after their last one closed until it has refilled (dropped then, at the
+ *   close or at a heartbeat): closing a socket and opening another does not refill it.
  * - The upgrade: the app's hub route authenticates the request and reserves a slot, then ws's `handleUpgrade` checks
  *   the handshake itself. What ws refuses for its headers comes back through its `wsClientError` event and is
  *   answered with the 400 envelope; what it refuses on its own (a socket already closed, the server closing) it
@@ -41,7 +42,13 @@ import type { HttpDeps } from '../deps.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { bearerToken } from '../security/guards.js';
 import { REALTIME_CHANNEL, type RealtimeEvent, realtimeBusFor } from './bus.js';
-import { fullBucket, type MessageBucket, type MessageRate, takeMessage } from './message-bucket.js';
+import {
+  fullBucket,
+  isRefilled,
+  type MessageBucket,
+  type MessageRate,
+  takeMessage,
+} from './message-bucket.js';
 
 /** The hub's path. */
 export const HUB_PATH = '/hub/realtime';
@@ -110,7 +117,8 @@ export interface RealtimeHub {
   connectionCount(): number;
   /**
    * What the hub holds for connections on this instance: slots reserved (handshakes in progress and open sockets),
-   * upgrade requests between the route and ws, and users with a message bucket. All zero once every socket closed.
+   * upgrade requests between the route and ws, and users with a message bucket (kept after their last socket closed
+   * until it has refilled). All zero once every socket closed and every bucket refilled.
    */
   held(): { slots: number; upgrades: number; buckets: number };
   /** Closes every socket (1001) and stops the subscriptions. */
@@ -180,7 +188,10 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   let checkingSessions = false;
   /** Upgrade requests the hub route took (a slot reserved), from the route until `answerUpgrade` reads them. */
   const pending = new Map<IncomingMessage, Pending>();
-  /** Each user's bucket of frames, while they have a socket on this instance. */
+  /**
+   * Each user's bucket of frames, while they have a socket on this instance and, once their last one closed, until it
+   * has refilled ({@link dropRefilledBuckets}).
+   */
   const buckets = new Map<number, MessageBucket>();
   /** Reserved slots (handshakes in progress and open sockets), per user and in all. */
   const slots = new Map<number, number>();
@@ -361,9 +372,17 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     }
   }
 
+  /** Forgets the buckets of users with no socket here that have refilled (a new socket would get a full one anyway). */
+  function dropRefilledBuckets(now: number): void {
+    for (const [userId, bucket] of buckets) {
+      if (!byUser.has(userId) && isRefilled(bucket, rate, now)) buckets.delete(userId);
+    }
+  }
+
   function heartbeat(): void {
     expireHandshakes();
     const now = deps.now().getTime();
+    dropRefilledBuckets(now);
     void checkSessions(now);
     for (const conn of everyConnection()) {
       if (conn.expiresAt !== undefined && now >= conn.expiresAt) {
@@ -455,8 +474,10 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       release(info.slot);
       remove(byUser, conn.userId, conn);
       remove(bySession, conn.sessionId, conn);
-      // The user's last socket here: the next one starts with a full bucket.
-      if (!byUser.has(conn.userId)) buckets.delete(conn.userId);
+      // The user's last socket here: its bucket is forgotten once refilled, not before (a heartbeat drops it later),
+      // so that a socket closed for its frames (or by its client) and opened again does not start with a full one.
+      if (!byUser.has(conn.userId) && isRefilled(conn.bucket, rate, deps.now().getTime()))
+        buckets.delete(conn.userId);
       log.debug('Hub connection closed.', { userId: conn.userId });
     });
     log.debug('Hub connection opened.', { userId: conn.userId });

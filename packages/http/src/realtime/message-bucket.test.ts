@@ -1,6 +1,6 @@
 /** The hub's per-socket message bound as a rule alone; realtime.sqlite.int.test.ts drives it through real sockets. */
 import { describe, expect, it } from 'vitest';
-import { fullBucket, takeMessage } from './message-bucket.js';
+import { fullBucket, isRefilled, takeMessage } from './message-bucket.js';
 
 describe('hub message bucket', () => {
   const rate = { burst: 3, perSecond: 2 };
@@ -26,5 +26,16 @@ describe('hub message bucket', () => {
     takes(bucket, 10_000, 3);
     expect(takes(bucket, 5_000, 1)).toEqual([false]);
     expect(takes(bucket, 10_500, 2)).toEqual([true, false]);
+  });
+
+  it('reads a bucket as refilled only once its burst is back, never from a clock moved back', () => {
+    const bucket = fullBucket(rate, 1000);
+    expect(isRefilled(bucket, rate, 1000)).toBe(true);
+    takes(bucket, 1000, 2);
+    // One frame short of the burst: two taken, one back after half a second, the other after a second.
+    expect(isRefilled(bucket, rate, 1000)).toBe(false);
+    expect(isRefilled(bucket, rate, 1500)).toBe(false);
+    expect(isRefilled(bucket, rate, 2000)).toBe(true);
+    expect(isRefilled(bucket, rate, 500)).toBe(false);
   });
 });

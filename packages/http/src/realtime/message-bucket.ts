@@ -21,7 +21,7 @@ export interface MessageBucket {
   at: number;
 }
 
-/** A full bucket at service-clock ms `now` (a user whose first socket just opened may send their burst). */
+/** A full bucket at service-clock ms `now` (a user new to this instance, or whose bucket has refilled, may send their burst). */
 export function fullBucket(rate: MessageRate, now: number): MessageBucket {
   return { tokens: rate.burst, at: now };
 }
@@ -38,4 +38,13 @@ export function takeMessage(bucket: MessageBucket, rate: MessageRate, now: numbe
   if (bucket.tokens < 1) return false;
   bucket.tokens -= 1;
   return true;
+}
+
+/**
+ * Whether `bucket` has refilled by service-clock ms `now`: only then may it be forgotten (a user who reconnects gets a
+ * full bucket either way). One that has not refilled is kept after the user's last socket closes, or closing and
+ * reopening a socket would refill it at once.
+ */
+export function isRefilled(bucket: MessageBucket, rate: MessageRate, now: number): boolean {
+  return bucket.tokens + (Math.max(0, now - bucket.at) * rate.perSecond) / 1000 >= rate.burst;
 }

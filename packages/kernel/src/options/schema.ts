@@ -409,7 +409,7 @@ export const serviceSchema = section({
     // with a burst of 60 leaves such clients a hundredfold margin (a reconnecting tab or a script's catch-up
     // included), and holds a hostile user to ten parses and answers a second instead of as many as it can send.
     // Per user, not per socket: a user holding MaxConnectionsPerUser sockets would otherwise send that many times
-    // the rate.
+    // the rate. Kept after the user's last socket closes until refilled: reconnecting does not refill it.
     // No 0 = unlimited: that is the unbounded stream this bound is there to stop.
     MessageBurst: int(
       60,
