@@ -458,6 +458,26 @@ describe('realtime hub instance bound', () => {
 });
 
 /**
+ * An upgrade request for the hub as Node's parser hands it to an `upgrade` listener, on `socket`, with the five
+ * handshake headers and the bearer `token`.
+ */
+function fakeHubUpgrade(socket: Duplex, token: string): IncomingMessage {
+  const req = new IncomingMessage(socket as unknown as Socket);
+  req.method = 'GET';
+  req.url = '/hub/realtime';
+  req.headers = {
+    connection: 'Upgrade',
+    upgrade: 'websocket',
+    authorization: `Bearer ${token}`,
+    'sec-websocket-version': '13',
+    'sec-websocket-key': randomBytes(16).toString('base64'),
+  };
+  // What Node's parser sets on a request it hands to `upgrade` (the hub route refuses others with 426).
+  Object.assign(req, { upgrade: true });
+  return req;
+}
+
+/**
  * A test server with the hub on behind a real listener and one user without permissions, whose service clock runs
  * `offsetMs` ahead of the real one: tests move it past timeouts instead of waiting for them.
  */
@@ -642,19 +662,7 @@ describe('realtime hub slots over time', () => {
       // More of them than the user's bound (2), the clock standing still: none may keep a slot.
       for (let i = 0; i < 4; i++) {
         socket = new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() });
-        const req = new IncomingMessage(socket as unknown as Socket);
-        req.method = 'GET';
-        req.url = '/hub/realtime';
-        req.headers = {
-          connection: 'Upgrade',
-          upgrade: 'websocket',
-          authorization: `Bearer ${admin}`,
-          'sec-websocket-version': '13',
-          'sec-websocket-key': randomBytes(16).toString('base64'),
-        };
-        // What Node's parser sets on a request it hands to `upgrade` (the hub route refuses others with 426).
-        Object.assign(req, { upgrade: true });
-        onUpgrade?.(req, socket, Buffer.alloc(0));
+        onUpgrade?.(fakeHubUpgrade(socket, admin), socket, Buffer.alloc(0));
         await checking.mock.results[i]?.value;
       }
     } finally {
@@ -681,17 +689,7 @@ describe('realtime hub slots over time', () => {
         done();
       },
     });
-    const req = new IncomingMessage(socket as unknown as Socket);
-    req.method = 'GET';
-    req.url = '/hub/realtime';
-    req.headers = {
-      connection: 'Upgrade',
-      upgrade: 'websocket',
-      authorization: 'Bearer x',
-      'sec-websocket-version': '13',
-      'sec-websocket-key': randomBytes(16).toString('base64'),
-    };
-    onUpgrade?.(req, socket, Buffer.alloc(0));
+    onUpgrade?.(fakeHubUpgrade(socket, 'x'), socket, Buffer.alloc(0));
     // Node takes its own error listener off a socket it hands to `upgrade`: while the route checks the token, the
     // hub's is the only one, or the reset below would be an unhandled error that ends the process.
     expect(socket.listenerCount('error')).toBeGreaterThan(0);
