@@ -298,6 +298,11 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(
         (await init({ fileHash: 'zz', fileName: 'a.zip', totalSize: 10, chunkCount: 1 })).body.code,
       ).toBe(48000);
+      // A name the store refuses (NUL, CR/LF, a direction override) is refused at init, before any chunk is sent.
+      for (const fileName of ['a\u0000b.zip', 'a\r\nb.zip', 'gnp\u202e.zip'])
+        expect((await init({ fileHash: hash, fileName, totalSize: 10, chunkCount: 1 })).body.code).toBe(
+          48000,
+        );
       const started = await init({
         fileHash: sha(new Uint8Array([5])),
         fileName: 'p.txt',

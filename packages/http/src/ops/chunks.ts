@@ -43,7 +43,7 @@ import type { DataScopeFilter, FileRepository, SysFileRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { createChunkLedgers } from './chunk-ledger.js';
 import { createOpenUploadQuota } from './chunk-quota.js';
-import { extensionOf, type FileStore, type StoredUpload } from './file-store.js';
+import { extensionOf, type FileStore, type StoredUpload, uploadName } from './file-store.js';
 
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
 export const MAX_CHUNKS = 10_000;
@@ -166,6 +166,9 @@ export function createChunkUploads(options: {
   const ledgers = createChunkLedgers(received);
 
   function checkInit(input: ChunkInit): void {
+    // The name the store will keep (48000 for control or direction-override characters): refused here, not after
+    // every chunk is sent.
+    uploadName(input.fileName);
     const ext = extensionOf(input.fileName);
     if (!ext || !allowed.has(ext))
       throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
