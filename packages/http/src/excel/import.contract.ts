@@ -149,6 +149,25 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(bad.status).toBeLessThan(500);
     });
 
+    it('maps no column from a header named like an object property (constructor, toString)', async () => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Users');
+      sheet.addRow([...HEADERS, 'constructor', 'toString']);
+      sheet.addRow([...row({ account: 'imp-proto', realName: 'P', orgCode: 'imp-a' }), 'x', '']);
+      // A cell without a value under `toString`: no column reads it, so it is no error of the row.
+      sheet.getCell(2, HEADERS.length + 2).value = { formula: 'CONCAT("a","b")' } as ExcelJS.CellValue;
+      const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+      for (const mapping of [undefined, { Account: 'account' }]) {
+        const res = await preview(bytes, undefined, mapping);
+        expect(res.code).toBe(0);
+        expect(Object.keys(res.data.rows[0].cells).sort()).toEqual(
+          USER_IMPORT_COLUMNS.map((c) => c.key).sort(),
+        );
+        expect(res.data.rows[0].errors).toEqual([]);
+        expect(res.data.errorRows).toBe(0);
+      }
+    });
+
     it('refuses an organisation outside the caller scope (46011), per row', async () => {
       const bytes = await xlsx(HEADERS, [
         row({ account: 'imp-in', realName: 'In', orgCode: 'imp-a' }),

@@ -530,17 +530,19 @@ export function createUserImportService(
       const used: Record<string, string> = {};
       for (const header of headers) {
         if (header === '') continue;
-        const explicit = mapping?.[header];
+        // Own keys only: a header such as `constructor` or `toString` is not a key of every object.
+        const explicit = mapping && Object.hasOwn(mapping, header) ? mapping[header] : undefined;
         const key = explicit !== undefined ? explicit : defaultKeyOf(header);
         if (key && COLUMN_KEYS.has(key)) used[header] = key;
       }
+      const keyOf = (header: string) => (Object.hasOwn(used, header) ? used[header] : undefined);
       const mapped = new Set(Object.values(used));
       const missing = USER_IMPORT_COLUMNS.filter((c) => c.required && !mapped.has(c.key)).map((c) => c.key);
       const columnErrors = missing.map((key) => err(key, ErrorCode.ImportColumnMissing));
       const rows = data.map((values, i) => {
         const cells: Record<string, string> = {};
         headers.forEach((header, col) => {
-          const key = used[header];
+          const key = keyOf(header);
           if (key) cells[key] = values[col] ?? '';
         });
         return { index: i + 1, cells };
@@ -548,7 +550,7 @@ export function createUserImportService(
       const checked = check(rows, await lookups(actor, rows));
       // A cell the workbook holds no value for is that cell's one error (its '' would read as blank or missing).
       for (const { row, column } of lostCells) {
-        const key = used[headers[column] ?? ''];
+        const key = keyOf(headers[column] ?? '');
         const target = checked[row];
         if (!key || !target) continue;
         target.errors = target.errors.filter((e) => e.columnKey !== key);
