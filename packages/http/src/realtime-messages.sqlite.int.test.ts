@@ -140,40 +140,48 @@ describe('realtime hub bound on client messages', () => {
   });
 });
 
-describe('realtime hub bound shared by the sockets of one user', () => {
-  let t: TestServer;
-  let running: ListeningServer;
-  /** The service clock (ms): frozen, so no token comes back unless a test moves it. */
-  let clockMs = Date.now();
-
+/**
+ * A test server with the hub on behind a real listener, rate limiting off, and `accounts` without permissions, on a
+ * service clock that stands still unless a test moves `clockMs`.
+ */
+function hubOnFrozenClock(env: Record<string, string>, accounts: string[]) {
+  const hub = { clockMs: Date.now() } as { clockMs: number; t: TestServer; running: ListeningServer };
   beforeAll(async () => {
-    t = await startTestServer({
-      now: () => new Date(clockMs),
-      env: {
-        Service__Security__RateLimit__Enabled: 'false',
-        Service__Realtime__Enabled: 'true',
-        Service__Realtime__MaxConnectionsPerUser: '2',
-        Service__Realtime__MessageBurst: '10',
-        Service__Realtime__HeartbeatSeconds: '3600',
-      },
+    hub.t = await startTestServer({
+      now: () => new Date(hub.clockMs),
+      env: { Service__Security__RateLimit__Enabled: 'false', Service__Realtime__Enabled: 'true', ...env },
     });
-    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
-    await grantPermissions(t, { account: 'msg_max', permissions: [] });
-    await grantPermissions(t, { account: 'msg_ned', permissions: [] });
+    hub.running = await listen(hub.t.server, hub.t.server.deps.logger, 'http://127.0.0.1:0');
+    for (const account of accounts) await grantPermissions(hub.t, { account, permissions: [] });
   });
   afterAll(async () => {
-    await running?.shutdown();
-    await t?.close();
+    await hub.running?.shutdown();
+    await hub.t?.close();
   });
+  return hub;
+}
 
-  const held = () => t.server.realtime?.held() ?? { slots: -1, upgrades: -1, buckets: -1 };
-  async function until(condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('condition not reached');
-      await new Promise((r) => setImmediate(r));
-    }
+/** Waits (a turn of the event loop at a time, never a sleep) until `condition` holds, or fails after 20 s. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setImmediate(r));
   }
+}
+
+describe('realtime hub bound shared by the sockets of one user', () => {
+  // The service clock stands still, so no token comes back unless a test moves it.
+  const hub = hubOnFrozenClock(
+    {
+      Service__Realtime__MaxConnectionsPerUser: '2',
+      Service__Realtime__MessageBurst: '10',
+      Service__Realtime__HeartbeatSeconds: '3600',
+    },
+    ['msg_max', 'msg_ned'],
+  );
+
+  const held = () => hub.t.server.realtime?.held() ?? { slots: -1, upgrades: -1, buckets: -1 };
   const pong = async (client: HubClient) => {
     client.ws.send(PING);
     expect(await client.next()).toEqual({ type: 'pong', data: null });
@@ -184,11 +192,11 @@ describe('realtime hub bound shared by the sockets of one user', () => {
   };
 
   it("draws every socket of a user on one bucket, kept after the user's last socket until it has refilled", async () => {
-    const token = (await login(t, 'msg_max', TEST_USER_PASSWORD)).accessToken;
-    const first = await connectHub(running.url, { token });
-    const second = await connectHub(running.url, { token, inQuery: true });
-    const other = await connectHub(running.url, {
-      token: (await login(t, 'msg_ned', TEST_USER_PASSWORD)).accessToken,
+    const token = (await login(hub.t, 'msg_max', TEST_USER_PASSWORD)).accessToken;
+    const first = await connectHub(hub.running.url, { token });
+    const second = await connectHub(hub.running.url, { token, inQuery: true });
+    const other = await connectHub(hub.running.url, {
+      token: (await login(hub.t, 'msg_ned', TEST_USER_PASSWORD)).accessToken,
     });
     // Six of the burst of ten on the first socket, the other four on the second: its next one is one too many.
     for (let i = 0; i < 6; i++) await pong(first);
@@ -201,69 +209,47 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     // Another user's bucket is their own.
     for (let i = 0; i < 10; i++) await pong(other);
     // Both of the user's sockets closed: their empty bucket stays, so a new socket does not start with a full one.
-    await until(() => t.server.realtime?.connectionCount() === 1 && held().buckets === 2);
-    const again = await connectHub(running.url, { token });
+    await until(() => hub.t.server.realtime?.connectionCount() === 1 && held().buckets === 2);
+    const again = await connectHub(hub.running.url, { token });
     await closedInstead(again);
     // A second later (10 a second), the burst is back: the next socket may send it.
-    clockMs += 1000;
-    const later = await connectHub(running.url, { token });
+    hub.clockMs += 1000;
+    const later = await connectHub(hub.running.url, { token });
     for (let i = 0; i < 10; i++) await pong(later);
     // Closed once refilled, both users' buckets are forgotten with their last sockets.
-    clockMs += 1000;
+    hub.clockMs += 1000;
     later.close();
     other.close();
     await Promise.all([later.closed, other.closed]);
-    await until(() => t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
+    await until(() => hub.t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
   });
 });
 
 describe('realtime hub buckets of users gone from the instance', () => {
-  let t: TestServer;
-  let running: ListeningServer;
-  /** The service clock (ms): frozen unless the test moves it. */
-  let clockMs = Date.now();
+  const hub = hubOnFrozenClock(
+    {
+      Service__Realtime__MessageBurst: '2',
+      Service__Realtime__MessagesPerSecond: '1',
+      // The heartbeat is what forgets a bucket refilled after its user left.
+      Service__Realtime__HeartbeatSeconds: '1',
+    },
+    ['msg_kim'],
+  );
 
-  beforeAll(async () => {
-    t = await startTestServer({
-      now: () => new Date(clockMs),
-      env: {
-        Service__Security__RateLimit__Enabled: 'false',
-        Service__Realtime__Enabled: 'true',
-        Service__Realtime__MessageBurst: '2',
-        Service__Realtime__MessagesPerSecond: '1',
-        // The heartbeat is what forgets a bucket refilled after its user left; a socket here sends no pong to it.
-        Service__Realtime__HeartbeatSeconds: '1',
-      },
-    });
-    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
-    await grantPermissions(t, { account: 'msg_kim', permissions: [] });
-  });
-  afterAll(async () => {
-    await running?.shutdown();
-    await t?.close();
-  });
-
-  const buckets = () => t.server.realtime?.held().buckets ?? -1;
-  async function until(condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('condition not reached');
-      await new Promise((r) => setImmediate(r));
-    }
-  }
+  const buckets = () => hub.t.server.realtime?.held().buckets ?? -1;
 
   it('forgets the bucket of a user with no socket once it has refilled, at a heartbeat', async () => {
-    const token = (await login(t, 'msg_kim', TEST_USER_PASSWORD)).accessToken;
-    const client = await connectHub(running.url, { token });
+    const token = (await login(hub.t, 'msg_kim', TEST_USER_PASSWORD)).accessToken;
+    const client = await connectHub(hub.running.url, { token });
     client.ws.send(PING);
     expect(await client.next()).toEqual({ type: 'pong', data: null });
     client.close();
     await client.closed;
-    await until(() => t.server.realtime?.connectionCount() === 0);
+    await until(() => hub.t.server.realtime?.connectionCount() === 0);
     // Short of its burst when the socket closed (the ping, and the client's pong if a heartbeat came): kept.
     expect(buckets()).toBe(1);
     // Two seconds later on the service clock (1 a second, a burst of 2) it has refilled; a heartbeat lets it go.
-    clockMs += 2000;
+    hub.clockMs += 2000;
     await until(() => buckets() === 0);
   });
 });
