@@ -527,22 +527,22 @@ export function createUserImportService(
         maxRows: options.MaxRows,
         maxUnpackedBytes: options.MaxUnpackedMb * MIB,
       });
-      const used: Record<string, string> = {};
+      // A map, not an object: a header such as `constructor` or `toString` is a key like any other.
+      const used = new Map<string, string>();
       for (const header of headers) {
         if (header === '') continue;
         // Own keys only: a header such as `constructor` or `toString` is not a key of every object.
         const explicit = mapping && Object.hasOwn(mapping, header) ? mapping[header] : undefined;
         const key = explicit !== undefined ? explicit : defaultKeyOf(header);
-        if (key && COLUMN_KEYS.has(key)) used[header] = key;
+        if (key && COLUMN_KEYS.has(key)) used.set(header, key);
       }
-      const keyOf = (header: string) => (Object.hasOwn(used, header) ? used[header] : undefined);
-      const mapped = new Set(Object.values(used));
+      const mapped = new Set(used.values());
       const missing = USER_IMPORT_COLUMNS.filter((c) => c.required && !mapped.has(c.key)).map((c) => c.key);
       const columnErrors = missing.map((key) => err(key, ErrorCode.ImportColumnMissing));
       const rows = data.map((values, i) => {
         const cells: Record<string, string> = {};
         headers.forEach((header, col) => {
-          const key = keyOf(header);
+          const key = used.get(header);
           if (key) cells[key] = values[col] ?? '';
         });
         return { index: i + 1, cells };
@@ -550,7 +550,7 @@ export function createUserImportService(
       const checked = check(rows, await lookups(actor, rows));
       // A cell the workbook holds no value for is that cell's one error (its '' would read as blank or missing).
       for (const { row, column } of lostCells) {
-        const key = keyOf(headers[column] ?? '');
+        const key = used.get(headers[column] ?? '');
         const target = checked[row];
         if (!key || !target) continue;
         target.errors = target.errors.filter((e) => e.columnKey !== key);
@@ -558,7 +558,7 @@ export function createUserImportService(
       }
       return {
         headers,
-        mapping: used,
+        mapping: Object.fromEntries(used),
         columns: [...USER_IMPORT_COLUMNS],
         rows: checked,
         total: checked.length,
