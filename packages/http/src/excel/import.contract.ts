@@ -168,6 +168,17 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       }
     });
 
+    it('applies a mapping entry for a header named __proto__', async () => {
+      const headers = HEADERS.map((h, i) => (USER_IMPORT_COLUMNS[i]?.key === 'account' ? '__proto__' : h));
+      const bytes = await xlsx(headers, [row({ account: 'imp-dunder', realName: 'D', orgCode: 'imp-a' })]);
+      // A computed key is an own property, so JSON.stringify sends it as the client would.
+      const res = await preview(bytes, undefined, { ['__proto__']: 'account' });
+      expect(res.code).toBe(0);
+      expect(res.data.rows[0].cells.account).toBe('imp-dunder');
+      expect(res.data.rows[0].errors).toEqual([]);
+      expect(Object.getOwnPropertyDescriptor(res.data.mapping, '__proto__')?.value).toBe('account');
+    });
+
     it('refuses an organisation outside the caller scope (46011), per row', async () => {
       const bytes = await xlsx(HEADERS, [
         row({ account: 'imp-in', realName: 'In', orgCode: 'imp-a' }),

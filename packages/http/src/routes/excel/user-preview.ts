@@ -62,12 +62,12 @@ function parseMapping(raw: unknown): Record<string, string> | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw invalid('mapping', 'must be a JSON object');
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parsed)) {
+  const entries = Object.entries(parsed);
+  for (const [, v] of entries) {
     if (typeof v !== 'string') throw invalid('mapping', 'values must be column keys');
-    out[k] = v;
   }
-  return out;
+  // Defined, not assigned: a header named `__proto__` stays an own key instead of setting the prototype.
+  return Object.fromEntries(entries);
 }
 
 export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
