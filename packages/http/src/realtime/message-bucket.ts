@@ -21,7 +21,10 @@ export interface MessageBucket {
   at: number;
 }
 
-/** A full bucket at service-clock ms `now` (a user new to this instance, or whose bucket has refilled, may send their burst). */
+/**
+ * A full bucket at service-clock ms `now` (a user new to this instance, or whose bucket has refilled, may send their
+ * burst).
+ */
 export function fullBucket(rate: MessageRate, now: number): MessageBucket {
   return { tokens: rate.burst, at: now };
 }
