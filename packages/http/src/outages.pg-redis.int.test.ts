@@ -204,6 +204,53 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
       // The outage was no exception: not one row for it.
       expect((await a.server.database.repos.exceptionLogs.page({ size: 1 })).total).toBe(exceptionsBefore);
     });
+
+    it("ends no other node's job run while node heartbeats cannot be read, nor right after Redis returns", async () => {
+      // A run held by a live third node whose heartbeat is in Redis; old enough for the sweep to look at it.
+      const job = (await a.server.database.repos.jobs.listByStatus(1))[0];
+      if (!job) throw new Error('no ready job seeded');
+      const started = new Date(Date.now() - 120_000);
+      const logId = (await a.server.database.repos.jobLogs.insert({
+        jobId: job.id,
+        jobName: job.name,
+        fireInstanceId: 'm-outage-node-c',
+        retryIndex: 0,
+        fireMode: 'manual',
+        scheduledTime: started,
+        startTime: started,
+        runStatus: 'running',
+        nodeName: 'node-c',
+      })) as number;
+      await a.server.cache.set('jobs:svc-jobs:node:node-c', Date.now(), 600_000);
+      const engine = (t: TestServer) => (t.server.jobs as NonNullable<TestServer['server']['jobs']>).engine;
+      const status = async () => (await a.server.database.repos.jobLogs.get(logId))?.runStatus;
+      // Healthy: the heartbeat is found, the run is left alone.
+      await engine(a).scan();
+      expect(await status()).toBe('running');
+
+      await redis.stop();
+      let during: string | undefined;
+      try {
+        await engine(a).scan(); // its first shared operation finds Redis gone
+        await Promise.all([reach(a, 'Degraded'), reach(b, 'Degraded')]);
+        await Promise.all([engine(a).scan(), engine(b).scan()]);
+        during = await status();
+      } finally {
+        await redis.start();
+      }
+      expect(during).toBe('running');
+      await Promise.all([reach(a, 'Healthy'), reach(b, 'Healthy')]);
+      // Heartbeats may have expired during the outage: none is judged before every live node wrote its own again.
+      await a.server.cache.delete('jobs:svc-jobs:node:node-c');
+      await Promise.all([engine(a).scan(), engine(b).scan()]);
+      expect(await status()).toBe('running');
+      await a.server.database.repos.jobLogs.finish(logId, 'node-c', {
+        runStatus: 'failed',
+        endTime: new Date(),
+        elapsedMs: 0,
+        errorText: 'test over',
+      });
+    });
   });
 
   describe('database stopped', () => {

@@ -341,7 +341,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   };
   const hub = isRealtimeEnabled(deps) ? createRealtimeHub(deps, resilientCache) : undefined;
   const jobs = isModuleEnabled(deps, 'Job')
-    ? createJobModule({ config, repos, cache, logger, now }, jobModuleOptions(deps, options.jobs))
+    ? createJobModule(
+        { config, repos, cache, ...(resilientCache ? { cacheHealth: resilientCache } : {}), logger, now },
+        jobModuleOptions(deps, options.jobs),
+      )
     : undefined;
   deps.jobs = jobs;
   const built = createApp(deps, {

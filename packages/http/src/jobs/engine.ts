@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobFireMode, JobLogRepository, JobRepository, SysJobRow } from '@svc/data';
-import type { Cache } from '@svc/data/cache';
+import type { Cache, CacheHealth } from '@svc/data/cache';
 import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
 import { nextFireTime } from './trigger.js';
 import type {
@@ -80,6 +80,16 @@ export interface JobEngineDeps {
    * it (BullMQ: lock duration plus stalled interval). @default 60 s
    */
   takeoverGraceMs?: number;
+  /**
+   * The cache's health when it is the Redis one (the resilient wrapper). Node heartbeats live in the shared store:
+   * while it is down the cache answers from this instance's memory, where no other node's heartbeat is, so the
+   * sweep leaves other nodes' runs alone then, and for one heartbeat lifetime after it returns (heartbeats may
+   * have expired meanwhile; every live node writes its own again within that time).
+   */
+  cacheHealth?: {
+    health(): CacheHealth;
+    onStateChange(listener: (state: CacheHealth) => void): () => void;
+  };
 }
 
 /** Scheduled fires share one id per job and time, so duplicate enqueues from several instances collapse. */
@@ -151,6 +161,8 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   const settled = new Set<Promise<unknown>>();
   const pendingAcks = new Map<string, () => void>();
   const unsubscribe: (() => Promise<void>)[] = [];
+  /** When the shared store last came back (service clock), or -Infinity when it has not been away since start. */
+  let sharedBackAt = Number.NEGATIVE_INFINITY;
   let scanTimer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
   let state: 'new' | 'started' | 'stopped' | 'crashed' = 'new';
@@ -200,8 +212,13 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   async function sweepLostRuns(): Promise<void> {
     const at = now();
     await cache.set(heartbeatKey(nodeName), at.getTime(), heartbeatTtlMs);
+    // Other nodes' heartbeats can be told only from the shared store, once it has had time to hold them again.
+    const heartbeatsKnown =
+      deps.cacheHealth === undefined ||
+      (deps.cacheHealth.health() === 'Healthy' && at.getTime() - sharedBackAt >= heartbeatTtlMs);
     for (const row of await jobLogs.running()) {
       if (running.has(row.id) || at.getTime() - row.startTime.getTime() < heartbeatTtlMs) continue;
+      if (row.nodeName !== nodeName && !heartbeatsKnown) continue;
       // A scheduled fire of a stopped node is BullMQ's to hand over; only a fire it gave up on (a second stall)
       // is ended here, once the takeover had its time.
       const redelivered = dispatcher.redeliversLostFires && !row.fireInstanceId.startsWith('m-');
@@ -527,6 +544,12 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     async start() {
       if (state !== 'new') return;
       state = 'started';
+      if (deps.cacheHealth) {
+        const off = deps.cacheHealth.onStateChange((next) => {
+          if (next === 'Healthy') sharedBackAt = now().getTime();
+        });
+        unsubscribe.push(async () => off());
+      }
       await ensureSubscriptions();
       await dispatcher.start((fire) => track(processFire(fire)));
       await scan().catch((error: unknown) => logger.warn('Job scan failed', { error: errorText(error) }));

@@ -7,7 +7,7 @@ import type { Repositories } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import type { Configuration, Logger } from '@svc/kernel';
 import { createBullMqDispatcher, createInProcessDispatcher } from './dispatchers.js';
-import { createJobEngine, logCleanupHandler } from './engine.js';
+import { createJobEngine, type JobEngineDeps, logCleanupHandler } from './engine.js';
 import type { Resolve } from './fence.js';
 import { createHandlerResolver, type HandlerPolicy } from './handlers.js';
 import { createJobService, type JobService, LOG_CLEANUP_JOB } from './service.js';
@@ -37,6 +37,8 @@ export interface JobModuleDeps {
   config: Configuration;
   repos: Repositories;
   cache: Cache;
+  /** The cache's health when it is the Redis one: the engine's sweep reads node heartbeats only while it serves. */
+  cacheHealth?: JobEngineDeps['cacheHealth'];
   logger: Logger;
   now: () => Date;
 }
@@ -81,6 +83,7 @@ export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions =
       (async (job, text) => logger.warn(`Job alert (no notice publisher wired): ${text}`, { jobId: job.id })),
     handlers: options.handlers,
     takeoverGraceMs: 2 * (jobsOptions.LockDurationMs + jobsOptions.StalledIntervalMs),
+    ...(deps.cacheHealth ? { cacheHealth: deps.cacheHealth } : {}),
   });
   engine.register(
     LOG_CLEANUP_JOB,
