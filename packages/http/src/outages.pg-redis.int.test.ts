@@ -21,6 +21,11 @@ import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing
 const TIMEOUT_SECONDS = 1;
 /** A request still pending after this long counts as hung (several times the configured timeout). */
 const HANG_GUARD_MS = 8 * TIMEOUT_SECONDS * 1000;
+/**
+ * A stop still pending after this long counts as hung. A stop during a Redis outage waits a few bounded command
+ * timeouts of ~2-3 s (the job queue's close, ends of subscriptions); before the fix it never ended.
+ */
+const STOP_GUARD_MS = 15_000;
 const PROFILE = '/api/v1/personal/profile';
 const CONFIG_KEY = 'sys.outage.probe';
 const ADMIN = 'superAdmin';
@@ -252,6 +257,36 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
       });
     });
   });
+
+  it('stops an instance within a bounded wait while Redis is down (its job queue and subscriptions are cut)', async () => {
+    const c = await startTestServer({
+      cache: 'Redis',
+      env: {
+        Service__Cache__Redis__Configuration: redis.url,
+        Service__Cache__Redis__KeyPrefix: 'outage:',
+        Service__Jwt__SecretKey: 'outage-suite-signing-key-0123456789abcdef',
+      },
+      reuse: {
+        database: { dbType: 'PostgreSQL', connectionString: pg.url, drop: async () => {} },
+        contentRoot: mkdtempSync(join(tmpdir(), 'svc-outage-')),
+      },
+    });
+    await redis.stop();
+    let stopped: string | undefined;
+    try {
+      await reach(c, 'Degraded');
+      let guard: NodeJS.Timeout | undefined;
+      const hung = new Promise<string>((resolve) => {
+        guard = setTimeout(() => resolve('pending'), STOP_GUARD_MS);
+      });
+      stopped = await Promise.race([c.stop().then(() => 'stopped'), hung]);
+      clearTimeout(guard);
+    } finally {
+      await redis.start();
+      await Promise.all([reach(a, 'Healthy'), reach(b, 'Healthy')]);
+    }
+    expect(stopped).toBe('stopped');
+  }, 30_000);
 
   describe('database stopped', () => {
     it('keeps the audit row of every write answered before the stop (retried, spilled, replayed)', async () => {

@@ -55,6 +55,8 @@ export interface BullMqDispatcherOptions {
 
 const READY_WAIT_MS = 3000;
 const ENQUEUE_TIMEOUT_MS = 3000;
+/** Longest wait for the worker and the queue to close (both at once) before their connections are cut. */
+const CLOSE_WAIT_MS = 3000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -140,9 +142,11 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
       );
     },
     async stop(graceful) {
-      if (graceful) await worker?.close().catch(() => {});
-      else await worker?.close(true).catch(() => {});
-      await queue?.close().catch(() => {});
+      // The engine has ended its runs before this. The worker's connection waits for Redis, and so would its close
+      // while Redis is away (a shutdown during an outage): past a short wait the connections are cut instead.
+      await withTimeout(Promise.allSettled([worker?.close(!graceful), queue?.close()]), CLOSE_WAIT_MS).catch(
+        () => {},
+      );
       workerConnection?.disconnect();
       queueConnection?.disconnect();
       worker = undefined;

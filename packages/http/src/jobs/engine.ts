@@ -575,7 +575,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
         state = 'stopped';
         await dispatcher.stop(true);
       }
-      for (const off of unsubscribe.splice(0)) await off().catch(() => {});
+      await Promise.allSettled(unsubscribe.splice(0).map((off) => off()));
     },
     async reschedule(jobId) {
       const job = await jobs.get(jobId);
