@@ -58,8 +58,11 @@ export interface NoticeRepository {
   receiverIds(noticeId: number): Promise<number[]>;
   /** Soft-deletes a live notice; false when there is none. */
   softDelete(id: number, audit: { userId: number | null; at: Date }): Promise<boolean>;
-  /** Removes the receiver and read rows of a notice (after it is purged from the recycle bin). */
-  removeRelations(noticeId: number): Promise<void>;
+  /**
+   * Hard-deletes a soft-deleted notice with its receiver and read rows, in one transaction (a failure leaves all of
+   * them, still in the recycle bin); false when it was not in the bin.
+   */
+  purge(id: number): Promise<boolean>;
   /** The given ids that are live roles. */
   liveRoleIds(ids: readonly number[]): Promise<number[]>;
   /** The given ids that are live users. */
@@ -174,10 +177,13 @@ export function createNoticeRepository({ db, adapter, tables }: RepositoryContex
       return adapter.affectedRows(result) > 0;
     },
 
-    async removeRelations(noticeId) {
-      await adapter.transaction(db, async (tx) => {
-        await tx.delete(r).where(eq(r.noticeId, noticeId));
-        await tx.delete(d).where(eq(d.noticeId, noticeId));
+    purge(id) {
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx.delete(n).where(and(eq(n.id, id), eq(n.isDelete, true)));
+        if (adapter.affectedRows(result) === 0) return false;
+        await tx.delete(r).where(eq(r.noticeId, id));
+        await tx.delete(d).where(eq(d.noticeId, id));
+        return true;
       });
     },
 

@@ -105,9 +105,9 @@ export function registerKernelRecycleTypes(
       }),
     );
   // Notices join the bin while module `Notice` is on: a restore puts the notice back into the inboxes it was
-  // published to (receivers are told), a purge removes its receiver and read rows with it. As on the notice page,
-  // a caller sees only notices sent by users inside their scope (sender-less job alerts: All only); bringing one
-  // back is publishing it again, so only to receivers the restorer could send to now (41005).
+  // published to (receivers are told), a purge removes its receiver and read rows with it in one transaction. As
+  // on the notice page, a caller sees only notices sent by users inside their scope (sender-less job alerts: All
+  // only); bringing one back is publishing it again, so only to receivers the restorer could send to now (41005).
   if (!off('notice'))
     registry.register(
       softDeleteRecycleType(bin, {
@@ -129,7 +129,7 @@ export function registerKernelRecycleTypes(
             userIds: all ? [] : await repos.notices.receiverIds(r.id),
           });
         },
-        afterPurge: (_a, r) => repos.notices.removeRelations(r.id),
+        purgeRow: (r) => repos.notices.purge(r.id),
       }),
     );
   // Portal modules join the bin only while the portal (module `Module`) is switched on.

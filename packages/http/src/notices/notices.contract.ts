@@ -3,6 +3,7 @@
  * inbox with read state, unread count, read and read-all, delete vanishing from every inbox, the codes 45001–45004
  * (every refused action URL variant) and the module kill-switch.
  */
+import type { Database } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
@@ -13,6 +14,20 @@ import {
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../testing/index.js';
+
+/** Renames a table through the driver's own client (a statement's failure, made on purpose). */
+async function renameTable(database: Database, from: string, to: string): Promise<void> {
+  const client = (database.db as unknown as { $client: DriverClient }).$client;
+  if (database.dbType === 'Sqlite') client.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+  else if (database.dbType === 'PostgreSQL') await client.unsafe(`ALTER TABLE ${from} RENAME TO ${to}`);
+  else if (database.dbType === 'MySql') await client.query(`RENAME TABLE ${from} TO ${to}`);
+  else throw new Error(`no DDL helper for ${database.dbType}`);
+}
+interface DriverClient {
+  exec(sql: string): unknown;
+  unsafe(sql: string): Promise<unknown>;
+  query(sql: string): Promise<unknown>;
+}
 
 interface Member {
   id: number;
@@ -177,6 +192,72 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
         ...(await db.select().from(tables.sysNoticeRead)),
       ].filter((row) => row.noticeId === id);
       expect(left).toEqual([]);
+    });
+
+    it('purges a notice with its receiver and read rows at once: a failure midway leaves it whole in the bin', async () => {
+      const bin = (path: string, method = 'POST') =>
+        t.request(`/api/v1/sys/recycle/notice/${path}`, { method, headers: admin }).then(json);
+      const id = await published({ title: 'Purge midway', receiverType: 2, receiverIds: [alice.id, bob.id] });
+      expect((await read(alice, id)).code).toBe(0);
+      expect((await remove(id)).code).toBe(0);
+      const { database } = t.server.database;
+      const { db, tables } = database;
+      const rowsOf = async () => ({
+        receivers: (await db.select().from(tables.sysNoticeReceiver)).filter((x) => x.noticeId === id).length,
+        reads: (await db.select().from(tables.sysNoticeRead)).filter((x) => x.noticeId === id).length,
+      });
+      expect(await rowsOf()).toEqual({ receivers: 2, reads: 1 });
+      // The read marks' table is gone: the purge fails after the notice and receiver rows were deleted.
+      await renameTable(database, 'sys_notice_read', 'sys_notice_read_away');
+      try {
+        expect((await bin(`${id}`, 'DELETE')).code).not.toBe(0);
+      } finally {
+        await renameTable(database, 'sys_notice_read_away', 'sys_notice_read');
+      }
+      // Nothing went: still in the bin with its rows, and it comes back whole.
+      expect(await rowsOf()).toEqual({ receivers: 2, reads: 1 });
+      expect((await bin(`${id}/restore`)).code).toBe(0);
+      expect((await mine(alice)).items.find((i) => i.id === id)).toMatchObject({ isRead: true });
+      expect((await mine(bob)).items.find((i) => i.id === id)).toMatchObject({ isRead: false });
+      expect((await remove(id)).code).toBe(0);
+      expect((await bin(`${id}`, 'DELETE')).code).toBe(0);
+      expect(await rowsOf()).toEqual({ receivers: 0, reads: 0 });
+    });
+
+    it('attack: foreign, deleted and malformed notice ids answer an envelope, never 500', async () => {
+      const bin = (path: string, method = 'POST') =>
+        t.request(`/api/v1/sys/recycle/notice/${path}`, { method, headers: admin }).then(json);
+      const forBob = await published({ title: 'Only bob', receiverType: 2, receiverIds: [bob.id] });
+      expect((await read(alice, forBob)).code).toBe(45001);
+      expect((await mine(bob)).items.find((i) => i.id === forBob)).toMatchObject({ isRead: false });
+      const aliceDelete = await json(
+        await t.request(`/api/v1/sys/notice/${forBob}`, { method: 'DELETE', headers: alice.headers }),
+      );
+      expect(aliceDelete.code).not.toBe(0);
+      expect((await bin(`${forBob}/restore`)).code).toBe(42020);
+      expect((await bin(`${forBob}`, 'DELETE')).code).toBe(42020);
+      for (const raw of ['0', '-1', '99999999999999999999', '9007199254740993', '1e3', 'abc', '1.5', '%20']) {
+        for (const res of [
+          await t.request(`/api/v1/sys/notice/${raw}/read`, { method: 'PUT', headers: alice.headers }),
+          await t.request(`/api/v1/sys/notice/${raw}`, { method: 'DELETE', headers: admin }),
+          await t.request(`/api/v1/sys/recycle/notice/${raw}/restore`, { method: 'POST', headers: admin }),
+          await t.request(`/api/v1/sys/recycle/notice/${raw}`, { method: 'DELETE', headers: admin }),
+        ]) {
+          expect(res.status, raw).toBeLessThan(500);
+          const body = await json(res);
+          expect(body.code, `${raw} ${JSON.stringify(body)}`).not.toBe(0);
+          expect(typeof body.msgKey, raw).toBe('string');
+        }
+      }
+      // Restore twice at once, and purge racing a restore: one wins, the rest answer 42020, no duplicate rows.
+      expect((await remove(forBob)).code).toBe(0);
+      const twice = await Promise.all([bin(`${forBob}/restore`), bin(`${forBob}/restore`)]);
+      expect(twice.map((r) => r.code).sort()).toEqual([0, 42020]);
+      expect((await mine(bob)).items.filter((i) => i.id === forBob)).toHaveLength(1);
+      expect((await remove(forBob)).code).toBe(0);
+      const race = await Promise.all([bin(`${forBob}/restore`), bin(`${forBob}`, 'DELETE')]);
+      expect(race.map((r) => r.code).filter((c) => c === 0)).toHaveLength(1);
+      expect(race.map((r) => r.code).filter((c) => c !== 0)).toEqual([42020]);
     });
 
     it('refuses missing and unknown receivers (45002, 45003)', async () => {

@@ -249,6 +249,12 @@ export interface SoftDeleteBinEntry<K extends SoftDeleteKey> {
   restoreValues?: Partial<TrashRow<K>>;
   /** Runs after the restore (caches are invalidated, receivers told). */
   afterRestore?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
+  /**
+   * Hard-deletes the soft-deleted row in place of the generic purge, answering false when it was not in the bin:
+   * for a row whose dependent rows must go in the same transaction (a notice's receivers and read marks).
+   * @default undefined (the trash repository deletes the row alone)
+   */
+  purgeRow?(row: TrashRow<K>): Promise<boolean>;
   /** Runs after the purge (stored bytes removed, links dropped). */
   afterPurge?(actor: AdminActor, row: TrashRow<K>): Promise<void>;
 }
@@ -302,7 +308,8 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
     async purge(actor, id) {
       const row = await deleted(actor, id);
       await entry.checkPurge?.(actor, row);
-      if (!(await trash.purge(entry.table, id))) throw notInBin();
+      const purged = entry.purgeRow ? await entry.purgeRow(row) : await trash.purge(entry.table, id);
+      if (!purged) throw notInBin();
       await entry.afterPurge?.(actor, row);
     },
   };
