@@ -2,9 +2,9 @@
  * Chunked upload over HTTP: resume (received indexes), missing index (44005), hash mismatch (44006), limits at
  * init (44002, 44003), the declared size bounding the sum of the chunks (44002; a chunk sent again replaces its
  * copy; parallel chunks, driven piece by piece through the store, cannot both pass), path traversal in
- * uploadId/index refused, concurrent completes answering one row, instant upload only from files inside the
- * caller's scope, the bound on a user's open uploads (44008), and the reclaimer of abandoned chunks and deleted
- * files.
+ * uploadId/index refused, concurrent completes answering one row, a chunk still arriving when its upload completes
+ * dropped (44004), instant upload only from files inside the caller's scope, the bound on a user's open uploads
+ * (44008), and the reclaimer of abandoned chunks and deleted files.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -285,6 +285,27 @@ export function defineChunksContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const after = folderOf(uploadId);
       expect(after.bytes).toBe(400 * codes.filter((c) => c === 0).length);
       expect(after.partial).toBe(false);
+    });
+
+    it('drops a chunk that was still arriving when its upload completed (44004), leaving no part behind', async () => {
+      const chunks = opsServicesFor(h.t.server.deps).chunks;
+      const bytes = new Uint8Array([11, 12, 13, 14]);
+      for (const fileHash of [sha(bytes), sha(new Uint8Array([0, 0, 0, 0]))]) {
+        const start = { fileHash, fileName: 'late.txt', totalSize: 4, chunkCount: 2 };
+        const uploadId = (await init(start)).body.data.uploadId as string;
+        expect((await send(uploadId, '0', bytes.subarray(0, 2))).code).toBe(0);
+        expect((await send(uploadId, '1', bytes.subarray(2))).code).toBe(0);
+        // Chunk 0 sent again, its first byte written, while the upload completes (its file made, or a wrong hash).
+        const late = heldBody(bytes.subarray(0, 1), bytes.subarray(1, 2));
+        const storing = chunks.writeChunk(uploadId, '0', h.adminId, late.body);
+        await late.waiting;
+        const { totalSize: _, ...asked } = start;
+        const done = await complete({ ...asked, uploadId });
+        expect(done.body.code).toBe(fileHash === sha(bytes) ? 0 : 44006);
+        late.go();
+        await expect(storing).rejects.toMatchObject({ code: 44004 });
+        expect(folderOf(uploadId)).toEqual({ parts: {}, bytes: 0, partial: false });
+      }
     });
 
     it('checks limits at init and refuses path tricks in uploadId and index', async () => {

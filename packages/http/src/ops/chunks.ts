@@ -16,7 +16,8 @@
  *   without a result (the holder found a chunk missing) is taken too, so the waiter answers what the chunks make.
  *   A holder whose lock was taken over (it stalled) touches nothing of the folder: it drops its own bytes and
  *   waits for the taker's result like any other complete, also when the taker finished first and the chunks it
- *   was reading are gone.
+ *   was reading are gone. A chunk still arriving when a complete ends is dropped once stored (44004, as any chunk
+ *   sent after the complete), so no part stays in the finished folder.
  * - Bytes per upload: its chunks together never exceed the declared `totalSize` (44002). Each byte is counted
  *   against that budget before it is written, with the other chunks stored and the bytes other requests are
  *   writing at that moment, so parallel chunks cannot both pass; a chunk sent again replaces its earlier copy
@@ -503,6 +504,13 @@ export function createChunkUploads(options: {
           if (size === 0) throw new BusinessError(ErrorCode.FileEmpty);
           // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
           await rename(partial, join(dir, `${index}.part`));
+          // A complete that ended while this chunk arrived (its file made, or its hash found wrong) removed the
+          // chunks it read before or after writing `done.json`: a copy stored after that would stay in a folder no
+          // longer counted against the bound until the clean-up. It goes, answered as any chunk after a complete.
+          if ((await stat(join(dir, 'done.json')).catch(() => undefined)) !== undefined) {
+            await rm(join(dir, `${index}.part`), { force: true });
+            throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+          }
         } catch (error) {
           out.destroy();
           // The file may still be opening: removed only once the stream is closed, or it would appear after the rm.
