@@ -11,7 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CacheHealth, ResilientCache } from '@svc/data/cache';
+import { type CacheHealth, CacheUnavailableError, type ResilientCache } from '@svc/data/cache';
 import { type FaultServer, startPrivatePostgres, startPrivateRedis } from '@svc/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login, loginRaw } from './testing/auth.js';
@@ -210,7 +210,7 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
       expect((await a.server.database.repos.exceptionLogs.page({ size: 1 })).total).toBe(exceptionsBefore);
     });
 
-    it("ends no other node's job run while node heartbeats cannot be read, nor right after Redis returns", async () => {
+    it("ends no other node's job run while node heartbeats cannot be read, nor right after Redis returns; a kill of it answers 50004", async () => {
       // A run held by a live third node whose heartbeat is in Redis; old enough for the sweep to look at it.
       const job = (await a.server.database.repos.jobs.listByStatus(1))[0];
       if (!job) throw new Error('no ready job seeded');
@@ -227,7 +227,8 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
         nodeName: 'node-c',
       })) as number;
       await a.server.cache.set('jobs:svc-jobs:node:node-c', Date.now(), 600_000);
-      const engine = (t: TestServer) => (t.server.jobs as NonNullable<TestServer['server']['jobs']>).engine;
+      const jobsOf = (t: TestServer) => t.server.jobs as NonNullable<TestServer['server']['jobs']>;
+      const engine = (t: TestServer) => jobsOf(t).engine;
       const status = async () => (await a.server.database.repos.jobLogs.get(logId))?.runStatus;
       // Healthy: the heartbeat is found, the run is left alone.
       await engine(a).scan();
@@ -235,15 +236,26 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
 
       await redis.stop();
       let during: string | undefined;
+      let killed: string | undefined;
       try {
         await engine(a).scan(); // its first shared operation finds Redis gone
         await Promise.all([reach(a, 'Degraded'), reach(b, 'Degraded')]);
         await Promise.all([engine(a).scan(), engine(b).scan()]);
         during = await status();
+        // A kill of it cannot reach its node: 503 (50004) at once, not "not alive" after the acknowledgement wait.
+        killed = await jobsOf(a)
+          .service.kill(logId)
+          .then(
+            () => 'killed',
+            (error: unknown) =>
+              error instanceof CacheUnavailableError ? 'cache unavailable' : String(error),
+          );
       } finally {
         await redis.start();
       }
       expect(during).toBe('running');
+      expect(killed).toBe('cache unavailable');
+      expect((await a.server.database.repos.jobLogs.get(logId))?.killRequested).toBe(false);
       await Promise.all([reach(a, 'Healthy'), reach(b, 'Healthy')]);
       // Heartbeats may have expired during the outage: none is judged before every live node wrote its own again.
       await a.server.cache.delete('jobs:svc-jobs:node:node-c');

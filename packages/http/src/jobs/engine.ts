@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobFireMode, JobLogRepository, JobRepository, SysJobRow } from '@svc/data';
-import type { Cache, CacheHealth } from '@svc/data/cache';
+import { type Cache, type CacheHealth, CacheUnavailableError } from '@svc/data/cache';
 import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
 import { nextFireTime } from './trigger.js';
 import type {
@@ -496,8 +496,11 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
   async function kill(logId: number): Promise<void> {
     const row = await jobLogs.get(logId);
     if (row?.runStatus !== 'running') throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
-    await jobLogs.requestKill(logId);
     const local = running.get(logId);
+    // A run on another node is reached through Redis only: while it is down the request could not arrive, and
+    // the missing acknowledgement would read as a run that is not alive.
+    if (!local && deps.cacheHealth?.health() === 'Degraded') throw killUnreachable();
+    await jobLogs.requestKill(logId);
     if (local) {
       local.abort(new RunAbort('killed'));
       return;
@@ -515,7 +518,10 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       });
     });
     await cache.publish<KillRequest>(killChannel, { logId, requestId });
-    if (!(await acked)) throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
+    if (await acked) return;
+    // Redis went away while the request was under way.
+    if (deps.cacheHealth?.health() === 'Degraded') throw killUnreachable();
+    throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
   }
 
   async function ensureSubscriptions() {
@@ -610,6 +616,10 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     localRuns: () => [...running.keys()],
   };
 }
+
+/** A kill of a run on another node while Redis is down: answered 503 (50004), as other Redis-only requests are. */
+const killUnreachable = () =>
+  new CacheUnavailableError('the kill cannot reach the node running the run while Redis is unavailable');
 
 function parseProps(json: string | null): unknown {
   if (!json) return undefined;
