@@ -322,6 +322,44 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       }
     });
 
+    it('skips or overwrites an account taken between the check and the write, as Skip and Overwrite say', async () => {
+      const users = h.t.server.database.repos.users;
+      const importBatch = users.importBatch;
+      const cases = [
+        { strategy: 0, counts: { inserted: 2, updated: 0, skipped: 1 }, realName: 'imp-late0-2' },
+        { strategy: 1, counts: { inserted: 2, updated: 1, skipped: 0 }, realName: 'Late' },
+      ];
+      for (const { strategy, counts, realName } of cases) {
+        const prefix = `imp-late${strategy}-`;
+        // An administrator creates one of the accounts after the commit checked them and before it writes.
+        users.importBatch = async (batch) => {
+          users.importBatch = importBatch;
+          await h.user(`${prefix}2`, { orgId: orgA });
+          return importBatch.call(users, batch);
+        };
+        try {
+          const rows = [1, 2, 3].map((i) => ({
+            index: i,
+            cells: { account: `${prefix}${i}`, realName: 'Late', orgCode: 'imp-a' },
+          }));
+          const res = await h.call('POST', '/api/v1/sys/user/import/commit', { json: { rows, strategy } });
+          expect(res.body.data, JSON.stringify(res.body)).toEqual({
+            total: 3,
+            ...counts,
+            failed: 0,
+            failures: [],
+          });
+          const page = await h.ok('GET', `/api/v1/sys/user/page?account=${prefix}`);
+          expect(page.total).toBe(3);
+          expect(page.items.find((u: { account: string }) => u.account === `${prefix}2`).realName).toBe(
+            realName,
+          );
+        } finally {
+          users.importBatch = importBatch;
+        }
+      }
+    });
+
     it('writes the same new accounts committed in parallel once; the other commits fail their rows', async () => {
       const rows = Array.from({ length: 10 }, (_, i) => ({
         index: i + 1,

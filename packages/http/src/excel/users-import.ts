@@ -486,7 +486,7 @@ export function createUserImportService(
     return check(rows, await lookups(actor, rows));
   }
 
-  return {
+  const service = {
     async template() {
       const ExcelJS = await loadExcel();
       const workbook = new ExcelJS.Workbook();
@@ -593,7 +593,8 @@ export function createUserImportService(
       return Buffer.from(await workbook.xlsx.writeBuffer());
     },
 
-    async commit(actor, rows, strategy) {
+    /** `again`: this is the second check of the rows, after an account was created between a check and a write. */
+    async commit(actor, rows, strategy, again = false): Promise<ImportCommitResult> {
       assertRowCount(rows.length);
       const l = await lookups(actor, rows);
       const checked = check(rows, l);
@@ -681,7 +682,10 @@ export function createUserImportService(
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // An account the check found free was created meanwhile (the same file committed twice at once, an
-        // administrator): the batch rolled back whole, and its rows fail as the check would have failed them.
+        // administrator): the batch rolled back whole. With Skip or Overwrite that account is now an existing one,
+        // so the rows are checked and written again, once, as a commit sent now would be (skipped or updated);
+        // with Error, or when it happens again, its rows fail as the check would have failed them.
+        if (!again && strategy !== ImportStrategy.Error) return service.commit(actor, rows, strategy, true);
         const taken = await takenMeanwhile(creates, createdRows);
         if (taken.length === 0) throw error;
         return { total, inserted: 0, updated: 0, skipped, failed: taken.length, failures: taken };
@@ -702,5 +706,6 @@ export function createUserImportService(
         failures: [],
       };
     },
-  };
+  } satisfies UserImportService;
+  return service;
 }
