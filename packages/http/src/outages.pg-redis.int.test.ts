@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CacheHealth, CacheUnavailableError, type ResilientCache } from '@svc/data/cache';
 import { type FaultServer, startPrivatePostgres, startPrivateRedis } from '@svc/data/testing';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login, loginRaw } from './testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
@@ -394,5 +395,66 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
       }
       expect((await loginOnceBack(b)).accessToken).toBeTruthy();
     }, 90_000);
+
+    it('delivers again a scheduled fire that met the stopped database, once the database is back', async () => {
+      const repos = a.server.database.repos;
+      const jobsOf = (t: TestServer) => t.server.jobs as NonNullable<TestServer['server']['jobs']>;
+      // Due in a few seconds: the database is stopped before then (checked below, not assumed).
+      const at = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000);
+      const id = await repos.jobs.create({
+        code: 'outage-fire',
+        name: 'outage fire',
+        handlerKind: 1,
+        handlerName: 'sys-job-log-cleanup',
+        propsJson: null,
+        triggerKind: 3,
+        cronExpression: null,
+        intervalSeconds: null,
+        oneShotTime: at,
+        startTime: null,
+        endTime: null,
+        misfireStrategy: 'fire-once',
+        concurrencyMode: 'serial-skip',
+        status: 1,
+        nextRunTime: at,
+        timeoutSeconds: 0,
+        retryCount: 0,
+        retryIntervalSeconds: 0,
+        failAlertThreshold: 0,
+        alertByNotice: false,
+        isSystem: false,
+        remark: null,
+      });
+      await jobsOf(a).engine.reschedule(id);
+      const { hostname, port } = new URL(redis.url);
+      const queue = new Queue('svc-jobs', {
+        connection: { host: hostname, port: Number(port) },
+        prefix: 'outage:bull',
+      });
+      const fireId = `f-${id}-${at.getTime()}`;
+      const state = async () => (await (await queue.getJob(fireId))?.getState()) ?? 'none';
+      try {
+        await pg.stop();
+        // The fire is delivered while the database is down: its processing fails (it did not run before the stop).
+        let seen = await state();
+        for (let i = 0; i < 10_000 && seen !== 'failed' && seen !== 'completed'; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          seen = await state();
+        }
+        expect(seen).toBe('failed');
+        await pg.start();
+        for (const t of [a, b]) expect(await untilHealthy(t)).toEqual({ status: 200, text: 'Healthy' });
+        // The next scans queue the fire again and it runs (late: once, as its misfire strategy says).
+        let rows = 0;
+        for (let i = 0; i < 100 && rows === 0; i++) {
+          await jobsOf(a).engine.scan();
+          rows = (await repos.jobLogs.page({ jobId: id, size: 10 }).catch(() => ({ total: 0 }))).total;
+          if (rows === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(rows).toBeGreaterThan(0);
+      } finally {
+        await queue.close();
+      }
+    }, 30_000);
   });
 });

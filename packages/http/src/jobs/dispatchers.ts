@@ -128,16 +128,26 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
     },
     async enqueue(fire) {
       if (!queue) return;
+      const q = queue;
       await withTimeout(
-        queue.add('fire', fire, {
-          jobId: fire.id,
-          delay: Math.max(0, fire.scheduledTime - options.now().getTime()),
-          attempts: 1,
-          // Kept a while so that a late duplicate enqueue of the same fire still collapses (the run-log row and
-          // the claim on next_run_time guard beyond that).
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 24 * 3600 },
-        }),
+        (async () => {
+          // A due fire whose processing failed (the database was away) is still held under its id and would
+          // swallow this add, leaving the job without fires for a day: it is removed, so that the fire is delivered
+          // again (the claim on next_run_time keeps it to one run). Only due fires: a later one cannot have run.
+          if (fire.scheduledTime <= options.now().getTime()) {
+            const held = await q.getJob(fire.id);
+            if (held && (await held.isFailed())) await held.remove();
+          }
+          return q.add('fire', fire, {
+            jobId: fire.id,
+            delay: Math.max(0, fire.scheduledTime - options.now().getTime()),
+            attempts: 1,
+            // Kept a while so that a late duplicate enqueue of the same fire still collapses (the run-log row and
+            // the claim on next_run_time guard beyond that).
+            removeOnComplete: { age: 3600 },
+            removeOnFail: { age: 24 * 3600 },
+          });
+        })(),
         ENQUEUE_TIMEOUT_MS,
       );
     },
