@@ -660,5 +660,43 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         }
       },
     );
+
+    it('claims a pending link only after a re-authentication while second factors are on (40024), as a bind', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      try {
+        const userId = await addUser(t, { account: 'quinn' });
+        idp.accounts.set('u-quinn', { name: 'Quinn' });
+        const login = await post(t, '/api/v1/auth/login', { account: 'quinn', password: TEST_USER_PASSWORD });
+        const auth = bearer(login.body.data.accessToken);
+        // Someone holding quinn's access token (and nothing else) brings an identity of their own.
+        const { result, browser } = await externalLogin('u-quinn');
+        const pendingLink = result.searchParams.get('pendingLink') ?? '';
+        expect(pendingLink).not.toBe('');
+        const claim = () =>
+          browser.get(new URL(`${SVC}/api/v1/auth/external/pending-link/claim`), {
+            method: 'POST',
+            headers: auth,
+            json: { pendingLink },
+          });
+        const refused = await claim();
+        expect({ status: refused.status, code: (await json(refused)).code }).toEqual({
+          status: 403,
+          code: 40024,
+        });
+        expect(await t.server.database.repos.userExternal.find('corp', 'u-quinn')).toBeUndefined();
+        // With the password proven again the same link (not spent by the refusal) binds.
+        const reauth = await post(
+          t,
+          '/api/v1/auth/reauth',
+          { method: 'password', password: TEST_USER_PASSWORD },
+          auth,
+        );
+        expect(reauth.body.code).toBe(0);
+        expect((await json(await claim())).code).toBe(0);
+        expect((await t.server.database.repos.userExternal.find('corp', 'u-quinn'))?.userId).toBe(userId);
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+      }
+    });
   });
 }

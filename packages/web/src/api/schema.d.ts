@@ -631,7 +631,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a pending external identity after a normal login
-         * @description Needs the pending-link cookie set by the callback (15 minutes, single use). 40032 unknown, expired, used or foreign; 40033 the identity is bound to another user.
+         * @description Needs the pending-link cookie set by the callback (15 minutes, single use). 40032 unknown, expired, used or foreign; 40033 the identity is bound to another user. Needs re-authentication while second factors are on (40024), as `bind` does: a bound identity is a lasting way in.
          */
         post: operations["postAuthExternalPendingLinkClaim"];
         delete?: never;

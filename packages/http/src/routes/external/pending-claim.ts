@@ -15,14 +15,14 @@ export const route = createRoute({
   tags: ['External login'],
   summary: 'Claim a pending external identity after a normal login',
   description:
-    'Needs the pending-link cookie set by the callback (15 minutes, single use). 40032 unknown, expired, used or foreign; 40033 the identity is bound to another user.',
+    'Needs the pending-link cookie set by the callback (15 minutes, single use). 40032 unknown, expired, used or foreign; 40033 the identity is bound to another user. Needs re-authentication while second factors are on (40024), as `bind` does: a bound identity is a lasting way in.',
   request: jsonBody(z.object({ pendingLink: z.string().min(1).max(128) }).strict()),
   responses: envelopeResponses(z.null()),
 });
 
 export function register(ctx: RegisterContext, deps: HttpDeps): void {
   const service = externalAuthOf(deps);
-  registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'authenticated', reauth: true }, async (c) => {
     const { pendingLink } = c.req.valid('json');
     await service.claimPending(pendingLink, getCookie(c, PENDING_COOKIE), requireUser(c).userId);
     return c.json(ok(null), 200);
