@@ -96,6 +96,12 @@ export interface JobRepository {
   update(id: number, patch: JobPatch, audit?: JobAudit): Promise<boolean>;
   /** Soft-deletes the live, non-system jobs among `ids`; answers the ids deleted. */
   softDelete(ids: readonly number[], audit?: JobAudit): Promise<number[]>;
+  /**
+   * Hard-deletes a soft-deleted job with its run-log rows but the running ones (they outlive the purge, as
+   * `claimParallel` says), in one transaction, the job row first (the lock order of the file header); false when
+   * it was not in the bin.
+   */
+  purge(id: number): Promise<boolean>;
   /** Live jobs with the given status. */
   listByStatus(status: JobStatus): Promise<SysJobRow[]>;
   /**
@@ -256,6 +262,15 @@ export function createJobRepository({ db, adapter, tables }: RepositoryContext):
         .set({ ...patch, ...stamp(audit) })
         .where(and(eq(t.id, id), live));
       return adapter.affectedRows(result) > 0;
+    },
+    purge(id) {
+      const logs = tables.sysJobLog;
+      return adapter.transaction(db, async (tx) => {
+        const result = await tx.delete(t).where(and(eq(t.id, id), eq(t.isDelete, true)));
+        if (adapter.affectedRows(result) === 0) return false;
+        await tx.delete(logs).where(and(eq(logs.jobId, id), ne(logs.runStatus, 'running')));
+        return true;
+      });
     },
     async softDelete(ids, audit) {
       if (ids.length === 0) return [];

@@ -89,7 +89,7 @@ export function registerKernelRecycleTypes(
   );
   // Scheduled jobs join the bin while module `Job` is on. A restored job comes back paused (set by the restore
   // statement itself, so no scan ever sees it live and ready); an operator resumes it, which computes its next
-  // fire from now. A purge takes the job's run log with it.
+  // fire from now. A purge takes the job's run log with it, in one transaction.
   if (!off('job'))
     registry.register(
       softDeleteRecycleType(bin, {
@@ -101,7 +101,7 @@ export function registerKernelRecycleTypes(
         describe: (r) => ({ title: r.name, subtitle: r.code }),
         uniqueKey: (r) => ({ field: 'code', value: r.code }),
         restoreValues: { status: 2 },
-        afterPurge: async (_a, r) => void (await repos.jobLogs.clear(r.id)),
+        purgeRow: (r) => repos.jobs.purge(r.id),
       }),
     );
   // Notices join the bin while module `Notice` is on: a restore puts the notice back into the inboxes it was

@@ -20,6 +20,7 @@ import {
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../testing/index.js';
+import { renameTable } from '../testing/rename-table.js';
 import type { JobModule } from './module.js';
 import type { JobContext } from './types.js';
 
@@ -354,6 +355,31 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await call(`/api/v1/sys/recycle/job/${id}/restore`, { method: 'POST' })).code).toBe(42020);
     });
 
+    it('purges a job with its run log at once: a failure midway leaves it whole in the bin', async () => {
+      const id = await createId({ code: 'rb-midway', handlerName: 'test.ok' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      await waitFor(async () => (await logs(id)).find((r) => r.runStatus === 'success'), 'a finished run');
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      // The run log's table is gone: the purge fails after the job row was deleted.
+      const { database } = t.server.database;
+      await renameTable(database, 'sys_job_log', 'sys_job_log_away');
+      try {
+        expect((await call(`/api/v1/sys/recycle/job/${id}`, { method: 'DELETE' })).code).not.toBe(0);
+      } finally {
+        await renameTable(database, 'sys_job_log_away', 'sys_job_log');
+      }
+      // Nothing went: the job is still in the bin with its run log, and the purge goes through now.
+      const inBin = async () =>
+        (await call('/api/v1/sys/recycle/job/page?size=100')).data.items.some(
+          (i: { id: number }) => i.id === id,
+        );
+      expect(await inBin()).toBe(true);
+      expect(await logs(id)).toHaveLength(1);
+      expect((await call(`/api/v1/sys/recycle/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect(await inBin()).toBe(false);
+      expect(await logs(id)).toHaveLength(0);
+    });
+
     it('lists the compiled handlers and the SQL switch', async () => {
       const res = await call('/api/v1/sys/job/handlers');
       expect(res.data.sqlAllowed).toBe(false);
@@ -413,6 +439,48 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 2,
         'the second run done',
       );
+    });
+
+    it('runs a serial job once when a run now meets its scheduled fire: the other trigger is refused or skipped', async () => {
+      const id = await createId({ code: 'serial-meet', handlerName: 'test.gate' });
+      let seen = 0;
+      for (let round = 1; round <= 3; round++) {
+        await t.server.database.repos.jobs.setNextRunTime(id, new Date(Date.now() - 1000 - round));
+        await Promise.all(Array.from({ length: 10 }, () => job(id)));
+        const [, code] = await Promise.all([
+          jobs.engine.scan(),
+          jobs.service.run(id, { userId: 1, isSuperAdmin: true }).then(
+            () => 0,
+            (error: { code?: number }) => error.code ?? -1,
+          ),
+        ]);
+        expect([0, 47006]).toContain(code);
+        const [run] = await gate.startedRuns(id);
+        // The losing trigger left its trace: 47006 to the run now, or a skipped row for the scheduled fire (which
+        // BullMQ may pick up after the answer, while the run now still holds the claim).
+        const rows = await waitFor(async () => {
+          const mine = (await logs(id)).filter((r) => r.id > seen);
+          return mine.some((r) => r.fireMode === 'schedule') && mine;
+        }, 'both triggers settled');
+        seen = Math.max(...rows.map((r) => r.id));
+        expect(rows.map((r) => [r.fireMode, r.runStatus]).sort()).toEqual(
+          code === 0
+            ? [
+                ['manual', 'running'],
+                ['schedule', 'skipped'],
+              ]
+            : [['schedule', 'running']],
+        );
+        expect([...gate.runs.values()].filter((r) => r.ctx.job.id === id)).toHaveLength(1);
+        run?.release(`round ${round}`);
+        gate.runs.delete(run?.ctx.logId as number);
+        await waitFor(
+          async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === round,
+          'the run done',
+        );
+      }
+      expect((await logs(id)).filter((r) => r.runStatus === 'running')).toEqual([]);
+      expect(await job(id)).toMatchObject({ status: 1, consecutiveErrors: 0 });
     });
 
     it('ends a run left running by a node that is gone, so a serial job is not blocked for ever', async () => {

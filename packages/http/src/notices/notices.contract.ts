@@ -3,7 +3,6 @@
  * inbox with read state, unread count, read and read-all, delete vanishing from every inbox, the codes 45001–45004
  * (every refused action URL variant) and the module kill-switch.
  */
-import type { Database } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, login } from '../testing/auth.js';
@@ -14,20 +13,7 @@ import {
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../testing/index.js';
-
-/** Renames a table through the driver's own client (a statement's failure, made on purpose). */
-async function renameTable(database: Database, from: string, to: string): Promise<void> {
-  const client = (database.db as unknown as { $client: DriverClient }).$client;
-  if (database.dbType === 'Sqlite') client.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
-  else if (database.dbType === 'PostgreSQL') await client.unsafe(`ALTER TABLE ${from} RENAME TO ${to}`);
-  else if (database.dbType === 'MySql') await client.query(`RENAME TABLE ${from} TO ${to}`);
-  else throw new Error(`no DDL helper for ${database.dbType}`);
-}
-interface DriverClient {
-  exec(sql: string): unknown;
-  unsafe(sql: string): Promise<unknown>;
-  query(sql: string): Promise<unknown>;
-}
+import { renameTable } from '../testing/rename-table.js';
 
 interface Member {
   id: number;
