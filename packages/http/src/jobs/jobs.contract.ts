@@ -380,6 +380,23 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect(await logs(id)).toHaveLength(0);
     });
 
+    it('ends the run of a job deleted and purged from the bin while it runs; the job stays gone', async () => {
+      const id = await createId({ code: 'rb-running', handlerName: 'test.gate' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+      const run = await runningGate(id);
+      expect((await call(`/api/v1/sys/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await call(`/api/v1/sys/recycle/job/${id}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await call(`/api/v1/sys/recycle/job/${id}/restore`, { method: 'POST' })).code).toBe(42020);
+      run.release('after purge');
+      gate.runs.delete(run.ctx.logId);
+      const row = await waitFor(async () => {
+        const r = await t.server.database.repos.jobLogs.get(run.ctx.logId);
+        return r && r.runStatus !== 'running' && r;
+      }, 'the run ended');
+      expect(row).toMatchObject({ runStatus: 'success', messageText: 'after purge' });
+      expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).not.toBe(0);
+    });
+
     it('lists the compiled handlers and the SQL switch', async () => {
       const res = await call('/api/v1/sys/job/handlers');
       expect(res.data.sqlAllowed).toBe(false);

@@ -210,7 +210,7 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
       expect(await rowsOf()).toEqual({ receivers: 0, reads: 0 });
     });
 
-    it('attack: foreign, deleted and malformed notice ids answer an envelope, never 500', async () => {
+    it('answers foreign, deleted and malformed notice ids with an error envelope, never 500; bin races have one winner', async () => {
       const bin = (path: string, method = 'POST') =>
         t.request(`/api/v1/sys/recycle/notice/${path}`, { method, headers: admin }).then(json);
       const forBob = await published({ title: 'Only bob', receiverType: 2, receiverIds: [bob.id] });
