@@ -698,5 +698,51 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
       }
     });
+
+    it('leaves one user behind when two first logins of one identity provision at once, and signs both in', async () => {
+      // Two tabs finish a first login of the same identity together; its name is taken, so each makes a
+      // generated account. Both look the identity up before either creates anything (held here until both ask).
+      await addUser(t, { account: 'twice' });
+      idp.accounts.set('u-twice', { preferred_username: 'twice' });
+      const repo = t.server.database.repos.userExternal;
+      const realFind = repo.find;
+      let waiting = 0;
+      let bothAsked: () => void = () => {};
+      const asked = new Promise<void>((resolve) => {
+        bothAsked = resolve;
+      });
+      repo.find = async (provider, subject) => {
+        if (subject === 'u-twice' && waiting < 2) {
+          waiting++;
+          if (waiting === 2) bothAsked();
+          await asked;
+        }
+        return realFind.call(repo, provider, subject);
+      };
+      const { db, tables } = t.server.database.database;
+      const users = () => db.select().from(tables.sysUser);
+      const lastBefore = Math.max(...(await users()).map((u) => u.id));
+      await setSwitch('sys.externalauth.corp.provisioning', 'true');
+      try {
+        idp.next.id = 'u-twice';
+        const tabs = [new Browser(t), new Browser(t)];
+        const callbacks: URL[] = [];
+        for (const tab of tabs) callbacks.push(await tab.follow(authorizeUrl(), true));
+        const results = await Promise.all(tabs.map((tab, i) => tab.follow(callbacks[i] as URL)));
+        const accounts: string[] = [];
+        for (const [i, result] of results.entries()) {
+          const out = await exchange(result.searchParams.get('ticket') ?? '', tabs[i]);
+          expect({ tab: i, code: out.body.code }).toEqual({ tab: i, code: 0 });
+          accounts.push(out.body.data.account);
+        }
+        expect(accounts[0]).toMatch(/^corp_/);
+        expect(accounts[1]).toBe(accounts[0]);
+        // No second account was left behind (nothing binds it, nothing signs it in).
+        expect((await users()).filter((u) => u.id > lastBefore).map((u) => u.account)).toEqual([accounts[0]]);
+      } finally {
+        repo.find = realFind;
+        await setSwitch('sys.externalauth.corp.provisioning', 'false');
+      }
+    });
   });
 }

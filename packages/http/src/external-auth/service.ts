@@ -459,8 +459,16 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     if (s.provisioning) {
       const userId = await provision(p, s, claims);
       const result = await repos.userExternal.bind({ ...row, userId });
-      const user = await repos.users.findById(userId);
-      if (result === 'taken' || !user) throw new Refusal(ErrorCode.ExternalIdentityBound.code);
+      let user: SysUserRow | undefined;
+      if (result === 'taken') {
+        // A first login of the same identity running at once (a second tab) bound a user of its own first: the
+        // one made here is removed again, not left without a way in, and this login signs in as the winner's.
+        await repos.users.softDelete([userId], { userId: null, at: deps.now() });
+        await repos.users.purge(userId);
+        const winner = await repos.userExternal.find(p.Code, claims.sub);
+        user = winner && (await repos.users.findById(winner.userId));
+      } else user = await repos.users.findById(userId);
+      if (!user) throw new Refusal(ErrorCode.ExternalIdentityBound.code);
       return { outcome: await finishLogin(user, p, flow.binder) };
     }
     const pendingLink = token();
