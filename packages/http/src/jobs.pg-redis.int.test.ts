@@ -151,6 +151,54 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
     await waitFor(async () => (await rowsOf(id)).items[0]?.runStatus === 'success', 'the run done');
   }, 30_000);
 
+  it('runs a serial job once when a run now on one instance meets its scheduled fire on both', async () => {
+    const created = await call(a, '/api/v1/sys/job', {
+      json: {
+        code: 'serial-meet-both',
+        name: 'serial meet both',
+        handlerKind: 1,
+        handlerName: 'test.gate',
+        triggerKind: 1,
+        cronExpression: '0 0 0 1 1 ?',
+      },
+    });
+    expect(created.code).toBe(0);
+    const id = created.data.id as number;
+    const engines = [a, b].map((t) => (t.server.jobs as NonNullable<TestServer['server']['jobs']>).engine);
+    let seen = 0;
+    for (let round = 1; round <= 3; round++) {
+      await a.server.database.repos.jobs.setNextRunTime(id, new Date(Date.now() - 1000 - round));
+      const [code] = await Promise.all([
+        runNowOnBoth(id, 1).then(([c]) => c),
+        ...engines.map((engine) => engine.scan()),
+      ]);
+      expect([0, 47006]).toContain(code);
+      const [run] = (await gate.startedRuns(id)) as [GateRun];
+      // The losing trigger left its trace: 47006 to the run now, or one skipped row for the scheduled fire.
+      const rows = await waitFor(async () => {
+        const mine = (await rowsOf(id)).items.filter((r) => r.id > seen);
+        return mine.some((r) => r.fireMode === 'schedule') && mine;
+      }, 'both triggers settled');
+      seen = Math.max(...rows.map((r) => r.id));
+      expect(rows.map((r) => [r.fireMode, r.runStatus]).sort()).toEqual(
+        code === 0
+          ? [
+              ['manual', 'running'],
+              ['schedule', 'skipped'],
+            ]
+          : [['schedule', 'running']],
+      );
+      expect([...gate.runs.values()].filter((r) => r.ctx.job.id === id)).toHaveLength(1);
+      run.release(`round ${round}`);
+      gate.runs.delete(run.ctx.logId);
+      await waitFor(
+        async () => (await rowsOf(id)).items.filter((r) => r.runStatus === 'success').length === round,
+        'the run done',
+      );
+    }
+    expect((await rowsOf(id)).items.filter((r) => r.runStatus === 'running')).toEqual([]);
+  }, 30_000);
+
   it('keeps a parallel job within MaxParallelRuns across both instances', async () => {
     const created = await call(a, '/api/v1/sys/job', {
       json: {
