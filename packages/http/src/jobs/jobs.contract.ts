@@ -397,6 +397,27 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).not.toBe(0);
     });
 
+    it('answers malformed and unknown job and run-log ids with an error envelope, never 500', async () => {
+      for (const raw of ['0', '-1', '99999999999999999999', '9007199254740993', '1e3', 'abc', '1.5', '%20']) {
+        for (const [method, path] of [
+          ['PUT', `/api/v1/sys/job/${raw}`],
+          ['POST', `/api/v1/sys/job/${raw}/run`],
+          ['PUT', `/api/v1/sys/job/${raw}/enabled?enabled=true`],
+          ['DELETE', `/api/v1/sys/job/${raw}`],
+          ['POST', `/api/v1/sys/job/log/${raw}/kill`],
+          ['GET', `/api/v1/sys/job/log/page?jobId=${raw}`],
+          ['POST', `/api/v1/sys/recycle/job/${raw}/restore`],
+          ['DELETE', `/api/v1/sys/recycle/job/${raw}`],
+        ] as const) {
+          const res = await t.request(path, { method, headers: admin });
+          expect(res.status, `${method} ${path}`).toBeLessThan(500);
+          const body = await json(res);
+          expect(typeof body.msgKey, `${method} ${path} ${JSON.stringify(body)}`).toBe('string');
+          if (!path.includes('/page')) expect(body.code, `${method} ${path}`).not.toBe(0);
+        }
+      }
+    });
+
     it('lists the compiled handlers and the SQL switch', async () => {
       const res = await call('/api/v1/sys/job/handlers');
       expect(res.data.sqlAllowed).toBe(false);
