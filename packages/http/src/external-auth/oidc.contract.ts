@@ -744,5 +744,34 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         await setSwitch('sys.externalauth.corp.provisioning', 'false');
       }
     });
+
+    it('links no second identity by account to a user already bound at the provider (a reissued name)', async () => {
+      const rita = await addUser(t, { account: 'rita' });
+      const repo = t.server.database.repos.userExternal;
+      await repo.bind({
+        userId: rita,
+        provider: 'corp',
+        subject: 'u-rita',
+        displayName: null,
+        createTime: new Date(),
+      });
+      // The provider gave rita's name and address to another person (a new subject).
+      idp.accounts.set('u-rita-2', { preferred_username: 'rita', email: 'rita', email_verified: true });
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      try {
+        const { result } = await externalLogin('u-rita-2');
+        expect(result.searchParams.get('ticket')).toBeNull();
+        expect(result.searchParams.get('pendingLink')).toBeTruthy();
+        expect(await repo.find('corp', 'u-rita-2')).toBeUndefined();
+        // An account without an identity there is still linked by its name.
+        await addUser(t, { account: 'rudi' });
+        idp.accounts.set('u-rudi', { preferred_username: 'rudi' });
+        const rudi = await externalLogin('u-rudi');
+        const out = await exchange(rudi.result.searchParams.get('ticket') ?? '', rudi.browser);
+        expect(out.body.data.account).toBe('rudi');
+      } finally {
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
+    });
   });
 }

@@ -8,9 +8,10 @@
  *   across instances on Redis) and refuses it unless the binder cookie matches.
  * - A login ends in a single-use ticket (120 s) that `POST /exchange` turns into the login output, so tokens
  *   never travel in URLs; only the browser that ran the flow (its binder cookie) can exchange it, so a ticket
- *   sent to someone else cannot sign them in as the sender (login CSRF). An unknown identity is linked by account (verified email or preferred_username, when
- *   `.linkByAccount`), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound)
- *   that a normal login claims.
+ *   sent to someone else cannot sign them in as the sender (login CSRF). An unknown identity is linked by account
+ *   (verified email or preferred_username, when `.linkByAccount`, to an account with no identity at that provider
+ *   yet), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound) that a normal
+ *   login claims.
  * - A bind belongs to the session that started it: a session revoked before the callback (logout, password
  *   reset, disable…) binds nothing, so a stolen token cannot leave a lasting way in behind it.
  * - Provisioned accounts follow the account-name rules of every other account (`normalizeAccountName`).
@@ -448,7 +449,11 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     }
     if (s.linkByAccount) {
       const user = await linkByAccount(claims);
-      if (user) {
+      // The subject is what identifies a person at the provider (names and addresses are reissued): an account
+      // already bound to an identity there gets no second one by name; that takes an explicit bind or claim.
+      const boundThere =
+        user && (await repos.userExternal.listByUser(user.id)).some((b) => b.provider === p.Code);
+      if (user && !boundThere) {
         if (!user.enabled) throw new Refusal(ErrorCode.AccountDisabled.code, user.account, user.id);
         const result = await repos.userExternal.bind({ ...row, userId: user.id });
         if (result === 'taken')
