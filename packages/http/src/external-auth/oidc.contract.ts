@@ -773,5 +773,42 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
       }
     });
+
+    it('answers 40004 to an external login while the second factor is locked, as the password login does', async () => {
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      try {
+        const userId = await addUser(t, { account: 'lou' });
+        await bindTotp(t, clock, 'lou');
+        const repo = t.server.database.repos.userExternal;
+        await repo.bind({
+          userId,
+          provider: 'corp',
+          subject: 'u-lou',
+          displayName: null,
+          createTime: new Date(),
+        });
+        idp.accounts.set('u-lou', { name: 'Lou' });
+        // Wrong TOTP codes after the password until the second factor locks (MaxFailCount).
+        let code = 0;
+        for (let i = 0; i < 10 && code !== 40004; i++) {
+          const login = await post(t, '/api/v1/auth/login', { account: 'lou', password: TEST_USER_PASSWORD });
+          if (login.body.code === 40004) code = 40004;
+          else {
+            const challengeId = String(login.body.args?.challengeId ?? '');
+            code = (await post(t, '/api/v1/auth/login/totp', { challengeId, code: '000000' })).body.code;
+          }
+        }
+        expect(code).toBe(40004);
+        expect(
+          (await post(t, '/api/v1/auth/login', { account: 'lou', password: TEST_USER_PASSWORD })).body.code,
+        ).toBe(40004);
+        // The provider's word stands in for the password only: no new challenge for a locked second factor.
+        const { result } = await externalLogin('u-lou');
+        expect(result.searchParams.get('error')).toBe('40004');
+        expect(result.searchParams.get('totpChallenge')).toBeNull();
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+      }
+    });
   });
 }

@@ -183,6 +183,9 @@ export function createLoginSteps(
       verifyCaptcha: (input) => checks.captcha(input)(),
 
       async afterPassword(user) {
+        // A locked second factor answers 40004 before any step starts. The password check has looked already;
+        // the external login, whose provider stands in for the password, has not (contract §10).
+        await deps.passwords.secondFactorLock.assertOpen({ userId: user.id });
         await totpGate(user);
         const phone = smsNumber(user);
         if (phone && (await settings.smsMfaEnabled())) {
