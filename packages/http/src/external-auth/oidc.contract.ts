@@ -47,13 +47,19 @@ async function startIdp(): Promise<{
   issuer: string;
   accounts: Map<string, IdpAccount>;
   next: { id: string };
-  /** `foreignSignature`: the next token responses carry ID tokens signed by a key the provider never published. */
-  tamper: { foreignSignature: boolean };
+  /**
+   * `foreignSignature`: the next token responses carry ID tokens signed by a key the provider never published;
+   * `idToken`: they carry this ID token (the provider's own, issued to someone else) instead of theirs.
+   */
+  tamper: { foreignSignature: boolean; idToken: string | null };
   close(): Promise<void>;
 }> {
   const accounts = new Map<string, IdpAccount>();
   const next = { id: '' };
-  const tamper = { foreignSignature: false };
+  const tamper: { foreignSignature: boolean; idToken: string | null } = {
+    foreignSignature: false,
+    idToken: null,
+  };
   let provider: Provider | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const idp = provider as Provider;
@@ -61,6 +67,18 @@ async function startIdp(): Promise<{
       const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
       res.end = ((chunk?: unknown) =>
         end(chunk === undefined ? chunk : foreignSigned(String(chunk)))) as typeof res.end;
+    }
+    const swap = tamper.idToken;
+    if (swap && req.method === 'POST' && req.url?.startsWith('/token')) {
+      const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+      res.end = ((chunk?: unknown) => {
+        if (chunk === undefined) return end(chunk);
+        const body = JSON.parse(String(chunk)) as { id_token?: string };
+        if (!body.id_token) return end(chunk);
+        const swapped = JSON.stringify({ ...body, id_token: swap });
+        if (!res.headersSent) res.setHeader('content-length', Buffer.byteLength(swapped));
+        return end(swapped);
+      }) as typeof res.end;
     }
     if (req.url?.startsWith('/interaction/')) {
       void (async () => {
@@ -94,6 +112,15 @@ async function startIdp(): Promise<{
           `${SVC}/api/v1/auth/external/corp/callback`,
           `${SVC}/api/v1/auth/external/nopkce/callback`,
         ],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+      {
+        // Another application at the same provider: its ID tokens are not for the service.
+        client_id: 'other',
+        client_secret: 'other-test-client-secret-0123456789',
+        redirect_uris: ['http://other.test/cb'],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
@@ -809,6 +836,115 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       } finally {
         await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
       }
+    });
+
+    it('refuses an ID token the provider issued to another application, even with this flow nonce (40031)', async () => {
+      idp.next.id = 'u-new';
+      const browser = new Browser(t);
+      const start = new URL((await browser.get(authorizeUrl())).headers.get('location') ?? '');
+      // The same person signs in to the other application with this flow's nonce; its ID token is taken.
+      const other = new URL(start.href);
+      other.search = new URLSearchParams({
+        client_id: 'other',
+        response_type: 'code',
+        scope: 'openid',
+        redirect_uri: 'http://other.test/cb',
+        nonce: start.searchParams.get('nonce') ?? '',
+        state: 'other-state',
+      }).toString();
+      let url = other;
+      const otherBrowser = new Browser(t);
+      while (url.origin !== 'http://other.test') {
+        const res = await otherBrowser.get(url);
+        url = new URL(res.headers.get('location') ?? '', url);
+      }
+      const token = await fetch(new URL('/token', idp.issuer), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: url.searchParams.get('code') ?? '',
+          redirect_uri: 'http://other.test/cb',
+          client_id: 'other',
+          client_secret: 'other-test-client-secret-0123456789',
+        }),
+      });
+      const idToken = ((await token.json()) as { id_token: string }).id_token;
+      const payload = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString());
+      expect(payload).toMatchObject({
+        aud: 'other',
+        nonce: start.searchParams.get('nonce'),
+        iss: idp.issuer,
+      });
+      idp.tamper.idToken = idToken;
+      try {
+        const result = await browser.follow(start);
+        expect(result.searchParams.get('error')).toBe('40031');
+        // Refused by the audience check (the nonce, issuer and signature were the provider's own).
+        const refusals = t.logs.filter((line) => line.includes('refused by the OpenID checks'));
+        expect(refusals.at(-1)).toContain('claim=aud');
+      } finally {
+        idp.tamper.idToken = null;
+      }
+    });
+
+    it('answers one of two simultaneous callbacks of a state, malformed callbacks and foreign return URLs with a redirect home', async () => {
+      idp.next.id = 'u-new';
+      const browser = new Browser(t);
+      const callback = await browser.follow(authorizeUrl(), true);
+      const both = await Promise.all([browser.get(callback), browser.get(callback)]);
+      const outcomes = both.map((res) => new URL(res.headers.get('location') ?? '', SVC).searchParams);
+      expect(outcomes.map((q) => (q.has('ticket') ? 'ticket' : q.get('error'))).sort()).toEqual([
+        '40030',
+        'ticket',
+      ]);
+
+      const callbackPath = `${SVC}/api/v1/auth/external/corp/callback`;
+      const queries = [
+        `state=${'s'.repeat(20_000)}&code=x`,
+        `code=${'c'.repeat(100_000)}&state=abc`,
+        'state=%zz&code=%E0%A4%A',
+        'state=a&state=b&code=c',
+        'state=%00&code=%00',
+        `error=${'e'.repeat(50_000)}`,
+      ];
+      for (const query of queries) {
+        const res = await new Browser(t).get(new URL(`${callbackPath}?${query}`));
+        const location = res.headers.get('location') ?? '';
+        expect({ query: query.slice(0, 20), status: res.status, location }).toEqual({
+          query: query.slice(0, 20),
+          status: 302,
+          location: `${RESULT_PATH}?error=40030`,
+        });
+      }
+      // A good state with the rest of the answer mangled: refused by the checks, never a crash.
+      const mangles: ((u: URL) => void)[] = [
+        (u) => u.searchParams.set('code', 'c'.repeat(100_000)),
+        (u) => u.searchParams.append('code', 'second'),
+        (u) => u.searchParams.append('state', 'second'),
+        (u) => u.searchParams.delete('iss'),
+        (u) => u.searchParams.set('code', '\u0000'),
+      ];
+      for (const [i, mangle] of mangles.entries()) {
+        const tab = new Browser(t);
+        const url = await tab.follow(authorizeUrl(), true);
+        mangle(url);
+        const res = await tab.get(url);
+        expect({ i, status: res.status, location: res.headers.get('location') }).toEqual({
+          i,
+          status: 302,
+          location: `${RESULT_PATH}?error=40031`,
+        });
+      }
+      // Return addresses offered by the caller are not taken: the provider gets the configured callback, and
+      // every outcome lands on the configured result path.
+      const offered = new URL(authorizeUrl());
+      offered.searchParams.set('redirect_uri', 'http://evil.test/cb');
+      offered.searchParams.set('returnUrl', 'http://evil.test/');
+      const tab = new Browser(t);
+      const atProvider = new URL((await tab.get(offered)).headers.get('location') ?? '');
+      expect(atProvider.searchParams.get('redirect_uri')).toBe(callbackPath);
+      expect((await tab.follow(atProvider)).origin).toBe(SVC);
     });
   });
 }
