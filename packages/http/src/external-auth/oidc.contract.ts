@@ -888,7 +888,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       }
     });
 
-    it('answers one of two simultaneous callbacks of a state, malformed callbacks and foreign return URLs with a redirect home', async () => {
+    it('takes a state once under simultaneous callbacks; malformed callbacks and offered return URLs redirect home', async () => {
       idp.next.id = 'u-new';
       const browser = new Browser(t);
       const callback = await browser.follow(authorizeUrl(), true);
