@@ -399,62 +399,71 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
     it('delivers again a scheduled fire that met the stopped database, once the database is back', async () => {
       const repos = a.server.database.repos;
       const jobsOf = (t: TestServer) => t.server.jobs as NonNullable<TestServer['server']['jobs']>;
-      // Due in a few seconds: the database is stopped before then (checked below, not assumed).
-      const at = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000);
-      const id = await repos.jobs.create({
-        code: 'outage-fire',
-        name: 'outage fire',
-        handlerKind: 1,
-        handlerName: 'sys-job-log-cleanup',
-        propsJson: null,
-        triggerKind: 3,
-        cronExpression: null,
-        intervalSeconds: null,
-        oneShotTime: at,
-        startTime: null,
-        endTime: null,
-        misfireStrategy: 'fire-once',
-        concurrencyMode: 'serial-skip',
-        status: 1,
-        nextRunTime: at,
-        timeoutSeconds: 0,
-        retryCount: 0,
-        retryIntervalSeconds: 0,
-        failAlertThreshold: 0,
-        alertByNotice: false,
-        isSystem: false,
-        remark: null,
-      });
-      await jobsOf(a).engine.reschedule(id);
       const { hostname, port } = new URL(redis.url);
       const queue = new Queue('svc-jobs', {
         connection: { host: hostname, port: Number(port) },
         prefix: 'outage:bull',
       });
-      const fireId = `f-${id}-${at.getTime()}`;
-      const state = async () => (await (await queue.getJob(fireId))?.getState()) ?? 'none';
-      try {
-        await pg.stop();
-        // The fire is delivered while the database is down: its processing fails (it did not run before the stop).
-        let seen = await state();
-        for (let i = 0; i < 10_000 && seen !== 'failed' && seen !== 'completed'; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          seen = await state();
+      /** Polls the fire's state in BullMQ until it is one of `states`, within the test's time. */
+      const untilState = async (fireId: string, states: readonly string[]) => {
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const seen = (await (await queue.getJob(fireId))?.getState()) ?? 'none';
+          if (states.includes(seen)) return seen;
+          if (Date.now() > deadline)
+            throw new Error(`fire ${fireId} never reached ${states.join('/')}: ${seen}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        expect(seen).toBe('failed');
+      };
+      try {
+        // No worker takes a fire until the database is stopped: the fire cannot run before the stop.
+        await queue.pause();
+        const at = new Date(Math.ceil((Date.now() + 1000) / 1000) * 1000);
+        const id = await repos.jobs.create({
+          code: 'outage-fire',
+          name: 'outage fire',
+          handlerKind: 1,
+          handlerName: 'sys-job-log-cleanup',
+          propsJson: null,
+          triggerKind: 3,
+          cronExpression: null,
+          intervalSeconds: null,
+          oneShotTime: at,
+          startTime: null,
+          endTime: null,
+          misfireStrategy: 'fire-once',
+          concurrencyMode: 'serial-skip',
+          status: 1,
+          nextRunTime: at,
+          timeoutSeconds: 0,
+          retryCount: 0,
+          retryIntervalSeconds: 0,
+          failAlertThreshold: 0,
+          alertByNotice: false,
+          isSystem: false,
+          remark: null,
+        });
+        await jobsOf(a).engine.reschedule(id);
+        const fireId = `f-${id}-${at.getTime()}`;
+        await pg.stop();
+        await queue.resume();
+        // Delivered while the database is down, its processing fails.
+        expect(await untilState(fireId, ['failed', 'completed'])).toBe('failed');
         await pg.start();
         for (const t of [a, b]) expect(await untilHealthy(t)).toEqual({ status: 200, text: 'Healthy' });
-        // The next scans queue the fire again and it runs (late: once, as its misfire strategy says).
+        // The next scans queue the fire again and it runs, once (late: as its misfire strategy says).
         let rows = 0;
-        for (let i = 0; i < 100 && rows === 0; i++) {
+        for (let i = 0; i < 200 && rows === 0; i++) {
           await jobsOf(a).engine.scan();
           rows = (await repos.jobLogs.page({ jobId: id, size: 10 }).catch(() => ({ total: 0 }))).total;
           if (rows === 0) await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        expect(rows).toBeGreaterThan(0);
+        expect(await untilState(fireId, ['completed'])).toBe('completed');
+        expect((await repos.jobLogs.page({ jobId: id, size: 10 })).total).toBe(1);
       } finally {
+        await queue.resume().catch(() => {});
         await queue.close();
       }
-    }, 30_000);
+    }, 60_000);
   });
 });

@@ -136,7 +136,9 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
           // again (the claim on next_run_time keeps it to one run). Only due fires: a later one cannot have run.
           if (fire.scheduledTime <= options.now().getTime()) {
             const held = await q.getJob(fire.id);
-            if (held && (await held.isFailed())) await held.remove();
+            // Another instance's scan may have removed and queued it again meanwhile (a remove of that one fails
+            // while a worker holds it): harmless, the add below collapses on the id or the claim turns it away.
+            if (held && (await held.isFailed())) await held.remove().catch(() => {});
           }
           return q.add('fire', fire, {
             jobId: fire.id,

@@ -246,9 +246,10 @@ export function createChunkUploads(options: {
       // answers 44004), the client starts again with an `init`. Only the result stays, for the completes waiting
       // on this one (a holder taken for dead among them), which answer the same 44006.
       const mismatch = { expected: input.fileHash, actual: stored.sha256 };
+      // The result first, as below: a chunk stored after it finds it and drops itself; one stored before is removed.
+      await writeResult(dir, { mismatch });
       for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
       ledgers.forgetStored(input.uploadId);
-      await writeResult(dir, { mismatch });
       await rm(join(dir, 'meta.json'), { force: true });
       throw new BusinessError(ErrorCode.ChunkHashMismatch, mismatch);
     }
@@ -504,9 +505,9 @@ export function createChunkUploads(options: {
           if (size === 0) throw new BusinessError(ErrorCode.FileEmpty);
           // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
           await rename(partial, join(dir, `${index}.part`));
-          // A complete that ended while this chunk arrived (its file made, or its hash found wrong) removed the
-          // chunks it read before or after writing `done.json`: a copy stored after that would stay in a folder no
-          // longer counted against the bound until the clean-up. It goes, answered as any chunk after a complete.
+          // A complete that ended while this chunk arrived (its file made, or its hash found wrong) wrote `done.json`
+          // and then removed the chunks it read: a copy stored after that would stay in a folder no longer counted
+          // against the bound until the clean-up. It goes, answered as any chunk after a complete.
           if ((await stat(join(dir, 'done.json')).catch(() => undefined)) !== undefined) {
             await rm(join(dir, `${index}.part`), { force: true });
             throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
