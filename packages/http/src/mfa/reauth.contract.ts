@@ -3,6 +3,7 @@
  * `ReauthWindowMinutes`), 403/40024 with nothing changed until then while TOTP is on, MFA clearing, and the
  * high-sensitivity list (built-in set read-only, real permission routes only).
  */
+import { createHighSensitivityRepository } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsServicesFor } from '../ops/services.js';
@@ -128,6 +129,74 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const row = rows.find((r) => r.path === '/api/v1/auth/reauth' && r.paramJson?.includes('totp'));
       expect(JSON.parse(row?.paramJson as string)).toEqual({ body: { method: 'totp', totpCode: '***' } });
       for (const r of rows) expect(r.paramJson ?? '').not.toContain(code);
+    });
+
+    it('refuses the three audit-log clears with 40024 until re-authentication, listed or not; the clear is op-logged', async () => {
+      const { db, tables } = t.server.database.database;
+      const rows = async () => ({
+        op: (await db.select().from(tables.sysOpLog)).length,
+        login: (await db.select().from(tables.sysLoginLog)).length,
+        exception: (await db.select().from(tables.sysExceptionLog)).length,
+      });
+      const wipes = ['op', 'login', 'exception'] as const;
+      const wipe = (token: string, log: string) =>
+        t.request(`/api/v1/sys/log/${log}`, { method: 'DELETE', headers: as(token) });
+      await t.server.deps.exceptions.record(new TypeError('evidence'), {
+        method: 'GET',
+        path: '/x',
+        traceId: 'w-1',
+      });
+      expect((await reauth(admin, { method: 'password', password: TEST_ADMIN_PASSWORD })).body.code).toBe(0);
+      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      const stolen = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const before = await rows();
+      expect(Math.min(before.op, before.login, before.exception)).toBeGreaterThan(0);
+      const refusedAll = async () => {
+        for (const log of wipes) {
+          const res = await wipe(stolen, log);
+          expect(res.status, log).toBe(403);
+          expect((await json(res)).code, log).toBe(40024);
+        }
+        await opsServicesFor(t.server.deps).opLog.drain(5000);
+        const now = await rows();
+        expect(now.login).toBeGreaterThanOrEqual(before.login);
+        expect(now.exception).toBe(before.exception);
+        expect(now.op).toBeGreaterThanOrEqual(before.op);
+      };
+      // Default configuration: the three codes are built in.
+      await refusedAll();
+      const listed = (await json(await t.request('/api/v1/sys/mfa/high-sensitivity', { headers: as(admin) })))
+        .data;
+      for (const log of wipes)
+        expect(listed).toContainEqual(
+          expect.objectContaining({ permissionCode: `DELETE:/api/v1/sys/log/${log}`, builtIn: true }),
+        );
+      // A deployment that had added a code before it was built in, and an attempt to add one now.
+      const legacy = createHighSensitivityRepository(t.server.database.database);
+      const { id: legacyId } = await legacy.add({
+        permissionCode: 'DELETE:/api/v1/sys/log/op',
+        createTime: clock.now(),
+      });
+      const other = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      expect((await reauth(other, { method: 'password', password: TEST_ADMIN_PASSWORD })).body.code).toBe(0);
+      const add = await post(
+        t,
+        '/api/v1/sys/mfa/high-sensitivity',
+        { permissionCode: 'DELETE:/api/v1/sys/log/login' },
+        as(other),
+      );
+      expect(add.body.code).toBe(48000);
+      await refusedAll();
+
+      expect((await reauth(stolen, { method: 'password', password: TEST_ADMIN_PASSWORD })).body.code).toBe(0);
+      for (const log of wipes)
+        expect((await json(await wipe(stolen, log))).data.cleared, log).toBeGreaterThan(0);
+      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      const kept = (await db.select().from(tables.sysOpLog)).map(
+        (r) => `${r.httpMethod} ${r.path} ${r.resultCode}`,
+      );
+      expect(kept).toContain('DELETE /api/v1/sys/log/op 0');
+      await legacy.delete(legacyId);
     });
 
     it('checks the permission before anything else', async () => {

@@ -3,7 +3,7 @@
  * route table (the source of `GET /api/v1/menu/routes` and of the seed-consistency test).
  */
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
-import type { UserPrincipal } from '@svc/security';
+import { isDefaultHighSensitivity, type UserPrincipal } from '@svc/security';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type AppEnv, headersFromIncoming } from '../context.js';
 import type { DirectRoutes } from '../middleware/direct.js';
@@ -100,6 +100,7 @@ export function registerRoute<R extends RouteConfig>(
   options: RouteOptions,
   handler: RouteHandler<R, AppEnv>,
 ): void {
+  options = markedAsDefaultSet(route, options);
   const meta: RouteMeta = {
     method: route.method.toUpperCase(),
     path: route.path,
@@ -133,6 +134,17 @@ export function registerRoute<R extends RouteConfig>(
     ctx.app.openapi({ ...config, ...(chain.length > 0 ? { middleware: chain } : {}) } as R, handler as never);
   }
   ctx.table.add(meta);
+}
+
+/**
+ * A permission route whose code is in the built-in high-sensitivity set carries the re-authentication marker
+ * whether or not its definition says so: the set is the one rule, the guard and `x-reauth` follow it.
+ */
+function markedAsDefaultSet(route: RouteConfig, options: RouteOptions): RouteOptions {
+  if (options.reauth || !needsPermission(options.auth)) return options;
+  return isDefaultHighSensitivity(permissionCode(route.method, route.path))
+    ? { ...options, reauth: true }
+    : options;
 }
 
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;

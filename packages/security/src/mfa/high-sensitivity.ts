@@ -2,8 +2,10 @@
  * The high-sensitivity permission list (spec "Endpoint-level attributes"): the built-in default set, read-only
  * and undeletable, plus codes an administrator adds. The default set is a rule over the service's permission
  * codes: writes of users, roles, system config, scheduled jobs and menus, forced logout, permanent recycle-bin
- * deletion and MFA clearing. Adding a code only records it; a route must carry the re-authentication marker
- * itself. Only a real permission route of the running service can be added.
+ * deletion, MFA clearing and the three audit-log clears (contract §11). Every route whose code is in the default
+ * set is guarded (openapi/register.ts derives the marker from {@link isDefaultHighSensitivity}, so the set and
+ * the guard cannot drift apart). Adding a code only records it; a consumer route must carry the
+ * re-authentication marker itself. Only a real permission route of the running service can be added.
  */
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { MfaDeps } from './common.js';
@@ -34,6 +36,10 @@ const SINGLE_CODES = new Set([
   'DELETE:/api/v1/sys/session/{sessionid}',
   'DELETE:/api/v1/sys/recycle/{type}/{id}',
   'POST:/api/v1/sys/mfa/clear',
+  // Wiping an audit trail is what an intruder with a stolen admin token does first (contract §11).
+  'DELETE:/api/v1/sys/log/op',
+  'DELETE:/api/v1/sys/log/login',
+  'DELETE:/api/v1/sys/log/exception',
 ]);
 
 /** Whether a permission code belongs to the built-in default set. */

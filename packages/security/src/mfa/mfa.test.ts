@@ -180,13 +180,16 @@ describe('small rules', () => {
       'POST:/api/v1/sys/mfa/clear',
       'DELETE:/api/v1/sys/menu/{id}',
       'POST:/api/v1/sys/job',
+      'DELETE:/api/v1/sys/log/op',
+      'DELETE:/api/v1/sys/log/login',
+      'DELETE:/api/v1/sys/log/exception',
     ]) {
       expect(isDefaultHighSensitivity(code), code).toBe(true);
     }
     for (const code of [
       'GET:/api/v1/sys/user/page',
       'POST:/api/v1/sys/recycle/{type}/{id}/restore',
-      'DELETE:/api/v1/sys/log/op',
+      'GET:/api/v1/sys/log/op/page',
       'POST:/api/v1/sys/usera',
       'POST:/api/v1/sys/mfa/high-sensitivity',
     ]) {

@@ -1,4 +1,5 @@
-/** `DELETE /api/v1/sys/log/login`: hard-deletes the login log (this action is itself operation-logged). */
+/** `DELETE /api/v1/sys/log/login`: hard-deletes the login log (this action is itself operation-logged);
+ * in the default high-sensitivity set, so it needs a recent re-authentication while TOTP is on. */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
@@ -15,7 +16,7 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Log' }, async (c) => {
     // Clearing takes every row, those of users outside the caller's scope too.
     await assertScopeAll(c, d);
     return c.json(ok({ cleared: await d.http.core.repos.loginLogs.deleteAll() }), 200);
