@@ -15,7 +15,14 @@ import { totpCode } from '../mfa/rfc6238.contract.js';
 import { bindTotp } from '../mfa/totp.contract.js';
 import { externalAuthOf } from '../routes/external/shared.js';
 import { bearer, json } from '../testing/auth.js';
-import { setRuntimeConfig, startTestServer, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+import {
+  grantPermissions,
+  setRuntimeConfig,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  TEST_USER_PASSWORD,
+  type TestServer,
+} from '../testing/index.js';
 
 const SVC = 'http://svc.test';
 const RESULT_PATH = '/oauth/callback';
@@ -797,6 +804,211 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         const out = await exchange(rudi.result.searchParams.get('ticket') ?? '', rudi.browser);
         expect(out.body.data.account).toBe('rudi');
       } finally {
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
+    });
+
+    it('never links by name to the super admin or a high-sensitivity role holder, however the name is spelt', async () => {
+      // Attack: an identity at the provider named like a privileged account signs in as it with no password.
+      const fullWidth = (text: string) =>
+        [...text].map((ch) => String.fromCodePoint((ch.codePointAt(0) ?? 0) + 0xfee0)).join('');
+      const spellings = (account: string) => [
+        account,
+        account.toUpperCase(),
+        account.toLowerCase(),
+        fullWidth(account),
+        ` ${account} `,
+        account.replace('i', '\u00ed'),
+        account.replace('i', '\u0130'),
+      ];
+      const boss = await grantPermissions(t, { account: 'bigboss', permissions: ['POST:/api/v1/sys/user'] });
+      await grantPermissions(t, { account: 'boss@corp.test', permissions: ['DELETE:/api/v1/sys/log/op'] });
+      // A code an administrator added to the set counts as well as a built-in one.
+      await grantPermissions(t, { account: 'auditor', permissions: ['GET:/api/v1/sys/log/op/page'] });
+      const added = await t.server.deps.core.mfa.highSensitivity.add(
+        { permissionCode: 'GET:/api/v1/sys/log/op/page' },
+        null,
+      );
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      const { seed: bossSeed } = await bindTotp(t, clock, 'bigboss');
+      const cases: Array<[string, IdpAccount]> = [
+        ...spellings('superAdmin').map((name): [string, IdpAccount] => [name, { preferred_username: name }]),
+        ...spellings('bigboss').map((name): [string, IdpAccount] => [name, { preferred_username: name }]),
+        ['auditor', { preferred_username: 'auditor' }],
+        ['AUDITOR', { preferred_username: 'AUDITOR' }],
+        ['email BOSS@corp.test', { email: 'BOSS@corp.test', email_verified: true }],
+        ['email superadmin', { email: 'superadmin', email_verified: true, preferred_username: 'nobody-x' }],
+      ];
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      const { db, tables } = t.server.database.database;
+      const userCount = async () => (await db.select().from(tables.sysUser)).length;
+      try {
+        for (const provisioning of ['false', 'true']) {
+          await setSwitch('sys.externalauth.corp.provisioning', provisioning);
+          const before = await userCount();
+          for (const [i, [name, claims]] of cases.entries()) {
+            const sub = `u-priv-${provisioning}-${i}`;
+            idp.accounts.set(sub, claims);
+            const { result } = await externalLogin(sub);
+            expect({ name, provisioning, ticket: result.searchParams.get('ticket') }).toEqual({
+              name,
+              provisioning,
+              ticket: null,
+            });
+            expect({ name, provisioning, pending: Boolean(result.searchParams.get('pendingLink')) }).toEqual({
+              name,
+              provisioning,
+              pending: true,
+            });
+            expect(await t.server.database.repos.userExternal.find('corp', sub)).toBeUndefined();
+          }
+          // No look-alike account was provisioned in their place either.
+          expect(await userCount()).toBe(before);
+        }
+      } finally {
+        await setSwitch('sys.externalauth.corp.provisioning', 'false');
+      }
+      // The super admin's pending link is theirs after their password and a re-authentication.
+      try {
+        idp.accounts.set('u-priv-claim', { preferred_username: 'SUPERADMIN' });
+        const { result, browser } = await externalLogin('u-priv-claim');
+        const pendingLink = result.searchParams.get('pendingLink') ?? '';
+        const login = await post(t, '/api/v1/auth/login', {
+          account: 'superAdmin',
+          password: TEST_ADMIN_PASSWORD,
+        });
+        const auth = bearer(login.body.data.accessToken);
+        const claim = () =>
+          browser.get(new URL(`${SVC}/api/v1/auth/external/pending-link/claim`), {
+            method: 'POST',
+            headers: auth,
+            json: { pendingLink },
+          });
+        expect((await json(await claim())).code).toBe(40024);
+        const reauth = await post(
+          t,
+          '/api/v1/auth/reauth',
+          { method: 'password', password: TEST_ADMIN_PASSWORD },
+          auth,
+        );
+        expect(reauth.body.code).toBe(0);
+        expect((await json(await claim())).code).toBe(0);
+        const superAdmin = await t.server.database.repos.users.findByAccount('superAdmin');
+        expect(superAdmin?.isSuperAdmin).toBe(true);
+        expect((await t.server.database.repos.userExternal.find('corp', 'u-priv-claim'))?.userId).toBe(
+          superAdmin?.id,
+        );
+        // Claimed, the TOTP-bound role holder's identity still takes the TOTP step.
+        idp.accounts.set('u-priv-boss', { preferred_username: 'bigboss' });
+        const bossFlow = await externalLogin('u-priv-boss');
+        const bossLogin = await post(t, '/api/v1/auth/login', {
+          account: 'bigboss',
+          password: TEST_USER_PASSWORD,
+        });
+        const bossSession = await post(t, '/api/v1/auth/login/totp', {
+          challengeId: bossLogin.body.args.challengeId,
+          code: totpCode(bossSeed, clock.now()),
+        });
+        const bossAuth = bearer(bossSession.body.data.accessToken);
+        clock.advance(30);
+        expect(
+          (
+            await post(
+              t,
+              '/api/v1/auth/reauth',
+              { method: 'totp', totpCode: totpCode(bossSeed, clock.now()) },
+              bossAuth,
+            )
+          ).body.code,
+        ).toBe(0);
+        const bossClaim = await bossFlow.browser.get(
+          new URL(`${SVC}/api/v1/auth/external/pending-link/claim`),
+          {
+            method: 'POST',
+            headers: bossAuth,
+            json: { pendingLink: bossFlow.result.searchParams.get('pendingLink') ?? '' },
+          },
+        );
+        expect((await json(bossClaim)).code).toBe(0);
+        const again = await externalLogin('u-priv-boss');
+        expect(again.result.searchParams.get('error')).toBe('40018');
+        expect(again.result.searchParams.get('ticket')).toBeNull();
+        expect((await t.server.database.repos.userExternal.find('corp', 'u-priv-boss'))?.userId).toBe(boss);
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+        await t.server.deps.core.mfa.highSensitivity.remove(added.id);
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
+    });
+
+    it('links an ordinary account by its folded name exactly as the login folds it, and a TOTP-bound one takes its step', async () => {
+      await addUser(t, { account: 'folda' });
+      await addUser(t, { account: 'foldtotp' });
+      await setRuntimeConfig(t, 'sys.security.totp.enabled', 'true');
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      try {
+        const { seed } = await bindTotp(t, clock, 'foldtotp');
+        idp.accounts.set('u-fold-1', { preferred_username: 'ＦＯＬＤＡ' });
+        const folded = await externalLogin('u-fold-1');
+        const out = await exchange(folded.result.searchParams.get('ticket') ?? '', folded.browser);
+        expect(out.body.data.account).toBe('folda');
+        // Not what the canonical form makes of it: no link (the collation alone may fold `ß` onto `ss`).
+        await addUser(t, { account: 'strasse' });
+        idp.accounts.set('u-fold-2', { preferred_username: 'straße' });
+        expect((await externalLogin('u-fold-2')).result.searchParams.get('ticket')).toBeNull();
+        idp.accounts.set('u-fold-3', { preferred_username: 'FoldTotp' });
+        const step = await externalLogin('u-fold-3');
+        expect(step.result.searchParams.get('error')).toBe('40018');
+        expect(step.result.searchParams.get('ticket')).toBeNull();
+        const done = await post(t, '/api/v1/auth/login/totp', {
+          challengeId: step.result.searchParams.get('totpChallenge') ?? '',
+          code: totpCode(seed, clock.now()),
+        });
+        expect(done.body.data.account).toBe('foldtotp');
+      } finally {
+        await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+        await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
+      }
+    });
+
+    it('links one of two identities racing for one account name at the provider; the other gets a pending link', async () => {
+      const userId = await addUser(t, { account: 'racer' });
+      idp.accounts.set('u-race-1', { preferred_username: 'racer' });
+      idp.accounts.set('u-race-2', { preferred_username: 'RACER' });
+      const users = t.server.database.repos.users;
+      const realFind = users.findByAccount;
+      let waiting = 0;
+      let bothAsked: () => void = () => {};
+      const asked = new Promise<void>((resolve) => {
+        bothAsked = resolve;
+      });
+      // Both callbacks find the account before either binds (held here until both asked).
+      users.findByAccount = async (account, options) => {
+        if (account.toLowerCase() === 'racer' && waiting < 2) {
+          waiting++;
+          if (waiting === 2) bothAsked();
+          await asked;
+        }
+        return realFind.call(users, account, options);
+      };
+      await setSwitch('sys.externalauth.corp.linkByAccount', 'true');
+      try {
+        const tabs = [new Browser(t), new Browser(t)];
+        const callbacks: URL[] = [];
+        for (const [i, tab] of tabs.entries()) {
+          idp.next.id = `u-race-${i + 1}`;
+          callbacks.push(await tab.follow(authorizeUrl(), true));
+        }
+        const results = await Promise.all(tabs.map((tab, i) => tab.follow(callbacks[i] as URL)));
+        const tickets = results.filter((r) => r.searchParams.get('ticket')).length;
+        const pending = results.filter((r) => r.searchParams.get('pendingLink')).length;
+        expect({ tickets, pending }).toEqual({ tickets: 1, pending: 1 });
+        const bound = (await t.server.database.repos.userExternal.listByUser(userId)).filter(
+          (b) => b.provider === 'corp',
+        );
+        expect(bound).toHaveLength(1);
+      } finally {
+        users.findByAccount = realFind;
         await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
       }
     });

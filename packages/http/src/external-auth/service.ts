@@ -10,8 +10,11 @@
  *   never travel in URLs; only the browser that ran the flow (its binder cookie) can exchange it, so a ticket
  *   sent to someone else cannot sign them in as the sender (login CSRF). An unknown identity is linked by account
  *   (verified email or preferred_username, when `.linkByAccount`, to an account with no identity at that provider
- *   yet), provisioned (when `.provisioning`) or offered as a pending link (15 min, cookie-bound) that a normal
- *   login claims.
+ *   yet, whose name is the claim's exactly after the login's canonical form), provisioned (when `.provisioning`)
+ *   or offered as a pending link (15 min, cookie-bound) that a normal login claims. Linking by name never reaches
+ *   a privileged account (contract §11): the super admin, a disabled account, or one whose roles grant a code of
+ *   the high-sensitivity set get the pending link instead, claimed only after their password and a
+ *   re-authentication.
  * - A bind belongs to the session that started it: a session revoked before the callback (logout, password
  *   reset, disable…) binds nothing, so a stolen token cannot leave a lasting way in behind it.
  * - Provisioned accounts follow the account-name rules of every other account (`normalizeAccountName`).
@@ -31,8 +34,10 @@ import {
 } from '@svc/kernel';
 import {
   type ClientInfo,
+  type HighSensitivityService,
   type IssuedSession,
   type LoginSteps,
+  normalizeAccount,
   normalizeAccountName,
   type SessionAuthService,
 } from '@svc/security';
@@ -102,6 +107,8 @@ export interface ExternalAuthDeps {
   auth: SessionAuthService;
   /** The password login's second-factor step (TOTP challenge after an external login). */
   loginSteps: Pick<LoginSteps, 'hooks'>;
+  /** The high-sensitivity set: an account whose roles grant any of it is never linked by name. */
+  highSensitivity: Pick<HighSensitivityService, 'covers'>;
   logger: Logger;
   now: () => Date;
 }
@@ -278,15 +285,35 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     return entry && entry.expiresAt > nowMs() ? entry : undefined;
   }
 
-  /** Links an unknown identity by account: a verified email, else preferred_username. */
-  async function linkByAccount(claims: oidc.IDToken): Promise<SysUserRow | undefined> {
-    const email = typeof claims.email === 'string' ? claims.email.trim() : '';
-    if (email && claims.email_verified === true) {
-      const byEmail = await repos.users.findByAccount(email);
-      if (byEmail) return byEmail;
+  /**
+   * The account a claim names: the one the login would find for it whose name is the claim's exactly after the
+   * login's canonical form (`normalizeAccount`: NFKC, marks and case folded), so `SUPERADMIN`, `ｓｕｐｅｒａｄｍｉｎ`
+   * or `superAdmín` name `superAdmin` on every dialect alike, and nothing the collation alone folds does.
+   */
+  async function accountNamed(claim: unknown): Promise<SysUserRow | undefined> {
+    const wanted = typeof claim === 'string' ? claim.trim() : '';
+    if (!wanted || wanted.length > 256) return undefined;
+    const canonical = normalizeAccount(wanted);
+    for (const spelling of new Set([wanted.normalize('NFKC'), canonical])) {
+      const user = await repos.users.findByAccount(spelling);
+      if (user && normalizeAccount(user.account) === canonical) return user;
     }
-    const username = typeof claims.preferred_username === 'string' ? claims.preferred_username.trim() : '';
-    return username ? repos.users.findByAccount(username) : undefined;
+    return undefined;
+  }
+
+  /** The account an unknown identity names: by a verified email, else by preferred_username. */
+  async function linkCandidate(claims: oidc.IDToken): Promise<SysUserRow | undefined> {
+    const byEmail = claims.email_verified === true ? await accountNamed(claims.email) : undefined;
+    return byEmail ?? (await accountNamed(claims.preferred_username));
+  }
+
+  /**
+   * Whether a name alone may sign in as `user` (contract §11): enabled, not the super admin, and no role of theirs
+   * grants a code of the high-sensitivity set (read from the database, not the permission cache).
+   */
+  async function linkableByName(user: SysUserRow): Promise<boolean> {
+    if (!user.enabled || user.isSuperAdmin) return false;
+    return !(await deps.highSensitivity.covers(await repos.permissions.codesOfUser(user.id)));
   }
 
   async function provision(
@@ -447,21 +474,22 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       if (!user) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
       return { outcome: await finishLogin(user, p, flow.binder) };
     }
+    // Set when linking by name found an account it must not reach: the person proves it with its password.
+    let privileged = false;
     if (s.linkByAccount) {
-      const user = await linkByAccount(claims);
-      // The subject is what identifies a person at the provider (names and addresses are reissued): an account
-      // already bound to an identity there gets no second one by name; that takes an explicit bind or claim.
-      const boundThere =
-        user && (await repos.userExternal.listByUser(user.id)).some((b) => b.provider === p.Code);
-      if (user && !boundThere) {
-        if (!user.enabled) throw new Refusal(ErrorCode.AccountDisabled.code, user.account, user.id);
-        const result = await repos.userExternal.bind({ ...row, userId: user.id });
+      const user = await linkCandidate(claims);
+      if (user && !(await linkableByName(user))) privileged = true;
+      else if (user) {
+        // The subject is what identifies a person at the provider (names and addresses are reissued): an account
+        // already bound to an identity there gets no second one by name; that takes an explicit bind or claim.
+        // Checked and bound in one transaction, so two identities racing for one name bind one.
+        const result = await repos.userExternal.bindFirstAtProvider({ ...row, userId: user.id });
         if (result === 'taken')
           throw new Refusal(ErrorCode.ExternalIdentityBound.code, user.account, user.id);
-        return { outcome: await finishLogin(user, p, flow.binder) };
+        if (result !== 'boundThere') return { outcome: await finishLogin(user, p, flow.binder) };
       }
     }
-    if (s.provisioning) {
+    if (s.provisioning && !privileged) {
       const userId = await provision(p, s, claims);
       const result = await repos.userExternal.bind({ ...row, userId });
       let user: SysUserRow | undefined;

@@ -28,6 +28,8 @@ export interface HighSensitivityService {
   ): Promise<{ id: number }>;
   /** Removes an added code; 48003 when there is no such item (built-in items have no id). */
   remove(id: number): Promise<void>;
+  /** True when any of `codes` is in the set: built in by the rule, or added (read from the database now). */
+  covers(codes: Iterable<string>): Promise<boolean>;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -105,6 +107,14 @@ export function createHighSensitivityService(
 
     async remove(id) {
       if (!(await repo.delete(id))) throw new BusinessError(ErrorCode.NotFound);
+    },
+
+    async covers(codes) {
+      const wanted = [...codes].map((code) => splitCode(code).join(':'));
+      if (wanted.some(isDefaultHighSensitivity)) return true;
+      if (wanted.length === 0) return false;
+      const added = new Set((await repo.list()).map((row) => row.permissionCode));
+      return wanted.some((code) => added.has(code));
     },
   };
 }

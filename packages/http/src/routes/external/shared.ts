@@ -32,6 +32,7 @@ export function externalAuthOf(deps: HttpDeps): ExternalAuthService {
       configStore: deps.core.configStore,
       auth: deps.core.auth,
       loginSteps: deps.core.mfa.steps,
+      highSensitivity: deps.core.mfa.highSensitivity,
       logger: deps.logger.child('Service.ExternalAuth'),
       now: deps.now,
     });
