@@ -6,11 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DbType } from '@svc/kernel';
+import { createTotpRepository } from '@svc/data';
+import { type DbType, sha256Hex } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer } from '../testing/auth.js';
+import { bearer, json } from '../testing/auth.js';
 import {
   setRuntimeConfig,
+  startTestServer,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
@@ -263,6 +265,88 @@ export function defineTotpContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         expect((await recover(code)).body.code).toBe(40022);
         expect((await recover(recoveryCodes[1] ?? '')).body.code).toBe(40022);
         expect((await login('tp-e')).body.code).toBe(0);
+      });
+
+      it('stores recovery codes keyed, never as SHA-256 of the code; an instance with the key verifies one once, another key none', async () => {
+        const userId = await addUser(t, { account: 'tp-k' });
+        const { recoveryCodes } = await bindTotp(t, clock, 'tp-k');
+        const { db, tables } = t.server.database.database;
+        const rc = tables.sysTotpRecoveryCode;
+        const stored = async () => (await db.select().from(rc)).filter((r) => r.userId === userId);
+        const bare = (code: string) => code.replace('-', '');
+        const unkeyed = new Set(
+          recoveryCodes.flatMap((c) =>
+            [c, bare(c), `svc-recovery:${bare(c)}`].map((text) => sha256Hex(text)),
+          ),
+        );
+        for (const row of await stored()) {
+          expect(row.codeHash).toMatch(/^k1:[0-9a-f]{64}$/);
+          expect(unkeyed.has(row.codeHash.slice(3))).toBe(false);
+          expect(unkeyed.has(row.codeHash)).toBe(false);
+        }
+        const [first = '', second = ''] = recoveryCodes;
+        const recover = (on: { request: TestServer['request'] }, account: string, recoveryCode: string) =>
+          on.request('/api/v1/auth/mfa/recovery', {
+            json: { account, currentPassword: TEST_USER_PASSWORD, recoveryCode },
+          });
+        const instance = (env: Record<string, string> = {}) =>
+          startTestServer({
+            dbType,
+            cache,
+            now: clock.now,
+            reuse: { database: t.database, contentRoot: t.contentRoot },
+            env: { Service__Security__RateLimit__Enabled: 'false', ...env },
+          });
+        // Another master key: the stored values open nothing there, the code stays unused.
+        const foreign = await instance({
+          Service__Security__DataProtection__MasterKey: 'another-master-key-0123456789abcdef',
+        });
+        try {
+          expect((await json(await recover(foreign, 'tp-k', first))).code).toBe(40022);
+        } finally {
+          await foreign.stop();
+        }
+        expect((await stored()).every((r) => r.usedTime === null)).toBe(true);
+        // A second instance sharing the key (the same key file here) verifies it, once.
+        const twin = await instance();
+        try {
+          expect((await json(await recover(twin, 'tp-k', first.toLowerCase()))).code).toBe(0);
+          expect((await json(await recover(twin, 'tp-k', first))).code).toBe(40022);
+        } finally {
+          await twin.stop();
+        }
+        expect((await t.server.database.repos.users.findById(userId))?.totpSecret).toBeNull();
+        expect((await json(await recover(t, 'tp-k', second))).code).toBe(40022);
+      });
+
+      it('accepts a recovery code stored by an earlier release (unkeyed SHA-256) once, then it is spent', async () => {
+        const userId = await addUser(t, { account: 'tp-legacy' });
+        const { recoveryCodes } = await bindTotp(t, clock, 'tp-legacy');
+        const { db, tables } = t.server.database.database;
+        const rc = tables.sysTotpRecoveryCode;
+        // What a deployed system holds: the binding with its codes as the release before this one stored them.
+        const totp = createTotpRepository(t.server.database.database);
+        const sealed = (await t.server.database.repos.users.findById(userId))?.totpSecret ?? '';
+        expect(await totp.clear(userId, { userId: null, at: clock.now() })).toBe(true);
+        const legacy = recoveryCodes.map((c) => sha256Hex(`svc-recovery:${c.replace('-', '')}`));
+        expect(await totp.bind(userId, sealed, legacy, clock.now())).toBe(true);
+        const recover = (recoveryCode: string) =>
+          post(t, '/api/v1/auth/mfa/recovery', {
+            account: 'tp-legacy',
+            currentPassword: TEST_USER_PASSWORD,
+            recoveryCode,
+          });
+        const [code = '', other = ''] = recoveryCodes;
+        expect((await recover(code)).body.code).toBe(0);
+        expect((await t.server.database.repos.users.findById(userId))?.totpSecret).toBeNull();
+        expect((await recover(code)).body.code).toBe(40022);
+        expect((await recover(other)).body.code).toBe(40022);
+        // The recovery removed every unkeyed value; a new binding stores keyed ones only.
+        expect((await db.select().from(rc)).filter((r) => r.userId === userId)).toEqual([]);
+        await bindTotp(t, clock, 'tp-legacy');
+        const rebound = (await db.select().from(rc)).filter((r) => r.userId === userId);
+        expect(rebound.length).toBeGreaterThan(0);
+        expect(rebound.every((r) => r.codeHash.startsWith('k1:'))).toBe(true);
       });
 
       it('refuses unknown body properties with 48000', async () => {

@@ -135,7 +135,7 @@ export const serviceSchema = section({
     DataProtection: section({
       MasterKey: str(
         null,
-        'Master key of the secret protector (TOTP seeds), at least 32 bytes. Outside Development TOTP stays off without it (start-up fails when Totp:Enabled is true); Development persists one at `./data/dev-protection.key`.',
+        'Master key of the secret protector (TOTP seeds) and of the recovery-code HMAC, at least 32 bytes. Outside Development TOTP stays off without it (start-up fails when Totp:Enabled is true); Development persists one at `./data/dev-protection.key`.',
       ),
     }),
     Session: section({

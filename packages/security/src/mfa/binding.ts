@@ -21,7 +21,7 @@ import {
   seedContext,
 } from './common.js';
 import { MFA_KEYS, TOTP_MAX_ATTEMPTS } from './constants.js';
-import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
+import { generateRecoveryCodes } from './recovery-codes.js';
 import type { TotpEngine } from './totp.js';
 
 /** Answer of bind start (contract §5). */
@@ -77,15 +77,17 @@ export function createTotpBinding(
   const { settings, repositories: repos } = deps;
   const { checks, store, totp } = parts;
 
-  /** The protector, when the TOTP capability is on (it is never on without one). */
+  /** The protector and the recovery-code hasher, when the TOTP capability is on (never without a master key). */
   async function capability() {
-    if (!deps.protector || !(await settings.totpEnabled())) throw new BusinessError(ErrorCode.TotpDisabled);
-    return deps.protector;
+    const { protector, recoveryCodes } = deps;
+    if (!protector || !recoveryCodes || !(await settings.totpEnabled()))
+      throw new BusinessError(ErrorCode.TotpDisabled);
+    return { protector, recoveryCodes };
   }
 
   return {
     async start(account, currentPassword, options = {}) {
-      const protector = await capability();
+      const { protector } = await capability();
       const user = await deps.passwords.verify({
         who: { account },
         password: currentPassword,
@@ -116,7 +118,7 @@ export function createTotpBinding(
     },
 
     async complete(bindChallengeId, code) {
-      const protector = await capability();
+      const { protector, recoveryCodes: hasher } = await capability();
       const key = `${MFA_KEYS.totpBind}${bindChallengeId}`;
       const challenge = await store.take<BindChallenge>(key);
       if (!challenge) throw new BusinessError(ErrorCode.MfaBindInvalid);
@@ -141,7 +143,7 @@ export function createTotpBinding(
       const bound = await repos.totp.bind(
         challenge.userId,
         protector.seal(seed, seedContext(challenge.userId)),
-        recoveryCodes.map(hashRecoveryCode),
+        recoveryCodes.map(hasher.hash),
         deps.now(),
       );
       if (!bound) throw new BusinessError(ErrorCode.MfaBindInvalid, { reason: 'alreadyBound' });
@@ -149,7 +151,7 @@ export function createTotpBinding(
     },
 
     async recover(account, currentPassword, recoveryCode, options = {}) {
-      await capability();
+      const { recoveryCodes: hasher } = await capability();
       const user = await deps.passwords.verify({
         who: { account },
         password: currentPassword,
@@ -163,9 +165,12 @@ export function createTotpBinding(
         const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
         // The binding the code belongs to (the sealed secret read with the user).
         const binding = await settleAttempt(attempt, async () => {
+          // The keyed form, else the unkeyed one of a code handed out by an earlier release (spent like any code).
+          const { keyed, legacy } = hasher.candidates(recoveryCode);
           const used =
             sealed !== null &&
-            (await repos.totp.consumeRecoveryCode(user.id, hashRecoveryCode(recoveryCode), deps.now()));
+            ((await repos.totp.consumeRecoveryCode(user.id, keyed, deps.now())) ||
+              (await repos.totp.consumeRecoveryCode(user.id, legacy, deps.now())));
           if (!used) {
             attempt.failed();
             throw new BusinessError(ErrorCode.RecoveryCodeInvalid);

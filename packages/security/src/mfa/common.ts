@@ -17,6 +17,7 @@ import type { ClientInfo } from '../auth/principal.js';
 import type { SessionManager } from '../auth/session-manager.js';
 import type { CaptchaService } from './captcha/service.js';
 import type { SecretProtector } from './protector.js';
+import type { RecoveryCodeHasher } from './recovery-codes.js';
 import type { MfaSettings } from './settings.js';
 import type { SmsSender } from './sms-sender.js';
 
@@ -41,6 +42,8 @@ export interface MfaDeps {
   passwords: PasswordCheck;
   /** Seals TOTP seeds; undefined when no master key exists (then TOTP stays off). */
   protector: SecretProtector | undefined;
+  /** Keyed hashes of recovery codes, under the same master key; undefined exactly when `protector` is. */
+  recoveryCodes: RecoveryCodeHasher | undefined;
   /** Where SMS codes go. @default the log sender */
   sender: SmsSender;
   /** Every permission code of the running service (the high-sensitivity list accepts only these). */

@@ -19,7 +19,12 @@ export * from './master-key.js';
 export type { PhoneChangeService } from './phone.js';
 export * from './protector.js';
 export { createReauthService, type ReauthInput, type ReauthService } from './reauth.js';
-export { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
+export {
+  createRecoveryCodeHasher,
+  generateRecoveryCodes,
+  legacyRecoveryCodeHash,
+  type RecoveryCodeHasher,
+} from './recovery-codes.js';
 export { createMfaServices, type MfaServices } from './service.js';
 export * from './settings.js';
 export {

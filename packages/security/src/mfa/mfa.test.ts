@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCache } from '@svc/data/cache';
+import { sha256Hex } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
 import { GLYPHS } from './captcha/glyphs.js';
 import { createCaptchaService } from './captcha/service.js';
@@ -11,7 +12,10 @@ import { CAPTCHA_ALPHABET } from './constants.js';
 import { isDefaultHighSensitivity } from './high-sensitivity.js';
 import { devProtectionKeyPath, resolveMasterKey } from './master-key.js';
 import { createSecretProtector, SecretProtectorError } from './protector.js';
-import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes.js';
+import { createRecoveryCodeHasher, generateRecoveryCodes, legacyRecoveryCodeHash } from './recovery-codes.js';
+
+const hashRecoveryCode = createRecoveryCodeHasher(new Uint8Array(32).fill(7)).hash;
+
 import { maskPhone } from './sms.js';
 import { withoutAsciiWhitespace } from './typed-code.js';
 
@@ -138,6 +142,23 @@ describe('small rules', () => {
     const [code = ''] = codes;
     expect(hashRecoveryCode(code.toLowerCase().replace('-', ' '))).toBe(hashRecoveryCode(code));
     expect(hashRecoveryCode(code)).not.toContain(code);
+  });
+
+  it('stores recovery codes keyed: not the SHA-256 of the code, other under another key, the same under the same', () => {
+    const code = 'ABCDE-FGHST';
+    const key = new Uint8Array(32).fill(1);
+    const stored = createRecoveryCodeHasher(key).hash(code);
+    expect(stored).toMatch(/^k1:[0-9a-f]{64}$/);
+    for (const plain of ['ABCDEFGHST', code, 'svc-recovery:ABCDEFGHST'])
+      expect(stored.slice(3)).not.toBe(sha256Hex(plain));
+    expect(createRecoveryCodeHasher(Uint8Array.from(key)).hash(code.toLowerCase())).toBe(stored);
+    expect(createRecoveryCodeHasher(new Uint8Array(32).fill(2)).hash(code)).not.toBe(stored);
+    // The form of earlier releases is only recognised.
+    expect(createRecoveryCodeHasher(key).candidates(code)).toEqual({
+      keyed: stored,
+      legacy: sha256Hex('svc-recovery:ABCDEFGHST'),
+    });
+    expect(legacyRecoveryCodeHash('abcde fghst')).toBe(sha256Hex('svc-recovery:ABCDEFGHST'));
   });
 
   it('folds only ASCII whitespace, dashes and ASCII case in recovery codes', () => {

@@ -1,14 +1,38 @@
 /**
- * Recovery codes: random `XXXXX-XXXXX` codes handed out once at binding, stored only as SHA-256 hashes (they
- * are random and high-entropy, so a fast hash is enough, as for refresh tokens). Input is compared after
- * removing ASCII whitespace (as for every typed code, `typed-code.ts`) and dashes and upper-casing ASCII letters,
- * so a code typed as shown, in lower case or without the dash works. Nothing else is folded: other spaces and
- * letters whose upper case is ASCII (`ſ` → `S`, `ı` → `I`, the `ﬆ` ligature → `ST`) make another code. Generated
- * codes are ASCII, so their stored hashes are the same under this rule as under the older Unicode one.
+ * Recovery codes: random `XXXXX-XXXXX` codes handed out once at binding. A code carries about 50 bits, few
+ * enough that an unkeyed hash of it is searched offline in hours once the table leaks, so the stored form is an
+ * HMAC-SHA256 under a key the database never holds: derived (HKDF, `subkeys.ts`) from the data-protection master
+ * key that seals the TOTP seeds. Codes exist only beside a sealed seed, so they need no key of their own: every
+ * instance that can open the seeds verifies the codes, and a lost master key loses both together. A fast keyed
+ * hash is enough (the code is random; the key, not the work factor, is what an offline search lacks).
+ *
+ * Input is compared after removing ASCII whitespace (as for every typed code, `typed-code.ts`) and dashes and
+ * upper-casing ASCII letters, so a code typed as shown, in lower case or without the dash works. Nothing else is
+ * folded: other spaces and letters whose upper case is ASCII (`ſ` → `S`, `ı` → `I`, the `ﬆ` ligature → `ST`) make
+ * another code.
+ *
+ * Earlier releases stored `SHA-256("svc-recovery:" + code)` (64 hex digits, no prefix). Such a code is still
+ * accepted, once, like any recovery code: using it clears the binding and every code of it, and a new binding
+ * stores keyed hashes only (docs/security-model.md).
  */
+import { createHmac } from 'node:crypto';
 import { randomString, sha256Hex } from '@svc/kernel';
+import { deriveSubkey } from '../subkeys.js';
 import { RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH } from './constants.js';
 import { withoutAsciiWhitespace } from './typed-code.js';
+
+/** Marks the keyed form (version 1), so it is never mistaken for an unkeyed hash of an earlier release. */
+const KEYED_PREFIX = 'k1:';
+/** HKDF purpose of the key: it MACs recovery codes and nothing else. */
+const KEY_PURPOSE = 'mfa/recovery-code/v1';
+
+/** Stores and recognises recovery codes under the server-held key. */
+export interface RecoveryCodeHasher {
+  /** The stored form of a code (`k1:` + hex HMAC-SHA256). */
+  hash(code: string): string;
+  /** What a typed code may be stored as: the keyed form, then the unkeyed form of earlier releases. */
+  candidates(code: string): { keyed: string; legacy: string };
+}
 
 /** `count` new codes as shown to the user. */
 export function generateRecoveryCodes(count: number): string[] {
@@ -20,8 +44,29 @@ export function generateRecoveryCodes(count: number): string[] {
   return [...codes];
 }
 
-/** The stored hash of a code as typed (normalised first). */
-export function hashRecoveryCode(code: string): string {
+/** A code as typed, in the one form that is hashed. */
+function canonical(code: string): string {
   const bare = withoutAsciiWhitespace(code).replaceAll('-', '');
-  return sha256Hex(`svc-recovery:${bare.replace(/[a-z]/g, (letter) => letter.toUpperCase())}`);
+  return bare.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+}
+
+/** The unkeyed form earlier releases stored; only ever compared, never written. */
+export function legacyRecoveryCodeHash(code: string): string {
+  return sha256Hex(`svc-recovery:${canonical(code)}`);
+}
+
+/**
+ * The hasher under `masterKey` (the data-protection master key).
+ * @example
+ * const codes = createRecoveryCodeHasher(masterKey.key);
+ * await repos.totp.bind(userId, sealed, generateRecoveryCodes(10).map(codes.hash), now);
+ */
+export function createRecoveryCodeHasher(masterKey: Uint8Array): RecoveryCodeHasher {
+  const key = deriveSubkey(masterKey, KEY_PURPOSE);
+  const hash = (code: string) =>
+    `${KEYED_PREFIX}${createHmac('sha256', key).update(canonical(code), 'utf8').digest('hex')}`;
+  return {
+    hash,
+    candidates: (code) => ({ keyed: hash(code), legacy: legacyRecoveryCodeHash(code) }),
+  };
 }
