@@ -45,6 +45,14 @@ export const CSRF_COOKIE_NAME = 'app_csrf';
 /** Header a cookie-mode write must echo the CSRF cookie in (spec "Cookie session mode"). */
 export const CSRF_HEADER_NAME = 'X-App-CSRF';
 
+/**
+ * Header by which a browser client asks for a cookie session on a host whose `CookieMode` is off: with
+ * `X-App-Session-Mode: cookie` on a login (or refresh) request, that session's refresh token goes into the
+ * HttpOnly `app_rt` cookie instead of the body, so no page script can read it. A custom header, so a cross-site
+ * page cannot send it without a CORS preflight, which the service never grants.
+ */
+export const SESSION_MODE_HEADER_NAME = 'X-App-Session-Mode';
+
 /** API keys: at least 32 bytes (spec "API key entry"), the same floor as the HS256 signing key. */
 export const API_KEY_MIN_BYTES = 32;
 

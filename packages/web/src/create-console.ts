@@ -46,8 +46,25 @@ export function createConsole(options: ConsoleOptions = {}): App {
     },
     reauthenticate: reauth.ask,
   });
-  router = createConsoleRouter({ ...builtInPages, ...options.pages }, api);
+  router = createConsoleRouter({ ...builtInPages, ...options.pages }, api, {
+    restore: () => auth.restore(apiBase),
+  });
   app.use(router);
+  const consoleRouter = router;
+  auth.watchOtherTabs({
+    // Another tab signed out of the shared cookie session: this tab's session ended with it.
+    signedOut: () => void toLogin(consoleRouter),
+    // Another tab signed in: a tab on the login page (or showing another user) takes the new session up.
+    signedIn: () => {
+      void (async () => {
+        if (auth.accessToken) await toLogin(consoleRouter);
+        if (!(await auth.restore(apiBase))) return;
+        const current = consoleRouter.currentRoute.value;
+        const redirect = typeof current.query.redirect === 'string' ? current.query.redirect : '/';
+        await consoleRouter.replace(auth.mustChangePassword ? '/change-password' : redirect);
+      })();
+    },
+  });
 
   const context: ConsoleContext = {
     api,

@@ -57,9 +57,11 @@ describe('admin structure pages in Chromium', () => {
     await consoleDefaults(context);
   }, 120_000);
 
-  // Each test signs in on a page of its own (the session lives in the tab's sessionStorage): a failure leaves
-  // nothing open for the next one.
+  // Each test signs in on a page of its own: a failure leaves nothing open for the next one. The tabs of one
+  // context share the session cookie, so the last test's session is dropped first (else the login page would
+  // pick it up and go on to the home page).
   beforeEach(async () => {
+    await context.clearCookies();
     page = await context.newPage();
     // Every wait fails on its own, well before the test's time, so a failure names its locator.
     page.setDefaultTimeout(15_000);

@@ -244,4 +244,77 @@ describe('admin console in Chromium', () => {
     await expect.poll(() => menu.textContent()).toContain('Orders desk');
     await page.close();
   }, 120_000);
+
+  it('keeps no token where page script reads it, stays signed in across a reload and in a new tab, and a sign-out ends every tab', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    await consoleDefaults(context);
+    const page = await context.newPage();
+    const login = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
+    await signIn(page, host.url, 'superAdmin', ADMIN_PASSWORD);
+    const output = ((await (await login).json()) as Any).data;
+    const menu = page.locator('[data-testid=side-menu]');
+    await menu.waitFor();
+    // The host is not in cookie mode: the console asked for a cookie session, so the refresh token is only in the
+    // HttpOnly cookie, never in the answer.
+    expect(output).toMatchObject({ refreshToken: '', sessionMode: 'cookie' });
+    const refreshCookie = (await context.cookies()).find((c) => c.name === 'app_rt');
+    expect(refreshCookie).toMatchObject({ httpOnly: true, path: '/api/v1/auth', sameSite: 'Strict' });
+    const secrets = [output.accessToken as string, refreshCookie?.value as string];
+    expect(secrets.every((s) => s.length > 20)).toBe(true);
+
+    /** Everything page script can read: both storages, every IndexedDB store, the readable cookies. */
+    const readable = (p: typeof page) =>
+      p.evaluate(async () => {
+        const out: string[] = [document.cookie];
+        for (const store of [localStorage, sessionStorage]) {
+          for (let i = 0; i < store.length; i++) {
+            const key = store.key(i) ?? '';
+            out.push(`${key}=${store.getItem(key)}`);
+          }
+        }
+        for (const info of await indexedDB.databases()) {
+          const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const open = indexedDB.open(info.name ?? '');
+            open.onsuccess = () => resolve(open.result);
+            open.onerror = () => reject(open.error);
+          });
+          for (const name of Array.from(db.objectStoreNames)) {
+            const all = db.transaction(name).objectStore(name).getAll();
+            out.push(
+              await new Promise<string>((resolve) => {
+                all.onsuccess = () => resolve(JSON.stringify(all.result));
+              }),
+            );
+          }
+          db.close();
+        }
+        return out.join('\n');
+      });
+    const leaked = (text: string) => secrets.filter((s) => text.includes(s));
+    expect(leaked(await readable(page))).toEqual([]);
+
+    // A reload keeps the user signed in (the cookie gives a new access token), on the page it was on.
+    await page.goto(`${host.url}/personal`);
+    await page.reload();
+    await menu.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/personal');
+    // A second tab of the same browser is signed in too, and reading both tabs shows no token either.
+    const second = await context.newPage();
+    await second.goto(`${host.url}/`);
+    await second.locator('[data-testid=side-menu]').waitFor();
+    expect(new URL(second.url()).pathname).toBe('/');
+    const rotated = (await context.cookies()).find((c) => c.name === 'app_rt')?.value as string;
+    secrets.push(rotated);
+    expect(leaked(`${await readable(page)}\n${await readable(second)}`)).toEqual([]);
+
+    // Signing out in the second tab ends the shared session: the first tab shows the login page at once.
+    await second.locator('[data-testid=user-menu]').click();
+    await second.locator('.n-dropdown-option', { hasText: 'Log out' }).click();
+    await second.locator('#svc-account').waitFor();
+    await page.locator('#svc-account').waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'app_rt')).toBeUndefined();
+    await page.reload();
+    await page.locator('#svc-account').waitFor();
+    await context.close();
+  }, 120_000);
 });

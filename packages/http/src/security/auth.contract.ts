@@ -152,6 +152,96 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect(refresh.code).toBe(40007);
     });
 
+    it('gives a browser that asks for it a cookie session without CookieMode; API clients keep body tokens', async () => {
+      // The console asks (`X-App-Session-Mode: cookie`): its refresh token must never be readable by page script.
+      const jar = (res: Response) => {
+        const out = new Map<string, string>();
+        for (const line of res.headers.getSetCookie()) {
+          const [pair = ''] = line.split(';');
+          const eq = pair.indexOf('=');
+          out.set(pair.slice(0, eq), pair.slice(eq + 1));
+        }
+        return out;
+      };
+      const plain = await loginRaw(t, ADMIN, TEST_ADMIN_PASSWORD, { 'x-app-session-mode': 'token' });
+      expect(plain.body.data).toMatchObject({ sessionMode: 'token', csrfRequired: false });
+      expect(plain.body.data!.refreshToken.length).toBeGreaterThan(30);
+      expect(plain.res.headers.getSetCookie()).toEqual([]);
+
+      for (const asked of ['cookie', ' COOKIE ']) {
+        const { res, body } = await loginRaw(t, ADMIN, TEST_ADMIN_PASSWORD, { 'x-app-session-mode': asked });
+        expect(body.data).toMatchObject({ refreshToken: '', sessionMode: 'cookie', csrfRequired: true });
+        const lines = res.headers.getSetCookie();
+        expect(lines.find((l) => l.startsWith('app_rt='))).toMatch(/HttpOnly/i);
+        expect(lines.find((l) => l.startsWith('app_rt='))).toMatch(/Path=\/api\/v1\/auth/);
+        expect(lines.find((l) => l.startsWith('app_csrf='))).not.toMatch(/HttpOnly/i);
+      }
+
+      const { res, body } = await loginRaw(t, ADMIN, TEST_ADMIN_PASSWORD, { 'x-app-session-mode': 'cookie' });
+      const first = jar(res);
+      const rt = first.get('app_rt') ?? '';
+      const csrf = first.get('app_csrf') ?? '';
+      expect(rt.length).toBeGreaterThan(30);
+      const cookie = `app_rt=${rt}; app_csrf=${csrf}`;
+      const refresh = (headers: Record<string, string>) =>
+        t.request('/api/v1/auth/refresh', { method: 'POST', headers });
+      // The cookie authorises the refresh, so the refresh must prove it comes from our page: the CSRF echo bound
+      // to the session, a same-site origin, single cookies. Each refusal leaves the token unspent.
+      const refusals: Record<string, string>[] = [
+        { cookie },
+        { cookie, 'x-app-csrf': `${csrf}x` },
+        { cookie, 'x-app-csrf': csrf, origin: 'https://evil.example' },
+        { cookie, 'x-app-csrf': csrf, 'sec-fetch-site': 'cross-site' },
+        { cookie: `${cookie}; app_rt=planted`, 'x-app-csrf': csrf },
+      ];
+      for (const headers of refusals) {
+        expect((await json(await refresh(headers))).code, JSON.stringify(headers)).toBe(40023);
+      }
+      // The right one rotates, and the new token goes back into the cookie (never the body), asked or not.
+      const rotated = await refresh({ cookie, 'x-app-csrf': csrf });
+      const rotatedBody = await json(rotated);
+      expect(rotatedBody.code).toBe(0);
+      expect(rotatedBody.data).toMatchObject({
+        refreshToken: '',
+        sessionMode: 'cookie',
+        userId: body.data!.userId,
+      });
+      const second = jar(rotated);
+      expect(second.get('app_rt')).not.toBe(rt);
+      expect((await ping(rotatedBody.data.accessToken)).status).toBe(200);
+      // A second tab that sent the old cookie at the same moment loses within the reuse interval: 40007, nothing
+      // revoked, the winner's cookie goes on working.
+      expect((await json(await refresh({ cookie, 'x-app-csrf': csrf }))).code).toBe(40007);
+      const cookie2 = `app_rt=${second.get('app_rt')}; app_csrf=${second.get('app_csrf')}`;
+      const again = await refresh({ cookie: cookie2, 'x-app-csrf': second.get('app_csrf') ?? '' });
+      expect((await json(again)).code).toBe(0);
+      const third = jar(again);
+
+      // Logout ends the session and expires both cookies, though the host is not in cookie mode.
+      const out = await t.request('/api/v1/auth/logout', {
+        method: 'POST',
+        headers: {
+          ...bearer(rotatedBody.data.accessToken),
+          cookie: `app_rt=${third.get('app_rt')}; app_csrf=${third.get('app_csrf')}`,
+        },
+      });
+      expect((await json(out)).code).toBe(0);
+      const cleared = out.headers.getSetCookie();
+      expect(cleared.some((l) => l.startsWith('app_rt=;') && /Max-Age=0/i.test(l))).toBe(true);
+      expect(cleared.some((l) => l.startsWith('app_csrf=;') && /Max-Age=0/i.test(l))).toBe(true);
+      const afterOut = await refresh({
+        cookie: `app_rt=${third.get('app_rt')}; app_csrf=${third.get('app_csrf')}`,
+        'x-app-csrf': third.get('app_csrf') ?? '',
+      });
+      expect((await json(afterOut)).code).toBe(40007);
+      // A token-mode logout sets no cookies.
+      const plainOut = await t.request('/api/v1/auth/logout', {
+        method: 'POST',
+        headers: bearer(plain.body.data!.accessToken),
+      });
+      expect(plainOut.headers.getSetCookie()).toEqual([]);
+    });
+
     it('answers 40001 for unknown accounts and wrong passwords alike, and logs every attempt without passwords', async () => {
       const unknown = await loginRaw(t, 'nobody-here', 'Whatever123');
       const wrong = await loginRaw(t, ADMIN, 'Wrong-password-1');

@@ -3,12 +3,18 @@
  * cookie (scoped to the auth routes) and is emptied in the body; a readable `app_csrf` cookie carries a
  * session-bound CSRF value the frontend echoes in `X-App-CSRF`. Both are `Secure` with a strict SameSite by
  * default, and both expire on logout.
+ *
+ * A session is a cookie session when `CookieMode` is on (every session), or when its client asked for one
+ * (`X-App-Session-Mode: cookie` on the login: the console does, so its refresh token is never readable by page
+ * script on a host whose API clients keep body tokens), or when it is refreshed from its cookie.
  */
 import type { IssuedSession } from '@svc/security';
-import { CSRF_COOKIE_NAME, issueCsrf, REFRESH_COOKIE_NAME } from '@svc/security';
+import { CSRF_COOKIE_NAME, issueCsrf, REFRESH_COOKIE_NAME, SESSION_MODE_HEADER_NAME } from '@svc/security';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
+import { readHeader } from '../context.js';
+import { sessionCookiesOf } from './cookie-guard.js';
 import type { HttpSecurity } from './deps.js';
 
 /** The refresh cookie is sent only to the auth routes that read it. */
@@ -34,14 +40,23 @@ function baseOptions(security: HttpSecurity): CookieOptions {
   return { secure: secure || sameSite === 'None', sameSite, ...(domain ? { domain } : {}) };
 }
 
-/** Builds the login output, setting the cookies in cookie mode. */
+/** True when the request asks for a cookie session (`X-App-Session-Mode: cookie`, case-insensitive). */
+export function asksForCookieSession(c: Context): boolean {
+  return readHeader(c, SESSION_MODE_HEADER_NAME)?.trim().toLowerCase() === 'cookie';
+}
+
+/**
+ * Builds the login output, setting the cookies for a cookie session: in cookie mode, when the client asked for
+ * one, or when `cookieSession` says so (a refresh that came from the cookie stays in it).
+ */
 export function loginOutput(
   c: Context,
   security: HttpSecurity,
   issued: IssuedSession,
   now: Date,
+  cookieSession = false,
 ): LoginOutput {
-  const cookieMode = security.cookies.enabled;
+  const cookieMode = security.cookies.enabled || cookieSession || asksForCookieSession(c);
   if (cookieMode) {
     const maxAge = Math.max(1, Math.floor((issued.refreshExpiresAt.getTime() - now.getTime()) / 1000));
     setCookie(c, REFRESH_COOKIE_NAME, issued.refreshToken, {
@@ -72,9 +87,12 @@ export function loginOutput(
   };
 }
 
-/** Expires both cookies (logout). */
+/** Expires both cookies (logout) in cookie mode, or when the request has a session cookie or asks for one. */
 export function clearSessionCookies(c: Context, security: HttpSecurity): void {
-  if (!security.cookies.enabled) return;
+  if (!security.cookies.enabled && !asksForCookieSession(c)) {
+    const cookies = sessionCookiesOf(c);
+    if (cookies.refresh === undefined && cookies.csrf === undefined && !cookies.duplicated) return;
+  }
   deleteCookie(c, REFRESH_COOKIE_NAME, { ...baseOptions(security), path: REFRESH_COOKIE_PATH });
   deleteCookie(c, CSRF_COOKIE_NAME, { ...baseOptions(security), path: '/' });
 }

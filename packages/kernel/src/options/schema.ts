@@ -139,7 +139,10 @@ export const serviceSchema = section({
       ),
     }),
     Session: section({
-      CookieMode: bool(false, 'Refresh token in an HttpOnly cookie plus CSRF header (restart needed).'),
+      CookieMode: bool(
+        false,
+        'Every session a cookie session: refresh token only in the HttpOnly cookie, CSRF header on writes (restart needed). Off: only clients that ask (`X-App-Session-Mode: cookie`, as the console does) get one.',
+      ),
       CookieDomain: str(null, 'Cookie domain; empty = current host.'),
       CookieSecure: bool(true, 'Send the session cookies with `Secure`.'),
       CookieSameSite: oneOf(['Strict', 'Lax', 'None'], 'Strict', 'SameSite of the session cookies.'),

@@ -41,6 +41,29 @@ afterEach(() => {
 });
 
 describe('client chain', () => {
+  it('asks for a cookie session on auth calls only (the refresh token then stays in the HttpOnly cookie)', async () => {
+    const modes: Array<[string, string | null]> = [];
+    const chain = createChainFetch({
+      getAccessToken: () => 'tok',
+      refresh: async () => false,
+      onAuthLost: () => {},
+      fetch: async (request) => {
+        modes.push([new URL(request.url).pathname, request.headers.get('x-app-session-mode')]);
+        return json(200, envelope(0, 'common.success'));
+      },
+    });
+    for (const path of ['/api/v1/auth/login', '/api/v1/auth/login/totp', '/api/v1/auth/external/exchange']) {
+      await chain(new Request(url(path), { method: 'POST', body: '{}' }));
+    }
+    await chain(new Request(url('/api/v1/sys/user'), { method: 'POST', body: '{}' }));
+    expect(modes).toEqual([
+      ['/api/v1/auth/login', 'cookie'],
+      ['/api/v1/auth/login/totp', 'cookie'],
+      ['/api/v1/auth/external/exchange', 'cookie'],
+      ['/api/v1/sys/user', null],
+    ]);
+  });
+
   it('sends the bearer token always and the CSRF header on unsafe methods only', async () => {
     const server = fakeServer(() => json(200, envelope(0, 'common.success')));
     const chain = createChainFetch({

@@ -1,7 +1,8 @@
 /**
  * The client middleware chain, as one `fetch` wrapper handed to openapi-fetch:
  * - every request gets a 30 s budget (`ApiError` `CLIENT_ERROR.Timeout` when it runs out);
- * - the bearer token and, on unsafe methods, the CSRF header (double-submit cookie) are added;
+ * - the bearer token and, on unsafe methods, the CSRF header (double-submit cookie) are added; auth calls ask
+ *   for a cookie session (`X-App-Session-Mode: cookie`), so the refresh token stays in the HttpOnly cookie;
  * - a 401 starts ONE refresh; requests answered 401 while it runs wait for it and are all replayed with the new
  *   token; a failed refresh calls `onAuthLost` (the router sends the user to the login page);
  * - a 403 with code 40024 (re-authentication required) opens the re-authentication dialog once for all waiting
@@ -15,6 +16,11 @@ export const REAUTH_REQUIRED = 40024;
 /** The CSRF header and cookie (double-submit; the server binds the value to the session). */
 export const CSRF_HEADER = 'X-App-CSRF';
 export const CSRF_COOKIE = 'app_csrf';
+/**
+ * Asks the host for a cookie session: the refresh token then travels only in the HttpOnly `app_rt` cookie, which
+ * no script on the page can read (docs/security-model.md).
+ */
+export const SESSION_MODE_HEADER = 'X-App-Session-Mode';
 /** @default 30 s, the console's budget for one call. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -25,6 +31,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * (and in cookie mode its refresh cookie, which only the server can clear) outlived the click on "log out".
  */
 const NO_REFRESH = /\/api\/v1\/auth\/(login|refresh|sms\/login)(\/|$)/;
+/** Where a session is issued or ended (login, its steps, the external exchange, refresh, logout). */
+const AUTH_PATH = /\/api\/v1\/auth\//;
 
 export interface ChainOptions {
   /** The access token of the session, read at every attempt. */
@@ -89,6 +97,7 @@ export function createChainFetch(options: ChainOptions): (input: Request) => Pro
     const token = options.getAccessToken();
     const headers = new Headers(request.headers);
     if (token) headers.set('Authorization', `Bearer ${token}`);
+    if (AUTH_PATH.test(new URL(request.url).pathname)) headers.set(SESSION_MODE_HEADER, 'cookie');
     if (!SAFE_METHODS.has(request.method.toUpperCase())) {
       const csrf = getCsrf();
       if (csrf) headers.set(CSRF_HEADER, csrf);

@@ -10,8 +10,22 @@ import { useTabsStore } from '../stores/tabs.js';
 import { useUserStore } from '../stores/user.js';
 import { addMenuRoutes, menuRoutes } from './menu-routes.js';
 
-export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>, api: ApiClient): Router {
+export interface ConsoleRouterOptions {
+  /**
+   * Picks a session up when the page starts without one (a reload, a new tab: tokens live in memory only, the
+   * refresh token in the HttpOnly cookie). @default none: a fresh page starts signed out
+   */
+  restore?: () => Promise<boolean>;
+}
+
+export function createConsoleRouter(
+  pages: Readonly<Record<string, PageLoader>>,
+  api: ApiClient,
+  options: ConsoleRouterOptions = {},
+): Router {
   const page = (key: string) => pages[key] as PageLoader;
+  /** The first navigation of the page tries to pick up the cookie session, once. */
+  let restoring: Promise<boolean> | undefined;
   const router = createRouter({
     history: createWebHistory(),
     routes: [
@@ -40,6 +54,10 @@ export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>,
   router.beforeEach(async (to) => {
     const auth = useAuthStore();
     const user = useUserStore();
+    if (!auth.accessToken && options.restore) {
+      restoring ??= options.restore().catch(() => false);
+      await restoring;
+    }
     if (to.name === 'login') return auth.accessToken ? { path: '/' } : true;
     if (!auth.accessToken) return to.meta.public ? true : { name: 'login', query: { redirect: to.fullPath } };
     if (auth.mustChangePassword) return to.name === 'change-password' ? true : { name: 'change-password' };
@@ -73,9 +91,13 @@ export function createConsoleRouter(pages: Readonly<Record<string, PageLoader>>,
   return router;
 }
 
-/** The session is gone: forget the user and show the login page. */
-export async function toLogin(router: Router): Promise<void> {
-  useAuthStore().clear();
+/**
+ * The session is gone: forget the user and show the login page. `signedOut`: the user signed out here, so the
+ * other tabs of a cookie session are told (theirs ended with it).
+ */
+export async function toLogin(router: Router, signedOut = false): Promise<void> {
+  if (signedOut) useAuthStore().signOut();
+  else useAuthStore().clear();
   useUserStore().reset();
   useTabsStore().reset();
   const current = router.currentRoute.value;

@@ -1,7 +1,8 @@
 /**
- * `POST /api/v1/auth/refresh`: rotates the refresh token. In cookie mode the token comes from the `app_rt`
- * cookie when the body has none, the request must be same-site with single session cookies, and the CSRF
- * header must match the cookie and the token's session (403, 40023, written to the login log).
+ * `POST /api/v1/auth/refresh`: rotates the refresh token. In cookie mode, and for a cookie session on any host,
+ * the token comes from the `app_rt` cookie when the body has none, the request must be same-site with single
+ * session cookies, and the CSRF header must match the cookie and the token's session (403, 40023, written to
+ * the login log); the rotated token goes back into the cookie.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
@@ -34,8 +35,13 @@ export function register(ctx: RegisterContext, security: HttpSecurity, now: () =
     const body = c.req.valid('json') ?? {};
     let token = body.refreshToken ?? '';
     const client = clientInfoOf(c, security.resolveClientIp);
-    if (security.cookies.enabled) {
-      const cookies = sessionCookiesOf(c);
+    const cookies = sessionCookiesOf(c);
+    // A refresh the cookie authorises (cookie mode, or a body without a token beside an `app_rt` cookie, doubled
+    // ones included) passes the cookie checks: the browser sends that cookie by itself, so the request has to
+    // show it comes from our own page. A token in the body outside cookie mode authorises itself.
+    const fromCookie =
+      security.cookies.enabled || (token === '' && (cookies.refresh !== undefined || cookies.duplicated));
+    if (fromCookie) {
       if (token === '') token = cookies.refresh ?? '';
       // The token's session (the CSRF value is bound to it) and account (the login-log row of a refusal).
       const owner = token === '' ? undefined : await security.auth.ownerOfRefreshToken(token);
@@ -59,6 +65,6 @@ export function register(ctx: RegisterContext, security: HttpSecurity, now: () =
     }
     if (token === '') throw new BusinessError(ErrorCode.RefreshTokenInvalid);
     const issued = await security.auth.refresh(token, client);
-    return c.json(ok(loginOutput(c, security, issued, now())), 200);
+    return c.json(ok(loginOutput(c, security, issued, now(), fromCookie)), 200);
   });
 }
