@@ -135,9 +135,12 @@ describe('login lock reservations', () => {
     expect(await code(() => lock.begin(who))).toBe(40008);
     expect(await code(() => lock.assertOpen(who))).toBe(40008);
     await third.succeeded();
+    // The right one gave its own slot back; the two failures beside it in the burst still count.
     expect(await lock.check(who)).toEqual({ locked: false, busy: false, lockMinutes: 10 });
-    const again = await Promise.all([lock.begin(who), lock.begin(who), lock.begin(who)]);
-    for (const attempt of again) await code(async () => attempt.failed());
+    expect(await cache.getCounter(lock.lockKey(who))).toBe(2);
+    const last = await lock.begin(who);
+    expect(await code(() => lock.begin(who))).toBe(40008);
+    expect(await code(async () => last.failed())).toBe(40004);
     // The failed attempts' in-flight marks are taken off without being awaited: let them land.
     await new Promise((resolve) => setImmediate(resolve));
     expect(await lock.check(who)).toEqual({ locked: true, busy: false, lockMinutes: 10 });
@@ -180,6 +183,27 @@ describe('login lock reservations', () => {
     const last = await lock.begin(who);
     expect(await code(async () => last.failed())).toBe(40004);
     expect(await code(() => lock.begin(who))).toBe(40004);
+  });
+
+  it('forgives the failures settled before a right password, never one twice, never the attempts beside it', async () => {
+    const { lock, cache } = setup({ maxFailCount: 5, lockMinutes: 10 });
+    const who = { userId: 31 };
+    const settledFailures = async (n: number) => {
+      for (let i = 0; i < n; i++) (await lock.begin(who)).failed();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    await settledFailures(2);
+    // A wrong one in flight, then two right ones at once (two tabs).
+    const wrong = await lock.begin(who);
+    const a = await lock.begin(who);
+    const b = await lock.begin(who);
+    await Promise.all([a.succeeded(), b.succeeded()]);
+    // The two earlier failures forgiven once; the wrong one in flight keeps its slot.
+    expect(await cache.getCounter(lock.lockKey(who))).toBe(1);
+    expect(wrong.failed()).toMatchObject({ locked: false, attemptsLeft: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    const burst = await Promise.allSettled(Array.from({ length: 9 }, () => lock.begin(who)));
+    expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
   });
 
   it('does not extend the lock by attempts made while locked', async () => {
@@ -228,8 +252,9 @@ describe('login lock reservations', () => {
     expect(raced).toBe(true);
     expect(pair.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await cache.getCounter(lock.lockKey({ userId: 7 }))).toBeGreaterThanOrEqual(0);
+    // The pair's admitted attempt is still in flight and holds its slot: one more, never two.
     const burst = await Promise.allSettled(Array.from({ length: 5 }, () => lock.begin({ userId: 7 })));
-    expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 
   it('lets the next attempt through after a check that threw: released, not busy (40008) until the expiry', async () => {
@@ -264,17 +289,15 @@ describe('login lock reservations', () => {
   });
 
   it('releases an attempt whose success cannot clear the counter (the cache throws there), and one whose in-flight mark half failed', async () => {
-    const { cache, settings } = setup({ maxFailCount: 1, lockMinutes: 10 });
-    const faults = { delete: 0, flight: 0 };
+    const { cache, settings } = setup({ maxFailCount: 2, lockMinutes: 10 });
+    const faults = { forgive: 0, flight: 0 };
     const flaky = Object.create(cache) as typeof cache;
-    flaky.delete = async (key) => {
-      if (faults.delete > 0) {
-        faults.delete -= 1;
+    flaky.increment = async (key, options) => {
+      // Taking the failures off (a success) fails.
+      if (faults.forgive > 0 && key.endsWith(':fails') && (options?.by ?? 1) < 0) {
+        faults.forgive -= 1;
         throw new Error('cache down');
       }
-      return cache.delete(key);
-    };
-    flaky.increment = async (key, options) => {
       // The second in-flight mark (the account text's) fails after the first (the user's) was raised.
       if (faults.flight > 0 && key.endsWith(':flight') && !key.includes(':u:')) {
         faults.flight -= 1;
@@ -284,10 +307,17 @@ describe('login lock reservations', () => {
     };
     const lock = createLoginLock({ cache: flaky, settings: async () => settings });
     const who = { userId: 22, account: 'dave' };
-    faults.delete = 1;
+    (await lock.begin(who)).failed();
+    await new Promise((resolve) => setImmediate(resolve));
+    faults.forgive = 1;
     const right = await lock.begin(who);
     await expect(settleAttempt(right, () => right.succeeded())).rejects.toThrow('cache down');
+    // Released: its slot is back, nothing in flight; the failure it could not forgive still counts.
     expect(await lock.check(who)).toEqual({ locked: false, busy: false, lockMinutes: 10 });
+    expect(await cache.getCounter(lock.lockKey({ userId: 22 }))).toBe(1);
+    expect(await cache.getCounter(`${lock.lockKey({ userId: 22 })}:flight`)).toBe(0);
+    await (await lock.begin(who)).succeeded();
+    expect(await cache.getCounter(lock.lockKey({ userId: 22 }))).toBe(0);
     faults.flight = 1;
     await expect(lock.begin(who)).rejects.toThrow('cache down');
     expect(await cache.getCounter(`${lock.lockKey({ userId: 22 })}:flight`)).toBe(0);

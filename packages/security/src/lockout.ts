@@ -7,7 +7,11 @@
  * dialect's collation decides which spellings are one account), and the canonical text only for accounts that
  * do not resolve. An attempt is reserved on the counter before its (costly) check runs ({@link LoginLock.begin}):
  * increment, then compare, so a burst of parallel guesses gets at most `maxFailCount` checks per lock window,
- * across instances while the counter is shared.
+ * across instances while the counter is shared. A right password forgives the failures that had settled before
+ * it was reserved, never the reservations of attempts still in flight beside it nor failures that settle while it
+ * runs: those are the same burst, and wiping them (as deleting the counter did) let a right password in the
+ * middle of a burst open `maxFailCount` more checks for it. Settled failures are counted apart (`…:fails`) so a
+ * success knows how many it may take off.
  */
 import type { Cache } from '@svc/data/cache';
 import { BusinessError, ErrorCode, sha256Hex } from '@svc/kernel';
@@ -75,7 +79,11 @@ export const RESERVATION_RETRY_AFTER_SECONDS = 1;
 export interface LockAttempt {
   /** The attempt was wrong; it already counts (it was reserved). Throws 40004 when it reached the lock. */
   failed(): FailureResult;
-  /** The attempt was right: clears the counter. When the clearing throws, the attempt is released. */
+  /**
+   * The attempt was right: forgives the failures settled before it was reserved (attempts in flight beside it,
+   * and failures settling meanwhile, still count) and gives its own reservation back. When that throws, the
+   * attempt is released.
+   */
   succeeded(): Promise<void>;
   /**
    * The check ended without an answer (it threw: a cache, database or hash error): the reservation is given
@@ -163,6 +171,8 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       : [lockKey(subject)];
   /** The counter of a key's attempts in flight (reserved, not yet settled). */
   const flightKey = (key: string) => `${key}:flight`;
+  /** The counter of a key's settled failures (each also holds its reservation on the key). */
+  const failsKey = (key: string) => `${key}:fails`;
 
   /**
    * Where the subject stands: locked when the failures alone reach the limit on a counter, busy when its
@@ -186,10 +196,23 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
     return { locked: false, busy };
   }
 
-  /** Takes one off a counter, never leaving it below zero (a -1 would be one more guess later). */
-  async function decrementToZero(key: string, ttlMs: number): Promise<void> {
-    const left = await cache.increment(key, { by: -1, ttlMs });
+  /** Takes `by` off a counter, never leaving it below zero (a -1 would be one more guess later). */
+  async function decrementToZero(key: string, ttlMs: number, by = 1): Promise<void> {
+    const left = await cache.increment(key, { by: -by, ttlMs });
     if (left < 0) await cache.increment(key, { by: -left, ttlMs });
+  }
+
+  /**
+   * Takes up to `upTo` settled failures off a key (a success). The failures counter is taken down first and only
+   * what it held is taken off the key, so two successes at once never forgive one failure twice (each would
+   * otherwise take off a reservation still in flight). A failure the counter no longer holds stays counted.
+   */
+  async function forgive(key: string, upTo: number, ttlMs: number): Promise<void> {
+    if (upTo <= 0) return;
+    const left = await cache.increment(failsKey(key), { by: -upTo, ttlMs });
+    if (left < 0) await cache.increment(failsKey(key), { by: -left, ttlMs });
+    const taken = left < 0 ? upTo + left : upTo;
+    if (taken > 0) await decrementToZero(key, ttlMs, taken);
   }
 
   async function increment(key: string, lockMinutes: number): Promise<number> {
@@ -246,8 +269,17 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       }
       const landed = () => Promise.all(keys.map((key) => decrementToZero(flightKey(key), ttlMs)));
       let count: number;
+      // Per key: the failures settled before this reservation, which a success of this attempt forgives. Read
+      // with the reservation (one round trip), and never more than the key holds besides it (a failures count
+      // that outlived its key by a moment names nothing).
+      let forgivable: number[];
       try {
-        count = Math.max(...(await Promise.all(keys.map((key) => increment(key, lockMinutes)))));
+        const [counts, fails] = await Promise.all([
+          Promise.all(keys.map((key) => increment(key, lockMinutes))),
+          Promise.all(keys.map((key) => cache.getCounter(failsKey(key)))),
+        ]);
+        count = Math.max(...counts);
+        forgivable = keys.map((_, i) => Math.max(0, Math.min(fails[i] ?? 0, (counts[i] ?? 0) - 1)));
       } catch (error) {
         await landed().catch(() => {});
         throw error;
@@ -285,8 +317,12 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       return {
         failed() {
           // The reservation stays as the failure; the attempt is no longer in flight (not awaited: `failed`
-          // answers at once, and a late decrement only makes a reader say busy where it could say locked).
-          if (settle()) landed().catch(() => {});
+          // answers at once, and a late decrement only makes a reader say busy where it could say locked). The
+          // failure is counted as settled, for a later success to forgive (one that misses it forgives less).
+          if (settle()) {
+            landed().catch(() => {});
+            Promise.all(keys.map((key) => increment(failsKey(key), lockMinutes))).catch(() => {});
+          }
           const result = failure(count, maxFailCount, lockMinutes);
           if (result.locked) throw locked(lockMinutes);
           return result;
@@ -294,12 +330,14 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
         async succeeded() {
           if (!open) return;
           try {
-            await Promise.all(keys.map((key) => cache.delete(key)));
+            // The failures before this attempt; attempts in flight beside it keep their reservations.
+            await Promise.all(keys.map((key, i) => forgive(key, forgivable[i] ?? 0, ttlMs)));
           } catch (error) {
             await release().catch(() => {});
             throw error;
           }
-          if (settle()) await landed();
+          // Its own reservation goes back, and it leaves the in-flight count.
+          await release();
         },
         release,
       };
@@ -310,12 +348,13 @@ export function createLoginLock(deps: LoginLockDeps): LoginLock {
       if (maxFailCount <= 0) return { locked: false, attemptsLeft: null, lockMinutes };
       const keys = typeof subject === 'string' ? [lockKey(subject)] : keysOf(subject);
       const counts = await Promise.all(keys.map((key) => increment(key, lockMinutes)));
+      await Promise.all(keys.map((key) => increment(failsKey(key), lockMinutes)));
       return failure(Math.max(...counts), maxFailCount, lockMinutes);
     },
 
     async reset(subject) {
       const keys = typeof subject === 'string' ? [lockKey(subject)] : keysOf(subject);
-      await Promise.all(keys.map((key) => cache.delete(key)));
+      await Promise.all(keys.flatMap((key) => [cache.delete(key), cache.delete(failsKey(key))]));
     },
   };
   return lock;

@@ -61,9 +61,10 @@ function gatedDerive(events: ReturnType<typeof conditions>) {
   const gate = new Promise<void>((resolve) => {
     open = resolve;
   });
-  const state = { calls: 0, iterations: 0 };
+  const state = { calls: 0, iterations: 0, wrong: 0 };
   const derive: Pbkdf2Derive = async (password, salt, iterations, keyLength) => {
     state.calls += 1;
+    if (String(password).startsWith('Wrong#')) state.wrong += 1;
     state.iterations += iterations;
     events.changed();
     await gate;
@@ -255,6 +256,68 @@ export function lockoutContract(fixture: AuthFixture): void {
       it('holds the same bound across two instances on one Redis and one database', () => burst(2));
     }
 
+    /**
+     * Attack: the owner signs in while a burst of wrong passwords is in flight. Their right password used to clear
+     * the counter, the wrong ones beside it with it, so the same burst got MaxFailCount more checks (9 of 5).
+     */
+    const burstAroundRight = async (instances: number) => {
+      const events = conditions();
+      const hashes = gatedDerive(events);
+      const first = buildServices(world(), { runtime: lockRows(5), derive: hashes.derive });
+      const peerCache =
+        instances === 2
+          ? await createRedisCache({
+              url: process.env.SVC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+              keyPrefix: world().keyPrefix,
+            })
+          : undefined;
+      const second = peerCache
+        ? buildServices(world(), { runtime: lockRows(5), derive: hashes.derive, cache: peerCache })
+        : first;
+      try {
+        const user = await createUser(world());
+        let settled = 0;
+        const guess = (i: number) =>
+          codeOf((i % 2 ? second : first).auth.login(input(user.account, `Wrong#${i}`))).finally(() => {
+            settled += 1;
+            events.changed();
+          });
+        const early = Array.from({ length: 4 }, (_, i) => guess(i));
+        await events.until(() => hashes.state.calls === 4);
+        // The right password lands in the middle of the burst, then the burst goes on.
+        const right = codeOf(second.auth.login(input(user.account, PASSWORD)));
+        await events.until(() => hashes.state.calls === 5);
+        const refused = Array.from({ length: 10 }, (_, i) => guess(10 + i));
+        await events.until(() => settled === 10);
+        hashes.open();
+        expect(await right).toBe(0);
+        const late = Array.from({ length: 20 }, (_, i) => guess(100 + i));
+        const codes = [
+          ...(await Promise.all(early)),
+          ...(await Promise.all(refused)),
+          ...(await Promise.all(late)),
+        ];
+        // Five wrong passwords checked in all: MaxFailCount for the whole burst.
+        expect(hashes.state.wrong).toBe(5);
+        expect(codes.filter((c) => c === 40001)).toHaveLength(4);
+        expect(codes.filter((c) => c === 40004).length).toBeGreaterThanOrEqual(1);
+        expect(codes.filter((c) => c !== 40001 && c !== 40004 && c !== 40008)).toEqual([]);
+        // The burst's fifth failure locked the account, on either instance, with no further hash.
+        expect(await codeOf(first.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        expect(await codeOf(second.auth.login(input(user.account, PASSWORD)))).toBe(40004);
+        expect(hashes.state.wrong).toBe(5);
+      } finally {
+        await peerCache?.close();
+      }
+    };
+
+    it('keeps a burst to MaxFailCount wrong checks when the right password lands in its middle', () =>
+      burstAroundRight(1));
+
+    if (fixture.cache === 'Redis') {
+      it('keeps that bound across two instances on one Redis', () => burstAroundRight(2));
+    }
+
     it('tells right passwords beyond MaxFailCount in flight to retry (40008), never that the account is locked', async () => {
       // Tabs or a script signing in at once: the reservations beyond the limit cannot know whether the attempts
       // in flight are right or wrong, so they are refused unchecked; "locked" (40004, ten minutes) would be false.
@@ -305,27 +368,31 @@ export function lockoutContract(fixture: AuthFixture): void {
         }
         return pbkdf2Async(password, salt, iterations, keyLength, 'sha256');
       };
-      // The cache throws when a right password clears the lock counter.
+      // The cache throws when a right password takes the failures before it off the lock counter.
       const cache = Object.create(world().cache) as Cache;
-      cache.delete = async (key) => {
-        if (faults.clear > 0 && key.includes('lock')) {
+      cache.increment = async (key, options) => {
+        if (faults.clear > 0 && key.endsWith(':fails') && (options?.by ?? 1) < 0) {
           faults.clear -= 1;
           throw new Error('cache down');
         }
-        return world().cache.delete(key);
+        return world().cache.increment(key, options);
       };
       // One failure locks: an attempt left in flight read "busy" (40008) until the counter's expiry.
       const strict = buildServices(world(), { runtime: lockRows(1), derive, cache });
       const account = victimAccount();
       await createUser(world(), { account });
-      for (const fault of ['hash', 'clear'] as const) {
-        faults[fault] = 1;
-        await expect(strict.auth.login(input(account, PASSWORD))).rejects.toThrow(/hash failed|cache down/);
-        expect({ fault, code: await codeOf(strict.auth.login(input(account, PASSWORD))) }).toEqual({
-          fault,
-          code: 0,
-        });
-      }
+      faults.hash = 1;
+      await expect(strict.auth.login(input(account, PASSWORD))).rejects.toThrow('hash failed');
+      expect(await codeOf(strict.auth.login(input(account, PASSWORD)))).toBe(0);
+      // A right password that cannot take the failure before it off the counter is released all the same.
+      const pair = buildServices(world(), { runtime: lockRows(2), derive, cache });
+      const owner = victimAccount();
+      await createUser(world(), { account: owner });
+      expect(await codeOf(pair.auth.login(input(owner, 'Wrong#Pass1')))).toBe(40001);
+      faults.clear = 1;
+      await expect(pair.auth.login(input(owner, PASSWORD))).rejects.toThrow('cache down');
+      expect(await codeOf(pair.auth.login(input(owner, PASSWORD)))).toBe(0);
+      expect(await codeOf(pair.auth.login(input(owner, 'Wrong#Pass2')))).toBe(40001);
       // An unknown account (the dummy hash throws): the check answered nothing, so it is no failure either.
       const loose = buildServices(world(), { runtime: lockRows(2), derive, cache });
       const ghost = `ghost-${victimAccount()}`;
