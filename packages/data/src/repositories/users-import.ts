@@ -3,7 +3,7 @@
  * rows a statement, then their role links and first password-history rows the same way, and updates the existing
  * ones. One INSERT a user cost three round trips a user on every dialect, and on PostgreSQL one version of the
  * live-user counter row a statement, which later updates in the transaction pass over: 10,000 users took ~3 s
- * over the floor, 50,000 about 35 s (docs/performance.md, "Live-user counter under mass writes").
+ * over the floor, 50,000 about 35 s (docs/performance.md, "Pages and counters").
  */
 import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DialectAdapter, QueryDb } from '../dialect.js';
