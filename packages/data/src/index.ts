@@ -32,7 +32,18 @@ export type {
   UpdateSet,
 } from './dialect.js';
 export type { PoolStats, QueryLogger } from './dialect-module.js';
-export { DRIVER_PACKAGES, type DriverBackend, DriverMissingError } from './drivers.js';
+export {
+  checkDriverVersion,
+  DRIVER_PACKAGES,
+  DRIVERS,
+  type DriverBackend,
+  DriverMissingError,
+  type DriverProbe,
+  DriverVersionError,
+  findInstalledPackage,
+  type InstalledPackage,
+  supportedSpec,
+} from './drivers.js';
 export {
   DatabaseUnavailableError,
   InvalidConnectionStringError,

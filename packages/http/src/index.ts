@@ -63,6 +63,7 @@ export {
   realtimeBusFor,
 } from './realtime/bus.js';
 export { HUB_PATH, HubCloseCode, isRealtimeEnabled, type RealtimeHub } from './realtime/hub.js';
+export { SCALAR_PACKAGE, SCALAR_RANGE } from './routes/docs/scalar-bundle.js';
 export { isModuleEnabled } from './routes/index.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

@@ -20,3 +20,4 @@ export * from './options/load.js';
 export * from './options/parse.js';
 export * from './options/runtime-keys.js';
 export * from './options/schema.js';
+export * from './version-range.js';

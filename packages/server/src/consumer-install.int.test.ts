@@ -5,9 +5,12 @@
  * types, started, and its route called. Fails when a tarball misses a file, a dependency is undeclared, the
  * published types do not compile, or the README example drifted from the API.
  *
- * The drivers are optional peers: the npm consumer installs only `postgres` (no native build, no SQL Server
- * driver or Azure SDK), is told which package the default SQLite needs, and runs on PostgreSQL; the pnpm consumer
- * runs on SQLite with `better-sqlite3` allowed to build, as the README says.
+ * Both consumers do what the README says, taken from its text: the npm consumer runs its `npm install @svc/server
+ * ...` line with the PostgreSQL driver it names (no native build, no SQL Server driver or Azure SDK), is told which
+ * package the default SQLite needs, and runs on PostgreSQL; the pnpm consumer puts the README's `pnpm` settings in
+ * its package.json, runs its `pnpm add` line and runs on SQLite. Then it adds the newest better-sqlite3 major,
+ * which needs a newer Node.js than 20 (without its build, which could not succeed there): start-up refuses it with
+ * the installed and the supported version and exits 1, where loading it used to end the process with SIGSEGV.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
@@ -38,6 +41,31 @@ function readmeExample(): string {
   const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   if (!code) throw new Error('README: no ```ts block under "## Using it in your own host".');
   return code;
+}
+
+/** The README's "Using it in your own host" section. */
+function readmeUsing(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return readme.split(/^## Using it in your own host\s*$/m)[1]?.split(/^## /m)[0] ?? '';
+}
+
+/** The arguments of the README's `npm install @svc/server ...` line and the PostgreSQL driver its comment names. */
+function readmeNpmInstall(): { args: string[]; postgres: string } {
+  const line = /^npm install (@svc\/server [^#\n]*)#([^\n]*)$/m.exec(readmeUsing());
+  const postgres = /\bpostgres@\d+/.exec(line?.[2] ?? '')?.[0];
+  if (!line?.[1] || !postgres)
+    throw new Error('README: no "npm install @svc/server ... # ... postgres@N" line.');
+  return { args: line[1].trim().split(/\s+/), postgres };
+}
+
+/** The README's `pnpm add @svc/server ...` arguments and its `"pnpm": {...}` package.json settings. */
+function readmePnpm(): { args: string[]; settings: Record<string, unknown> } {
+  const section = readmeUsing();
+  const add = /`pnpm add (@svc\/server [^`]*)`/.exec(section)?.[1];
+  const settings = /`("pnpm": \{[^`]*\})`/.exec(section)?.[1];
+  if (!add || !settings)
+    throw new Error('README: no `pnpm add @svc/server ...` or `"pnpm": {...}` for pnpm.');
+  return { args: add.trim().split(/\s+/), settings: JSON.parse(`{${settings}}`) as Record<string, unknown> };
 }
 
 /** `name: range` from the workspace catalog, for the consumer's own copies of the drivers and tools. */
@@ -91,8 +119,8 @@ async function startApp(
   return { url, child, output: () => output };
 }
 
-/** Runs `node main.js` expecting it to stop at start-up; answers its output. */
-function startFailure(dir: string): string {
+/** Runs `node main.js` expecting it to stop at start-up; answers its output, exit code and signal. */
+function startFailure(dir: string): { output: string; status: number | null; signal: string | null } {
   try {
     execFileSync(process.execPath, ['main.js'], {
       cwd: dir,
@@ -106,10 +134,19 @@ function startFailure(dir: string): string {
       timeout: 60_000,
     });
   } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    return `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`;
+    const { stdout, stderr, status, signal } = error as {
+      stdout?: Buffer;
+      stderr?: Buffer;
+      status?: number | null;
+      signal?: string | null;
+    };
+    return {
+      output: `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`,
+      status: status ?? null,
+      signal: signal ?? null,
+    };
   }
-  throw new Error('the app started although its database driver is not installed');
+  throw new Error('the app started although its database driver is missing or unsupported');
 }
 
 describe('consumer install from packed tarballs', () => {
@@ -147,26 +184,32 @@ describe('consumer install from packed tarballs', () => {
 
   for (const manager of ['npm', 'pnpm'] as const) {
     it(
-      `installs with ${manager}, compiles the README example against the published types and answers its route`,
+      `installs with ${manager} as the README says, compiles its example against the published types and answers its route`,
       async () => {
         const dir = join(work, manager);
         mkdirSync(dir);
-        const driver = manager === 'npm' ? 'postgres' : 'better-sqlite3';
-        const local = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+        const server = tarballs.get('@svc/server') ?? '';
+        // The packages name each other by version; point the ones @svc/server pulls in at their tarballs.
+        const local = Object.fromEntries(
+          [...tarballs]
+            .filter(([name]) => name !== '@svc/server')
+            .map(([name, file]) => [name, `file:${file}`]),
+        );
+        const npm = readmeNpmInstall();
+        const pnpm = readmePnpm();
+        const readmeSettings = pnpm.settings.pnpm as Record<string, unknown>;
         writeFileSync(
           join(dir, 'package.json'),
           JSON.stringify({
             name: `svc-consumer-${manager}`,
             private: true,
             type: 'module',
-            dependencies: { ...local, [driver]: catalogRange(driver) },
             devDependencies: {
               typescript: catalogRange('typescript'),
               '@types/node': catalogRange('@types/node'),
             },
-            // The packages name each other by version; point every one at its tarball.
             overrides: local,
-            pnpm: { overrides: local, onlyBuiltDependencies: ['better-sqlite3'] },
+            pnpm: { overrides: local, ...(manager === 'pnpm' ? readmeSettings : {}) },
           }),
         );
         writeFileSync(
@@ -184,10 +227,22 @@ describe('consumer install from packed tarballs', () => {
           }),
         );
         writeFileSync(join(dir, 'main.ts'), readmeExample());
+        const withTarball = (args: string[]) => args.map((arg) => (arg === '@svc/server' ? server : arg));
         const install =
           manager === 'npm'
-            ? (['npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']] as const)
-            : (['npx', [...PNPM, 'install', '--reporter=silent']] as const);
+            ? ([
+                'npm',
+                [
+                  'install',
+                  ...withTarball(
+                    npm.args.map((arg) => (arg.startsWith('better-sqlite3') ? npm.postgres : arg)),
+                  ),
+                  '--no-audit',
+                  '--no-fund',
+                  '--loglevel=error',
+                ],
+              ] as const)
+            : (['npx', [...PNPM, 'add', ...withTarball(pnpm.args), '--reporter=silent']] as const);
         execFileSync(install[0], [...install[1]], { cwd: dir, stdio: 'pipe', timeout: INSTALL_TIMEOUT_MS });
         execFileSync(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: dir, stdio: 'pipe' });
 
@@ -200,7 +255,9 @@ describe('consumer install from packed tarballs', () => {
         if (manager === 'npm') {
           expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(false);
           // The default dialect's driver is missing: start-up names the package to install.
-          expect(startFailure(dir)).toMatch(/needs the npm package "better-sqlite3"/);
+          const missing = startFailure(dir);
+          expect(missing.output).toMatch(/needs the npm package "better-sqlite3"/);
+          expect(missing.output).toContain('npm install better-sqlite3@12');
           database = await createTestDatabase('PostgreSQL');
           env = {
             Service__Database__DbType: 'PostgreSQL',
@@ -221,6 +278,24 @@ describe('consumer install from packed tarballs', () => {
           app.child.kill('SIGTERM');
           await exited;
           await database?.drop();
+        }
+        if (manager === 'pnpm') {
+          // A major that needs a newer Node.js (13 needs 22): refused before it is loaded, never a crash.
+          execFileSync(
+            'npx',
+            [...PNPM, 'add', 'better-sqlite3@13', '--ignore-scripts', '--reporter=silent'],
+            {
+              cwd: dir,
+              stdio: 'pipe',
+              timeout: INSTALL_TIMEOUT_MS,
+            },
+          );
+          const refused = startFailure(dir);
+          expect(refused.signal, refused.output).toBeNull();
+          expect(refused.status, refused.output).toBe(1);
+          expect(refused.output).toMatch(/the installed "better-sqlite3" 13\.\d+\.\d+ is not supported/);
+          expect(refused.output).toContain('supports better-sqlite3 ^12');
+          expect(refused.output).toContain('pnpm add better-sqlite3@12');
         }
       },
       INSTALL_TIMEOUT_MS + 60_000,

@@ -9,6 +9,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DRIVERS } from '@svc/data';
+import { SCALAR_RANGE } from '@svc/http';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -87,6 +89,21 @@ describe('public packages', () => {
       }
     });
   }
+
+  it('peer ranges are the ranges start-up accepts (drivers and the API reference bundle)', () => {
+    const peers = {
+      ...manifest('packages/data').peerDependencies,
+      ...manifest('packages/http').peerDependencies,
+    };
+    const accepted: Record<string, string> = {
+      ...Object.fromEntries(Object.values(DRIVERS).map((d) => [d.package, d.range])),
+      '@scalar/api-reference': SCALAR_RANGE,
+    };
+    expect(Object.keys(peers).sort()).toEqual(Object.keys(accepted).sort());
+    for (const [name, spec] of Object.entries(peers)) {
+      expect(spec === 'catalog:' ? ranges.get(name) : spec, name).toBe(accepted[name]);
+    }
+  });
 
   it('changeset version moves every public package in lockstep (fixed group)', () => {
     const work = mkdtempSync(join(tmpdir(), 'svc-changeset-'));

@@ -11,7 +11,13 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import type { HttpDeps } from '../../deps.js';
 import { buildDocument } from '../../openapi/document.js';
-import { findScalarBundle, SCALAR_PACKAGE, type ScalarBundle } from './scalar-bundle.js';
+import {
+  findScalarBundle,
+  SCALAR_PACKAGE,
+  SCALAR_RANGE,
+  type ScalarAbsent,
+  type ScalarBundle,
+} from './scalar-bundle.js';
 
 /** Where the page loads the bundle from. */
 export const SCALAR_SCRIPT_PATH = '/scalar/standalone.js';
@@ -26,12 +32,20 @@ const SCALAR_CONFIGURATION = JSON.stringify({
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** The page: the contract's URL and the local script, or a note naming the package when it is not installed. */
-export function scalarPage(specUrl: string, title: string, bundle: ScalarBundle | null): string {
-  const body = bundle
+/**
+ * The page: the contract's URL and the local script, or a note naming the package when it is not installed (or
+ * the installed and the supported version when it is outside the range).
+ */
+export function scalarPage(specUrl: string, title: string, bundle: ScalarBundle | ScalarAbsent): string {
+  const major = /\d+/.exec(SCALAR_RANGE)?.[0];
+  const installed = 'installed' in bundle ? bundle.installed : undefined;
+  const install = installed
+    ? `The installed version ${escapeHtml(installed)} is not supported (supported: ${SCALAR_RANGE}); install <code>${SCALAR_PACKAGE}@${major}</code>.`
+    : '';
+  const body = bundle.path
     ? `<script id="api-reference" data-url="${escapeHtml(specUrl)}" data-configuration="${escapeHtml(SCALAR_CONFIGURATION)}"></script>
 <script src="${SCALAR_SCRIPT_PATH}?v=${encodeURIComponent(bundle.version)}"></script>`
-    : `<p>The API reference needs the npm package <code>${SCALAR_PACKAGE}</code> installed beside the host.
+    : `<p>The API reference needs the npm package <code>${SCALAR_PACKAGE}</code> installed beside the host.${install ? `\n${install}` : ''}
 The contract itself is at <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a>.</p>`;
   return `<!doctype html>
 <html lang="en">
@@ -80,7 +94,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
   );
   app.get(SCALAR_SCRIPT_PATH, async (c) => {
     const found = await bundle;
-    if (!found) return c.notFound();
+    if (!found.path) return c.notFound();
     script ??= readFile(found.path);
     const bytes = await script;
     const immutable = c.req.query('v') === found.version;
