@@ -5,7 +5,7 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorCode, fail } from '@svc/kernel';
-import type { SqlLog } from '@svc/logging';
+import { createMasking, type SqlLog } from '@svc/logging';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
@@ -152,6 +152,8 @@ function pipelineStages(
       resolveClientIp: deps.security.resolveClientIp,
       app,
       now: deps.now,
+      // Contract §11: the configured API-key header name is masked as a fragment, whatever it is called.
+      masking: createMasking({ fragments: [deps.security.apiKeyHeader] }),
     });
     stages.push({
       applies: (c) => opLogApplies(c) && api(c),

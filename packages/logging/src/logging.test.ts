@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger, minimumLevel } from './console-logger.js';
 import { createExceptionRecorder, type ExceptionLogEntry, truncate } from './exception-log.js';
-import { MASK, maskSensitive, nothingToMask, plainStrings, SENSITIVE_EXACT_NAMES } from './masking.js';
-import { opLogParamText } from './oplog/params.js';
+import {
+  createMasking,
+  isSensitiveName,
+  MASK,
+  maskSensitive,
+  nothingToMask,
+  plainStrings,
+  SENSITIVE_EXACT_NAMES,
+  spellings,
+} from './masking.js';
+import { opLogParamsText, opLogParamText } from './oplog/params.js';
 
 describe('masking', () => {
   it('masks by case-insensitive name fragment, recursing into objects and arrays', () => {
@@ -36,6 +45,81 @@ describe('masking', () => {
       privatekey: MASK,
       otp: MASK,
     });
+  });
+  it('masks the names of contract §11 in camel, kebab and snake spelling and any case, as the fast path sees', () => {
+    const names = [
+      'x-api-key',
+      'X-API-KEY',
+      'Api_Key',
+      'apiKey',
+      'API-KEY-ID',
+      'ticket',
+      'Ticket',
+      'pendingLink',
+      'pending_link',
+      'PENDING-LINK',
+      'challengeId',
+      'challenge_id',
+      'bindChallengeId',
+      'totpChallenge',
+      'smsChallenge',
+      'state',
+      'STATE',
+      'codeVerifier',
+      'code_verifier',
+      'code-verifier',
+      'nonce',
+      'clientSecret',
+      'client_secret',
+      'authorization',
+      'captchaCode',
+      'captcha_code',
+      'captcha-code',
+      'captchaId',
+      'captcha_id',
+    ];
+    const keep = [
+      'ticketCount',
+      'stateName',
+      'statement',
+      'noncense',
+      'pendingLinks',
+      'challenge',
+      'captcha',
+    ];
+    const value = Object.fromEntries([...names, ...keep].map((k) => [k, 'v']));
+    expect(maskSensitive(value)).toEqual({
+      ...Object.fromEntries(names.map((k) => [k, MASK])),
+      ...Object.fromEntries(keep.map((k) => [k, 'v'])),
+    });
+    // Whatever masking hides, the fast path must not call clean.
+    for (const name of names) expect(nothingToMask(JSON.stringify({ [name]: 'v' })), name).toBe(false);
+    expect(spellings('pendingLink')).toEqual(['pendinglink', 'pending-link', 'pending_link']);
+    expect(spellings('X-Svc-Auth')).toEqual(['xsvcauth', 'x-svc-auth', 'x_svc_auth']);
+    expect(isSensitiveName('api_key_hash')).toBe(true);
+  });
+  it("masks a deployment's API-key header name as a fragment, though it holds no built-in one", () => {
+    const masking = createMasking({ fragments: ['X-Svc-Auth'] });
+    const names = ['X-Svc-Auth', 'x-svc-auth', 'X_SVC_AUTH', 'xSvcAuth', 'XSVCAUTH', 'my-x-svc-auth-copy'];
+    const value = {
+      ...Object.fromEntries(names.map((k) => [k, 'k'])),
+      svcAuthor: 'kept',
+      nested: [{ 'x-svc-auth': 'k' }],
+    };
+    expect(masking.maskSensitive(value)).toEqual({
+      ...Object.fromEntries(names.map((k) => [k, MASK])),
+      svcAuthor: 'kept',
+      nested: [{ 'x-svc-auth': MASK }],
+    });
+    for (const name of names) {
+      expect(masking.nothingToMask(`{"${name}":"k"}`), name).toBe(false);
+      expect(masking.plainStrings({ [name]: 'k' }), name).toBe(false);
+    }
+    // The built-in rules do not know it; the op log's text takes the row's rules.
+    expect(maskSensitive({ 'X-Svc-Auth': 'k' })).toEqual({ 'X-Svc-Auth': 'k' });
+    expect(
+      opLogParamsText({ query: { 'x-svc-auth': 'k1' }, bodyJson: '{"X_Svc_Auth":"k2"}', masking }, 8192),
+    ).toBe('{"query":{"x-svc-auth":"***"},"body":{"X_Svc_Auth":"***"}}');
   });
   it('masks query parameters and JSON held inside a string field, keeping what is not sensitive', () => {
     const text = opLogParamText(

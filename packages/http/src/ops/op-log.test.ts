@@ -6,7 +6,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorCodeRegistry } from '@svc/kernel';
-import { finishOpLogRows, type OpLogEntry, type OpLogWriter } from '@svc/logging';
+import { DEFAULT_MASKING, finishOpLogRows, type OpLogEntry, type OpLogWriter } from '@svc/logging';
 import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,7 @@ describe.each<Form>(['middleware', 'pipeline'])(
         params: { id: '7' },
         bodyJson: '{"name":"a","sort":1}',
         bodyJsonKnown: { clean: true },
+        masking: DEFAULT_MASKING,
         maxChars: MAX,
       });
       finishOpLogRows([row]);

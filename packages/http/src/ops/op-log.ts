@@ -10,8 +10,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { epochMs } from '@svc/kernel';
 import {
+  DEFAULT_MASKING,
   type KnownJsonText,
-  nothingToMask,
+  type Masking,
   type OpLogEntry,
   type OpLogWriter,
   opLogParamsText,
@@ -42,6 +43,8 @@ export interface OpLogMiddlewareOptions {
   /** The app whose OpenAPI registry names the routes (read on first use, after every route is registered). */
   app: OpenAPIHono<AppEnv>;
   now: () => Date;
+  /** What is masked: the built-in names and the configured API-key header name. @default DEFAULT_MASKING */
+  masking?: Masking;
 }
 
 /** `METHOD /hono/:path` → summary, from the OpenAPI route definitions. */
@@ -221,6 +224,7 @@ export interface OpLogStage {
 
 export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   let titles: Map<string, string> | undefined;
+  const masking = options.masking ?? DEFAULT_MASKING;
   /** The row's time in epoch milliseconds: `Date.now` on the system clock, no `Date` a request. */
   const nowMs = epochMs(options.now);
 
@@ -286,6 +290,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
       body,
       bodyJson,
       bodyJsonKnown: undefined,
+      masking,
       maxChars: options.paramMaxChars,
     };
     // A template without `:` has no path parameters; a URL without `?` has no query (both cost a parse).
@@ -312,7 +317,7 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     // batch never stalls the event loop with two hundred of them.
     let later = some && parts.body === undefined;
     if (later && bodyJson !== undefined) {
-      later = bodyJson.length <= options.paramMaxChars && nothingToMask(bodyJson);
+      later = bodyJson.length <= options.paramMaxChars && masking.nothingToMask(bodyJson);
       // What the batch need not find out again: nothing to mask, and (when the route read it) that it is JSON.
       if (later) parts.bodyJsonKnown = jsonTextParsed(c) ? CLEAN_JSON : CLEAN_TEXT;
     }

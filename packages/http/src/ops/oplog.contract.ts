@@ -56,7 +56,13 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
     let t: TestServer;
     let admin: Record<string, string>;
     beforeAll(async () => {
-      t = await startTestServer({ dbType, cache, configure });
+      // A configured API-key header that holds no built-in fragment: masked all the same (contract §11).
+      t = await startTestServer({
+        dbType,
+        cache,
+        configure,
+        env: { Service__Security__ApiKey__HeaderName: 'X-Svc-Auth' },
+      });
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
     });
     afterAll(() => t?.close());
@@ -145,6 +151,117 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         items: [{ secretAnswer: '***' }],
       });
       expect(row?.paramJson).not.toContain('p1');
+    });
+
+    it('masks every name of contract §11 in bodies, queries, forms and nested JSON, in any case and spelling', async () => {
+      // Each secret value is `SEC-n` (never to be found in a row); each neighbour that must stay readable `KEEP-n`.
+      let n = 0;
+      const secret = () => `SEC-${++n}`;
+      const names = [
+        'x-api-key',
+        'X-API-KEY',
+        'Api_Key',
+        'apiKey',
+        'myApiKeyValue',
+        'X-Svc-Auth',
+        'x_svc_auth',
+        'xSvcAuth',
+        'ticket',
+        'TICKET',
+        'pendingLink',
+        'pending_link',
+        'PENDING-LINK',
+        'challengeId',
+        'challenge_id',
+        'bindChallengeId',
+        'totpChallenge',
+        'smsChallenge',
+        'state',
+        'State',
+        'codeVerifier',
+        'code_verifier',
+        'nonce',
+        'NONCE',
+        'clientSecret',
+        'client_secret',
+        'authorization',
+        'Authorization',
+        'captchaCode',
+        'captcha_code',
+        'CAPTCHA-CODE',
+        'captchaId',
+        'captcha_id',
+      ];
+      const secrets = () => Object.fromEntries(names.map((name) => [name, secret()]));
+      const keep = {
+        ticketCount: 'KEEP-1',
+        stateName: 'KEEP-2',
+        noncense: 'KEEP-3',
+        permissionCode: 'KEEP-4',
+      };
+      const query = new URLSearchParams({ ...secrets(), ...keep }).toString();
+      const headers = {
+        ...admin,
+        'x-api-key': secret(),
+        'X-Svc-Auth': secret(),
+        cookie: `svc_refresh=${secret()}`,
+        'x-case': 'masking-attack',
+      };
+      const body = {
+        ...secrets(),
+        ...keep,
+        nested: { deeper: [{ ...secrets() }, secrets()], embedded: JSON.stringify(secrets()) },
+      };
+      expect((await t.request(`/api/v1/test/echo?${query}`, { headers, json: body })).status).toBe(200);
+      // The same names with escapes in the JSON text (`tick\u0065t` is `ticket` once parsed).
+      const escaped = `{"tick\\u0065t":"${secret()}","x-api\\u002dkey":"${secret()}","marker":"KEEP-5"}`;
+      await t.request('/api/v1/test/echo', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: escaped,
+      });
+      // A form and a multipart body (refused by the route's JSON schema, logged all the same).
+      await t.request('/api/v1/test/echo', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...secrets(), marker: 'KEEP-6' }).toString(),
+      });
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ ...secrets(), marker: 'KEEP-7' }))
+        form.append(name, value);
+      await t.request('/api/v1/test/echo', { method: 'POST', headers, body: form });
+      // Built-in routes that take such values: claiming a pending link, a phone code with its captcha.
+      await t.request('/api/v1/auth/external/pending-link/claim', {
+        headers,
+        json: { pendingLink: secret() },
+      });
+      await t.request('/api/v1/personal/phone/code', {
+        headers,
+        json: { phone: '+4915112345', currentPassword: secret(), captchaId: secret(), captchaCode: secret() },
+      });
+      const rows = (await ops()).filter(
+        (r) => r.path === '/api/v1/test/echo' || String(r.path).match(/pending-link|phone\/code/),
+      );
+      const texts = rows.map((r) => String(r.paramJson));
+      for (const marker of ['KEEP-1', 'KEEP-5', 'KEEP-6', 'KEEP-7'])
+        expect(
+          texts.some((x) => x.includes(marker)),
+          marker,
+        ).toBe(true);
+      expect(texts.join('\n')).not.toMatch(/SEC-\d/);
+      const attack = JSON.parse(texts.find((x) => x.includes('KEEP-1') && x.includes('"query"')) as string);
+      for (const name of names) {
+        expect(attack.query[name], name).toBe('***');
+        expect(attack.body[name], name).toBe('***');
+        expect(attack.body.nested.deeper[1][name], name).toBe('***');
+      }
+      expect(attack.body).toMatchObject(keep);
+      expect(attack.query).toMatchObject(keep);
+      expect(JSON.parse(attack.body.nested.embedded)).toEqual(
+        Object.fromEntries(names.map((k) => [k, '***'])),
+      );
+      expect(rows.some((r) => String(r.path).includes('pending-link'))).toBe(true);
+      expect(rows.some((r) => String(r.path).includes('phone/code'))).toBe(true);
     });
 
     it('masks names a body spells with escapes or with letters that lower-case to one; keeps a clean body as sent', async () => {

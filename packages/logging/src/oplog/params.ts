@@ -3,15 +3,15 @@
  * recursively, with `<unserializable>` for what JSON cannot hold, then capped at `Logging:OpLog:ParamMaxChars`.
  * A capped text keeps its start and stays valid JSON: `{"truncated":true,"originalLength":N,"head":"…"}`.
  */
-import { maskSensitive, nothingToMask, plainStrings, UNSERIALIZABLE } from '../masking.js';
+import { DEFAULT_MASKING, type Masking, UNSERIALIZABLE } from '../masking.js';
 
 /** The smallest cap that still leaves room for the truncation wrapper and some head text. */
 export const MIN_PARAM_MAX_CHARS = 256;
 
-/** The JSON text of `value`, masked; `"<unserializable>"` when it cannot be serialised. */
-export function serializeParams(value: unknown): string {
+/** The JSON text of `value`, masked by `masking`; `"<unserializable>"` when it cannot be serialised. */
+export function serializeParams(value: unknown, masking: Masking = DEFAULT_MASKING): string {
   try {
-    return JSON.stringify(maskSensitive(value)) ?? JSON.stringify(UNSERIALIZABLE);
+    return JSON.stringify(masking.maskSensitive(value)) ?? JSON.stringify(UNSERIALIZABLE);
   } catch {
     return JSON.stringify(UNSERIALIZABLE);
   }
@@ -25,7 +25,7 @@ export function serializeParams(value: unknown): string {
 export interface KnownJsonText {
   /** The text parsed as JSON (the route's own parse succeeded on this very text). */
   parsed?: boolean | undefined;
-  /** {@link nothingToMask} answered true for this text. */
+  /** `nothingToMask` of the row's masking answered true for this text. */
   clean?: boolean | undefined;
 }
 
@@ -36,7 +36,11 @@ export interface KnownJsonText {
  * copied and written again. Any other text is parsed, masked and serialised ({@link serializeParams}); a text
  * that is not JSON is `"<unserializable>"`. `known` skips the checks whose answer is already known.
  */
-export function maskedJsonText(text: string, known?: KnownJsonText): string {
+export function maskedJsonText(
+  text: string,
+  known?: KnownJsonText,
+  masking: Masking = DEFAULT_MASKING,
+): string {
   const clean = known?.clean === true;
   if (clean && known?.parsed === true) return text.trim();
   let parsed: unknown;
@@ -45,13 +49,13 @@ export function maskedJsonText(text: string, known?: KnownJsonText): string {
   } catch {
     return JSON.stringify(UNSERIALIZABLE);
   }
-  if (clean || nothingToMask(text)) return text.trim();
-  return serializeParams(parsed);
+  if (clean || masking.nothingToMask(text)) return text.trim();
+  return serializeParams(parsed, masking);
 }
 
 /** Path parameters or a query, masked: most have nothing to mask and are written as they are. */
-const recordText = (record: Record<string, unknown>) =>
-  plainStrings(record) ? JSON.stringify(record) : serializeParams(record);
+const recordText = (record: Record<string, unknown>, masking: Masking) =>
+  masking.plainStrings(record) ? JSON.stringify(record) : serializeParams(record, masking);
 
 /** What a row's parameter text is made of; absent parts are left out. */
 export interface OpLogParams {
@@ -64,6 +68,8 @@ export interface OpLogParams {
   bodyJson?: string | undefined;
   /** What is already known of `bodyJson` (the route parsed it, nothing in it to mask). */
   bodyJsonKnown?: KnownJsonText | undefined;
+  /** The deployment's masking rules (its API-key header name among them). @default DEFAULT_MASKING */
+  masking?: Masking | undefined;
 }
 
 /** The parts of a row's parameter text and its cap, kept until the row's batch is written (one object a row). */
@@ -77,11 +83,13 @@ export interface PendingParams extends OpLogParams {
  * parts, except that a JSON body with nothing to mask keeps its own spelling.
  */
 export function opLogParamsText(parts: OpLogParams, maxChars: number): string | null {
+  const masking = parts.masking ?? DEFAULT_MASKING;
   let text = '';
-  if (parts.params !== undefined) text += `,"params":${recordText(parts.params)}`;
-  if (parts.query !== undefined) text += `,"query":${recordText(parts.query)}`;
-  if (parts.bodyJson !== undefined) text += `,"body":${maskedJsonText(parts.bodyJson, parts.bodyJsonKnown)}`;
-  else if (parts.body !== undefined) text += `,"body":${serializeParams(parts.body)}`;
+  if (parts.params !== undefined) text += `,"params":${recordText(parts.params, masking)}`;
+  if (parts.query !== undefined) text += `,"query":${recordText(parts.query, masking)}`;
+  if (parts.bodyJson !== undefined)
+    text += `,"body":${maskedJsonText(parts.bodyJson, parts.bodyJsonKnown, masking)}`;
+  else if (parts.body !== undefined) text += `,"body":${serializeParams(parts.body, masking)}`;
   return text === '' ? null : capParamText(`{${text.slice(1)}}`, maxChars);
 }
 
@@ -109,6 +117,6 @@ export function capParamText(text: string, maxChars: number): string {
 }
 
 /** Masked, serialised and capped parameter text. */
-export function opLogParamText(value: unknown, maxChars: number): string {
-  return capParamText(serializeParams(value), maxChars);
+export function opLogParamText(value: unknown, maxChars: number, masking: Masking = DEFAULT_MASKING): string {
+  return capParamText(serializeParams(value, masking), maxChars);
 }
