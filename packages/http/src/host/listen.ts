@@ -24,7 +24,12 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
-import { API_SECURE_HEADERS, PRESET, type PresetHeaders } from '../middleware/secure-headers.js';
+import {
+  API_SECURE_HEADERS,
+  PERMISSIONS_POLICY,
+  PRESET,
+  type PresetHeaders,
+} from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
 import { isHubUpgrade } from '../realtime/hub.js';
@@ -189,7 +194,7 @@ function listenMain(
 }
 
 /**
- * The server's response class. It writes the trace id and the secure headers the first stage preset (see
+ * The server's response class. It writes the trace id, the permissions policy and the secure headers the first stage preset (see
  * `PRESET` in secure-headers.ts) with its own header write, where a header the response set itself wins. While
  * the server drains, a response whose headers are not sent yet gets `Connection: close`, and a keep-alive
  * socket whose response ends then is closed; so does the response to an upgrade the listener declined (`closes`). Per response: a copy of the header record with the presets added,
@@ -258,11 +263,13 @@ function withPresets(response: ServerResponse, traceId: string, secure: boolean,
     else if (!names?.has(lower)) record[name] = value;
   };
   add(TRACE_HEADER, TRACE_LOWER, traceId);
+  add(PERMISSIONS_POLICY[0], PERMISSIONS_LOWER, PERMISSIONS_POLICY[1]);
   if (secure) for (const [name, lower, value] of SECURE_PRESETS) add(name, lower, value);
   return record ?? headers;
 }
 
 const TRACE_LOWER = TRACE_HEADER.toLowerCase();
+const PERMISSIONS_LOWER = PERMISSIONS_POLICY[0].toLowerCase();
 const SECURE_PRESETS = API_SECURE_HEADERS.map(([name, value]) => [name, name.toLowerCase(), value] as const);
 
 /**

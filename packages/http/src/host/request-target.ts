@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type ErrorCodeRegistry, fail, traceIdAt } from '@svc/kernel';
-import { API_SECURE_HEADERS } from '../middleware/secure-headers.js';
+import { API_SECURE_HEADERS, PERMISSIONS_POLICY } from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 
 const SECURE_HEADERS: Record<string, string> = Object.fromEntries(API_SECURE_HEADERS);
@@ -79,6 +79,7 @@ export function answerBadTarget(outgoing: ServerResponse, errors: ErrorCodeRegis
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     [TRACE_HEADER]: traceIdAt(Date.now()),
+    [PERMISSIONS_POLICY[0]]: PERMISSIONS_POLICY[1],
     ...SECURE_HEADERS,
   });
   outgoing.end(body);

@@ -35,7 +35,7 @@ import type { RouteMeta } from '../openapi/auth.js';
 import { bearerToken } from '../security/bearer-token.js';
 import { handlerOf } from './fused-router.js';
 import { isThenable, type Pipeline, type Stage } from './pipeline.js';
-import { API_SECURE_HEADERS, wantsApiSecureHeaders } from './secure-headers.js';
+import { API_SECURE_HEADERS, PERMISSIONS_POLICY, wantsApiSecureHeaders } from './secure-headers.js';
 import { TRACE_HEADER } from './trace-id.js';
 
 /** A fused route as registered: its marker, its first handler, its guards and its `direct` answer if any. */
@@ -126,7 +126,7 @@ const JSON_TYPE = 'application/json';
 
 /**
  * The headers of an answer, as the usual way writes them: Content-Type and Content-Length (Hono's `c.json`, then
- * node-server), the trace id and, under `/api`, the secure headers (the first stage's presets).
+ * node-server), the trace id, the permissions policy and, under `/api`, the secure headers (the first stage's presets).
  */
 function headRecord(length: number, traceId: string, secure: boolean): (string | number)[] {
   const head: (string | number)[] = [
@@ -136,6 +136,7 @@ function headRecord(length: number, traceId: string, secure: boolean): (string |
     length,
     TRACE_HEADER,
     traceId,
+    ...PERMISSIONS_POLICY,
   ];
   if (secure) for (const [name, value] of API_SECURE_HEADERS) head.push(name, value);
   return head;

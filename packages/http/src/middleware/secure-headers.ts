@@ -2,7 +2,20 @@
  * The headers every `/api/` response carries (contract §10): API answers hold tokens, personal data and
  * one-time secrets, so no browser or proxy may cache them, sniff them into another type, send their URL on as
  * a referrer or frame them. Pages of the web root keep headers suited to pages (they are not listed here).
+ *
+ * One header goes with every answer, API, console page, asset, probe or error alike (contract §11): the
+ * {@link PERMISSIONS_POLICY}. It is written wherever the trace id is.
  */
+
+/**
+ * Permissions Policy (W3C): the powerful browser features an admin console never uses are denied to the page and
+ * to anything it frames, so an injected script or a framed third party cannot ask for them; WebAuthn assertions
+ * (passkey sign-in) stay allowed to this origin only.
+ */
+export const PERMISSIONS_POLICY: readonly [string, string] = [
+  'Permissions-Policy',
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), publickey-credentials-get=(self)',
+];
 
 /** Header name and value pairs, in the form `ServerResponse.setHeader` takes. */
 export const API_SECURE_HEADERS: readonly (readonly [string, string])[] = [

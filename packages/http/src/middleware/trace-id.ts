@@ -25,7 +25,12 @@ import {
   startSpan,
   withSpanContext,
 } from '../observability/request.js';
-import { API_SECURE_HEADERS, hasPresetHeaders, wantsApiSecureHeaders } from './secure-headers.js';
+import {
+  API_SECURE_HEADERS,
+  hasPresetHeaders,
+  PERMISSIONS_POLICY,
+  wantsApiSecureHeaders,
+} from './secure-headers.js';
 
 export const TRACE_HEADER = 'X-Trace-Id';
 
@@ -35,13 +40,14 @@ export interface TraceIdOptions {
 }
 
 /**
- * The trace id and, for the API, the secure headers, straight onto the Node response. `path` is the path the
+ * The trace id, the permissions policy and, for the API, the secure headers, straight onto the Node response. `path` is the path the
  * router matches (dot segments resolved, absolute-form targets reduced to their path), not the raw target:
  * `/x/../api/v1/…` or `GET http://host/api/v1/…` reach the API too. `c.req.path` reads the light request's URL
  * string; no Web `Request` or `Headers` is materialised for the decision.
  */
 function setTraceHeaders(outgoing: NonNullable<HttpBindings['outgoing']>, id: string, path: string): void {
   outgoing.setHeader(TRACE_HEADER, id);
+  outgoing.setHeader(PERMISSIONS_POLICY[0], PERMISSIONS_POLICY[1]);
   if (wantsApiSecureHeaders(path))
     for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
 }
@@ -107,6 +113,8 @@ export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv>
       if (observation) finish(observation, c.res.status);
     }
     c.res.headers.set(TRACE_HEADER, id);
+    if (!c.res.headers.has(PERMISSIONS_POLICY[0]))
+      c.res.headers.set(PERMISSIONS_POLICY[0], PERMISSIONS_POLICY[1]);
     if (wantsApiSecureHeaders(c.req.path))
       for (const [name, value] of API_SECURE_HEADERS) c.res.headers.set(name, value);
   };

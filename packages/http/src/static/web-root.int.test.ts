@@ -1,12 +1,20 @@
 /**
  * Single-process hosting: with `Service:Web:Enabled` the web root is served, unmatched non-API GET paths fall
- * back to `index.html`, and API, probe and docs paths keep their own answers.
+ * back to `index.html`, and API, probe and docs paths keep their own answers. Every answer, the console's and
+ * the API's, carries the Permissions-Policy.
  */
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/index.js';
+import { listen } from '../host/listen.js';
+import { RawConnection } from '../host/raw-http.contract.js';
+import { bearer, login } from '../testing/auth.js';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+
+/** Contract §11: what an admin console never uses is denied; passkey sign-in stays with this origin. */
+const PERMISSIONS =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), publickey-credentials-get=(self)';
 
 describe('frontend in the same process', () => {
   let t: TestServer;
@@ -106,5 +114,50 @@ describe('frontend in the same process', () => {
     const asset = await t.request('/assets/app.js');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends the Permissions-Policy through app.request as well', async () => {
+    for (const path of ['/', '/assets/app.js', '/health', '/api/v1/ping', '/api/v1/nope']) {
+      expect((await t.request(path)).headers.get('permissions-policy'), path).toBe(PERMISSIONS);
+    }
+  });
+
+  // Last: shutting the listener down closes the service.
+  it('sends the Permissions-Policy with every answer: API, errors, console page, asset, probe', async () => {
+    const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const get = async (path: string, headers: Record<string, string> = {}) => {
+        const connection = await RawConnection.open(running.url);
+        try {
+          await connection.request('GET', path, headers);
+          return await connection.response();
+        } finally {
+          connection.close();
+        }
+      };
+      const answers = [
+        ['API answer', await get('/api/v1/ping', bearer(token)), 200],
+        ['refused on the direct path', await get('/api/v1/ping'), 401],
+        ['API 404', await get('/api/v1/nope'), 404],
+        ['bad request target', await get('*'), 400],
+        ['console index', await get('/'), 200],
+        ['client route', await get('/system/user'), 200],
+        ['asset', await get('/assets/app.js'), 200],
+        ['missing asset', await get('/assets/gone.js'), 404],
+        ['probe', await get('/health'), 200],
+        ['readiness', await get('/health/ready'), 200],
+      ] as const;
+      for (const [what, res, status] of answers) {
+        expect(res.status, what).toBe(status);
+        expect(res.headers['permissions-policy'], what).toBe(PERMISSIONS);
+        expect(
+          res.lines.filter((line) => /^permissions-policy:/i.test(line)),
+          what,
+        ).toHaveLength(1);
+      }
+    } finally {
+      await running.shutdown();
+    }
   });
 });
