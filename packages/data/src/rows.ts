@@ -286,8 +286,17 @@ export interface SysExceptionLogRow {
   exceptionType: string;
   message: string;
   stackTrace: string | null;
+  /**
+   * The trace ids of the identical exceptions a folded row stands for (contract §11), space-separated with a space
+   * at either end so that one is found by `LIKE '% id %'`; at most {@link EXCEPTION_TRACE_IDS_MAX}, the count in the
+   * message. Null on a row of one exception (its id is `traceId`).
+   */
+  traceIds: string | null;
   createTime: Date;
 }
+
+/** Trace ids a folded exception row keeps; beyond them only its count grows (contract §11). */
+export const EXCEPTION_TRACE_IDS_MAX = 100;
 
 /** `sys_file` */
 export interface SysFileRow extends AuditFields, SoftDeleteField {

@@ -3,12 +3,14 @@
  * exception type, message truncated to 2000 characters and stack truncated to 8000. Request and response bodies
  * are never stored. A failure to record is logged, never thrown into the request that already failed.
  *
- * Flood guard (issue 11): identical exceptions — same type, method, path shape and message shape, with numbers,
- * UUIDs and hex ids normalised — within `windowMs` are stored once. The first one is written at once, as
- * before; the repeats are only counted, and when the window ends (at the next occurrence after it, at
- * `flush()`, which a timer and shutdown call) one summary row is written in the same shape: the first
- * repeat's trace id, the type, the path, and the message prefixed `[repeated N times in 60 s]`. So the table
- * stays readable with the specification's columns, and N identical failures cost two rows per window.
+ * Flood guard (issue 11, contract §11): identical exceptions — same type, method, path shape and message shape,
+ * with numbers, UUIDs and hex ids normalised — within `windowMs` are stored as two rows: the first one as it
+ * happened, and one folded row for the repeats, written at the first repeat and updated as more come, with the
+ * message prefixed `[repeated N times in 60 s]` and the trace ids it stands for (up to 100; beyond them only the
+ * count grows). Each repeat's `record` returns once a write holding its trace id is done, so the id a user was
+ * answered finds the row at once; repeats that arrive during a write share the next one (one write in flight per
+ * window), and count-only changes past 100 ids wait for the window's end (the next occurrence after it,
+ * `flush()`, which a timer and shutdown call). A sink without `fold` gets the folded row once, at the window's end.
  */
 import type { Logger } from '@svc/kernel';
 
@@ -22,12 +24,17 @@ export interface ExceptionLogEntry {
   exceptionType: string;
   message: string;
   stackTrace: string;
+  /** The trace ids a folded row stands for; absent on the row of one exception. */
+  traceIds?: readonly string[] | undefined;
   createTime: Date;
 }
 
 /** The storage the recorder writes to (the data layer's exception-log repository satisfies it). */
 export interface ExceptionLogSink {
+  /** Writes a row; answers its id (a number) when the sink can `fold` into it later. */
   insert(entry: ExceptionLogEntry): Promise<unknown>;
+  /** Updates a folded row's message (its count) and trace ids. */
+  fold?(id: number, fold: { message: string; traceIds: readonly string[] }): Promise<unknown>;
 }
 
 export interface ExceptionContext {
@@ -48,6 +55,8 @@ export interface ExceptionRecorder {
 export const EXCEPTION_WINDOW_MS = 60_000;
 /** Distinct exceptions tracked at once; beyond it the oldest window is summarised early. */
 export const EXCEPTION_KEYS_MAX = 1_000;
+/** Trace ids a folded row keeps (contract §11); beyond them only its count grows. */
+export const EXCEPTION_FOLDED_TRACE_IDS_MAX = 100;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const HEX_ID = /\b[0-9a-f]{16,}\b/gi;
@@ -61,7 +70,18 @@ export function exceptionShape(text: string): string {
 interface Window {
   startedAt: number;
   repeats: number;
+  /** The first repeat: the folded row's method, path, type, stack and time. */
   first: ExceptionLogEntry | undefined;
+  /** The repeats' trace ids, up to {@link EXCEPTION_FOLDED_TRACE_IDS_MAX}. */
+  traceIds: string[];
+  /** The folded row's id once written; null when the sink answered none (it cannot be updated then). */
+  rowId: number | null | undefined;
+  /** The repeat count the row was last written with. */
+  written: number;
+  /** The write in flight (or the last one). */
+  writing: Promise<void> | undefined;
+  /** A write queued behind it, which repeats arriving now share. */
+  queued: Promise<void> | undefined;
 }
 
 /** Truncates to `max` characters without splitting a surrogate pair. */
@@ -112,20 +132,56 @@ export function createExceptionRecorder(deps: {
     }
   }
 
-  /** The summary row of a window with repeats; the window is forgotten. */
-  async function close(key: string, window: Window): Promise<void> {
-    windows.delete(key);
-    if (window.repeats === 0 || !window.first) return;
-    const seconds = Math.round(windowMs / 1000);
-    const summary = `[repeated ${window.repeats} times in ${seconds} s] `;
-    deps.logger.warn(
-      `${summary}${window.first.exceptionType} on ${window.first.httpMethod} ${window.first.path}`,
+  const seconds = Math.round(windowMs / 1000);
+  const foldedMessage = (window: Window & { first: ExceptionLogEntry }) =>
+    truncate(
+      `[repeated ${window.repeats} times in ${seconds} s] ${window.first.message}`,
+      EXCEPTION_MESSAGE_MAX,
     );
-    await insert({
-      ...window.first,
-      message: truncate(summary + window.first.message, EXCEPTION_MESSAGE_MAX),
-      createTime: now(),
+
+  /** Writes the folded row as the window stands now: inserted the first time, updated after. */
+  async function writeFolded(window: Window): Promise<void> {
+    const first = window.first;
+    if (!first) return;
+    const repeats = window.repeats;
+    const folded = { message: foldedMessage({ ...window, first }), traceIds: [...window.traceIds] };
+    try {
+      if (window.rowId === undefined) {
+        const id = await deps.sink.insert({ ...first, ...folded });
+        window.rowId = typeof id === 'number' ? id : null;
+      } else if (window.rowId !== null) {
+        await deps.sink.fold?.(window.rowId, folded);
+      }
+      window.written = repeats;
+    } catch (writeError) {
+      deps.logger.error('Could not write the exception log row.', {
+        traceId: first.traceId,
+        error: writeError,
+      });
+    }
+  }
+
+  /** A write of the folded row after the one in flight; repeats arriving before it starts share it. */
+  function foldSoon(window: Window): Promise<void> {
+    if (window.queued) return window.queued;
+    const next = (window.writing ?? Promise.resolve()).then(() => {
+      window.queued = undefined;
+      return writeFolded(window);
     });
+    window.queued = next;
+    window.writing = next;
+    return next;
+  }
+
+  /** The window's end: its folded row gets its final count (written now for a sink that cannot fold). */
+  async function close(key: string, window: Window): Promise<void> {
+    if (windows.get(key) === window) windows.delete(key);
+    if (window.repeats === 0 || !window.first) return;
+    await window.writing;
+    deps.logger.warn(
+      `[repeated ${window.repeats} times in ${seconds} s] ${window.first.exceptionType} on ${window.first.httpMethod} ${window.first.path}`,
+    );
+    if (window.written !== window.repeats) await writeFolded(window);
   }
 
   async function flush(all = false): Promise<void> {
@@ -155,12 +211,15 @@ export function createExceptionRecorder(deps: {
       const at = entry.createTime.getTime();
       const open = windows.get(key);
       if (open && at - open.startedAt < windowMs) {
-        // A repeat: counted, summarised when the window ends; its trace id is in the service log only.
+        // A repeat: folded into the window's second row, written at once while it brings a trace id to keep.
         open.repeats++;
         open.first ??= entry;
         deps.logger.debug(`Repeated ${type} on ${context.method} ${context.path}.`, {
           traceId: context.traceId,
         });
+        if (open.traceIds.length >= EXCEPTION_FOLDED_TRACE_IDS_MAX) return;
+        open.traceIds.push(context.traceId);
+        if (deps.sink.fold) return foldSoon(open);
         return;
       }
       if (open) await close(key, open);
@@ -168,7 +227,16 @@ export function createExceptionRecorder(deps: {
         const [oldestKey, oldest] = windows.entries().next().value as [string, Window];
         await close(oldestKey, oldest);
       }
-      windows.set(key, { startedAt: at, repeats: 0, first: undefined });
+      windows.set(key, {
+        startedAt: at,
+        repeats: 0,
+        first: undefined,
+        traceIds: [],
+        rowId: undefined,
+        written: 0,
+        writing: undefined,
+        queued: undefined,
+      });
       deps.logger.error(`Unhandled ${type} on ${context.method} ${context.path}: ${message}`, {
         traceId: context.traceId,
       });

@@ -370,6 +370,8 @@ export const sysExceptionLog = table(
     exceptionType: str('exception_type', 256).notNull(),
     message: str('message', 2000).notNull(),
     stackTrace: longText('stack_trace'),
+    /** The trace ids a folded row stands for (` id1 id2 … `, up to 100); null on a row of one exception. */
+    traceIds: longText('trace_ids'),
     createTime: instant('create_time').notNull(),
   },
   (t) => [index('sys_exception_log_create_time_idx').on(t.createTime)],

@@ -172,7 +172,7 @@ export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redi
       }
     });
 
-    it('stores a burst of identical exceptions once, then one summary row with the count', async () => {
+    it('stores a burst of identical exceptions as two rows at once, the folded one findable by every trace id', async () => {
       let at = Date.UTC(2026, 5, 1);
       const flood = await startTestServer({
         dbType,
@@ -203,14 +203,27 @@ export function defineDurabilityContract(dbType: DbType, cache: 'Memory' | 'Redi
           (await flood.server.database.repos.exceptionLogs.page({ current: 1, size: 50 })).items.filter((r) =>
             r.path.startsWith('/api/v1/test/boom/'),
           );
-        expect(await rows()).toHaveLength(1);
-        at += 60_000;
-        await flood.server.deps.exceptions.flush?.();
+        // Two rows at once, not at the window's end: the first, and the folded one with every repeat's trace id.
         const stored = await rows();
         expect(stored).toHaveLength(2);
-        expect(stored.map((r) => r.message).sort()[0]).toMatch(
-          /^\[repeated 29 times in 60 s\] order \d+ has no/,
+        const traceIds = answers.map((r) => r.headers.get('x-trace-id') as string);
+        const folded = stored.find((r) => r.message.startsWith('[repeated'));
+        expect(folded?.message).toMatch(/^\[repeated 29 times in 60 s\] order \d+ has no/);
+        const own = stored.find((r) => r !== folded)?.traceId;
+        expect(folded?.traceIds?.trim().split(' ').sort()).toEqual(
+          traceIds.filter((id) => id !== own).sort(),
         );
+        // Each answered trace id finds its row through the page's filter, right after its answer.
+        for (const id of traceIds) {
+          const found = await flood.server.database.repos.exceptionLogs.page({ traceId: id });
+          expect(
+            found.items.map((r) => r.id),
+            id,
+          ).toEqual([id === own ? stored.find((r) => r !== folded)?.id : folded?.id]);
+        }
+        at += 60_000;
+        await flood.server.deps.exceptions.flush?.();
+        expect(await rows()).toHaveLength(2);
       } finally {
         await flood.close();
       }

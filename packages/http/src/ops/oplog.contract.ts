@@ -55,6 +55,8 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
   describe(`operation, login and exception logs on ${dbType} with ${cache}`, () => {
     let t: TestServer;
     let admin: Record<string, string>;
+    /** The service clock: the system's, unless a test pins it. */
+    let pinned: number | undefined;
     beforeAll(async () => {
       // A configured API-key header that holds no built-in fragment: masked all the same (contract §11).
       t = await startTestServer({
@@ -62,6 +64,7 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         cache,
         configure,
         env: { Service__Security__ApiKey__HeaderName: 'X-Svc-Auth' },
+        now: () => new Date(pinned ?? Date.now()),
       });
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
     });
@@ -306,6 +309,52 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       const rows = await ops();
       const bad = rows.find((r) => r.resultCode === 48000 && r.path === '/api/v1/test/echo');
       expect(JSON.parse(bad?.paramJson as string)).toEqual({ body: '<unserializable>' });
+    });
+
+    it('finds each of identical crashes in the exception log by its trace id at once, the repeats in one row', async () => {
+      const { exceptions } = t.server.deps;
+      await exceptions.flush?.(true);
+      pinned = Date.now() + 60_000;
+      try {
+        const crash = async () =>
+          (await t.request('/api/v1/test/crash', { method: 'POST', headers: admin })).headers.get(
+            'x-trace-id',
+          ) as string;
+        const find = async (traceId: string) =>
+          (
+            await json(
+              await t.request(`/api/v1/sys/log/exception/page?traceId=${traceId}`, { headers: admin }),
+            )
+          ).data.items as Record<string, unknown>[];
+        const ids = [await crash(), await crash()];
+        pinned += 30_000;
+        ids.push(await crash());
+        // No flush, no window end: each id finds its row as soon as its answer arrived.
+        expect(await find(ids[0] as string)).toMatchObject([
+          { traceId: ids[0], traceIds: [], message: 'the op-log test crashed on purpose' },
+        ]);
+        for (const id of [ids[1], ids[2], ids[2]?.toUpperCase()]) {
+          expect(await find(id as string), id).toMatchObject([
+            {
+              traceId: ids[1],
+              traceIds: [ids[1], ids[2]],
+              exceptionType: 'TypeError',
+              message: '[repeated 2 times in 60 s] the op-log test crashed on purpose',
+            },
+          ]);
+        }
+        // The window's end leaves the folded row as it is; the next crash is a row of its own.
+        pinned += 60_000;
+        await exceptions.flush?.();
+        const next = await crash();
+        expect(await find(next)).toMatchObject([{ traceId: next, traceIds: [] }]);
+        expect((await find(ids[2] as string))[0]?.message).toMatch(/^\[repeated 2 times/);
+        expect(await find((ids[1] as string).slice(0, 16))).toEqual([]);
+      } finally {
+        pinned = undefined;
+        await exceptions.flush?.(true);
+        await t.server.database.repos.exceptionLogs.deleteAll();
+      }
     });
 
     it('keeps exception rows with the trace id, pages login logs, and clears are recorded as operations', async () => {

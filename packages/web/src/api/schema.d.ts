@@ -1768,7 +1768,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List exception logs */
+        /**
+         * List exception logs
+         * @description Identical exceptions within a minute are folded into a second row whose message starts `[repeated N times in 60 s]`; `traceId` finds a row by its own trace id or by any it folded in.
+         */
         get: operations["getSysLogExceptionPage"];
         put?: never;
         post?: never;
@@ -2920,6 +2923,8 @@ export interface components {
             httpMethod: string;
             path: string;
             traceId: string;
+            /** @description On a folded row (`[repeated N times in 60 s]`): the trace ids of the identical exceptions it stands for, up to 100 (N counts them all). Empty on the row of one exception. */
+            traceIds: string[];
             exceptionType: string;
             message: string;
             stackTrace: string | null;
@@ -16449,6 +16454,8 @@ export interface operations {
                 sortField?: string;
                 /** @description `asc` or `desc`. */
                 sortOrder?: string;
+                /** @description A request's trace id (`X-Trace-Id`): exact, any case. */
+                traceId?: string;
             };
             header?: never;
             path?: never;
@@ -16477,6 +16484,7 @@ export interface operations {
                      *             "httpMethod": "string",
                      *             "path": "string",
                      *             "traceId": "string",
+                     *             "traceIds": [],
                      *             "exceptionType": "string",
                      *             "message": "string",
                      *             "stackTrace": "string",

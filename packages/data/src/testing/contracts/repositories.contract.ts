@@ -447,6 +447,37 @@ export function repositoriesContract(fixture: DialectFixture): void {
         });
       });
 
+      it('finds a folded row by any trace id it keeps, whole ids only, as folds update it', async () => {
+        await repos.exceptionLogs.deleteAll();
+        const row = { httpMethod: 'GET', path: '/f', exceptionType: 'Error', message: 'm' };
+        const single = await repos.exceptionLogs.insert({ ...row, traceId: 'abc_1' });
+        const folded = await repos.exceptionLogs.insert({
+          ...row,
+          traceId: 'a1',
+          message: '[repeated 1 times in 60 s] m',
+          traceIds: ['a1'],
+        });
+        const ids = async (traceId: string) =>
+          (await repos.exceptionLogs.page({ traceId })).items.map((r) => r.id).sort((a, b) => a - b);
+        expect(await ids('a1')).toEqual([folded]);
+        await repos.exceptionLogs.fold(folded, {
+          message: '[repeated 150 times in 60 s] m',
+          traceIds: Array.from({ length: 150 }, (_, i) => `a${i + 1}`),
+        });
+        expect(await ids('a2')).toEqual([folded]);
+        expect(await ids('A100')).toEqual([folded]);
+        // Past the hundredth id only the count grows; parts of ids and LIKE wildcards match nothing.
+        for (const miss of ['a101', 'a', '1', 'a%', '%', '_', 'a_', 'a1 a2', 'abc%'])
+          expect(await ids(miss), miss).toEqual([]);
+        expect(await ids('abc_1')).toEqual([single]);
+        expect(await ids('ABC_1')).toEqual([single]);
+        const stored = (await repos.exceptionLogs.page({ traceId: 'a50' })).items[0];
+        expect(stored?.message).toBe('[repeated 150 times in 60 s] m');
+        expect(stored?.traceIds?.trim().split(' ')).toHaveLength(100);
+        expect((await repos.exceptionLogs.page({})).items.find((r) => r.id === single)?.traceIds).toBeNull();
+        expect((await repos.exceptionLogs.page({ traceId: '' })).total).toBe(2);
+      });
+
       it('pages newest first with the contract page shape, and deleteAll returns the count', async () => {
         await repos.exceptionLogs.deleteAll();
         const base = Date.parse('2025-06-01T00:00:00.000Z');

@@ -160,6 +160,10 @@ export const ExceptionLogSchema = z
     httpMethod: z.string(),
     path: z.string(),
     traceId: z.string(),
+    traceIds: z.array(z.string()).openapi({
+      description:
+        'On a folded row (`[repeated N times in 60 s]`): the trace ids of the identical exceptions it stands for, up to 100 (N counts them all). Empty on the row of one exception.',
+    }),
     exceptionType: z.string(),
     message: z.string(),
     stackTrace: z.string().nullable(),
@@ -169,6 +173,7 @@ export const ExceptionLogSchema = z
 
 export const exceptionLogDto = (r: SysExceptionLogRow): z.infer<typeof ExceptionLogSchema> => ({
   ...r,
+  traceIds: r.traceIds?.trim() ? r.traceIds.trim().split(' ') : [],
   createTime: iso(r.createTime),
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `sys_exception_log` ADD `trace_ids` mediumtext;

@@ -1,0 +1,1 @@
+ALTER TABLE "sys_exception_log" ADD COLUMN "trace_ids" text;
