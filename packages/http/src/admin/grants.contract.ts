@@ -363,22 +363,24 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         await h.ok('PUT', `/api/v1/sys/user/${targetId}`, { token: sub, json: { roleIds: [plainRoleId] } });
       });
 
-      it('writes only organisations in their scope: create under, rename, disable, copy, delete, restore (41005)', async () => {
+      it('writes only organisations in their scope: create under (41005), rename, disable, copy, delete (as missing, 42003), restore (41005)', async () => {
         const deptId = (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId;
         const far = await h.org('org-far');
         const farChild = await h.org('org-far-child', far);
         const refused = { code: 41005, args: { reason: 'data-scope' } };
-        for (const [method, path, json] of [
-          ['POST', '/api/v1/sys/org', { parentId: far, name: 'planted', code: 'planted' }],
-          ['POST', '/api/v1/sys/org', { parentId: 0, name: 'top', code: 'top-planted' }],
-          ['PUT', `/api/v1/sys/org/${far}`, { name: 'renamed' }],
-          ['PUT', `/api/v1/sys/org/${farChild}`, { enabled: false }],
-          ['PUT', `/api/v1/sys/org/${ROOT_ORG_ID}`, { name: 'renamed root' }],
-          ['POST', `/api/v1/sys/org/${farChild}/copy`, {}],
-          ['DELETE', `/api/v1/sys/org/${farChild}`, undefined],
+        // The organisation written is one the caller does not see: it answers as a missing one (contract §11).
+        const missing = { code: 42003 };
+        for (const [method, path, json, answer] of [
+          ['POST', '/api/v1/sys/org', { parentId: far, name: 'planted', code: 'planted' }, refused],
+          ['POST', '/api/v1/sys/org', { parentId: 0, name: 'top', code: 'top-planted' }, refused],
+          ['PUT', `/api/v1/sys/org/${far}`, { name: 'renamed' }, missing],
+          ['PUT', `/api/v1/sys/org/${farChild}`, { enabled: false }, missing],
+          ['PUT', `/api/v1/sys/org/${ROOT_ORG_ID}`, { name: 'renamed root' }, missing],
+          ['POST', `/api/v1/sys/org/${farChild}/copy`, {}, missing],
+          ['DELETE', `/api/v1/sys/org/${farChild}`, undefined, missing],
         ] as const) {
           const res = await h.call(method, path, { token: sub, json });
-          expect(res.body, `${method} ${path}`).toMatchObject(refused);
+          expect(res.body, `${method} ${path}`).toMatchObject(answer);
         }
         expect(await h.ok('GET', `/api/v1/sys/org/${far}`)).toMatchObject({ name: 'org-far' });
         expect(await h.ok('GET', `/api/v1/sys/org/${farChild}`)).toMatchObject({ enabled: true });
@@ -398,7 +400,7 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         await h.ok('PUT', `/api/v1/sys/org/${mine.id}`, { token: sub, json: { name: 'own-renamed' } });
       });
 
-      it('cannot move an organisation they do not see whole into their tree (41005); moves within it work', async () => {
+      it('cannot move an organisation they do not see into their tree (as missing, 42003); moves within it work', async () => {
         const deptId = (await h.ok('GET', `/api/v1/sys/user/${subId}`)).orgId;
         const foreign = await h.org('esc-foreign');
         await h.user('esc-foreigner', { orgId: foreign });
@@ -406,7 +408,7 @@ export function defineGrantContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
           token: sub,
           json: { parentId: deptId },
         });
-        expect(pull.body).toMatchObject({ code: 41005, args: { reason: 'data-scope', orgIds: [foreign] } });
+        expect(pull.body).toMatchObject({ code: 42003 });
         expect((await h.ok('GET', `/api/v1/sys/org/${foreign}`)).parentId).not.toBe(deptId);
         const page = await h.call('GET', '/api/v1/sys/user/page?account=esc-foreigner', { token: sub });
         expect(page.body.data.total).toBe(0);

@@ -1,7 +1,8 @@
 /**
  * Data scope over HTTP (contract §4) on each of the five types — All, own Org, Org and children, Self, Custom —
- * through the user list (and its total), detail, update, delete and mixed batches (refused as a whole with
- * 41005); the widest of several roles wins; a role change applies on the next request; an API key bound to a
+ * through the user list (and its total), detail, update, delete and mixed batches (refused as a whole); a row
+ * outside the scope answers byte for byte as a missing one (contract §11: users, organisations, sessions, role
+ * members, the import check of an account); the widest of several roles wins; a role change applies on the next request; an API key bound to a
  * user gets that user's scope in a consumer route, an unbound key an empty one. Forcing out the super admin's
  * session answers a caller who cannot list it as any session outside the scope does.
  */
@@ -24,7 +25,32 @@ const CODES = [
   'POST:/api/v1/sys/user/batch-delete',
   'GET:/api/v1/sys/session/online',
   'DELETE:/api/v1/sys/session/{sessionid}',
+  'PUT:/api/v1/sys/user/{id}/enabled',
+  'PUT:/api/v1/sys/user/{id}/password',
+  'POST:/api/v1/sys/mfa/clear',
+  'PUT:/api/v1/sys/role/{id}/users',
+  'GET:/api/v1/sys/org/{id}',
+  'PUT:/api/v1/sys/org/{id}',
+  'DELETE:/api/v1/sys/org/{id}',
+  'POST:/api/v1/sys/org/{id}/copy',
+  'POST:/api/v1/sys/user/import/validate',
+  'POST:/api/v1/sys/user/import/commit',
+  'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+  'DELETE:/api/v1/sys/recycle/{type}/{id}',
 ];
+
+/** The answer with every occurrence of `id` (a number or a string, exact values only) replaced by a marker. */
+function withoutId(value: unknown, id: number | string): unknown {
+  if (value === id) return '<id>';
+  if (Array.isArray(value)) return value.map((v) => withoutId(v, id));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'traceId')
+        .map(([k, v]) => [k, withoutId(v, id)]),
+    );
+  return value;
+}
 const BOUND_KEY = 'b'.repeat(40);
 const UNBOUND_KEY = 'u'.repeat(40);
 
@@ -110,7 +136,7 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect([...(await visible('mixed'))].sort()).toEqual([user.mixed, user.b].sort());
     });
 
-    it('detail: in scope answers the row, out of scope 41005', async () => {
+    it('detail: in scope answers the row, out of scope as a missing one (42001)', async () => {
       const cases: [Actor, number, boolean][] = [
         ['org', user.a, true],
         ['org', user.a1, false],
@@ -125,16 +151,16 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       ];
       for (const [who, id, allowed] of cases) {
         const res = await h.call('GET', `/api/v1/sys/user/${id}`, { token: token[who] });
-        expect(res.body.code, `${who} reads ${id}`).toBe(allowed ? 0 : 41005);
+        expect(res.body.code, `${who} reads ${id}`).toBe(allowed ? 0 : 42001);
       }
     });
 
-    it('update: out of scope 41005 and unchanged; in scope written; moving a user out of one’s scope is refused', async () => {
+    it('update: out of scope 42001 and unchanged; in scope written; moving a user out of one’s scope is refused (41005)', async () => {
       const out = await h.call('PUT', `/api/v1/sys/user/${user.b}`, {
         token: token.org,
         json: { nickName: 'x' },
       });
-      expect(out.body.code).toBe(41005);
+      expect(out.body.code).toBe(42001);
       expect((await h.ok('GET', `/api/v1/sys/user/${user.b}`)).nickName).toBeNull();
       await h.ok('PUT', `/api/v1/sys/user/${user.a}`, { token: token.org, json: { nickName: 'by-org' } });
       expect((await h.ok('GET', `/api/v1/sys/user/${user.a}`)).nickName).toBe('by-org');
@@ -146,24 +172,24 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(
         (await h.call('PUT', `/api/v1/sys/user/${user.a}`, { token: token.self, json: { nickName: 'y' } }))
           .body.code,
-      ).toBe(41005);
+      ).toBe(42001);
       await h.ok('PUT', `/api/v1/sys/user/${user.b}`, {
         token: token.custom,
         json: { nickName: 'by-custom' },
       });
     });
 
-    it('delete and batch delete: out of scope 41005; a mixed batch is refused as a whole', async () => {
+    it('delete and batch delete: out of scope as missing (42001); a mixed batch is refused as a whole', async () => {
       const victim1 = await h.user('victim-a1', { orgId: org.A1 });
       const victim2 = await h.user('victim-a', { orgId: org.A });
       expect((await h.call('DELETE', `/api/v1/sys/user/${victim1}`, { token: token.org })).body.code).toBe(
-        41005,
+        42001,
       );
       const mixed = await h.call('POST', '/api/v1/sys/user/batch-delete', {
         token: token.org,
         json: { ids: [victim2, victim1] },
       });
-      expect(mixed.body).toMatchObject({ code: 41005, args: { ids: [victim1] } });
+      expect(mixed.body).toMatchObject({ code: 42001, args: { ids: [victim1] } });
       expect((await h.ok('GET', `/api/v1/sys/user/${victim2}`)).id).toBe(victim2);
       expect((await h.ok('GET', `/api/v1/sys/user/${victim1}`)).id).toBe(victim1);
       await h.ok('POST', '/api/v1/sys/user/batch-delete', {
@@ -193,7 +219,7 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         items: [],
       });
       expect((await h.call('GET', `/api/v1/sys/user/${user.none}`, { token: orgless })).body.code).toBe(
-        41005,
+        42001,
       );
     });
 
@@ -206,7 +232,7 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(users.has(h.adminId)).toBe(false);
     });
 
-    it('forced logout answers the super admin’s session like any other outside the scope (41005), 42007 only to those who list it', async () => {
+    it('forced logout answers the super admin’s session like any other outside the scope (as missing, 42024), 42007 only to those who list it', async () => {
       const sessionOf = async (userId: number) =>
         (await h.ok('GET', `/api/v1/sys/session/online?userId=${userId}`)).items[0].sessionId as string;
       await h.loginAs('in-a');
@@ -227,7 +253,7 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         const listed = await h.ok('GET', '/api/v1/sys/session/online?size=200', { token: token[who] });
         expect(listed.items.map((s: { sessionId: string }) => s.sessionId)).not.toContain(adminSid);
         const other = await kick(who, outside[who]);
-        expect(other.body.code).toBe(41005);
+        expect(other.body.code).toBe(42024);
         expect({ who, ...(await kick(who, adminSid)) }).toEqual({ who, ...other });
       }
       // A caller whose scope holds the super admin lists the session, so naming the protection tells nothing.
@@ -242,6 +268,129 @@ export function defineScopeContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
           ),
         ).toContain(sid);
       }
+    });
+
+    it('a row outside the scope answers byte for byte as a missing one, on reads and on writes (contract §11)', async () => {
+      const missingUser = 999_999;
+      const memberRole = await h.role('scope-members', ['GET:/api/v1/sys/user/page']);
+      const userCalls: [string, (id: number) => string, ((id: number) => unknown)?][] = [
+        ['GET', (id) => `/api/v1/sys/user/${id}`],
+        ['PUT', (id) => `/api/v1/sys/user/${id}`, () => ({ nickName: 'counted' })],
+        ['DELETE', (id) => `/api/v1/sys/user/${id}`],
+        ['POST', () => '/api/v1/sys/user/batch-delete', (id) => ({ ids: [id] })],
+        ['PUT', (id) => `/api/v1/sys/user/${id}/enabled`, () => ({ enabled: false })],
+        ['PUT', (id) => `/api/v1/sys/user/${id}/password`],
+        ['POST', () => '/api/v1/sys/mfa/clear', (id) => ({ userId: id })],
+        ['PUT', () => `/api/v1/sys/role/${memberRole}/users`, (id) => ({ userIds: [id] })],
+      ];
+      const orgCalls: [string, (id: number) => string, unknown?][] = [
+        ['GET', (id) => `/api/v1/sys/org/${id}`],
+        ['PUT', (id) => `/api/v1/sys/org/${id}`, { name: 'counted' }],
+        ['DELETE', (id) => `/api/v1/sys/org/${id}`],
+        ['POST', (id) => `/api/v1/sys/org/${id}/copy`, {}],
+      ];
+      const answer = async (who: Actor, method: string, path: string, json: unknown, id: number | string) => {
+        const { status, body } = await h.call(method, path, { token: token[who], json });
+        return { status, body: withoutId(body, id) };
+      };
+      // The super admin outside the caller's scope is one more row they do not see (42007 would name it).
+      const hiddenUsers: Partial<Record<Actor, number[]>> = {
+        org: [user.b, user.a1, user.none, h.adminId],
+        self: [user.a, h.adminId],
+        custom: [user.a, user.none, h.adminId],
+      };
+      for (const [who, ids] of Object.entries(hiddenUsers) as [Actor, number[]][]) {
+        for (const [method, path, json] of userCalls) {
+          const expected = await answer(who, method, path(missingUser), json?.(missingUser), missingUser);
+          expect(expected.body, `${who} ${method} ${path(missingUser)}`).toMatchObject({ code: 42001 });
+          for (const id of ids)
+            expect(
+              await answer(who, method, path(id), json?.(id), id),
+              `${who} ${method} ${path(id)}`,
+            ).toEqual(expected);
+        }
+      }
+      const missingOrg = 999_998;
+      const hiddenOrgs: Partial<Record<Actor, number[]>> = {
+        org: [org.B, org.A1],
+        self: [org.A, org.B],
+        custom: [org.A, org.A1],
+      };
+      for (const [who, ids] of Object.entries(hiddenOrgs) as [Actor, number[]][]) {
+        for (const [method, path, json] of orgCalls) {
+          const expected = await answer(who, method, path(missingOrg), json, missingOrg);
+          expect(expected.body, `${who} ${method} ${path(missingOrg)}`).toMatchObject({ code: 42003 });
+          for (const id of ids)
+            expect(await answer(who, method, path(id), json, id), `${who} ${method} ${path(id)}`).toEqual(
+              expected,
+            );
+        }
+      }
+      // Nothing was written: the hidden rows are as they were.
+      expect(await h.ok('GET', `/api/v1/sys/user/${user.b}`)).toMatchObject({ enabled: true });
+      expect(await h.ok('GET', `/api/v1/sys/org/${org.B}`)).toMatchObject({ name: 'B' });
+      expect(await h.ok('GET', `/api/v1/sys/role/${memberRole}/users`)).toEqual({ userIds: [] });
+      // The recycle bin: a deleted user outside the scope is not in the caller's bin.
+      const binned = await h.user('scope-binned', { orgId: org.B });
+      await h.ok('DELETE', `/api/v1/sys/user/${binned}`);
+      for (const [method, path] of [
+        ['POST', (id: number) => `/api/v1/sys/recycle/user/${id}/restore`],
+        ['DELETE', (id: number) => `/api/v1/sys/recycle/user/${id}`],
+      ] as const) {
+        const expected = await answer('org', method, path(missingUser), undefined, missingUser);
+        expect(expected.body).toMatchObject({ code: 42020 });
+        expect(await answer('org', method, path(binned), undefined, binned)).toEqual(expected);
+      }
+      // A session: one of a user outside the scope answers as one that ended.
+      await h.loginAs('in-b');
+      const online = await h.ok('GET', `/api/v1/sys/session/online?userId=${user.b}`);
+      const ended = online.items[0].sessionId as string;
+      await h.ok('DELETE', `/api/v1/sys/session/${ended}`);
+      await h.loginAs('in-b');
+      const live = (await h.ok('GET', `/api/v1/sys/session/online?userId=${user.b}`)).items[0].sessionId;
+      const gone = await answer('org', 'DELETE', `/api/v1/sys/session/${ended}`, undefined, ended);
+      expect(gone.body).toMatchObject({ code: 42024 });
+      expect(await answer('org', 'DELETE', `/api/v1/sys/session/${live}`, undefined, live)).toEqual(gone);
+    });
+
+    it('the import check of an account outside the scope says only that the name is taken; the commit never writes it', async () => {
+      const row = (account: string) => ({ index: 1, cells: { account, realName: 'R', orgCode: 'A' } });
+      const errorsOf = async (account: string) =>
+        (
+          await h.ok('POST', '/api/v1/sys/user/import/validate', {
+            token: token.org,
+            json: { rows: [row(account)] },
+          })
+        ).rows[0].errors;
+      // Outside the scope: a plain user and the super admin answer alike, 46010 without an id.
+      const hidden = [{ columnKey: 'account', code: 46010 }];
+      expect(await errorsOf('in-b')).toEqual(hidden);
+      expect(await errorsOf('IN-B')).toEqual(hidden);
+      expect(await errorsOf('superAdmin')).toEqual(hidden);
+      // Inside it the caller sees the user anyway: the id is theirs.
+      expect(await errorsOf('in-a')).toEqual([{ columnKey: 'account', code: 46010, args: { id: user.a } }]);
+      expect(await errorsOf('nobody-here')).toEqual([]);
+      for (const strategy of [1, 2]) {
+        const res = await h.ok('POST', '/api/v1/sys/user/import/commit', {
+          token: token.org,
+          json: { rows: [row('in-b')], strategy },
+        });
+        expect(res, `strategy ${strategy}`).toMatchObject({
+          inserted: 0,
+          updated: 0,
+          failed: 1,
+          failures: [{ index: 1, errors: hidden }],
+        });
+      }
+      const skip = await h.ok('POST', '/api/v1/sys/user/import/commit', {
+        token: token.org,
+        json: { rows: [row('in-b')], strategy: 0 },
+      });
+      expect(skip).toMatchObject({ inserted: 0, updated: 0, skipped: 1, failed: 0 });
+      expect(await h.ok('GET', `/api/v1/sys/user/${user.b}`)).toMatchObject({
+        realName: 'in-b',
+        orgId: org.B,
+      });
     });
 
     it('an API key bound to a user gets that user’s scope; an unbound key an empty one', async () => {

@@ -7,8 +7,10 @@
  * enabled items), references 46007 (organisation, position and role codes), formats 46008 (account name rules of
  * create, e-mail, phone, lengths), duplicates in the file 46009 (the later row), accounts that exist 46010, an
  * organisation outside the caller's data scope 46011, roles granting codes the caller lacks 41001. An overwrite
- * of an existing user also needs what admin update needs: not the super admin (42007), the user's current
- * organisation inside the scope (46011) and the rank rule (41001).
+ * of an existing user also needs what admin update needs: the user inside the caller's scope, not the super admin
+ * (42007) and the rank rule (41001). An existing account outside the scope answers 46010 alone, without its id
+ * (contract §11): the caller learns that the name is taken, as admin create tells them (42006), and nothing else;
+ * Skip skips it like any existing account, Overwrite and Error fail it.
  *
  * Commit writes nothing unless every row passes: one transaction, so a failure leaves nothing half-written. The
  * strategy decides only what an existing account means: 0 Skip (counted as skipped), 1 Overwrite (updated),
@@ -229,6 +231,8 @@ interface Lookups {
   ungrantable: Set<number>;
   /** Existing users the caller may not overwrite, with the reason. */
   untouchable: Map<number, CellError>;
+  /** Existing users outside the caller's data scope (contract §11): a taken name, nothing more. */
+  hidden: Set<number>;
   scope: Awaited<ReturnType<AdminActor['scope']>>;
   /**
    * For a caller who does not see all: the data scopes of the roles a row may give (named in the file, or held
@@ -303,17 +307,22 @@ export function createUserImportService(
     }
     // Existing users an overwrite may not touch (the rules of admin update).
     const untouchable = new Map<number, CellError>();
+    /** Existing users outside the caller's data scope: their rows answer 46010 alone, whatever else applies. */
+    const hidden = new Set<number>();
     for (const user of existing.values()) {
       // Nobody edits their own account through an import (admin update's self rules stay with admin update).
       if (user.id === actor.userId) untouchable.set(user.id, err('account', ErrorCode.CannotOperateSelf));
+      // Scope first (contract §11): of an account outside it the caller learns only that the name is taken, as
+      // admin create tells anyone who may create users (42006), never its id, nor that it is the super admin's.
+      else if (!isInDataScope(scope, { orgId: user.orgId, ownerId: user.id })) hidden.add(user.id);
       else if (user.isSuperAdmin && !actor.isSuperAdmin)
         untouchable.set(user.id, err('account', ErrorCode.SuperAdminProtected));
-      else if (!isInDataScope(scope, { orgId: user.orgId, ownerId: user.id }))
-        untouchable.set(user.id, err('account', ErrorCode.ImportOrgOutOfScope));
     }
     if (!actor.isSuperAdmin) {
       const held = await actor.codes();
-      const targets = [...existing.values()].filter((u) => !untouchable.has(u.id) && u.id !== actor.userId);
+      const targets = [...existing.values()].filter(
+        (u) => !untouchable.has(u.id) && !hidden.has(u.id) && u.id !== actor.userId,
+      );
       const roleIdsByUser = await repos.users.roleIdsOf(targets.map((u) => u.id));
       const codesByRole = new Map<number, string[]>();
       for (const target of targets) {
@@ -340,7 +349,7 @@ export function createUserImportService(
       widening = { scopes, links: tree ? await repos.orgs.links() : [], rolesOf };
       // Nor an existing user whose roles see beyond the caller (the scope rule of admin update, assertOutranksUsers).
       for (const user of existing.values()) {
-        if (untouchable.has(user.id)) continue;
+        if (untouchable.has(user.id) || hidden.has(user.id)) continue;
         const held = (rolesOf.get(user.id) ?? []).flatMap((id) => scopes.get(id) ?? []);
         const beyond = scopeBeyond(scope, held, user, widening.links);
         if (beyond === 'all' || beyond.length > 0)
@@ -355,6 +364,7 @@ export function createUserImportService(
       existing,
       ungrantable,
       untouchable,
+      hidden,
       scope,
       widening,
     };
@@ -440,13 +450,13 @@ export function createUserImportService(
           errors.push(err('account', ErrorCode.ImportDuplicateInFile, { firstIndex: first }));
         else seen.set(key, row.index);
         existing = l.existing.get(key);
-        if (existing) {
+        if (existing && l.hidden.has(existing.id)) {
+          // Taken, and nothing more: no id (its detail answers 42001), no overwrite, no other refusal.
+          errors.push(err('account', ErrorCode.ImportDuplicateInDb));
+          existing = undefined;
+        } else if (existing) {
           const refused = l.untouchable.get(existing.id);
-          // The id of a user outside the caller's scope is not theirs to learn (its detail answers 41005).
-          const outside = refused?.code === ErrorCode.ImportOrgOutOfScope.code;
-          errors.push(
-            err('account', ErrorCode.ImportDuplicateInDb, outside ? undefined : { id: existing.id }),
-          );
+          errors.push(err('account', ErrorCode.ImportDuplicateInDb, { id: existing.id }));
           if (refused) errors.push(refused);
         }
       }
@@ -607,6 +617,12 @@ export function createUserImportService(
       for (const row of checked) {
         const existing = l.existing.get(lower((row.cells.account ?? '').normalize('NFKC')));
         const blocking = row.errors.filter((e) => e.code !== ErrorCode.ImportDuplicateInDb.code);
+        // An account outside the scope is skipped by Skip like any existing one, and fails Overwrite as a
+        // taken name (46010): overwriting it would be a write the caller may not make, creating it a duplicate.
+        if (existing && l.hidden.has(existing.id) && strategy !== ImportStrategy.Skip) {
+          failures.push({ index: row.index, errors: row.errors });
+          continue;
+        }
         if (existing && strategy === ImportStrategy.Error) {
           failures.push({ index: row.index, errors: row.errors });
           continue;

@@ -56,9 +56,10 @@ export function createOnlineSessionService(deps: ResolvedAdminDeps): OnlineSessi
       if (!session) throw new BusinessError(ErrorCode.SessionNotFound);
       const user = await repos.users.findById(session.userId, { includeDeleted: true });
       // Scope before the protection: a caller who cannot list the session must not learn it is the super
-      // admin's (42007 named which session ids were theirs to anyone holding the code).
+      // admin's (42007 named which session ids were theirs to anyone holding the code), nor that it exists
+      // (contract §11: a row the caller does not see answers as a missing one).
       if (!isInDataScope(await actor.scope(), { orgId: user?.orgId ?? null, ownerId: session.userId }))
-        throw new BusinessError(ErrorCode.OutOfDataScope);
+        throw new BusinessError(ErrorCode.SessionNotFound);
       if (user?.isSuperAdmin && !actor.isSuperAdmin) throw new BusinessError(ErrorCode.SuperAdminProtected);
       await assertOutranksUsers(deps, actor, [session.userId]);
       await deps.sessions.revokeSession(sessionId, 'forced');

@@ -2,10 +2,11 @@
  * Organisation administration: the list, detail, create, update (a move may not put an organisation under
  * itself or a descendant, 42008) and delete (refused with children, 42004, or live users, 42027).
  *
- * Reads are open to the route's code (the tree is what every organisation picker shows). Writes follow data scope
- * like every scoped write (contract §4, 41005 `reason: data-scope`): a caller who does not see all changes,
- * disables, deletes or copies only organisations in their scope and creates only under one; a new top-level
- * organisation (parent 0) is for callers who see all.
+ * The list is open to the route's code (the tree is what every organisation picker shows). A read or write by id
+ * of an organisation outside the caller's data scope answers as a missing one does (42003, contract §11): a
+ * caller who does not see all reads, changes, disables, deletes or copies only organisations in their scope.
+ * Placing one under a parent they do not see answers 41005 (`reason: data-scope`, `args.orgIds`), and a new
+ * top-level organisation (parent 0) is for callers who see all.
  */
 import { descendantOrgIds, type OrgListQuery, type SysOrgRow } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
@@ -92,6 +93,17 @@ export async function assertOrgInScope(actor: AdminActor, orgId: number): Promis
   throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: [orgId] });
 }
 
+/** A live organisation the caller sees (contract §11): 42003 alike for a missing one and one outside the scope. */
+async function visibleOrg(deps: ResolvedAdminDeps, actor: AdminActor, id: number): Promise<SysOrgRow> {
+  const row = await deps.repos.orgs.findById(id);
+  if (row && !actor.isSuperAdmin) {
+    const mine = await actor.scope();
+    if (!mine.all && !mine.orgIds.includes(id)) throw new BusinessError(ErrorCode.OrgNotFound);
+  }
+  if (!row) throw new BusinessError(ErrorCode.OrgNotFound);
+  return row;
+}
+
 export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService {
   const { repos, now } = deps;
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
@@ -105,10 +117,8 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       return (await repos.orgs.list(query)).map(toOrgItem);
     },
 
-    async detail(_actor, id) {
-      const row = await repos.orgs.findById(id);
-      if (!row) throw fail(ErrorCode.OrgNotFound);
-      return toOrgItem(row);
+    async detail(actor, id) {
+      return toOrgItem(await visibleOrg(deps, actor, id));
     },
 
     async create(actor, input) {
@@ -128,9 +138,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     },
 
     async update(actor, id, input) {
-      const row = await repos.orgs.findById(id);
-      if (!row) throw fail(ErrorCode.OrgNotFound);
-      await assertOrgInScope(actor, id);
+      const row = await visibleOrg(deps, actor, id);
       if (input.parentId !== undefined && input.parentId !== row.parentId) {
         await checkParent(input.parentId);
         await assertOrgInScope(actor, input.parentId);
@@ -149,11 +157,9 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     },
 
     async copy(actor, id, name) {
-      const source = await repos.orgs.findById(id);
-      if (!source) throw fail(ErrorCode.OrgNotFound);
+      const source = await visibleOrg(deps, actor, id);
       // As create: the copy goes under a live parent (the source's), 42008 otherwise, that the caller sees.
       await checkParent(source.parentId);
-      await assertOrgInScope(actor, id);
       await assertOrgInScope(actor, source.parentId);
       const live = await repos.orgs.list({});
       const taken = new Set(live.map((o) => o.code.toLowerCase()));
@@ -198,8 +204,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
     },
 
     async remove(actor, id) {
-      if (!(await repos.orgs.findById(id))) throw fail(ErrorCode.OrgNotFound);
-      await assertOrgInScope(actor, id);
+      await visibleOrg(deps, actor, id);
       if (await repos.orgs.hasChildren(id)) throw fail(ErrorCode.OrgHasChildren);
       if ((await repos.users.countInOrg(id)) > 0) throw fail(ErrorCode.OrgHasUsers);
       await repos.orgs.softDelete(id, stamp(actor));

@@ -118,14 +118,14 @@ export function createRecycleBinRegistry(): RecycleBinRegistry {
 
 const notInBin = () => new BusinessError(ErrorCode.RecycleNotFound);
 
-/** Users: scoped like every user read and write; restoring an account a live user now holds → 42021. */
+/** Users: scoped like every user read and write (one outside the scope is not in the bin, 42020); restoring an account a live user now holds → 42021. */
 export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
   const { repos, now } = deps;
   async function deleted(actor: AdminActor, id: number) {
     const row = await repos.users.findById(id, { includeDeleted: true });
-    if (!row?.isDelete) throw notInBin();
-    if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
-      throw new BusinessError(ErrorCode.OutOfDataScope);
+    // One outside the caller's scope is not in their bin, as for a missing one (contract §11).
+    if (!row?.isDelete || !isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
+      throw notInBin();
     return row;
   }
   return {

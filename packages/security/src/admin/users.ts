@@ -2,8 +2,9 @@
  * User administration: the scoped page and detail, create with an initial password, update with role
  * assignment, soft delete (one or a batch), admin password reset, enable/disable. Rules: the super admin is
  * untouchable by anyone else and can never be deleted or disabled (42007); nobody deletes or disables
- * themselves, nor lifts a second factor required of them (42029); every row read or written must be inside the caller's data scope (41005, a batch is
- * refused as a whole); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
+ * themselves, nor lifts a second factor required of them (42029); every row read or written must be inside the
+ * caller's data scope, one outside it answering as a missing one does (42001, a batch is refused as a whole,
+ * contract §11), and a user is placed only in an organisation the caller sees (41005); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
 import { isInDataScope, type Page, type SysUserRow, type UserPageQuery, uniqueOr } from '@svc/data';
@@ -126,16 +127,22 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
   /**
-   * A live user the caller may touch: 42001, 42007 (super admin, others than themselves), 41005, 41001 (the
-   * target holds codes the caller lacks).
+   * A live user the caller may touch: 42001 (also for one outside the caller's data scope, contract §11: ids
+   * cannot be counted), 42007 (super admin, others than themselves; checked after the scope, so it names no one
+   * the caller cannot see), 41001 (the target holds codes the caller lacks).
    */
   async function target(actor: AdminActor, id: number): Promise<SysUserRow> {
-    const row = await repos.users.findById(id);
-    if (!row) throw fail(ErrorCode.UserNotFound);
+    const row = await visibleUser(actor, id);
     if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
-    if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
-      throw fail(ErrorCode.OutOfDataScope);
     await assertOutranksUsers(deps, actor, [row.id]);
+    return row;
+  }
+
+  /** A live user inside the caller's data scope; 42001 alike for a missing one and one outside it. */
+  async function visibleUser(actor: AdminActor, id: number): Promise<SysUserRow> {
+    const row = await repos.users.findById(id);
+    if (!row || !isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
+      throw fail(ErrorCode.UserNotFound);
     return row;
   }
 
@@ -198,14 +205,15 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
   async function removeMany(actor: AdminActor, ids: readonly number[]): Promise<number> {
     const unique = [...new Set(ids)];
-    const rows = await repos.users.findByIds(unique);
+    const scope = await actor.scope();
+    const rows = (await repos.users.findByIds(unique)).filter((r) =>
+      isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }),
+    );
+    // One outside the scope is named with the missing ones, in the order given (contract §11).
     const missing = unique.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
     if (rows.some((r) => r.isSuperAdmin)) throw fail(ErrorCode.SuperAdminProtected);
     if (actor.userId !== null && unique.includes(actor.userId)) throw fail(ErrorCode.CannotOperateSelf);
-    const scope = await actor.scope();
-    const outside = rows.filter((r) => !isInDataScope(scope, { orgId: r.orgId, ownerId: r.id }));
-    if (outside.length > 0) throw fail(ErrorCode.OutOfDataScope, { ids: outside.map((r) => r.id) });
     await assertOutranksUsers(deps, actor, unique);
     const count = await repos.users.softDelete(unique, stamp(actor));
     for (const id of unique) {
@@ -229,10 +237,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     },
 
     async detail(actor, id) {
-      const row = await repos.users.findById(id);
-      if (!row) throw fail(ErrorCode.UserNotFound);
-      if (!isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
-        throw fail(ErrorCode.OutOfDataScope);
+      const row = await visibleUser(actor, id);
       const roles = await repos.users.roleIdsOf([id]);
       return toUserItem(row, roles.get(id) ?? []);
     },

@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Clear a user's TOTP binding
-         * @description 42001 unknown user; 42007 the super admin (for others); 41005 outside the data scope; 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).
+         * @description 42001 unknown user or one outside the data scope; 42007 the super admin (for others); 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).
          */
         post: operations["postSysMfaClear"];
         delete?: never;

@@ -14,7 +14,7 @@ export const route = createRoute({
   tags: ['MFA'],
   summary: "Clear a user's TOTP binding",
   description:
-    "42001 unknown user; 42007 the super admin (for others); 41005 outside the data scope; 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).",
+    "42001 unknown user or one outside the data scope; 42007 the super admin (for others); 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).",
   request: jsonBody(z.object({ userId: z.number().int().positive() }).strict()),
   responses: envelopeResponses(z.null()),
 });

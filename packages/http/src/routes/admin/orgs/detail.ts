@@ -1,4 +1,4 @@
-/** `GET /api/v1/sys/org/{id}`: one organisation (42003 unknown). */
+/** `GET /api/v1/sys/org/{id}`: one organisation (42003 unknown or outside the caller's data scope, contract §11). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';

@@ -1,6 +1,6 @@
 /**
  * `PUT /api/v1/sys/role/{id}/users`: makes the members inside the caller's data scope exactly `userIds`
- * (members outside it are left alone; an id outside it → 41005). Applies to the touched users' next request.
+ * (members outside it are left alone; an id outside it → 42001 as a missing one, contract §11). Applies to the touched users' next request.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';

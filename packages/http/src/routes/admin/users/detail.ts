@@ -1,4 +1,4 @@
-/** `GET /api/v1/sys/user/{id}`: one user (42001 unknown, 41005 outside the caller's data scope). */
+/** `GET /api/v1/sys/user/{id}`: one user (42001 unknown or outside the caller's data scope, contract §11). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
