@@ -146,6 +146,20 @@ describe('masking', () => {
     expect(parsed.body.plain).toBe('{not json');
     expect(parsed.body.untouched).toBe('{"a":1}');
   });
+  it('masks whole a JSON text in a string field too long to be parsed, which the capped head would show', () => {
+    // Past 64 KiB an embedded JSON text is not parsed; the 1 MiB body limit lets it through and the capped text
+    // keeps its first characters, where the secret sits.
+    const long = JSON.stringify({ password: 'hunter2', pad: 'a'.repeat(70_000) });
+    const plain = `[${'1,'.repeat(40_000)}1]`;
+    const capped = opLogParamText({ propsJson: long, plain }, 8192);
+    expect(capped).not.toContain('hunter2');
+    expect(JSON.parse(capped).truncated).toBe(true);
+    expect(opLogParamsText({ bodyJson: JSON.stringify({ propsJson: long }) }, 8192)).toBe(
+      '{"body":{"propsJson":"***"}}',
+    );
+    expect(maskSensitive({ propsJson: long, plain })).toEqual({ propsJson: MASK, plain });
+    expect(maskSensitive([`{"a":"${'b'.repeat(70_000)}"}`])).toEqual([`{"a":"${'b'.repeat(70_000)}"}`]);
+  });
   it('masks the password of a URL wherever a logged text holds one (a secret by position, not by name)', () => {
     const body = '{"target":"https://robot:pa55@api.example/hook","note":"see http://example.com:8080/x"}';
     expect(nothingToMask(body)).toBe(false);

@@ -74,7 +74,10 @@ export function spellings(name: string): string[] {
   return [...new Set([words.join(''), words.join('-'), words.join('_')])].filter((w) => w !== '');
 }
 
-/** Strings longer than this are not parsed as embedded JSON (they are capped in the op log anyway). */
+/**
+ * Strings longer than this are not parsed as embedded JSON (they are capped in the op log anyway); one that
+ * opens as JSON and could hold a sensitive name is masked whole, since the capped text keeps its start.
+ */
 const MAX_EMBEDDED_JSON_CHARS = 64 * 1024;
 
 export const MASK = '***';
@@ -212,7 +215,8 @@ export function createMasking(options: MaskingOptions = {}): Masking {
 
   /** A string holding a JSON object or array, masked and re-serialised; the string itself when nothing is masked. */
   function maskEmbeddedJson(text: string, path: Set<object>): string {
-    if (text.length > MAX_EMBEDDED_JSON_CHARS || !opensJson(text)) return text;
+    if (!opensJson(text)) return text;
+    if (text.length > MAX_EMBEDDED_JSON_CHARS) return nothingToMask(text) ? text : MASK;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
