@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTarget, fencedFetch, isPrivateAddress } from './fence.js';
-import { cronFireTimes, nextFireTime, normaliseCron, validateTrigger } from './trigger.js';
+import { cronFireTimes, nextFireTime, normaliseCron, storedCron, validateTrigger } from './trigger.js';
 
 const codeOf = async (work: Promise<unknown>) => {
   try {
@@ -226,6 +226,32 @@ describe('job triggers', () => {
     expect(normaliseCron('0 0 9 ? * mon-fri')).toBe('0 0 9 ? * MON-FRI');
     for (const bad of ['* * * * *', '0 0 0 0 0 0 0', '61 * * * * *', 'x y z a b c', ''])
       expect(() => normaliseCron(bad), bad).toThrow(expect.objectContaining({ code: 47003 }));
+  });
+
+  it('reads Quartz days (1 = SUN) on write and days stored before (0/7 = SUN) by their old numbering', () => {
+    expect(normaliseCron('0/10 * * * * ?')).toBe('0/10 * * * * ?');
+    expect(normaliseCron('0 0 9 ? * 2-6')).toBe('0 0 9 ? * MON-FRI');
+    expect(normaliseCron('0 0 9 ? * 1,7')).toBe('0 0 9 ? * SUN,SAT');
+    expect(normaliseCron('0 0 9 ? * 1/2')).toBe('0 0 9 ? * SUN,TUE,THU,SAT');
+    expect(normaliseCron('0 0 9 ? * 6-2')).toBe('0 0 9 ? * FRI,SAT,SUN,MON');
+    expect(normaliseCron('0 0 9 ? * 6L')).toBe('0 0 9 ? * FRIL');
+    expect(normaliseCron('0 0 9 ? * L')).toBe('0 0 9 ? * SAT');
+    expect(normaliseCron('0 0 9 ? * 2#1 2030')).toBe('0 0 9 ? * MON#1 2030');
+    for (const bad of ['0 0 9 ? * 0', '0 0 9 ? * 8', '0 0 9 ? * 1/0', '0 0 9 ? * 1//2', '0 0 9 ? * FOO'])
+      expect(() => normaliseCron(bad), bad).toThrow(expect.objectContaining({ code: 47003 }));
+    expect(storedCron('0 0 9 ? * 1-5')).toBe('0 0 9 ? * MON-FRI');
+    expect(storedCron('0 0 9 ? * 0')).toBe('0 0 9 ? * SUN');
+    expect(storedCron('0 0 9 ? * 7')).toBe('0 0 9 ? * SUN');
+    expect(storedCron('0 0 9 ? * 5-7')).toBe('0 0 9 ? * FRI,SAT,SUN');
+    expect(storedCron('0 0 9 ? * 5#3')).toBe('0 0 9 ? * FRI#3');
+    // Stored since: names only, read as they are.
+    for (const stored of ['0 0 9 ? * MON-FRI', '0 0 9 ? * FRI#3', '0/10 * * * * ?', '0 0 9 ? * SUN,TUE 2030'])
+      expect(storedCron(stored)).toBe(stored);
+    const monday = new Date('2026-12-07T00:00:00Z');
+    expect(cronFireTimes('0 0 9 ? * 1', monday, 1)[0]?.toISOString()).toBe('2026-12-07T09:00:00.000Z');
+    expect(cronFireTimes(normaliseCron('0 0 9 ? * 1'), monday, 1)[0]?.toISOString()).toBe(
+      '2026-12-13T09:00:00.000Z',
+    );
   });
 
   it('computes cron, interval and one-shot fires within the start and end times', () => {

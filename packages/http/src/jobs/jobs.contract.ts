@@ -330,6 +330,79 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       ).toBe(401);
     });
 
+    it('takes Quartz cron as the source system writes it; days stored before keep their old numbering', async () => {
+      const preview = async (cron: string, count = 3) =>
+        call('/api/v1/sys/job/preview-cron', { json: { cron, count } });
+      const gaps = (times: string[]) =>
+        times.slice(1).map((s, i) => Date.parse(s) - Date.parse(times[i] ?? ''));
+      const tenth = await preview('0/10 * * * * ?');
+      expect(tenth.code).toBe(0);
+      expect(tenth.data.cron).toBe('0/10 * * * * ?');
+      expect(gaps(tenth.data.nextFireTimes)).toEqual([10_000, 10_000]);
+      expect(new Date(tenth.data.nextFireTimes[0]).getUTCSeconds() % 10).toBe(0);
+      const fifth = await preview('0 0/5 * * * ?');
+      expect(fifth.code).toBe(0);
+      expect(gaps(fifth.data.nextFireTimes)).toEqual([300_000, 300_000]);
+      const weekday = (times: string[]) => times.map((s) => new Date(s).getUTCDay());
+      // Quartz counts 1 = Sunday: 2-6 is Monday to Friday, stored by name.
+      const workdays = await preview('0 0 9 ? * 2-6', 10);
+      expect(workdays.data.cron).toBe('0 0 9 ? * MON-FRI');
+      expect(new Set(weekday(workdays.data.nextFireTimes))).toEqual(new Set([1, 2, 3, 4, 5]));
+      const sundays = await preview('0 0 9 ? * 1');
+      expect(sundays.data.cron).toBe('0 0 9 ? * SUN');
+      expect(weekday(sundays.data.nextFireTimes)).toEqual([0, 0, 0]);
+      const thirdFriday = await preview('0 0 12 ? * 6#3');
+      expect(thirdFriday.data.cron).toBe('0 0 12 ? * FRI#3');
+      for (const at of thirdFriday.data.nextFireTimes) {
+        expect(new Date(at).getUTCDay()).toBe(5);
+        expect(Math.ceil(new Date(at).getUTCDate() / 7)).toBe(3);
+      }
+      const lastDay = await preview('0 0 12 L * ?');
+      for (const at of lastDay.data.nextFireTimes)
+        expect(new Date(Date.parse(at) + 86_400_000).getUTCDate()).toBe(1);
+      const lastWeekday = await preview('0 0 12 LW * ?');
+      for (const at of lastWeekday.data.nextFireTimes)
+        expect([1, 2, 3, 4, 5]).toContain(new Date(at).getUTCDay());
+      const year = await preview('0 0 12 1 1 ? 2099');
+      expect(year.data.cron).toBe('0 0 12 1 1 ? 2099');
+      expect(year.data.nextFireTimes).toEqual(['2099-01-01T12:00:00.000Z']);
+      for (const bad of [
+        '0 0 12 ? * 8',
+        '0 0 12 ? * 0',
+        '0 0 12 ? * 2/0',
+        '0 0 12 ? * MON 1 2',
+        '0 0 12 ? * X#2',
+      ])
+        expect((await preview(bad)).code, bad).toBe(47003);
+      expect((await preview('0 0 12 ? * MON 2020')).code).toBe(47004);
+      // A job saved with Quartz days fires on them; a row stored before (0/7 = Sunday, 1-5 = Monday to Friday)
+      // keeps its schedule and is shown by name, so saving it again changes nothing.
+      const id = await createId({
+        code: 'quartz-days',
+        handlerName: 'test.ok',
+        cronExpression: '0 0 9 ? * 2-6',
+      });
+      expect((await job(id))?.cronExpression).toBe('0 0 9 ? * MON-FRI');
+      expect([1, 2, 3, 4, 5]).toContain((await job(id))?.nextRunTime?.getUTCDay());
+      await t.server.database.repos.jobs.update(id, { cronExpression: '0 0 9 ? * 0,6' });
+      const page = await call('/api/v1/sys/job/page?name=quartz&size=100');
+      const shown = page.data.items.find((r: { id: number }) => r.id === id);
+      expect(shown.cronExpression).toBe('0 0 9 ? * SUN,SAT');
+      const saved = await call(`/api/v1/sys/job/${id}`, {
+        method: 'PUT',
+        json: {
+          name: shown.name,
+          handlerKind: 1,
+          handlerName: 'test.ok',
+          triggerKind: 1,
+          cronExpression: shown.cronExpression,
+        },
+      });
+      expect(saved.code).toBe(0);
+      expect((await job(id))?.cronExpression).toBe('0 0 9 ? * SUN,SAT');
+      expect([0, 6]).toContain((await job(id))?.nextRunTime?.getUTCDay());
+    });
+
     it('recycle bin: a restored job comes back paused; a live code blocks the restore; purge takes its run log', async () => {
       const id = await createId({ code: 'rb-job', handlerName: 'test.ok', cronExpression: '0 0 0 1 1 ?' });
       expect((await job(id))?.status).toBe(1);

@@ -1,36 +1,125 @@
 /**
- * Triggers of scheduled jobs: cron with a seconds field (parsed by croner, never by hand), fixed interval
- * (≥ 5 s) and one-shot, bounded by an optional start and end time. All times are UTC.
+ * Triggers of scheduled jobs: Quartz cron (parsed by croner, never by hand), fixed interval (≥ 5 s) and one-shot,
+ * bounded by an optional start and end time. All times are UTC.
  */
 import type { SysJobRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import { Cron } from 'croner';
+import { Cron, type CronOptions } from 'croner';
 
 /** Shortest fixed interval (modules.md). */
 export const MIN_INTERVAL_SECONDS = 5;
 
-/** A cron expression as stored: six fields (seconds first), single spaces, upper case names. */
+/**
+ * Quartz as croner reads it (contract §11): six or seven fields (seconds first, optional year), `?`, `L`, `W`, `#`,
+ * steps with a numeric start (`0/10`, `sloppyRanges`) and day-of-week numbers counted 1 = Sunday to 7 = Saturday.
+ */
+const CRON_OPTIONS: CronOptions = {
+  paused: true,
+  timezone: 'UTC',
+  mode: '6-or-7-parts',
+  alternativeWeekdays: true,
+  sloppyRanges: true,
+};
+
+const DAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+
+/** How a numbered day of the week is counted: Quartz (1 = Sunday) or the 0/7 = Sunday of expressions stored before. */
+type DayNumbering = 'quartz' | 'stored';
+
+/**
+ * The day-of-week field with every day written as its name, so that a stored expression means one thing whichever
+ * numbering wrote it. Steps over days and ranges that wrap past Saturday become lists of names; `L` alone is
+ * Quartz's Saturday. Answers null for a day outside the numbering.
+ */
+function dayNames(field: string, numbering: DayNumbering): string | null {
+  const day = (token: string): number | null => {
+    const named = DAY_NAMES.indexOf(token as (typeof DAY_NAMES)[number]);
+    if (named >= 0) return named;
+    if (!/^\d{1,2}$/.test(token)) return null;
+    const n = Number(token);
+    if (numbering === 'quartz') return n >= 1 && n <= 7 ? n - 1 : null;
+    return n >= 0 && n <= 7 ? n % 7 : null;
+  };
+  const items: string[] = [];
+  for (const item of field.split(',')) {
+    const [base = '', step, extra] = item.split('/');
+    if (extra !== undefined) return null;
+    if (base === '*' || base === '?') {
+      items.push(item);
+      continue;
+    }
+    if (base === 'L' && step === undefined) {
+      items.push('SAT');
+      continue;
+    }
+    const nth = /^(\w+)(#\d+|L)$/.exec(base);
+    if (nth && step === undefined) {
+      const d = day(nth[1] ?? '');
+      if (d === null) return null;
+      items.push(`${DAY_NAMES[d]}${nth[2]}`);
+      continue;
+    }
+    const [from = '', to] = base.split('-');
+    const a = day(from);
+    const b = to === undefined ? (step === undefined ? a : 6) : day(to);
+    if (a === null || b === null) return null;
+    const by = step === undefined ? 1 : /^\d{1,2}$/.test(step) && Number(step) > 0 ? Number(step) : null;
+    if (by === null) return null;
+    if (step === undefined && a <= b) {
+      items.push(to === undefined ? `${DAY_NAMES[a]}` : `${DAY_NAMES[a]}-${DAY_NAMES[b]}`);
+      continue;
+    }
+    const span = (b - a + 7) % 7;
+    for (let k = 0; k <= span; k += by) items.push(`${DAY_NAMES[(a + k) % 7]}`);
+  }
+  return [...new Set(items)].join(',');
+}
+
+/**
+ * A cron expression as stored: Quartz, six or seven fields, single spaces, upper case, days of the week by name
+ * (`0 0 9 ? * 2-6` is stored as `0 0 9 ? * MON-FRI`). 47003 with the reason otherwise.
+ */
 export function normaliseCron(expression: string): string {
-  const fields = expression.trim().split(/\s+/).filter(Boolean);
-  if (fields.length !== 6)
+  const fields = expression
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((f) => f.toUpperCase());
+  if (fields.length !== 6 && fields.length !== 7)
     throw cronInvalid(
-      `six fields are required (second minute hour day-of-month month day-of-week), got ${fields.length}`,
+      `six or seven fields are required (second minute hour day-of-month month day-of-week [year]), got ${fields.length}`,
     );
-  const normalised = fields.map((f) => f.toUpperCase()).join(' ');
+  const days = dayNames(fields[5] ?? '', 'quartz');
+  if (days === null)
+    throw cronInvalid(`day-of-week '${fields[5]}' is not Quartz (1 = SUN to 7 = SAT, or SUN-SAT)`);
+  fields[5] = days;
+  const normalised = fields.join(' ');
   try {
-    // Validates the pattern; `?` (no specific value) is accepted by croner in both day fields.
-    new Cron(normalised, { paused: true, timezone: 'UTC' });
+    new Cron(normalised, CRON_OPTIONS);
   } catch (error) {
     throw cronInvalid(error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error));
   }
   return normalised;
 }
 
+/**
+ * A stored expression as it is read: expressions stored before Quartz numbering counted days 0/7 = Sunday; since
+ * then every stored day is a name, so a numbered day can only be one of those and keeps its old meaning.
+ */
+export function storedCron(expression: string): string {
+  const fields = expression.split(' ');
+  if (fields.length < 6 || !/\d/.test(fields[5] ?? '')) return expression;
+  const days = dayNames(fields[5] ?? '', 'stored');
+  if (days === null) return expression;
+  fields[5] = days;
+  return fields.join(' ');
+}
+
 const cronInvalid = (reason: string) => new BusinessError(ErrorCode.JobCronInvalid, { reason });
 
-/** The next `count` fire times of a normalised cron expression strictly after `after`. */
+/** The next `count` fire times of a stored cron expression strictly after `after`. */
 export function cronFireTimes(expression: string, after: Date, count: number): Date[] {
-  const cron = new Cron(expression, { paused: true, timezone: 'UTC' });
+  const cron = new Cron(storedCron(expression), CRON_OPTIONS);
   return cron.nextRuns(count, after);
 }
 

@@ -10,6 +10,7 @@ import type { AppEnv } from '../../context.js';
 import type { JobModule } from '../../jobs/module.js';
 import { maskPropsJson } from '../../jobs/secrets.js';
 import type { Dashboard, JobActor, JobInput } from '../../jobs/service.js';
+import { storedCron } from '../../jobs/trigger.js';
 
 /** What every job route file receives. */
 export interface JobRouteDeps {
@@ -138,7 +139,8 @@ export const jobDto = (r: SysJobRow): z.infer<typeof JobRowSchema> => ({
   handlerName: r.handlerName,
   propsJson: maskPropsJson(r.handlerKind, r.propsJson),
   triggerKind: r.triggerKind,
-  cronExpression: r.cronExpression,
+  // Days numbered before Quartz numbering are shown by name, so saving the job again keeps its schedule.
+  cronExpression: r.cronExpression === null ? null : storedCron(r.cronExpression),
   intervalSeconds: r.intervalSeconds,
   oneShotTime: isoOrNull(r.oneShotTime),
   startTime: isoOrNull(r.startTime),
