@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
 import type { QueryDb } from '../dialect.js';
 import { migrationsPath } from '../migrate.js';
+import { ALL_DATA_SCOPE } from '../repositories/data-scope.js';
 import { createRepositories } from '../repositories/index.js';
 import type { Tables } from '../tables.js';
 import { dialect } from './index.js';
@@ -138,6 +139,21 @@ describe('SQL Server queries from the shared repositories', () => {
       /order by \[sys_exception_log\]\.\[create_time\] desc, \[sys_exception_log\]\.\[id\] desc offset @par\d+ rows fetch next @par\d+ rows only$/,
     );
     expect(select?.params.slice(-2)).toEqual([20, 10]);
+  });
+
+  it("escapes the bracket wildcard of SQL Server's LIKE in list filters and the trace-id filter", async () => {
+    // `[ops]` is a character class in SQL Server's LIKE: unescaped, a filter for "Ann [ops]" matched any name
+    // holding an o, p or s, and `[0-f]…` matched every folded trace id.
+    const { database, statements } = recordingDatabase((sql) =>
+      sql.includes('count(') ? [{ total: 0 }] : [],
+    );
+    const repos = createRepositories(database);
+    await repos.users.page({ current: 1, size: 10, name: 'Ann [ops]' }, ALL_DATA_SCOPE);
+    await repos.exceptionLogs.page({ current: 1, size: 10, traceId: '[0-f]1' });
+    const params = statements.flatMap((s) => s.params);
+    expect(params).toContain('%Ann ![ops]%');
+    expect(params).toContain('% ![0-f]1 %');
+    expect(statements.every((s) => !/like @par\d+(?! escape '!')/.test(s.sql))).toBe(true);
   });
 
   it('answers a new id through OUTPUT INSERTED INTO a table variable, read from the last result set', async () => {

@@ -5,9 +5,13 @@
  */
 import { type Column, type SQL, sql } from 'drizzle-orm';
 
-/** Escapes `%`, `_` and the escape character itself, so user text matches literally. */
+/**
+ * Escapes `%`, `_`, `[` (a character class in SQL Server's LIKE: `[ops]` matches one `o`, `p` or `s`) and the
+ * escape character itself, so user text matches literally on every dialect (each reads `!` before any character
+ * as that character).
+ */
 export function escapeLike(text: string): string {
-  return text.replace(/[!%_]/g, (ch) => `!${ch}`);
+  return text.replace(/[![%_]/g, (ch) => `!${ch}`);
 }
 
 /** `lower(column) LIKE lower('%text%')`; undefined for a missing or blank filter. */

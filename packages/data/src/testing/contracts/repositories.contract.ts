@@ -467,7 +467,20 @@ export function repositoriesContract(fixture: DialectFixture): void {
         expect(await ids('a2')).toEqual([folded]);
         expect(await ids('A100')).toEqual([folded]);
         // Past the hundredth id only the count grows; parts of ids and LIKE wildcards match nothing.
-        for (const miss of ['a101', 'a', '1', 'a%', '%', '_', 'a_', 'a1 a2', 'abc%'])
+        for (const miss of [
+          'a101',
+          'a',
+          '1',
+          'a%',
+          '%',
+          '_',
+          'a_',
+          'a1 a2',
+          'abc%',
+          '[a]1',
+          '[a-b]2',
+          'a[0-9]',
+        ])
           expect(await ids(miss), miss).toEqual([]);
         expect(await ids('abc_1')).toEqual([single]);
         expect(await ids('ABC_1')).toEqual([single]);
@@ -476,6 +489,15 @@ export function repositoriesContract(fixture: DialectFixture): void {
         expect(stored?.traceIds?.trim().split(' ')).toHaveLength(100);
         expect((await repos.exceptionLogs.page({})).items.find((r) => r.id === single)?.traceIds).toBeNull();
         expect((await repos.exceptionLogs.page({ traceId: '' })).total).toBe(2);
+        // Brackets match themselves (SQL Server's LIKE would read them as a character class).
+        const bracketed = await repos.exceptionLogs.insert({
+          ...row,
+          traceId: 'b0',
+          traceIds: ['[b]1', 'b!2'],
+        });
+        expect(await ids('[b]1')).toEqual([bracketed]);
+        expect(await ids('b!2')).toEqual([bracketed]);
+        expect(await ids('b1')).toEqual([]);
       });
 
       it('pages newest first with the contract page shape, and deleteAll returns the count', async () => {
