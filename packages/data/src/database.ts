@@ -48,8 +48,14 @@ export interface Database {
   readonly target: string;
   /** Folder under `migrations/` for this dialect. */
   readonly migrationsFolder: string;
-  /** Resolves when a trivial query succeeds (readiness probe). */
+  /** Resolves when a trivial query succeeds. */
   ping(): Promise<void>;
+  /**
+   * Readiness probe: resolves when the database would serve a write now, rejects when it cannot (on SQLite, also
+   * while another process holds the file's write lock past the acquire timeout). The caller bounds how long it
+   * waits (the readiness route: `AcquireTimeoutSeconds`).
+   */
+  probe(): Promise<void>;
   /** Closes the connection pool. Idempotent. */
   close(): Promise<void>;
   /** Pool use as far as the driver tells (for the metrics gauge, read at scrape time). */
@@ -89,6 +95,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     target,
     migrationsFolder: dialect.migrationsFolder,
     ping: () => connection.ping(),
+    probe: () => (connection.probe ? connection.probe() : connection.ping()),
     poolStats: () => connection.pool(),
     async close() {
       if (closed) return;

@@ -38,6 +38,11 @@ export interface ConnectOptions {
 export interface Connection {
   readonly db: QueryDb;
   ping(): Promise<void>;
+  /**
+   * The readiness probe, where a trivial query does not tell whether the database would serve a write (SQLite:
+   * `select 1` answers while another process holds the file's write lock). @default `ping`
+   */
+  probe?(): Promise<void>;
   close(): Promise<void>;
   /** What the driver tells about its pool right now (metrics, read at scrape time). */
   pool(): PoolStats;

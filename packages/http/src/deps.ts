@@ -37,6 +37,8 @@ export interface CoreServices {
 export interface HealthCheck {
   name: string;
   check(): Promise<unknown>;
+  /** How long the check may take before it counts as failed. @default 3000 (READINESS_TIMEOUT_MS) */
+  timeoutMs?: number;
 }
 
 export interface HttpDeps {

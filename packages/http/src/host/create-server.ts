@@ -312,7 +312,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       now,
     }),
     readiness: [
-      { name: 'database', check: () => database.ping() },
+      // A database that cannot serve a request within the acquire timeout (an SQLite file held by another
+      // writer included) makes requests answer 503: readiness says so within the same bound (contract §11).
+      {
+        name: 'database',
+        check: () => database.database.probe(),
+        timeoutMs: service.Database.AcquireTimeoutSeconds * 1000,
+      },
       {
         name: 'cache',
         // Redis down is Degraded (200), not Unhealthy: the fallbacks serve (contract §10).
