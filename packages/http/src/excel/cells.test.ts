@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, exportCell, neutralise, readCellText } from './cells.js';
+import { cellText, exportCell, neutralise, readCellText, unneutralise } from './cells.js';
 
 describe('export cells', () => {
   it('neutralises text a spreadsheet would run, also after leading whitespace, tab or CR', () => {
@@ -39,5 +39,15 @@ describe('export cells', () => {
     expect(readCellText({ formula: 'A1', result: 0 })).toBe('0');
     expect(readCellText({ formula: 'A1', result: { error: '#DIV/0!' } })).toBe('');
     expect(readCellText({ text: 'link', hyperlink: 'http://x' })).toBe('link');
+  });
+});
+
+describe('unneutralise', () => {
+  it('gives back what an export neutralised, and leaves any other leading quote', () => {
+    for (const value of ['=1+2', '+49 30-1234567', '-2+3', '@cmd', '\t=evil', ' =x'])
+      expect(unneutralise(neutralise(value))).toBe(value);
+    expect(unneutralise("'plain")).toBe("'plain");
+    expect(unneutralise("''=x")).toBe("''=x");
+    expect(unneutralise('plain')).toBe('plain');
   });
 });

@@ -14,6 +14,15 @@ export function neutralise(value: string): string {
   return FORMULA_START.test(value) || CONTROL_START.test(value) ? `'${value}` : value;
 }
 
+/**
+ * The inverse of {@link neutralise}, for import: a text cell an export neutralised (`'` before what would run as a
+ * formula) reads as the value it was, so an export can be imported again (contract §11). A `'` before anything
+ * else is the cell's own text and stays.
+ */
+export function unneutralise(value: string): string {
+  return value.startsWith("'") && neutralise(value.slice(1)) === value ? value.slice(1) : value;
+}
+
 /** An exported cell: strings are neutralised, numbers and booleans kept, null/undefined empty, dates ISO. */
 export function exportCell(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;

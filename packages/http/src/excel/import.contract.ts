@@ -440,6 +440,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
     }, 300_000);
 
     it('exports each user once while users are deleted between its pages', async () => {
+      let exported: string[] = [];
       // bulk1, bulk10-19, bulk100-199, bulk1000-1999 (the import above): two pages.
       const expected = 1 + 10 + 100 + 1000;
       const users = h.t.server.deps.core.repos.users;
@@ -456,7 +457,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         return answer;
       };
       try {
-        const res = await h.t.request('/api/v1/sys/user/export?account=bulk1&columns=id,account', {
+        const res = await h.t.request('/api/v1/sys/user/export?account=bulk1&columns=account', {
           headers: bearer(h.admin),
         });
         expect(res.status).toBe(200);
@@ -464,15 +465,21 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         expect(users.page).toBe(page);
         expect(deleted).toHaveLength(5);
         expect(rows).toHaveLength(expected);
-        const ids = rows.map((r) => Number(r[0]));
-        expect(new Set(ids).size).toBe(expected);
-        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+        exported = rows.map((r) => String(r[0]));
+        expect(new Set(exported).size).toBe(expected);
         // The key is no route parameter: a client cannot page the list by it.
         const listed = await h.ok('GET', `/api/v1/sys/user/page?account=bulk1&size=1&afterId=${2 ** 30}`);
         expect(listed.total).toBe(expected - 5);
       } finally {
         users.page = page;
         for (const id of deleted) await users.restore(id, stamp);
+      }
+      // Oldest first: the accounts in the order of their ids.
+      {
+        const found = await users.findLiveByAccounts(exported);
+        const idOf = new Map(found.map((u) => [u.account, u.id]));
+        const ids = exported.map((a) => idOf.get(a) as number);
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
       }
     }, 120_000);
 
@@ -668,7 +675,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
 
     it('refuses an export beyond the row limit (46012) and logs the operation-log export itself', async () => {
       // More than 10,005 users exist by now (the bulk import and the rest).
-      const over = await h.call('GET', '/api/v1/sys/user/export?columns=id');
+      const over = await h.call('GET', '/api/v1/sys/user/export?columns=account');
       expect(over.body).toMatchObject({ code: 46012, args: { max: 10_005 } });
       const res = await h.t.request('/api/v1/sys/log/op/export?columns=path,httpMethod', {
         headers: bearer(h.admin),
@@ -787,6 +794,116 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
           await t.request('/api/v1/sys/user/page?account=np', { headers: bearer(token) }),
         );
         expect(page.data.total).toBe(0);
+      } finally {
+        await t.close();
+      }
+    }, 120_000);
+
+    it('takes the initial password from the commit when none is configured, and imports its own export again', async () => {
+      const t = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Security__RateLimit__Enabled: 'false' },
+      });
+      try {
+        const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+        const call = async (method: string, path: string, body?: unknown) =>
+          json(await t.request(path, { method, headers: bearer(token), ...(body ? { json: body } : {}) }));
+        const orgId = (await call('POST', '/api/v1/sys/org', { name: 'Round', code: 'rt-org' })).data.id;
+        const positionId = (await call('POST', '/api/v1/sys/position', { name: 'Clerk', code: 'rt-pos' }))
+          .data.id;
+        const roleIds = [];
+        for (const code of ['rt-r1', 'rt-r2'])
+          roleIds.push((await call('POST', '/api/v1/sys/role', { name: code, code })).data.id);
+        const rows = [{ index: 1, cells: { account: 'rt-first', realName: 'First', orgCode: 'rt-org' } }];
+        // Neither configured nor sent: 46014; sent but too weak for the policy: 42019; nothing is written.
+        expect((await call('POST', '/api/v1/sys/user/import/commit', { rows, strategy: 2 })).code).toBe(
+          46014,
+        );
+        const weak = await call('POST', '/api/v1/sys/user/import/commit', {
+          rows,
+          strategy: 2,
+          initialPassword: 'abc',
+        });
+        expect(weak.code).toBe(42019);
+        const initialPassword = 'Import-Initial-9x';
+        const done = await call('POST', '/api/v1/sys/user/import/commit', {
+          rows,
+          strategy: 2,
+          initialPassword,
+        });
+        expect(done.data).toMatchObject({ inserted: 1, failed: 0 });
+        const first = await login(t, 'rt-first', initialPassword);
+        expect(first.accessToken).toBeTruthy();
+
+        // An export holds codes and labels, in the template's columns: imported again, it gives the same users.
+        const created = await call('POST', '/api/v1/sys/user', {
+          account: 'rt-second',
+          realName: 'Second',
+          nickName: 'Nick',
+          orgId,
+          positionId,
+          roleIds,
+          phone: '+49 30-1234567',
+          email: 'second@example.com',
+          gender: 2,
+          enabled: false,
+          remark: 'kept',
+        });
+        expect(created.code).toBe(0);
+        const before = (await call('GET', `/api/v1/sys/user/${created.data.id}`)).data;
+        const res = await t.request('/api/v1/sys/user/export?account=rt-second', { headers: bearer(token) });
+        expect(res.status).toBe(200);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0];
+        expect((sheet?.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
+        // The phone's leading + is written with a ' (a formula start), and read back without it.
+        expect((sheet?.getRow(2).values as unknown[]).slice(1)).toEqual([
+          'rt-second',
+          'Second',
+          'Nick',
+          'rt-org',
+          'rt-pos',
+          'rt-r1,rt-r2',
+          "'+49 30-1234567",
+          'second@example.com',
+          'Female',
+          'Disabled',
+          'kept',
+        ]);
+        expect((await call('DELETE', `/api/v1/sys/user/${created.data.id}`)).code).toBe(0);
+        const form = new FormData();
+        form.append('file', new File([bytes], 'users.xlsx'));
+        const preview = await json(
+          await t.request('/api/v1/sys/user/import/preview', {
+            method: 'POST',
+            headers: bearer(token),
+            body: form,
+          }),
+        );
+        expect(preview.data.errorRows).toBe(0);
+        const again = await call('POST', '/api/v1/sys/user/import/commit', {
+          rows: preview.data.rows,
+          strategy: 2,
+          initialPassword,
+        });
+        expect(again.data).toMatchObject({ inserted: 1, failed: 0 });
+        const page = (await call('GET', '/api/v1/sys/user/page?account=rt-second')).data;
+        const after = (await call('GET', `/api/v1/sys/user/${page.items[0].id}`)).data;
+        const same = (u: Record<string, unknown>) => {
+          const {
+            id: _id,
+            createTime: _c,
+            updateTime: _u,
+            lastLoginTime: _l,
+            mustChangePassword: _m,
+            ...rest
+          } = u;
+          return { ...rest, roleIds: [...(rest.roleIds as number[])].sort((a, b) => a - b) };
+        };
+        expect(same(after)).toEqual(same(before));
       } finally {
         await t.close();
       }

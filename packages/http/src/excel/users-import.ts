@@ -28,9 +28,15 @@ import {
   type UserPatch,
 } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
-import { type AdminActor, codesOfPermissionTexts, normalizeAccountName, scopeBeyond } from '@svc/security';
+import {
+  type AdminActor,
+  assertPassword,
+  codesOfPermissionTexts,
+  normalizeAccountName,
+  scopeBeyond,
+} from '@svc/security';
 import type { HttpDeps } from '../deps.js';
-import { neutralise, readCellText } from './cells.js';
+import { neutralise, readCellText, unneutralise } from './cells.js';
 import { loadExcel } from './provider.js';
 import { readerInput, sheetEntries, sheetZip } from './sheet-zip.js';
 import { UnpackedTooLarge, unpackWorkbook } from './unpacked.js';
@@ -194,7 +200,7 @@ export async function readSheet(
         for (let column = 1; column < raw.length; column += 1) {
           const text = readCellText(raw[column]);
           if (text === undefined) lost.push(column - 1);
-          values.push(text ?? '');
+          values.push(text === undefined ? '' : unneutralise(text));
         }
         if (lost.length === 0 && values.every((v) => v === '')) continue;
         if (!headers) {
@@ -250,7 +256,26 @@ export interface UserImportService {
     actor: AdminActor,
     rows: readonly Pick<ImportRow, 'index' | 'cells'>[],
     strategy: ImportStrategyValue,
+    options?: ImportCommitOptions,
   ): Promise<ImportCommitResult>;
+  /** The names an export writes instead of ids (contract §11: an export can be imported again). */
+  exportNames(): Promise<ExportNames>;
+}
+
+export interface ImportCommitOptions {
+  /**
+   * The created accounts' initial password when `Service:Security:DefaultInitialPassword` is unset (contract
+   * §11); checked by the password policy (42019).
+   */
+  initialPassword?: string | undefined;
+}
+
+/** Id → code of organisations, positions and roles; dictionary value → label of `gender` and `common_status`. */
+export interface ExportNames {
+  orgs: Map<number, string>;
+  positions: Map<number, string>;
+  roles: Map<number, string>;
+  dicts: Map<string, Map<string, string>>;
 }
 
 const lower = (s: string) => s.trim().toLowerCase();
@@ -261,7 +286,7 @@ const splitCodes = (s: string) =>
     .filter((x) => x !== '');
 
 export function createUserImportService(
-  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'errors'>,
+  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'errors' | 'security'>,
 ): UserImportService {
   const { repos } = deps.core;
   const options = deps.config.service.Import;
@@ -603,8 +628,25 @@ export function createUserImportService(
       return Buffer.from(await workbook.xlsx.writeBuffer());
     },
 
+    async exportNames() {
+      const dicts = new Map<string, Map<string, string>>();
+      for (const column of USER_IMPORT_COLUMNS) {
+        if (!column.dict) continue;
+        const labels = new Map<string, string>();
+        for (const item of await repos.dicts.enabledItems(column.dict))
+          if (!labels.has(item.value)) labels.set(item.value, item.label);
+        dicts.set(column.dict, labels);
+      }
+      return {
+        orgs: new Map((await repos.orgs.list()).map((o) => [o.id, o.code])),
+        positions: new Map((await repos.positions.page(BIG)).items.map((p) => [p.id, p.code])),
+        roles: new Map((await repos.roles.page(BIG)).items.map((r) => [r.id, r.code])),
+        dicts,
+      };
+    },
+
     /** `again`: this is the second check of the rows, after an account was created between a check and a write. */
-    async commit(actor, rows, strategy, again = false): Promise<ImportCommitResult> {
+    async commit(actor, rows, strategy, commitOptions = {}, again = false): Promise<ImportCommitResult> {
       assertRowCount(rows.length);
       const l = await lookups(actor, rows);
       const checked = check(rows, l);
@@ -674,8 +716,12 @@ export function createUserImportService(
       let hash = '';
       const at = deps.now();
       if (creates.length > 0) {
-        const initial = deps.config.service.Security.DefaultInitialPassword;
-        if (initial === null || initial === '') throw new BusinessError(ErrorCode.ImportInitialPasswordUnset);
+        const configured = deps.config.service.Security.DefaultInitialPassword;
+        // The deploy-time password wins; without it the one sent with the commit, held to the policy (§11).
+        const initial = configured !== null && configured !== '' ? configured : commitOptions.initialPassword;
+        if (initial === undefined || initial === '')
+          throw new BusinessError(ErrorCode.ImportInitialPasswordUnset);
+        if (initial !== configured) assertPassword(initial, await deps.security.settings.passwordPolicy());
         // Once per commit (contract §10): each account gets its own salt at its first login.
         hash = await hashPassword(initial, deps.config.service.Security.Password.Pbkdf2Iterations);
       }
@@ -701,7 +747,8 @@ export function createUserImportService(
         // administrator): the batch rolled back whole. With Skip or Overwrite that account is now an existing one,
         // so the rows are checked and written again, once, as a commit sent now would be (skipped or updated);
         // with Error, or when it happens again, its rows fail as the check would have failed them.
-        if (!again && strategy !== ImportStrategy.Error) return service.commit(actor, rows, strategy, true);
+        if (!again && strategy !== ImportStrategy.Error)
+          return service.commit(actor, rows, strategy, commitOptions, true);
         const taken = await takenMeanwhile(creates, createdRows);
         if (taken.length === 0) throw error;
         return { total, inserted: 0, updated: 0, skipped, failed: taken.length, failures: taken };

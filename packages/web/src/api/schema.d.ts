@@ -6450,13 +6450,16 @@ export interface operations {
                  *           ]
                  *         }
                  *       ],
-                 *       "strategy": 0
+                 *       "strategy": 0,
+                 *       "initialPassword": "string"
                  *     }
                  */
                 "application/json": {
                     rows: components["schemas"]["ImportRowIn"][];
                     /** @description An existing account: 0 Skip, 1 Overwrite, 2 Error. */
                     strategy: 0 | 1 | 2;
+                    /** @description The created accounts’ initial password when Service:Security:DefaultInitialPassword is unset (checked by the password policy, 42019); 46014 without either. */
+                    initialPassword?: string;
                 };
             };
         };
@@ -6571,7 +6574,7 @@ export interface operations {
                 orgId?: number;
                 roleId?: number;
                 enabled?: boolean;
-                /** @description Comma-separated column keys: id, account, realName, nickName, orgId, positionId, phone, email, gender, enabled, roleIds, remark, lastLoginTime, createTime. */
+                /** @description Comma-separated column keys (the import template's): account, realName, nickName, orgCode, positionCode, roleCodes, phone, email, gender, enabled, remark. */
                 columns?: string;
             };
             header?: never;

@@ -207,7 +207,8 @@ export const enUS: Record<string, string> = {
   'error.excel.importOrgOutOfScope': 'The organisation is outside your data scope.',
   'error.excel.exportRowLimitExceeded': 'Too many rows to export; narrow the filters.',
   'error.excel.exportColumnInvalid': 'An export column is not valid.',
-  'error.excel.importInitialPasswordUnset': 'No default initial password is configured.',
+  'error.excel.importInitialPasswordUnset':
+    'No initial password: set Service:Security:DefaultInitialPassword or send initialPassword with the commit.',
   'error.job.jobNotFound': 'The job does not exist.',
   'error.job.jobCodeExists': 'The job code is taken.',
   'error.job.jobCronInvalid': 'The cron expression is not valid: {reason}',

@@ -206,7 +206,8 @@ export const zhCN: Record<string, string> = {
   'error.excel.importOrgOutOfScope': '该组织不在您的数据范围内。',
   'error.excel.exportRowLimitExceeded': '导出行数过多，请缩小筛选范围。',
   'error.excel.exportColumnInvalid': '导出列无效。',
-  'error.excel.importInitialPasswordUnset': '未配置默认初始密码。',
+  'error.excel.importInitialPasswordUnset':
+    '未设置初始密码：请配置 Service:Security:DefaultInitialPassword，或在提交时提供 initialPassword。',
   'error.job.jobNotFound': '任务不存在。',
   'error.job.jobCodeExists': '任务编码已存在。',
   'error.job.jobCronInvalid': 'Cron 表达式无效：{reason}',

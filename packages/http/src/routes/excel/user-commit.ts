@@ -1,6 +1,7 @@
 /**
- * `POST /api/v1/sys/user/import/commit` `{rows, strategy}`: writes the rows in one transaction when every row
- * passes, else nothing, with the failures per row (see excel/users-import.ts).
+ * `POST /api/v1/sys/user/import/commit` `{rows, strategy, initialPassword?}`: writes the rows in one transaction
+ * when every row passes, else nothing, with the failures per row (see excel/users-import.ts). `initialPassword`
+ * is used when `Service:Security:DefaultInitialPassword` is unset (contract §11; 46014 without either).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
@@ -28,6 +29,10 @@ export const route = createRoute({
               strategy: z
                 .union([z.literal(0), z.literal(1), z.literal(2)])
                 .openapi({ description: 'An existing account: 0 Skip, 1 Overwrite, 2 Error.' }),
+              initialPassword: z.string().min(1).max(128).optional().openapi({
+                description:
+                  'The created accounts’ initial password when Service:Security:DefaultInitialPassword is unset (checked by the password policy, 42019); 46014 without either.',
+              }),
             })
             .strict(),
         },
@@ -55,6 +60,7 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
       importActorOf(c, d),
       body.rows,
       body.strategy as ImportStrategyValue,
+      { initialPassword: body.initialPassword },
     );
     return c.json(ok(result), 200);
   });

@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { UserItem } from '@svc/security';
 import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../excel/export.js';
+import { type ExportNames, USER_IMPORT_COLUMNS } from '../../excel/users-import.js';
 import { boolParam, idParam, querySchema, textParam } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
@@ -12,24 +13,34 @@ import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
 
 export const UserExportPath = '/api/v1/sys/user/export';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/**
+ * The import template's columns, in its order and with its headers, holding what an import reads (contract §11):
+ * codes, not ids, and dictionary labels, so an exported workbook can be imported again.
+ */
+export function userExportColumns(names: ExportNames): ExportColumn<UserItem>[] {
+  const code = (map: Map<number, string>, id: number | null) => (id === null ? null : (map.get(id) ?? null));
+  const label = (dict: string, value: string) => names.dicts.get(dict)?.get(value) ?? value;
+  const values: Record<string, (u: UserItem) => string | null> = {
+    account: (u) => u.account,
+    realName: (u) => u.realName,
+    nickName: (u) => u.nickName,
+    orgCode: (u) => code(names.orgs, u.orgId),
+    positionCode: (u) => code(names.positions, u.positionId),
+    roleCodes: (u) => u.roleIds.flatMap((id) => names.roles.get(id) ?? []).join(','),
+    phone: (u) => u.phone,
+    email: (u) => u.email,
+    gender: (u) => label('gender', String(u.gender)),
+    enabled: (u) => label('common_status', u.enabled ? '1' : '0'),
+    remark: (u) => u.remark,
+  };
+  return USER_IMPORT_COLUMNS.map((c) => ({
+    key: c.key,
+    header: c.header,
+    value: values[c.key] ?? (() => null),
+  }));
+}
 
-export const USER_EXPORT_COLUMNS: readonly ExportColumn<UserItem>[] = [
-  { key: 'id', header: 'Id', value: (u) => u.id },
-  { key: 'account', header: 'Account', value: (u) => u.account },
-  { key: 'realName', header: 'Real name', value: (u) => u.realName },
-  { key: 'nickName', header: 'Nick name', value: (u) => u.nickName },
-  { key: 'orgId', header: 'Organisation id', value: (u) => u.orgId },
-  { key: 'positionId', header: 'Position id', value: (u) => u.positionId },
-  { key: 'phone', header: 'Phone', value: (u) => u.phone },
-  { key: 'email', header: 'Email', value: (u) => u.email },
-  { key: 'gender', header: 'Gender', value: (u) => u.gender },
-  { key: 'enabled', header: 'Enabled', value: (u) => u.enabled },
-  { key: 'roleIds', header: 'Role ids', value: (u) => u.roleIds.join(',') },
-  { key: 'remark', header: 'Remark', value: (u) => u.remark },
-  { key: 'lastLoginTime', header: 'Last login', value: (u) => iso(u.lastLoginTime) },
-  { key: 'createTime', header: 'Created', value: (u) => iso(u.createTime) },
-];
+export const USER_EXPORT_COLUMN_KEYS = USER_IMPORT_COLUMNS.map((c) => c.key);
 
 export const route = createRoute({
   method: 'get',
@@ -48,7 +59,7 @@ export const route = createRoute({
         .max(1000)
         .optional()
         .openapi({
-          description: `Comma-separated column keys: ${USER_EXPORT_COLUMNS.map((c) => c.key).join(', ')}.`,
+          description: `Comma-separated column keys (the import template's): ${USER_EXPORT_COLUMN_KEYS.join(', ')}.`,
         }),
     }),
   },
@@ -69,7 +80,7 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const { columns, ...filters } = c.req.valid('query');
-    const picked = pickColumns(USER_EXPORT_COLUMNS, columns);
+    const picked = pickColumns(userExportColumns(await d.imports.exportNames()), columns);
     const actor = importActorOf(c, d);
     const logger = d.http.logger;
     const usersPage = (afterId?: number) =>
