@@ -858,9 +858,10 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
         const sheet = workbook.worksheets[0];
-        expect((sheet?.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
+        if (!sheet) throw new Error('the export has no sheet');
+        expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
         // The phone's leading + is written with a ' (a formula start), and read back without it.
-        expect((sheet?.getRow(2).values as unknown[]).slice(1)).toEqual([
+        expect((sheet.getRow(2).values as unknown[]).slice(1)).toEqual([
           'rt-second',
           'Second',
           'Nick',
