@@ -193,10 +193,20 @@ export function defineAuthContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         { cookie, 'x-app-csrf': csrf, origin: 'https://evil.example' },
         { cookie, 'x-app-csrf': csrf, 'sec-fetch-site': 'cross-site' },
         { cookie: `${cookie}; app_rt=planted`, 'x-app-csrf': csrf },
+        { cookie, 'x-app-csrf': csrf, origin: 'null' },
+        { cookie, 'x-app-csrf': csrf, origin: 'https://sibling.localhost', 'sec-fetch-site': 'same-site' },
       ];
       for (const headers of refusals) {
         expect((await json(await refresh(headers))).code, JSON.stringify(headers)).toBe(40023);
       }
+      // The cookie authorises a refresh and nothing else: with the CSRF echo but no bearer, a read and a write
+      // are 401 (the realtime hub and downloads read the bearer or `access_token` only).
+      expect((await t.request('/api/v1/ping', { headers: { cookie, 'x-app-csrf': csrf } })).status).toBe(401);
+      const cookieOnlyOut = await t.request('/api/v1/auth/logout', {
+        method: 'POST',
+        headers: { cookie, 'x-app-csrf': csrf },
+      });
+      expect(cookieOnlyOut.status).toBe(401);
       // The right one rotates, and the new token goes back into the cookie (never the body), asked or not.
       const rotated = await refresh({ cookie, 'x-app-csrf': csrf });
       const rotatedBody = await json(rotated);
