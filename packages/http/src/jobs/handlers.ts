@@ -6,9 +6,11 @@
  */
 import type { JobRepository, SysJobRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { MASK, maskSensitive, nothingToMask } from '@svc/logging';
 import { z } from 'zod';
 import type { HandlerResolver } from './engine.js';
 import { checkTarget, fencedFetch, type Resolve } from './fence.js';
+import { HARMLESS_HEADERS } from './secrets.js';
 import type { JobHandler, JobHandlerEntry } from './types.js';
 
 /** RFC 9110 `token`. */
@@ -107,10 +109,42 @@ function httpHandler(policy: HandlerPolicy): JobHandler {
       signal: ctx.signal,
       ...(policy.resolve ? { resolve: policy.resolve } : {}),
     });
-    const summary = `HTTP ${res.status}: ${res.body.slice(0, 2000)}`;
+    const summary = `HTTP ${res.status}: ${runLogBody(
+      res.body,
+      Object.entries(props.headers ?? {}).flatMap(([n, v]) =>
+        HARMLESS_HEADERS.has(n.toLowerCase()) ? [] : [v],
+      ),
+    )}`;
     if (res.status >= 400) throw new Error(summary);
     return summary;
   };
+}
+
+/** What the run log keeps of a response body (contract §11). @default 1 KiB */
+export const RUN_LOG_BODY_BYTES = 1024;
+
+/**
+ * A response body as the run log keeps it: masked by the op log's rules (a JSON body by property name, URL
+ * passwords anywhere; a text that is not JSON yet names a secret is not kept), the job's own header values
+ * replaced by `***` wherever the target echoes them, then cut to its first {@link RUN_LOG_BODY_BYTES} bytes.
+ */
+export function runLogBody(body: string, sent: readonly string[]): string {
+  let text: string;
+  if (nothingToMask(body)) text = body;
+  else {
+    try {
+      text = JSON.stringify(maskSensitive(JSON.parse(body)));
+    } catch {
+      text = '[not kept: the body is not JSON and names a secret]';
+    }
+  }
+  for (const value of sent) if (value.length >= 4) text = text.replaceAll(value, MASK);
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= RUN_LOG_BODY_BYTES) return text;
+  // Cut on a character boundary: a UTF-8 continuation byte (10xxxxxx) is never where a character starts.
+  let end = RUN_LOG_BODY_BYTES;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return `${bytes.subarray(0, end).toString('utf8')}…`;
 }
 
 function sqlHandler(policy: HandlerPolicy): JobHandler {

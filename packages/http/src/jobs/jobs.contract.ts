@@ -997,6 +997,14 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
         bodies.push(`${req.method} ${req.url} ${req.headers['x-job'] ?? ''} ${body}`);
         seen.push({ url: req.url ?? '', headers: req.headers });
         if (req.url === '/hang') return; // never answers
+        // An endpoint that reflects what it got, as an attacker's target would.
+        if (req.url?.startsWith('/reflect'))
+          return res
+            .writeHead(200)
+            .end(JSON.stringify({ seen: req.headers.authorization ?? null, headers: req.headers }));
+        if (req.url === '/big') return res.writeHead(200).end('é'.repeat(3000));
+        if (req.url === '/pw') return res.writeHead(200).end('{"user":{"password":"x","name":"n"}}');
+        if (req.url === '/text') return res.writeHead(200).end(`Authorization: ${req.headers.authorization}`);
         res.writeHead(req.url === '/fail' ? 500 : 200).end('pong');
       });
     });
@@ -1280,6 +1288,101 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
       expect((await call(`/api/v1/sys/job/${fine.data.id}`, { method: 'DELETE' })).code).toBe(0);
     });
 
+    it('drops the secret headers of an HTTP job whose URL or method changes; the run log keeps 1 KiB, masked', async () => {
+      const props = {
+        url: `http://127.0.0.1:${port}/secret`,
+        method: 'POST',
+        headers: { Authorization: 'Bearer S3CRET', Accept: 'text/plain' },
+      };
+      const created = await call('/api/v1/sys/job', {
+        json: {
+          code: 'http-moved',
+          name: 'm',
+          handlerKind: 2,
+          propsJson: JSON.stringify(props),
+          triggerKind: 2,
+          intervalSeconds: 3600,
+        },
+      });
+      expect(created.code).toBe(0);
+      const id = created.data.id as number;
+      const save = (changes: Record<string, unknown>) =>
+        call(`/api/v1/sys/job/${id}`, {
+          method: 'PUT',
+          json: {
+            name: 'm',
+            handlerKind: 2,
+            propsJson: JSON.stringify({
+              ...props,
+              headers: { Authorization: '***', Accept: 'text/plain' },
+              ...changes,
+            }),
+            triggerKind: 2,
+            intervalSeconds: 3600,
+          },
+        });
+      const stored = async () => JSON.parse((await t.server.database.repos.jobs.get(id))?.propsJson ?? '{}');
+      const runLog = async () => {
+        const before = (await t.server.database.repos.jobLogs.page({ jobId: id })).total;
+        seen.length = 0;
+        expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
+        const row = await waitFor(async () => {
+          const page = await t.server.database.repos.jobLogs.page({ jobId: id, size: 100 });
+          return page.total > before && page.items.every((r) => r.runStatus !== 'running') && page.items;
+        }, 'the run');
+        return { text: JSON.stringify(row), headers: seen.at(-1)?.headers };
+      };
+      // The same target (a host in other case is the same host): the secret stays and is sent.
+      expect((await save({ url: `http://127.0.0.1:${port}/secret` })).code).toBe(0);
+      expect((await stored()).headers.Authorization).toBe('Bearer S3CRET');
+      // Path only, query only, host only, port only, method only: the secret is dropped, never sent, never logged.
+      for (const changes of [
+        { url: `http://127.0.0.1:${port}/reflect` },
+        { url: `http://127.0.0.1:${port}/reflect?x=1` },
+        { url: `http://localhost:${port}/reflect` },
+        { url: `http://LOCALHOST:${port}/reflect`, method: 'GET' },
+        { url: `http://127.0.0.1:${port}/reflect-home`, method: 'GET' },
+      ]) {
+        // Each starts from the job with its secret.
+        await t.server.database.repos.jobs.update(id, {
+          propsJson: JSON.stringify({ ...props, url: `http://127.0.0.1:${port}/reflect-home` }),
+        });
+        expect((await save(changes)).code, JSON.stringify(changes)).toBe(0);
+        expect((await stored()).headers, JSON.stringify(changes)).toEqual({ Accept: 'text/plain' });
+        const run = await runLog();
+        expect(run.headers?.authorization, JSON.stringify(changes)).toBeUndefined();
+        expect(run.text).not.toContain('S3CRET');
+      }
+      // Supplied again, the secret is taken for the new target; a reflected secret is masked in the run log.
+      expect(
+        (await save({ url: `http://127.0.0.1:${port}/reflect`, headers: { Authorization: 'Bearer N3W' } }))
+          .code,
+      ).toBe(0);
+      const echoed = await runLog();
+      expect(echoed.headers?.authorization).toBe('Bearer N3W');
+      expect(echoed.text).not.toContain('N3W');
+      expect(echoed.text).toContain('HTTP 200');
+      for (const [path, absent, present] of [
+        ['/text', 'N3W', 'not kept'],
+        ['/pw', '\\"x\\"', 'password'],
+      ] as const) {
+        expect(
+          (await save({ url: `http://127.0.0.1:${port}${path}`, headers: { Authorization: 'Bearer N3W' } }))
+            .code,
+        ).toBe(0);
+        const logged = (await runLog()).text;
+        expect(logged, path).not.toContain(absent);
+        expect(logged, path).toContain(present);
+      }
+      // A body over 1 KiB is cut to its first 1024 bytes (on a character boundary).
+      expect((await save({ url: `http://127.0.0.1:${port}/big`, headers: {} })).code).toBe(0);
+      await runLog();
+      const page = await t.server.database.repos.jobLogs.page({ jobId: id, size: 100 });
+      const big = page.items.find((r) => r.messageText?.includes('é'))?.messageText ?? '';
+      expect(big.startsWith(`HTTP 200: ${'é'.repeat(512)}…`)).toBe(true);
+      expect(big).not.toContain('é'.repeat(513));
+    });
+
     it('never orders the job page by its props, whose secrets it masks (sorting would read them)', async () => {
       // Created so that the id order is the reverse of the secrets' order.
       const ids: number[] = [];
@@ -1411,21 +1514,19 @@ export function defineJobsHandlerKindsContract(dbType: DbType): void {
         Accept: 'application/json',
       });
 
-      // A kept secret goes only where it went: the masked text pointed at another origin (an echo service would
-      // show the header in the run log), or the URL password for another host, is refused and stores nothing.
+      // A kept URL password goes only where it went: the masked text pointed elsewhere is refused, stores nothing.
       const masked = JSON.parse(
         (await call('/api/v1/sys/job/page?size=100')).data.items.find(
           (j: { code: string }) => j.code === 'http-secret',
         ).propsJson,
       );
       for (const url of [
-        `http://127.0.0.1:${port + 1}/headers`,
-        `https://127.0.0.1:${port}/secret`,
-        `http://robot:***@localhost:${port}/secret`,
+        `http://robot:***@127.0.0.1:${port + 1}/secret`,
+        `http://robot:***@127.0.0.1:${port}/reflect`,
       ]) {
         const moved = await update(JSON.stringify({ ...masked, url }));
         expect(moved.code, url).toBe(48000);
-        expect(moved.args.errors[0].message, url).toContain('same origin');
+        expect(moved.args.errors[0].message, url).toContain('same URL');
       }
       const compiledUpdate = (props: Record<string, unknown>) =>
         call(`/api/v1/sys/job/${compiled.data.id}`, {

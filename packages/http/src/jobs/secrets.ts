@@ -3,8 +3,10 @@
  * an API key a compiled handler reads), and the job answers go to anyone who may list jobs: there each secret
  * reads `***`. An update that sends `***` back where a secret is stored keeps the stored one, so a form that
  * edits the masked text and saves it changes nothing it did not touch; `***` where nothing is stored is refused
- * (48000), and so is a kept secret whose job would now send it elsewhere (an HTTP job's URL on another origin,
- * other props of another job changed): secrets are entered again for a new target. Secrets are:
+ * (48000). A secret goes only where it went (contract §11): when an HTTP job's method or URL (scheme, host, port,
+ * path or query) changes, its secret headers sent back as `***` are dropped and a URL password sent back so is
+ * refused; for another job, `***` with other props changed is refused: secrets are entered again for a new
+ * target. Secrets are:
  * - the values of an HTTP job's `headers`, except {@link HARMLESS_HEADERS};
  * - the password in the user info of an HTTP job's `url` (`https://user:***@host/`);
  * - the value of any property, at any depth, whose name the log masking treats as sensitive
@@ -98,6 +100,9 @@ export function maskPropsJson(kind: JobHandlerKind, propsJson: string | null): s
 class Restorer {
   readonly missing: string[] = [];
   changed = false;
+  dropped = false;
+  /** The HTTP job calls another target: a secret header sent back as `***` is dropped, not restored. */
+  constructor(private readonly dropHeaders = false) {}
 
   private stored(path: string, value: unknown): unknown {
     if (value === undefined) {
@@ -132,6 +137,10 @@ class Restorer {
         const storedHeaders = child(stored, 'headers');
         const headers: Obj = {};
         for (const [name, value] of Object.entries(item)) {
+          if (this.dropHeaders && value === MASK && secretHeader(name)) {
+            this.dropped = true;
+            continue;
+          }
           // Header names are case-insensitive: `authorization` keeps a stored `Authorization`.
           const kept = isObject(storedHeaders)
             ? Object.entries(storedHeaders).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1]
@@ -168,19 +177,21 @@ export function keepStoredSecrets(
   if (!propsJson?.includes(MASK)) return propsJson;
   const props = parse(propsJson);
   if (props === null || typeof props !== 'object') return propsJson;
-  const restorer = new Restorer();
   const previous = parse(stored);
+  const moved = kind === 2 && previous !== undefined && targetOf(props) !== targetOf(previous);
+  const restorer = new Restorer(moved);
   const restored =
     kind === 2 && isObject(props) ? restorer.http(props, previous) : restorer.value(props, previous, '');
   if (restorer.missing.length > 0)
     throw invalid(`${MASK} keeps a stored secret, but none is stored at ${restorer.missing.join(', ')}`);
-  if (!restorer.changed) return propsJson;
+  if (!restorer.changed) return restorer.dropped ? JSON.stringify(restored) : propsJson;
   // A kept secret goes only where it went: whoever may edit a job must not send its stored credentials to a
-  // target of their choosing (an echo service would show them in the run log).
+  // target of their choosing (an echo service would show them in the run log). An HTTP job's secret headers are
+  // dropped above when the target moves; a URL password on a moved target is refused.
   if (kind === 2) {
-    if (originOf(child(restored, 'url')) !== originOf(child(previous, 'url')))
+    if (moved)
       throw invalid(
-        `${MASK} keeps a stored secret only while the job calls the same origin: enter the secrets again`,
+        `${MASK} keeps a stored secret only while the job calls the same URL with the same method: enter the secrets again`,
       );
   } else if (
     maskPropsJson(kind, JSON.stringify(restored)) !== maskPropsJson(kind, JSON.stringify(previous))
@@ -195,11 +206,18 @@ export function keepStoredSecrets(
 const invalid = (message: string) =>
   new BusinessError(ErrorCode.ParamInvalid, { errors: [{ path: 'propsJson', message }] });
 
-/** Scheme, host and port of a URL text; undefined when it is none. */
-function originOf(url: unknown): string | undefined {
+/**
+ * What an HTTP job calls: its method and its URL's scheme, host (lower case, as URL parsing writes it), port, path
+ * and query, without user info and fragment; undefined when the props hold no URL. Any change to one of them is a
+ * new target (contract §11), a path alone too: an endpoint on the same host may reflect the headers it gets.
+ */
+function targetOf(props: unknown): string | undefined {
+  const url = child(props, 'url');
   if (typeof url !== 'string') return undefined;
+  const method = child(props, 'method');
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    return `${typeof method === 'string' ? method : 'GET'} ${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`;
   } catch {
     return undefined;
   }
