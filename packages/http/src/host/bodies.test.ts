@@ -1,7 +1,9 @@
 /**
- * Heavy and broken bodies over raw sockets against a listening server (issue 11): a 413 (JSON over 1 MiB, by
- * length or chunked) and an upload over its limit answer with `Connection: close` after the body was read, so
- * the client sees the answer and no reset, and its next request (on a new connection) works; broken chunked
+ * Heavy and broken bodies over raw sockets against a listening server (issue 11): a declared length over the
+ * route's limit (JSON over 1 MiB, an import or an upload over theirs) is answered 413 at once, before any of the
+ * body is sent (contract §11), and a client that sends the body anyway still reads the answer, sees no reset and
+ * its next request (on a new connection) works; a chunked body over the limit is answered 413 the same way after
+ * it was read; broken chunked
  * framing gets a 400 with the 48000 envelope and no exception row; uploads stream to disk (memory stays flat
  * under ten parallel 45 MB uploads, and a refused one leaves no partial file).
  */
@@ -95,6 +97,63 @@ describe('heavy and broken bodies', () => {
     c.close();
   }
 
+  /**
+   * Sends only the head of a request declaring `length` body bytes and reads the answer: it must come before any
+   * byte of the body is sent (without the answer, the wait ends only with the test's timeout).
+   */
+  async function declaredOnly(path: string, length: number, type: string) {
+    const c = await RawConnection.open(running.url);
+    await c.write(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`,
+    );
+    const res = await c.response();
+    c.close();
+    return { res, errors: c.errors };
+  }
+
+  it('answers a declared length over the limit with 413 at once, before any of the body is sent', async () => {
+    const json = 'application/json';
+    const multipart = `multipart/form-data; boundary=${BOUNDARY}`;
+    const cases = [
+      // A normal route: Service:Api:MaxBodyBytes (1 MiB).
+      ['JSON route, 50 MB', '/api/v1/test/body', 50 * 1000 * 1000, json, 48002],
+      ['JSON route, one byte over', '/api/v1/test/body', MIB + 1, json, 48002],
+      // The built-in upload route: Upload:MaxSizeMb (50 here) plus the multipart framing.
+      ['upload, 60 MB', '/api/v1/sys/file/upload', 60 * MIB, multipart, 44002],
+      // An import route: Import:MaxFileSizeMb (32).
+      ['import, 50 MB', '/api/v1/sys/user/import/preview', 50 * MIB, multipart, 48002],
+    ] as const;
+    for (const [what, path, length, type, code] of cases) {
+      const { res, errors } = await declaredOnly(path, length, type);
+      expect(res.status, what).toBe(413);
+      expect(res.headers.connection, what).toBe('close');
+      expect(JSON.parse(res.body).code, what).toBe(code);
+      expect(errors, what).toEqual([]);
+    }
+    await nextRequestWorks();
+  });
+
+  it("keeps a route's own larger limit: a 2 MiB upload is taken, a declared 2 MiB JSON body is not", async () => {
+    const size = 2 * MIB;
+    const head = multipartHead('two.png');
+    const c = await RawConnection.open(running.url);
+    await c.write(
+      `POST /api/v1/sys/file/upload HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+        `Content-Length: ${head.length + size + multipartTail.length}\r\n\r\n`,
+    );
+    await c.write(head);
+    await sendFile(c, size);
+    await c.write(multipartTail);
+    const res = await c.response();
+    c.close();
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 0, data: { sizeBytes: size } });
+    const { res: refused } = await declaredOnly('/api/v1/test/body', size, 'application/json');
+    expect(refused.status).toBe(413);
+  });
+
   it('answers a JSON body over 1 MiB (by length) with 413 and Connection: close, without a reset', async () => {
     const c = await RawConnection.open(running.url);
     const body = Buffer.alloc(2 * MIB, 0x20);
@@ -179,7 +238,7 @@ describe('heavy and broken bodies', () => {
     await nextRequestWorks();
   });
 
-  it('refuses an upload declared over its limit with 44002 and Connection: close after reading it', async () => {
+  it('refuses an upload declared over its limit with 44002 and Connection: close while the client sends it', async () => {
     const c = await RawConnection.open(running.url);
     const head = multipartHead('big.png');
     const size = 51 * MIB;

@@ -21,9 +21,10 @@ import {
   type ServerOptions,
   ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, Socket as NetSocket, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
+import { LINGER_BYTES } from '../middleware/body-limit.js';
 import {
   API_SECURE_HEADERS,
   PERMISSIONS_POLICY,
@@ -227,12 +228,16 @@ function serviceResponse(
     }
 
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      // Answered before its body arrived (a declared oversize body, contract §11): when the connection closes
+      // after this answer, it closes without a reset.
+      const socket = this.socket;
+      const early = !this.req.complete && socket !== null;
+      if (early) lingerOnClose(socket, this.req);
       // During the drain a keep-alive socket must not wait for another request: once this response's bytes are
       // handed to the kernel ('finish'), its socket is ended (flushed, then FIN). Not a sweep of every idle
       // connection: a response that has ended but not flushed counts as idle there and would be cut.
       if (drain.on && !this.writableFinished) {
-        const socket = this.socket;
-        this.once('finish', () => socket?.end());
+        this.once('finish', () => (early ? socket.destroySoon() : socket?.end()));
       }
       return super.end(chunk as string, encoding as BufferEncoding, callback as () => void);
     }
@@ -241,6 +246,38 @@ function serviceResponse(
   Object.defineProperty(ServiceResponse.prototype, PRESET, { value: true });
   return ServiceResponse;
 }
+
+/**
+ * Makes Node's close after a `Connection: close` answer (`destroySoon`: end, then destroy once written) a
+ * lingering close for a connection whose request body has not all arrived. Destroying or ending a socket while
+ * the client still sends loses the answer: the kernel answers the unread bytes with a reset, and many clients
+ * stop at the server's FIN while they are still sending. Instead the answer goes out at once and the connection
+ * stays open while the rest of the body is read and dropped (Node's dump of an unread request); once it is in,
+ * Node's own close follows. A client that hangs up after reading the answer closes it earlier, more than
+ * {@link LINGER_BYTES} of body close it at once, and a client that stops sending is closed by the idle timeout
+ * (connection-limits.ts).
+ */
+function lingerOnClose(socket: Socket, request: IncomingMessage): void {
+  if (LINGERING.has(socket)) return;
+  LINGERING.add(socket);
+  let lingering = false;
+  socket.destroySoon = function lingeringDestroySoon(this: Socket) {
+    if (lingering) return;
+    lingering = true;
+    const close = () => SOCKET_DESTROY_SOON.call(this);
+    if (request.complete) return close();
+    let dropped = 0;
+    request.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) this.destroy();
+    });
+    request.once('end', close);
+  };
+}
+
+/** Sockets whose close lingers. */
+const LINGERING = new WeakSet<Socket>();
+const SOCKET_DESTROY_SOON = NetSocket.prototype.destroySoon;
 
 /**
  * The preset headers the response does not carry yet, added to a copy of the header record of the `writeHead`

@@ -2,12 +2,16 @@
  * Refuses request bodies above `Service:Api:MaxBodyBytes` (default 1 MiB) with HTTP 413 and the envelope,
  * by declared length or, for chunked bodies, while reading. Upload routes are exempt from that limit and get
  * their own: `Upload:MaxSizeMb` plus room for the multipart framing, answered with 44002 `FileTooLarge`; a
- * body within it is streamed by the upload route, which enforces the file size while the bytes arrive.
+ * body within it is streamed by the upload route, which enforces the file size while the bytes arrive. Import
+ * routes have theirs (`Import:MaxFileSizeMb`).
  *
- * A refused body is closed cleanly (issue 11): the rest of it is read and thrown away (at most
- * {@link LINGER_BYTES}) before the answer goes out with `Connection: close`, so the client has finished
- * sending, reads the answer and opens a new connection for its next request. Answering while the client is
- * still sending and then closing makes the kernel reset the connection, and the client loses the answer.
+ * A declared `Content-Length` over the route's limit is answered at once, before any of the body is read
+ * (contract §11), with 413 and `Connection: close`: a client announcing 50 MB learns at once that they will be
+ * refused. The reference listener then closes the connection without a reset (listen.ts, `lingeringClose`):
+ * it ends its side after the answer and reads and drops what the client still sends, at most
+ * {@link LINGER_BYTES}, so the kernel never answers those bytes with a reset that would lose the answer.
+ * A chunked body over the limit is refused once the limit is passed; the rest of it is read and thrown away (at
+ * most {@link LINGER_BYTES}) before the answer goes out with `Connection: close` (issue 11).
  *
  * Within the limit, a JSON body is decoded and checked once here (json-text.ts: invalid UTF-8, NUL, lone
  * surrogates answer 48000) and the checked text is what the route's parser reads: one pass, no extra layer.
@@ -59,13 +63,6 @@ export async function discardRest(
   } catch {
     return false;
   }
-}
-
-/** Reads and discards the body of this request (see {@link discardRest}). */
-export async function discardBody(c: Context, maxBytes = LINGER_BYTES): Promise<boolean> {
-  const body = c.req.raw.body;
-  if (!body || body.locked) return false;
-  return discardRest(body.getReader(), maxBytes);
 }
 
 /**
@@ -185,10 +182,11 @@ export function jsonBodyLimit(options: {
   const importPaths = new Set(options.imports?.paths ?? []);
   const maxImportBytes = options.imports?.maxBytes ?? options.maxBytes;
 
+  /** 413 with `Connection: close`; an upload's with 44002, which elsewhere is a business answer (HTTP 200). */
   function refuse(c: Context, upload: boolean, max: number): Response {
     closeAfterAnswer(c);
     return upload
-      ? failure(c, options.errors, ErrorCode.FileTooLarge, { maxBytes: maxFileBytes })
+      ? failure(c, options.errors, ErrorCode.FileTooLarge, { maxBytes: maxFileBytes }, 413)
       : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: max });
   }
 
@@ -225,10 +223,8 @@ export function jsonBodyLimit(options: {
     const max = upload ? maxUploadBytes : importPaths.has(c.req.path) ? maxImportBytes : options.maxBytes;
     const declared = readHeader(c, 'content-length');
     if (declared !== undefined) {
-      if (Number(declared) > max) {
-        await discardBody(c);
-        return refuse(c, upload, max);
-      }
+      // At once, nothing of the body read (the listener drops what still arrives after the answer).
+      if (Number(declared) > max) return refuse(c, upload, max);
       // The framing bounds a body with a length: nothing to count.
       return upload ? next() : checkedJson(c, next, Number(declared));
     }
