@@ -372,6 +372,10 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         '0 0 12 ? * 2/0',
         '0 0 12 ? * MON 1 2',
         '0 0 12 ? * X#2',
+        // Both day fields set (Quartz refuses it; croner would fire on the 1st or on Mondays), `?` elsewhere.
+        '0 0 12 1 * MON',
+        '0 0 12 L * 6L',
+        '0 ? 12 ? * MON',
       ])
         expect((await preview(bad)).code, bad).toBe(47003);
       expect((await preview('0 0 12 ? * MON 2020')).code).toBe(47004);

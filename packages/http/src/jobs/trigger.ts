@@ -89,6 +89,14 @@ export function normaliseCron(expression: string): string {
     throw cronInvalid(
       `six or seven fields are required (second minute hour day-of-month month day-of-week [year]), got ${fields.length}`,
     );
+  // Quartz reads one day field at a time: with both set, croner would fire on either (a day of the month OR a
+  // weekday), more often than the author meant; `?` elsewhere is no Quartz.
+  const free = (field: string | undefined) => field === '*' || field === '?';
+  if (!free(fields[3]) && !free(fields[5]))
+    throw cronInvalid('day-of-month and day-of-week cannot both be set: write ? in one of them (Quartz)');
+  const misplaced = fields.findIndex((f, i) => i !== 3 && i !== 5 && f.includes('?'));
+  if (misplaced >= 0)
+    throw cronInvalid(`'?' stands only in day-of-month or day-of-week, not in '${fields[misplaced]}'`);
   const days = dayNames(fields[5] ?? '', 'quartz');
   if (days === null)
     throw cronInvalid(`day-of-week '${fields[5]}' is not Quartz (1 = SUN to 7 = SAT, or SUN-SAT)`);
