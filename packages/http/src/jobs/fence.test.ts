@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Cron } from 'croner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTarget, fencedFetch, isPrivateAddress } from './fence.js';
 import { cronFireTimes, nextFireTime, normaliseCron, storedCron, validateTrigger } from './trigger.js';
@@ -247,6 +248,33 @@ describe('job triggers', () => {
     // Stored since: names only, read as they are.
     for (const stored of ['0 0 9 ? * MON-FRI', '0 0 9 ? * FRI#3', '0/10 * * * * ?', '0 0 9 ? * SUN,TUE 2030'])
       expect(storedCron(stored)).toBe(stored);
+    expect(storedCron('0 0 9 ? * 0-7')).toBe('0 0 9 ? * SUN-SAT');
+    expect(storedCron('0 0 9 ? * 0-7/2')).toBe('0 0 9 ? * SUN,TUE,THU,SAT');
+    expect(storedCron('0 0 0 ? * 5#L')).toBe('0 0 0 ? * FRIL');
+    // Every day-of-week form the six-field croner dialect took before fires as it did then.
+    const before = new Date('2026-12-02T10:00:00Z');
+    for (const old of [
+      '0 0 9 ? * 1-5',
+      '0 0 9 * * 0-7',
+      '0 0 9 ? * 0-7/2',
+      '0 0 9 ? * 5-7',
+      '0 0 9 ? * */2',
+      '0 0 9 ? * 0,6',
+      '0 0 9 ? * 7',
+      '0 0 0 ? * 5#L',
+      '0 0 0 ? * 1#L',
+      '0 0 0 ? * 2#3',
+      '0 0 0 ? * 5L',
+      '0 0 9 ? * MON-FRI',
+      '0 0 9 ? * SUN,SAT',
+      '0 0 9 * * 3',
+    ]) {
+      const then = new Cron(old, { paused: true, timezone: 'UTC' }).nextRuns(12, before);
+      expect(cronFireTimes(old, before, 12), old).toEqual(then);
+    }
+    // Quartz wants one of the day fields left open.
+    expect(() => normaliseCron('0 0 0 1 * 2')).toThrow(expect.objectContaining({ code: 47003 }));
+    expect(normaliseCron('0 0 0 * * 2')).toBe('0 0 0 * * MON');
     const monday = new Date('2026-12-07T00:00:00Z');
     expect(cronFireTimes('0 0 9 ? * 1', monday, 1)[0]?.toISOString()).toBe('2026-12-07T09:00:00.000Z');
     expect(cronFireTimes(normaliseCron('0 0 9 ? * 1'), monday, 1)[0]?.toISOString()).toBe(

@@ -28,18 +28,21 @@ type DayNumbering = 'quartz' | 'stored';
 
 /**
  * The day-of-week field with every day written as its name, so that a stored expression means one thing whichever
- * numbering wrote it. Steps over days and ranges that wrap past Saturday become lists of names; `L` alone is
- * Quartz's Saturday. Answers null for a day outside the numbering.
+ * numbering wrote it. Ranges and steps are taken over the numbering's own numbers (for the stored one 0-7 is every
+ * day, 7 being Sunday again) and written as one range of names when they are one, as a list otherwise; `L` alone
+ * is Quartz's Saturday, `5L` and croner's `5#L` the last Friday. Answers null for a day outside the numbering.
  */
 function dayNames(field: string, numbering: DayNumbering): string | null {
-  const day = (token: string): number | null => {
+  const first = numbering === 'quartz' ? 1 : 0;
+  const last = 7;
+  const raw = (token: string): number | null => {
     const named = DAY_NAMES.indexOf(token as (typeof DAY_NAMES)[number]);
-    if (named >= 0) return named;
+    if (named >= 0) return named + first;
     if (!/^\d{1,2}$/.test(token)) return null;
     const n = Number(token);
-    if (numbering === 'quartz') return n >= 1 && n <= 7 ? n - 1 : null;
-    return n >= 0 && n <= 7 ? n % 7 : null;
+    return n >= first && n <= last ? n : null;
   };
+  const name = (n: number) => DAY_NAMES[numbering === 'quartz' ? n - 1 : n % 7] as string;
   const items: string[] = [];
   for (const item of field.split(',')) {
     const [base = '', step, extra] = item.split('/');
@@ -52,25 +55,26 @@ function dayNames(field: string, numbering: DayNumbering): string | null {
       items.push('SAT');
       continue;
     }
-    const nth = /^(\w+)(#\d+|L)$/.exec(base);
+    const nth = /^(\w+?)(#\d+|#L|L)$/.exec(base);
     if (nth && step === undefined) {
-      const d = day(nth[1] ?? '');
+      const d = raw(nth[1] ?? '');
       if (d === null) return null;
-      items.push(`${DAY_NAMES[d]}${nth[2]}`);
+      items.push(`${name(d)}${nth[2] === '#L' ? 'L' : nth[2]}`);
       continue;
     }
     const [from = '', to] = base.split('-');
-    const a = day(from);
-    const b = to === undefined ? (step === undefined ? a : 6) : day(to);
+    const a = raw(from);
+    const b = to === undefined ? (step === undefined ? a : last) : raw(to);
     if (a === null || b === null) return null;
     const by = step === undefined ? 1 : /^\d{1,2}$/.test(step) && Number(step) > 0 ? Number(step) : null;
     if (by === null) return null;
-    if (step === undefined && a <= b) {
-      items.push(to === undefined ? `${DAY_NAMES[a]}` : `${DAY_NAMES[a]}-${DAY_NAMES[b]}`);
-      continue;
-    }
-    const span = (b - a + 7) % 7;
-    for (let k = 0; k <= span; k += by) items.push(`${DAY_NAMES[(a + k) % 7]}`);
+    const run: number[] = [];
+    for (let n = a; n <= (a <= b ? b : last); n++) run.push(n);
+    if (a > b) for (let n = first; n <= b; n++) run.push(n);
+    const days = [...new Set(run.filter((_, k) => k % by === 0).map(name))];
+    const indexes = days.map((d) => DAY_NAMES.indexOf(d as (typeof DAY_NAMES)[number]));
+    const oneRange = days.length > 1 && indexes.every((d, k) => k === 0 || d === (indexes[k - 1] ?? 0) + 1);
+    items.push(oneRange ? `${days[0]}-${days[days.length - 1]}` : days.join(','));
   }
   return [...new Set(items)].join(',');
 }
@@ -101,6 +105,9 @@ export function normaliseCron(expression: string): string {
   if (days === null)
     throw cronInvalid(`day-of-week '${fields[5]}' is not Quartz (1 = SUN to 7 = SAT, or SUN-SAT)`);
   fields[5] = days;
+  const free = (f: string | undefined) => f === '?' || f === '*';
+  if (!free(fields[3]) && !free(fields[5]))
+    throw cronInvalid("day-of-month and day-of-week are both set: give one of them as '?', as Quartz does");
   const normalised = fields.join(' ');
   try {
     new Cron(normalised, CRON_OPTIONS);
