@@ -11,6 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFIG_CHANGED_CHANNEL } from '@svc/data';
 import { type CacheHealth, CacheUnavailableError, type ResilientCache } from '@svc/data/cache';
 import { type FaultServer, startPrivatePostgres, startPrivateRedis } from '@svc/data/testing';
 import { Queue } from 'bullmq';
@@ -299,6 +300,56 @@ describe.skipIf(skip !== undefined)(`outages with two instances ${skip ?? ''}`, 
       await Promise.all([reach(a, 'Healthy'), reach(b, 'Healthy')]);
     }
     expect(stopped).toBe('stopped');
+  }, 30_000);
+
+  it('starts degraded while Redis is away at start, serves logins, and is Healthy on Redis once it comes up', async () => {
+    const late = await startPrivateRedis();
+    if (late.skip) throw new Error(late.skip);
+    const lateRedis = late.server as FaultServer;
+    await lateRedis.stop();
+    let c: TestServer | undefined;
+    try {
+      c = await startTestServer({
+        cache: 'Redis',
+        env: {
+          Service__Cache__Redis__Configuration: lateRedis.url,
+          Service__Cache__Redis__KeyPrefix: 'late:',
+          Service__Jwt__SecretKey: 'outage-suite-signing-key-0123456789abcdef',
+        },
+        reuse: {
+          database: { dbType: 'PostgreSQL', connectionString: pg.url, drop: async () => {} },
+          contentRoot: mkdtempSync(join(tmpdir(), 'svc-outage-')),
+        },
+      });
+      expect(await ready(c)).toEqual({ status: 200, text: 'Degraded' });
+      expect((await loginRaw(c, ADMIN, TEST_ADMIN_PASSWORD)).body.code).toBe(0);
+
+      await lateRedis.start();
+      expect(await untilHealthy(c)).toEqual({ status: 200, text: 'Healthy' });
+      // The shared store serves now: a value written through the instance is in Redis.
+      await c.server.cache.set('late-probe', 'shared', 60_000);
+      const { Redis } = await import('ioredis');
+      const raw = new Redis(lateRedis.url);
+      try {
+        expect(await raw.get('late:late-probe')).toContain('shared');
+        // The config store subscribed at start, while Redis was away: the subscription is established now, so
+        // a change event another instance sends through Redis drops this instance's copy.
+        await c.server.configStore.getRaw(CONFIG_KEY);
+        const version = c.server.configStore.version();
+        expect(version).toBeTypeOf('number');
+        await raw.publish(
+          `late:${CONFIG_CHANGED_CHANNEL}`,
+          JSON.stringify({ key: CONFIG_KEY, origin: 'another-instance' }),
+        );
+        const store = c.server.configStore;
+        await until(() => store.version() !== version, 'config change event received', 10_000);
+      } finally {
+        await raw.quit();
+      }
+    } finally {
+      await c?.stop();
+      await lateRedis.destroy();
+    }
   }, 30_000);
 
   describe('database stopped', () => {

@@ -24,6 +24,12 @@ export interface ConnectOptions {
   clientName: string;
   /** Names the connection in error messages ("command", "subscriber"). */
   role: string;
+  /**
+   * When the server cannot be reached at start (refused, unreachable, no answer within the deadline), answer the
+   * client anyway, offline and reconnecting in the background, instead of failing; its commands fail fast until
+   * it connects. A malformed URL still fails. @default false
+   */
+  startOffline?: boolean;
 }
 
 /** Connects one client or rejects with a {@link CacheError} within `connectTimeoutMs`. */
@@ -45,16 +51,25 @@ export async function connectRedis(options: ConnectOptions): Promise<RedisClient
       socket: {
         connectTimeout: options.connectTimeoutMs,
         reconnectStrategy: (retries) =>
-          ready ? Math.min(RECONNECT_BASE_MS * 2 ** retries, RECONNECT_CAP_MS) : false,
+          ready || options.startOffline
+            ? Math.min(RECONNECT_BASE_MS * 2 ** retries, RECONNECT_CAP_MS)
+            : false,
       },
     });
   } catch (error) {
     throw fail(error);
   }
   // Before the first connection the rejection of connect() carries the error; afterwards nobody awaits it.
+  let offline: ((error: unknown) => void) | undefined;
   client.on('error', (error: unknown) => {
     if (ready) options.onError(error);
+    else offline?.(error);
   });
+  // With startOffline, connect() keeps retrying and stays pending; its first error means the server is away.
+  const firstError = new Promise<never>((_, reject) => {
+    offline = reject;
+  });
+  firstError.catch(() => {});
   const connecting = client.connect();
   connecting.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
@@ -65,10 +80,16 @@ export async function connectRedis(options: ConnectOptions): Promise<RedisClient
     );
   });
   try {
-    await Promise.race([connecting, deadline]);
+    await Promise.race([connecting, deadline, ...(options.startOffline ? [firstError] : [])]);
     ready = true;
     return client;
   } catch (error) {
+    if (options.startOffline) {
+      // Reconnects go on with backoff; from now on their failures are reported like a dropped connection's.
+      ready = true;
+      options.onError(fail(error));
+      return client;
+    }
     try {
       client.destroy();
     } catch {

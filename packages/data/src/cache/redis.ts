@@ -44,6 +44,12 @@ export interface RedisCacheOptions {
    * @default writes to `console.error`
    */
   onError?: CacheErrorReporter;
+  /**
+   * Start even when Redis cannot be reached: the cache is created offline and connects in the background (its
+   * commands fail fast meanwhile, so a resilient cache over it serves degraded). A malformed URL still fails.
+   * @default false
+   */
+  startOffline?: boolean;
 }
 
 /** keyv's stored entry: the value and an absolute expiry in epoch milliseconds. */
@@ -98,7 +104,12 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Cach
   if (!Number.isFinite(connectTimeoutMs) || connectTimeoutMs <= 0) {
     throw new RangeError(`connectTimeoutMs must be a positive number, got ${connectTimeoutMs}`);
   }
-  const connectOptions = { url: options.url, connectTimeoutMs, onError };
+  const connectOptions = {
+    url: options.url,
+    connectTimeoutMs,
+    onError,
+    startOffline: options.startOffline ?? false,
+  };
   const client = await connectRedis({ ...connectOptions, clientName, role: 'command' });
   const store = new KeyvRedis(client, { throwOnErrors: true, useUnlink: true });
   // The adapter re-emits every connection error; unheard, that would be an uncaught exception and end the

@@ -202,6 +202,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         url: requireRedisUrl(service.Cache.Redis.Configuration),
         keyPrefix: service.Cache.Redis.KeyPrefix,
         onError,
+        // Redis away at start is the outage it is a minute later: start degraded (contract §11).
+        startOffline: true,
       });
       resilientCache = createResilientCache({
         shared,

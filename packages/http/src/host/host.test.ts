@@ -90,6 +90,24 @@ describe('start-up failures name what to change', () => {
         error instanceof StartupError && /PostgreSQL/.test(error.message) && !/topsecret/.test(error.message),
     );
   });
+  it('a malformed Redis address (Redis away at start is served degraded; a wrong address is not an outage)', async () => {
+    await expect(
+      createServer({
+        contentRoot: root(),
+        env: {
+          ASPNETCORE_ENVIRONMENT: 'Development',
+          Service__Database__ConnectionString: 'Data Source=:memory:',
+          Service__Security__Password__Pbkdf2Iterations: '100000',
+          Service__Cache__Provider: 'Redis',
+          Service__Cache__Redis__Configuration: 'redis://:::bad',
+        },
+      }),
+    ).rejects.toSatisfy(
+      (error: Error) =>
+        error instanceof StartupError &&
+        /^Service:Cache: Cannot connect to Redis .*Invalid URL/.test(error.message),
+    );
+  });
 });
 
 describe('seed banner', () => {
