@@ -106,3 +106,47 @@ describe('idle and stalled connections', () => {
     expect(idleVerdict(socket({ _httpMessage: receiving, writableLength: 0 }))).toBe('close');
   });
 });
+
+/**
+ * The headers timeout (`Service:Server:HeadersTimeoutSeconds`, 1 s here, the idle timeout far above it): a
+ * connection that sends nothing, as a browser's pre-connection, is closed with no answer at all (contract §11;
+ * it used to get an unrequested 400 envelope); one that sent part of a request line gets 408. The close event
+ * ends each wait.
+ */
+describe('the headers timeout', () => {
+  let t: TestServer;
+  let running: ListeningServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      env: { Service__Server__HeadersTimeoutSeconds: '1', Service__Server__IdleTimeoutSeconds: '600' },
+    });
+    running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
+  });
+  afterAll(async () => {
+    await running?.shutdown();
+    await t?.close();
+  });
+
+  async function received(connection: RawConnection): Promise<string> {
+    const chunks: Buffer[] = [];
+    connection.socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await connection.closed;
+    return Buffer.concat(chunks).toString('latin1');
+  }
+
+  it('closes a connection that sends nothing without writing anything to it', async () => {
+    const silent = await RawConnection.open(running.url);
+    expect(await received(silent)).toBe('');
+    expect(silent.errors).toEqual([]);
+  });
+
+  it('answers a partial request line with 408 and the envelope, then closes', async () => {
+    const partial = await RawConnection.open(running.url);
+    const text = received(partial);
+    await partial.write('GET /api/v1/ping HT');
+    const answer = await text;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('Connection: close');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe(48000);
+  });
+});

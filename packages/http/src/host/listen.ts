@@ -10,7 +10,9 @@
  * Idle and stalled connections are closed and the number of connections is bounded (connection-limits.ts).
  *
  * Malformed framing (a broken chunked body, a bad request line) is answered by `clientError` with a 400 and the
- * 48000 envelope where the socket can still take it, never reaching the exception log.
+ * 48000 envelope where the socket can still take it, never reaching the exception log. A connection on which the
+ * headers timeout passes is closed without an answer when it sent nothing of a request (a browser opens such
+ * connections ahead of use), and answered 408 when part of one arrived.
  */
 import {
   createServer,
@@ -141,6 +143,7 @@ function listenMain(
     // (request-target.ts); everything else goes on to them unchanged.
     const withDirect = (options: ServerOptions, listener: RequestListener) =>
       createServer(options, (incoming, outgoing) => {
+        noteRequest(incoming);
         if (direct?.(incoming, outgoing)) return;
         const problem = targetProblem(incoming, hostOk);
         if (problem === undefined) listener(incoming, outgoing);
@@ -318,24 +321,45 @@ function answerMalformedFraming(http: Server, errors: ErrorCodeRegistry, logger:
   http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     logger.debug('Malformed HTTP framing from a client.', { code: error.code });
     const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    // Contract §11: a connection that sent nothing of a request (a browser's pre-connection) is closed quietly.
+    const silent = timedOut && pending == null && socket.bytesRead === bytesAtLastRequest(socket);
+    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent || silent) {
       socket.destroy();
       return;
     }
     const code = ErrorCode.ParamInvalid.code;
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify(
-      fail(code, errors.msgKeyOf(code), { errors: [{ path: '', message: 'malformed HTTP framing' }] }),
-    );
+    const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const message = timedOut ? 'the request did not arrive in time' : 'malformed HTTP framing';
+    const body = JSON.stringify(fail(code, errors.msgKeyOf(code), { errors: [{ path: '', message }] }));
     // When the request was dispatched (its body is what broke), the app's own answer never goes out: the
     // socket is closed after this one.
     socket.once('finish', () => socket.destroy());
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,
     );
   });
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/** The socket's byte count when its last request was dispatched (0 before any), kept by the listener. */
+const LAST_REQUEST_BYTES = Symbol('svc.lastRequestBytes');
+
+function bytesAtLastRequest(socket: Socket): number {
+  return (socket as Socket & { [LAST_REQUEST_BYTES]?: number })[LAST_REQUEST_BYTES] ?? 0;
+}
+
+/** Notes where the socket's last request ended its headers: bytes after it belong to a request not yet whole. */
+function noteRequest(incoming: IncomingMessage): void {
+  const socket = incoming.socket as Socket & { [LAST_REQUEST_BYTES]?: number };
+  socket[LAST_REQUEST_BYTES] = socket.bytesRead;
 }
