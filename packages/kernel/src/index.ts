@@ -20,4 +20,5 @@ export * from './options/load.js';
 export * from './options/parse.js';
 export * from './options/runtime-keys.js';
 export * from './options/schema.js';
+export * from './phone.js';
 export * from './version-range.js';

@@ -3,6 +3,7 @@
  * bounded field types of write bodies (every write body is `.strict()`: unknown properties are refused).
  */
 import { z } from '@hono/zod-openapi';
+import { isPhoneNumber } from '@svc/kernel';
 import { idPath, pageSchema } from '../openapi/query.js';
 
 export const dateTime = z.string().openapi({ format: 'date-time' });
@@ -23,6 +24,15 @@ export const CreatedSchema = z.object({ id: z.number().int() });
 export const name64 = z.string().trim().min(1).max(64);
 export const code64 = z.string().trim().min(1).max(64).regex(/^\S+$/, 'must not contain spaces');
 export const optText = (max: number) => z.string().max(max).nullable().optional();
+/** A stored phone number (contract §11, `PHONE_NUMBER_PATTERN`); empty or null for none. */
+export const optPhone = z
+  .string()
+  .max(20)
+  .refine((v) => v === '' || isPhoneNumber(v), {
+    message: '5-20 digits with an optional leading + and inner spaces or dashes.',
+  })
+  .nullable()
+  .optional();
 export const sortSchema = z.number().int().min(-1_000_000).max(1_000_000);
 export const refId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -171,7 +181,7 @@ export const userFieldsShape = {
   nickName: optText(64),
   orgId: refId.nullable().optional(),
   positionId: refId.nullable().optional(),
-  phone: optText(32),
+  phone: optPhone,
   email: z.string().max(128).email().nullable().optional(),
   gender: z.number().int().min(0).max(9).optional(),
   avatar: optText(500),

@@ -24,7 +24,7 @@ export function defineUserAdminContract(dbType: DbType, cache: 'Memory' | 'Redis
           account: 'alice',
           realName: 'Alice A',
           orgId: ROOT_ORG_ID,
-          phone: '555',
+          phone: '55555',
           email: 'a@example.com',
         },
       });
@@ -35,7 +35,7 @@ export function defineUserAdminContract(dbType: DbType, cache: 'Memory' | 'Redis
         account: 'alice',
         realName: 'Alice A',
         orgId: ROOT_ORG_ID,
-        phone: '555',
+        phone: '55555',
         enabled: true,
         mustChangePassword: false,
         forceTotp: false,
@@ -85,15 +85,68 @@ export function defineUserAdminContract(dbType: DbType, cache: 'Memory' | 'Redis
 
     it('refuses a second live user with the same account in any case (42006), but a duplicate phone is fine', async () => {
       await h.ok('POST', '/api/v1/sys/user', {
-        json: { account: 'dup', realName: 'D', orgId: ROOT_ORG_ID, phone: '777' },
+        json: { account: 'dup', realName: 'D', orgId: ROOT_ORG_ID, phone: '77777' },
       });
       const again = await h.call('POST', '/api/v1/sys/user', {
         json: { account: ' DUP ', realName: 'D2', orgId: ROOT_ORG_ID },
       });
       expect(again.body.code).toBe(42006);
       await h.ok('POST', '/api/v1/sys/user', {
-        json: { account: 'dup2', realName: 'D', orgId: ROOT_ORG_ID, phone: '777' },
+        json: { account: 'dup2', realName: 'D', orgId: ROOT_ORG_ID, phone: '77777' },
       });
+    });
+
+    it('stores only phone numbers: user create and update, organisation create and update, import (48000, 46008)', async () => {
+      const bad = [
+        'not-a-phone',
+        '1234',
+        '1'.repeat(21),
+        '+',
+        '12 34-',
+        '-12345',
+        '12+345',
+        '１２３４５',
+        '12345\n',
+      ];
+      const good = ['12345', '+49 30-1234567', '138-0013-8000', '1'.repeat(20)];
+      const user = await h.ok('POST', '/api/v1/sys/user', {
+        json: { account: 'phone-check', realName: 'P', orgId: ROOT_ORG_ID },
+      });
+      const org = await h.ok('POST', '/api/v1/sys/org', { json: { name: 'Phones', code: 'phone-org' } });
+      for (const phone of bad) {
+        for (const [method, path, json] of [
+          ['POST', '/api/v1/sys/user', { account: 'phone-bad', realName: 'P', orgId: ROOT_ORG_ID, phone }],
+          ['PUT', `/api/v1/sys/user/${user.id}`, { phone }],
+          ['POST', '/api/v1/sys/org', { name: 'Bad', code: 'phone-bad-org', phone }],
+          ['PUT', `/api/v1/sys/org/${org.id}`, { phone }],
+        ] as const) {
+          const res = await h.call(method, path, { json });
+          const label = `${method} ${path} ${JSON.stringify(phone)}`;
+          expect(res.body.code, label).toBe(48000);
+          expect(
+            res.body.args.errors.map((e: { path: string }) => e.path),
+            label,
+          ).toEqual(expect.arrayContaining(['phone']));
+        }
+        // The import trims its cells (a trailing newline is no part of the number there).
+        if (phone.trim() !== phone) continue;
+        const checked = await h.ok('POST', '/api/v1/sys/user/import/validate', {
+          json: {
+            rows: [{ index: 1, cells: { account: 'phone-imp', realName: 'P', orgCode: 'root', phone } }],
+          },
+        });
+        expect(checked.rows[0].errors, JSON.stringify(phone)).toEqual([{ columnKey: 'phone', code: 46008 }]);
+      }
+      expect((await h.ok('GET', '/api/v1/sys/user/page?account=phone-bad')).total).toBe(0);
+      expect((await h.ok('GET', `/api/v1/sys/user/${user.id}`)).phone).toBeNull();
+      for (const phone of good) {
+        await h.ok('PUT', `/api/v1/sys/user/${user.id}`, { json: { phone } });
+        expect((await h.ok('GET', `/api/v1/sys/user/${user.id}`)).phone).toBe(phone);
+        await h.ok('PUT', `/api/v1/sys/org/${org.id}`, { json: { phone } });
+        expect((await h.ok('GET', `/api/v1/sys/org/${org.id}`)).phone).toBe(phone);
+      }
+      // Clearing stays possible.
+      await h.ok('PUT', `/api/v1/sys/user/${user.id}`, { json: { phone: null } });
     });
 
     it('refuses unknown body properties, so the super-admin flag and the hash can never be set (48000 with paths)', async () => {

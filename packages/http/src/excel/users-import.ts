@@ -27,7 +27,7 @@ import {
   type SysUserRow,
   type UserPatch,
 } from '@svc/data';
-import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword } from '@svc/kernel';
+import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword, isPhoneNumber } from '@svc/kernel';
 import {
   type AdminActor,
   assertPassword,
@@ -106,7 +106,6 @@ export interface ImportCommitResult {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9][0-9 -]{3,30}$/;
 
 const err = (columnKey: string, member: ErrorCodeMember, args?: Record<string, unknown>): CellError =>
   args ? { columnKey, code: member.code, args } : { columnKey, code: member.code };
@@ -487,7 +486,7 @@ export function createUserImportService(
       }
       if (cells.email && !EMAIL.test(cells.email))
         errors.push(err('email', ErrorCode.ImportCellFormatInvalid));
-      if (cells.phone && !PHONE.test(cells.phone))
+      if (cells.phone && !isPhoneNumber(cells.phone))
         errors.push(err('phone', ErrorCode.ImportCellFormatInvalid));
       if (cells.orgCode) {
         const orgId = l.orgs.get(lower(cells.orgCode));

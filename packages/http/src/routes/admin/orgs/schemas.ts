@@ -1,6 +1,6 @@
 /** Write bodies of the organisation routes. */
 import { z } from '@hono/zod-openapi';
-import { code64, name64, optText, sortSchema } from '../../../admin/schemas.js';
+import { code64, name64, optPhone, optText, sortSchema } from '../../../admin/schemas.js';
 
 const orgFields = {
   parentId: z
@@ -15,7 +15,7 @@ const orgFields = {
   sort: sortSchema.optional(),
   enabled: z.boolean().optional(),
   leader: optText(64),
-  phone: optText(32),
+  phone: optPhone,
   remark: optText(500),
 };
 
