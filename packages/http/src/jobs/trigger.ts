@@ -105,9 +105,6 @@ export function normaliseCron(expression: string): string {
   if (days === null)
     throw cronInvalid(`day-of-week '${fields[5]}' is not Quartz (1 = SUN to 7 = SAT, or SUN-SAT)`);
   fields[5] = days;
-  const free = (f: string | undefined) => f === '?' || f === '*';
-  if (!free(fields[3]) && !free(fields[5]))
-    throw cronInvalid("day-of-month and day-of-week are both set: give one of them as '?', as Quartz does");
   const normalised = fields.join(' ');
   try {
     new Cron(normalised, CRON_OPTIONS);
