@@ -44,10 +44,18 @@ const SINGLE_CODES = new Set([
   'DELETE:/api/v1/sys/log/exception',
 ]);
 
+/** Writes by method that write nothing: the import's checks, preview and error report (the commit writes). */
+const CHECKS = new Set([
+  'POST:/api/v1/sys/user/import/validate',
+  'POST:/api/v1/sys/user/import/preview',
+  'POST:/api/v1/sys/user/import/error-report',
+]);
+
 /** Whether a permission code belongs to the built-in default set. */
 export function isDefaultHighSensitivity(code: string): boolean {
   const [method = '', path = ''] = splitCode(code);
   if (SINGLE_CODES.has(`${method}:${path}`)) return true;
+  if (CHECKS.has(`${method}:${path}`)) return false;
   return WRITES.has(method) && WRITE_AREAS.test(path) && path !== '/api/v1/sys/config/site';
 }
 

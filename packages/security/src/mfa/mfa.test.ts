@@ -204,6 +204,7 @@ describe('small rules', () => {
       'DELETE:/api/v1/sys/log/op',
       'DELETE:/api/v1/sys/log/login',
       'DELETE:/api/v1/sys/log/exception',
+      'POST:/api/v1/sys/user/import/commit',
     ]) {
       expect(isDefaultHighSensitivity(code), code).toBe(true);
     }
@@ -211,6 +212,9 @@ describe('small rules', () => {
       'GET:/api/v1/sys/user/page',
       'POST:/api/v1/sys/recycle/{type}/{id}/restore',
       'GET:/api/v1/sys/log/op/page',
+      'POST:/api/v1/sys/user/import/validate',
+      'POST:/api/v1/sys/user/import/preview',
+      'POST:/api/v1/sys/user/import/error-report',
       'POST:/api/v1/sys/usera',
       'POST:/api/v1/sys/mfa/high-sensitivity',
     ]) {
