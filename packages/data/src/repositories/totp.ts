@@ -5,7 +5,7 @@
  * stored only while none is (`totp_secret IS NULL`), a recovery code is used only while unused
  * (`used_time IS NULL`), a recovery clears only the seed its code belonged to (`totp_secret = <that seed>`).
  */
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, notLike } from 'drizzle-orm';
 import type { QueryDb } from '../dialect.js';
 import type { RepositoryContext } from './context.js';
 
@@ -32,7 +32,16 @@ export interface TotpRepository {
   consumeRecoveryCode(userId: number, codeHash: string, at: Date): Promise<boolean>;
   /** Recovery codes of the user not used yet. */
   countUnusedRecoveryCodes(userId: number): Promise<number>;
+  /**
+   * Replaces, in one pass over the table, every stored value not starting with `k` for which `wrap` answers a
+   * new one, each by one conditional statement (`code_hash = <the value read>`): an instance doing the same at
+   * once changes each row at most once between them, and a second pass finds nothing. Answers the rows changed.
+   */
+  rewrapRecoveryCodes(wrap: (stored: string) => string | undefined): Promise<number>;
 }
+
+/** Rows read per page by `rewrapRecoveryCodes`. */
+const REWRAP_PAGE = 500;
 
 export function createTotpRepository({ db, adapter, tables }: RepositoryContext): TotpRepository {
   const u = tables.sysUser;
@@ -86,6 +95,34 @@ export function createTotpRepository({ db, adapter, tables }: RepositoryContext)
         .from(rc)
         .where(and(eq(rc.userId, userId), isNull(rc.usedTime)));
       return Number(row?.n ?? 0);
+    },
+
+    async rewrapRecoveryCodes(wrap) {
+      let changed = 0;
+      let after = 0;
+      for (;;) {
+        const page = await adapter.page(
+          db
+            .select({ id: rc.id, codeHash: rc.codeHash })
+            .from(rc)
+            .where(and(gt(rc.id, after), notLike(rc.codeHash, 'k%')))
+            .orderBy(asc(rc.id)),
+          0,
+          REWRAP_PAGE,
+        );
+        for (const row of page) {
+          const next = wrap(row.codeHash);
+          if (next === undefined || next === row.codeHash) continue;
+          const result = await db
+            .update(rc)
+            .set({ codeHash: next })
+            .where(and(eq(rc.id, row.id), eq(rc.codeHash, row.codeHash)));
+          changed += adapter.affectedRows(result);
+        }
+        const last = page.at(-1);
+        if (!last || page.length < REWRAP_PAGE) return changed;
+        after = Number(last.id);
+      }
     },
   };
 }

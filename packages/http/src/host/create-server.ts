@@ -282,7 +282,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     // Codes a menu upgrade gave to seeded buttons reach the users who hold them now, not after the cache's TTL.
     if (database.menusUpgraded) await security.permissions.invalidateAll();
     const auth = security.auth;
-    mfa = buildMfa({
+    const builtMfa = buildMfa({
       config,
       database: database.database,
       repos,
@@ -297,6 +297,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       smsSender: options.smsSender,
       metrics,
     });
+    mfa = builtMfa.services;
+    // Before any request: a leaked table then holds no unkeyed recovery code (docs/security-model.md).
+    await builtMfa.rewrapLegacyRecoveryCodes();
     loginHooks.bind(mfa.steps.hooks);
   } catch (error) {
     durableLogin.writer.close();

@@ -52,8 +52,18 @@ export interface BuildMfaInput {
   metrics?: ServiceMetrics | undefined;
 }
 
+/** The second-factor services and the start-up step that retires recovery codes stored in the unkeyed form. */
+export interface BuiltMfa {
+  services: MfaServices;
+  /**
+   * Rewraps every recovery code stored by an earlier release (unkeyed SHA-256) as `k0:` + HMAC under the master
+   * key, in place; a no-op without a master key or once done, and safe while another instance does the same.
+   */
+  rewrapLegacyRecoveryCodes(): Promise<void>;
+}
+
 /** Builds the second-factor services; throws `StartupError` for a master-key problem the operator must fix. */
-export function buildMfa(input: BuildMfaInput): MfaServices {
+export function buildMfa(input: BuildMfaInput): BuiltMfa {
   const { config, logger } = input;
   const options = config.service;
   const startup = logger.child('Service.Startup');
@@ -82,15 +92,17 @@ export function buildMfa(input: BuildMfaInput): MfaServices {
     startup.warn(`Using the development data-protection key at ${masterKey.path}.`);
   }
 
+  const totp = createTotpRepository(input.database);
+  const recoveryCodes = masterKey ? createRecoveryCodeHasher(masterKey.key) : undefined;
   const settings = createMfaSettings({
     options,
     runtime: input.settings,
     protectorAvailable: masterKey !== undefined,
   });
-  return createMfaServices({
+  const services = createMfaServices({
     repositories: {
       users: input.repos.users,
-      totp: createTotpRepository(input.database),
+      totp,
       phones: createPhoneUserRepository(input.database),
       highSensitivity: createHighSensitivityRepository(input.database),
     },
@@ -100,12 +112,21 @@ export function buildMfa(input: BuildMfaInput): MfaServices {
     sessions: input.sessions,
     passwords: input.passwords,
     protector: masterKey ? createSecretProtector(masterKey.key) : undefined,
-    recoveryCodes: masterKey ? createRecoveryCodeHasher(masterKey.key) : undefined,
+    recoveryCodes,
     sender: input.smsSender ?? createLogSmsSender(logger.child('Service.Sms')),
     knownPermissionCodes: input.knownPermissionCodes,
     now: input.now,
     logger: logger.child('Service.Auth'),
   });
+  return {
+    services,
+    async rewrapLegacyRecoveryCodes() {
+      if (!recoveryCodes) return;
+      const changed = await totp.rewrapRecoveryCodes(recoveryCodes.wrapLegacy);
+      if (changed > 0)
+        startup.info(`Rewrapped ${changed} recovery codes stored unkeyed by an earlier release.`);
+    },
+  };
 }
 
 /** Login hooks that forward to the hooks given to `bind` (the composition root binds them once). */

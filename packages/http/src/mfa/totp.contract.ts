@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTotpRepository } from '@svc/data';
 import { type DbType, sha256Hex } from '@svc/kernel';
+import { createRecoveryCodeHasher, resolveMasterKey } from '@svc/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json } from '../testing/auth.js';
 import {
@@ -319,6 +320,7 @@ export function defineTotpContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         expect((await json(await recover(t, 'tp-k', second))).code).toBe(40022);
       });
 
+      // Rows an instance of an earlier release writes after this one's start-up rewrap (a rolling upgrade).
       it('accepts a recovery code stored by an earlier release (unkeyed SHA-256) once, then it is spent', async () => {
         const userId = await addUser(t, { account: 'tp-legacy' });
         const { recoveryCodes } = await bindTotp(t, clock, 'tp-legacy');
@@ -347,6 +349,71 @@ export function defineTotpContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
         const rebound = (await db.select().from(rc)).filter((r) => r.userId === userId);
         expect(rebound.length).toBeGreaterThan(0);
         expect(rebound.every((r) => r.codeHash.startsWith('k1:'))).toBe(true);
+      });
+
+      it('rewraps recovery codes stored by an earlier release at start-up, once, even with two instances starting at once', async () => {
+        const userId = await addUser(t, { account: 'tp-rewrap' });
+        const { recoveryCodes } = await bindTotp(t, clock, 'tp-rewrap');
+        const { db, tables } = t.server.database.database;
+        const rc = tables.sysTotpRecoveryCode;
+        const stored = async () =>
+          (await db.select().from(rc))
+            .filter((r) => r.userId === userId)
+            .map((r) => r.codeHash)
+            .sort();
+        // The binding with its codes as the release before 06ce3e7 stored them (unkeyed SHA-256).
+        const totp = createTotpRepository(t.server.database.database);
+        const sealed = (await t.server.database.repos.users.findById(userId))?.totpSecret ?? '';
+        expect(await totp.clear(userId, { userId: null, at: clock.now() })).toBe(true);
+        const legacy = recoveryCodes.map((c) => sha256Hex(`svc-recovery:${c.replace('-', '')}`));
+        expect(await totp.bind(userId, sealed, legacy, clock.now())).toBe(true);
+        const { config } = t.server;
+        const masterKey = resolveMasterKey({
+          masterKey: config.service.Security.DataProtection.MasterKey,
+          isDevelopment: config.environment.isDevelopment,
+          contentRoot: t.contentRoot,
+        });
+        const hasher = createRecoveryCodeHasher(masterKey?.key ?? new Uint8Array());
+        // Rewrapped exactly once each: k0: + HMAC of the stored hex (twice wrapped would be HMAC of that).
+        const once = legacy.map((h) => hasher.wrapLegacy(h)).sort();
+        const instance = () =>
+          startTestServer({
+            dbType,
+            cache,
+            now: clock.now,
+            reuse: { database: t.database, contentRoot: t.contentRoot },
+            env: { Service__Security__RateLimit__Enabled: 'false' },
+          });
+        const started = await Promise.allSettled([instance(), instance()]);
+        await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+        expect(started.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled']);
+        const after = await stored();
+        expect(after).toEqual(once);
+        const plain = new Set(
+          recoveryCodes.flatMap((c) =>
+            [c, c.replace('-', ''), `svc-recovery:${c.replace('-', '')}`].map(sha256Hex),
+          ),
+        );
+        for (const value of after) {
+          expect(value).toMatch(/^k0:[0-9a-f]{64}$/);
+          expect(plain.has(value.slice(3))).toBe(false);
+        }
+        // A later start changes nothing.
+        const again = await instance();
+        await again.stop();
+        expect(await stored()).toEqual(after);
+        // The codes still work, once: the first clears the binding, so the others are spent with it.
+        const recover = (recoveryCode: string) =>
+          post(t, '/api/v1/auth/mfa/recovery', {
+            account: 'tp-rewrap',
+            currentPassword: TEST_USER_PASSWORD,
+            recoveryCode,
+          });
+        const [code = '', other = ''] = recoveryCodes;
+        expect((await recover(code.toLowerCase())).body.code).toBe(0);
+        expect((await t.server.database.repos.users.findById(userId))?.totpSecret).toBeNull();
+        expect((await recover(code)).body.code).toBe(40022);
+        expect((await recover(other)).body.code).toBe(40022);
       });
 
       it('refuses unknown body properties with 48000', async () => {

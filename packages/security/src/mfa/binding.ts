@@ -165,11 +165,13 @@ export function createTotpBinding(
         const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });
         // The binding the code belongs to (the sealed secret read with the user).
         const binding = await settleAttempt(attempt, async () => {
-          // The keyed form, else the unkeyed one of a code handed out by an earlier release (spent like any code).
-          const { keyed, legacy } = hasher.candidates(recoveryCode);
+          // The keyed form, else a code handed out by an earlier release: rewrapped at start-up, or still plain
+          // when an instance of that release wrote it since (a rolling upgrade). Each is spent like any code.
+          const { keyed, wrapped, legacy } = hasher.candidates(recoveryCode);
           const used =
             sealed !== null &&
             ((await repos.totp.consumeRecoveryCode(user.id, keyed, deps.now())) ||
+              (await repos.totp.consumeRecoveryCode(user.id, wrapped, deps.now())) ||
               (await repos.totp.consumeRecoveryCode(user.id, legacy, deps.now())));
           if (!used) {
             attempt.failed();

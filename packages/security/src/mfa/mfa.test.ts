@@ -154,10 +154,15 @@ describe('small rules', () => {
     expect(createRecoveryCodeHasher(Uint8Array.from(key)).hash(code.toLowerCase())).toBe(stored);
     expect(createRecoveryCodeHasher(new Uint8Array(32).fill(2)).hash(code)).not.toBe(stored);
     // The form of earlier releases is only recognised.
-    expect(createRecoveryCodeHasher(key).candidates(code)).toEqual({
-      keyed: stored,
-      legacy: sha256Hex('svc-recovery:ABCDEFGHST'),
-    });
+    const legacy = sha256Hex('svc-recovery:ABCDEFGHST');
+    const wrapped = createRecoveryCodeHasher(key).wrapLegacy(legacy);
+    expect(wrapped).toMatch(/^k0:[0-9a-f]{64}$/);
+    expect(wrapped).not.toBe(`k0:${legacy}`);
+    expect(createRecoveryCodeHasher(new Uint8Array(32).fill(2)).wrapLegacy(legacy)).not.toBe(wrapped);
+    expect(createRecoveryCodeHasher(key).candidates(code)).toEqual({ keyed: stored, wrapped, legacy });
+    // Only the unkeyed form is rewrapped: never a keyed or rewrapped value, nor other text.
+    for (const other of [stored, wrapped ?? '', legacy.toUpperCase(), `${legacy}0`, ''])
+      expect(createRecoveryCodeHasher(key).wrapLegacy(other)).toBeUndefined();
     expect(legacyRecoveryCodeHash('abcde fghst')).toBe(sha256Hex('svc-recovery:ABCDEFGHST'));
   });
 

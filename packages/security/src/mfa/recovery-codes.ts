@@ -11,9 +11,11 @@
  * folded: other spaces and letters whose upper case is ASCII (`ſ` → `S`, `ı` → `I`, the `ﬆ` ligature → `ST`) make
  * another code.
  *
- * Earlier releases stored `SHA-256("svc-recovery:" + code)` (64 hex digits, no prefix). Such a code is still
- * accepted, once, like any recovery code: using it clears the binding and every code of it, and a new binding
- * stores keyed hashes only (docs/security-model.md).
+ * Earlier releases stored `SHA-256("svc-recovery:" + code)` (64 hex digits, no prefix). At start-up every such
+ * row is rewrapped in place as `k0:` + HMAC-SHA256 of that hex under the same key (`wrapLegacy`), so the table
+ * no longer holds anything searchable without the key; a typed code is then tried as `k1:`, as `k0:` and, for a
+ * row an instance of an earlier release wrote after that pass (a rolling upgrade), in the plain form. Using any
+ * of them clears the binding and every code of it; new bindings store `k1:` only (docs/security-model.md).
  */
 import { createHmac } from 'node:crypto';
 import { randomString, sha256Hex } from '@svc/kernel';
@@ -23,6 +25,10 @@ import { withoutAsciiWhitespace } from './typed-code.js';
 
 /** Marks the keyed form (version 1), so it is never mistaken for an unkeyed hash of an earlier release. */
 const KEYED_PREFIX = 'k1:';
+/** Marks an unkeyed value of an earlier release rewrapped under the key (`k0:` + HMAC of its hex). */
+const WRAPPED_PREFIX = 'k0:';
+/** The unkeyed form of earlier releases: 64 lower-case hex digits. */
+const LEGACY_FORM = /^[0-9a-f]{64}$/;
 /** HKDF purpose of the key: it MACs recovery codes and nothing else. */
 const KEY_PURPOSE = 'mfa/recovery-code/v1';
 
@@ -30,8 +36,13 @@ const KEY_PURPOSE = 'mfa/recovery-code/v1';
 export interface RecoveryCodeHasher {
   /** The stored form of a code (`k1:` + hex HMAC-SHA256). */
   hash(code: string): string;
-  /** What a typed code may be stored as: the keyed form, then the unkeyed form of earlier releases. */
-  candidates(code: string): { keyed: string; legacy: string };
+  /**
+   * What a typed code may be stored as: the keyed form, the rewrapped unkeyed form of earlier releases, and that
+   * unkeyed form itself (a row an earlier release's instance wrote after the start-up rewrap).
+   */
+  candidates(code: string): { keyed: string; wrapped: string; legacy: string };
+  /** The rewrapped form (`k0:`) of a stored unkeyed value; undefined for anything that is not one. */
+  wrapLegacy(stored: string): string | undefined;
 }
 
 /** `count` new codes as shown to the user. */
@@ -63,10 +74,16 @@ export function legacyRecoveryCodeHash(code: string): string {
  */
 export function createRecoveryCodeHasher(masterKey: Uint8Array): RecoveryCodeHasher {
   const key = deriveSubkey(masterKey, KEY_PURPOSE);
-  const hash = (code: string) =>
-    `${KEYED_PREFIX}${createHmac('sha256', key).update(canonical(code), 'utf8').digest('hex')}`;
+  const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest('hex');
+  const hash = (code: string) => `${KEYED_PREFIX}${mac(canonical(code))}`;
+  // The two inputs never meet: a canonical code is 10 upper-case letters and digits, a legacy value 64 hex digits.
+  const wrap = (legacy: string) => `${WRAPPED_PREFIX}${mac(legacy)}`;
   return {
     hash,
-    candidates: (code) => ({ keyed: hash(code), legacy: legacyRecoveryCodeHash(code) }),
+    candidates: (code) => {
+      const legacy = legacyRecoveryCodeHash(code);
+      return { keyed: hash(code), wrapped: wrap(legacy), legacy };
+    },
+    wrapLegacy: (stored) => (LEGACY_FORM.test(stored) ? wrap(stored) : undefined),
   };
 }

@@ -65,6 +65,31 @@ export function mfaRepositoriesContract(fixture: DialectFixture): void {
         expect(await totp.countUnusedRecoveryCodes(userId)).toBe(2);
       });
 
+      it('rewraps stored recovery codes once each, also when two passes run at once, and leaves k… values alone', async () => {
+        const a = await newUser();
+        const b = await newUser();
+        const plain = Array.from({ length: 7 }, (_, i) => `${'0'.repeat(63)}${i}`);
+        await totp.bind(a, 'sa', [...plain.slice(0, 4), 'k1:kept'], at(0));
+        await totp.bind(b, 'sb', plain.slice(4), at(0));
+        const mine = new Set(plain);
+        // Each pass wraps differently, so a row wrapped by both (or twice) would show it.
+        const pass = (name: string) =>
+          totp.rewrapRecoveryCodes((v) => (mine.has(v) ? `k0:${v}:${name}` : undefined));
+        const changed = await Promise.all([pass('p1'), pass('p2')]);
+        expect(changed[0] + changed[1]).toBe(plain.length);
+        expect(await pass('p3')).toBe(0);
+        expect(await totp.countUnusedRecoveryCodes(a)).toBe(5);
+        expect(await totp.consumeRecoveryCode(a, 'k1:kept', at(1))).toBe(true);
+        for (const [i, value] of plain.entries()) {
+          const owner = i < 4 ? a : b;
+          expect(await totp.consumeRecoveryCode(owner, value, at(1))).toBe(false);
+          const once = await Promise.all(
+            ['p1', 'p2'].map((name) => totp.consumeRecoveryCode(owner, `k0:${value}:${name}`, at(1))),
+          );
+          expect(once.filter(Boolean)).toHaveLength(1);
+        }
+      });
+
       it('clears the seed and every code, stamping who did it, and can bind again afterwards', async () => {
         const userId = await newUser();
         await totp.bind(userId, 'old', ['c1', 'c2'], at(0));
