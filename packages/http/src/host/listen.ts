@@ -2,10 +2,13 @@
  * Serving and graceful shutdown (contract §1, issue 11): on SIGTERM/SIGINT stop accepting, finish in-flight
  * requests (up to `Service:Shutdown:DrainSeconds`), drain background work, close pools, exit 0.
  *
- * Draining keep-alive clients: from the moment shutdown starts every response carries `Connection: close`
- * (also those of requests already in flight whose headers are not sent yet), idle keep-alive sockets are closed
- * at once, and a socket that turns idle after its last response is closed too. So no new request arrives on an
- * old connection during the drain, and only what is still running at the deadline is cut.
+ * Draining keep-alive clients without resets (contract §11): `Service:Shutdown:DelaySeconds` first keeps serving
+ * normally, for load balancers that still route here. Then the listener stops accepting, and from that moment
+ * every response carries `Connection: close` (also those of requests in flight whose headers are not sent yet)
+ * and its socket is ended once the response is written. An idle keep-alive socket is not closed by the server:
+ * a request the client may already be sending on it is answered (with `Connection: close`) instead of reset; the
+ * keep-alive timeout the client was told closes the others. Only what is still open at the end of
+ * `Service:Shutdown:DrainSeconds` is cut.
  *
  * Idle and stalled connections are closed and the number of connections is bounded (connection-limits.ts).
  *
@@ -23,7 +26,7 @@ import {
   type ServerOptions,
   ServerResponse,
 } from 'node:http';
-import { type AddressInfo, Socket as NetSocket, type Socket } from 'node:net';
+import { type AddressInfo, Server as NetServer, Socket as NetSocket, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import { LINGER_BYTES } from '../middleware/body-limit.js';
@@ -126,6 +129,7 @@ function listenMain(
 ): Promise<ListeningServer> {
   const { hostname, port } = parseListenUrl(urlOverride ?? server.config.environment.url);
   const drainMs = server.config.service.Shutdown.DrainSeconds * 1000;
+  const delayMs = server.config.service.Shutdown.DelaySeconds * 1000;
   const drain = { on: false };
   const limits = server.config.service.Server;
   const serverOptions: ServerOptions = {
@@ -161,18 +165,25 @@ function listenMain(
           url,
           shutdown() {
             stopping ??= (async () => {
+              if (delayMs > 0) {
+                logger.info(`Shutting down in ${delayMs / 1000} s: serving as before until then.`);
+                await new Promise((done) => setTimeout(done, delayMs));
+              }
               logger.info('Shutting down: no new connections, finishing in-flight requests.');
               drain.on = true;
               // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
               const hubClosed = server.realtime?.close();
-              const closed = new Promise<void>((done) => http.close(() => done()));
-              if ('closeIdleConnections' in http) http.closeIdleConnections();
+              // net.Server's close stops accepting; http.Server's would also close every idle keep-alive socket at
+              // once, resetting a request a client is sending on one at that moment.
+              const closed = new Promise<void>((done) => NetServer.prototype.close.call(http, () => done()));
               const timer = setTimeout(() => {
                 if ('closeAllConnections' in http) http.closeAllConnections();
               }, drainMs);
               await closed;
               await hubClosed;
               clearTimeout(timer);
+              // Ends http.Server's own timeout sweep (its close on a server that no longer listens does only that).
+              http.close();
               await closeMetrics?.();
               await server.close();
               logger.info('Stopped.');

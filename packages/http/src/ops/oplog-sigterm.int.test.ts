@@ -6,6 +6,9 @@
  * requests finish and the listener closes while batches are still queued. (postgres-js also finishes queries
  * issued while its pool ends, so this guards the whole shutdown path; the drain's own timing is unit-tested
  * in @svc/logging.)
+ *
+ * The drain without resets (contract §11) runs on the same host: SIGTERM under keep-alive writers, then requests
+ * sent on idle keep-alive connections once the host says it drains; every one is answered, none reset.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createRepositories, type Database, openDatabase } from '@svc/data';
 import { createTestDatabase, type TestDatabase } from '@svc/data/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RawConnection } from '../host/raw-http.contract.js';
 
 const MAIN = fileURLToPath(new URL('../../../../apps/host/dist/main.js', import.meta.url));
 const PASSWORD = 'Admin#Pass2345';
@@ -22,7 +26,7 @@ const PASSWORD = 'Admin#Pass2345';
 const WRITES = 600;
 const LOCK_MS = 3500;
 
-function start(contentRoot: string, db: TestDatabase) {
+function start(contentRoot: string, db: TestDatabase, env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -34,6 +38,7 @@ function start(contentRoot: string, db: TestDatabase) {
       Service__Security__Password__Pbkdf2Iterations: '100000',
       Service__Seed__AdminPassword: PASSWORD,
       Service__Security__RateLimit__Enabled: 'false',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -136,6 +141,82 @@ describe('operation log at shutdown (built host, PostgreSQL)', () => {
       expect(await createRepositories(observer).opLogs.count()).toBe(answered);
     } finally {
       await observer.close();
+    }
+  }, 60_000);
+
+  it('answers every request sent after SIGTERM on open keep-alive connections, exits 0, logs every write', async () => {
+    const drainDb = await createTestDatabase('PostgreSQL');
+    const drainRoot = mkdtempSync(join(tmpdir(), 'svc-drain-sigterm-'));
+    const host = await start(drainRoot, drainDb, { Service__Shutdown__DrainSeconds: '30' });
+    const observer = await openDatabase({
+      dbType: 'PostgreSQL',
+      connectionString: drainDb.connectionString,
+      contentRoot: drainRoot,
+    });
+    try {
+      const login = await fetch(`${host.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ account: 'superAdmin', password: PASSWORD }),
+      });
+      const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+      const auth = { authorization: `Bearer ${token}` };
+      const write = async (c: RawConnection) => {
+        await c.request('POST', '/api/v1/sys/cache/rebuild-portal', auth);
+        return c.response();
+      };
+      let answered = 0;
+      let terminated = false;
+      let sentAfter = 0;
+      let answeredAfter = 0;
+      const count = (res: { status: number; body: string }, after: boolean) => {
+        if (res.status === 200 && (JSON.parse(res.body) as { code: number }).code === 0) answered++;
+        if (after) answeredAfter++;
+      };
+      const idle = await Promise.all([1, 2, 3].map(() => RawConnection.open(host.url)));
+      for (const c of idle) count(await write(c), false);
+      const writers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => RawConnection.open(host.url)));
+      const loops = writers.map(async (c) => {
+        for (;;) {
+          const after = terminated;
+          if (after) sentAfter++;
+          const res = await write(c);
+          count(res, after);
+          if (res.headers.connection === 'close') return;
+          if (!terminated && answered >= 150) {
+            terminated = true;
+            host.child.kill('SIGTERM');
+          }
+        }
+      });
+      // Once the host drains, a request on a connection that sat idle is answered with Connection: close.
+      for (let i = 0; i < 400 && !/Shutting down: no new connections/.test(host.output()); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(host.output()).toMatch(/Shutting down: no new connections/);
+      const late = await Promise.all(
+        idle.map(async (c) => {
+          sentAfter++;
+          const res = await write(c);
+          count(res, true);
+          return [res.status, res.headers.connection];
+        }),
+      );
+      expect(late).toEqual([
+        [200, 'close'],
+        [200, 'close'],
+        [200, 'close'],
+      ]);
+      await Promise.all(loops);
+      expect(await host.exit).toBe(0);
+      const sockets = [...idle, ...writers];
+      expect(sockets.flatMap((c) => c.errors.map((e) => e.message))).toEqual([]);
+      expect(sentAfter).toBeGreaterThanOrEqual(9);
+      expect(answeredAfter).toBe(sentAfter);
+      expect(await createRepositories(observer).opLogs.count()).toBe(answered);
+    } finally {
+      await observer.close();
+      rmSync(drainRoot, { recursive: true, force: true });
+      await drainDb.drop();
     }
   }, 60_000);
 });

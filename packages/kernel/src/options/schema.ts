@@ -391,7 +391,16 @@ export const serviceSchema = section({
     ),
   }),
   Shutdown: section({
-    DrainSeconds: int(5, 'Time to finish in-flight work at shutdown.', { min: 0, max: 300 }),
+    DrainSeconds: int(
+      5,
+      'Time to finish in-flight work at shutdown; idle keep-alive connections stay open until their keep-alive timeout or this ends.',
+      { min: 0, max: 300 },
+    ),
+    DelaySeconds: int(
+      0,
+      'Time to keep serving normally after SIGTERM before the drain starts, for load balancers that still route to a stopping instance.',
+      { min: 0, max: 300 },
+    ),
   }),
   Realtime: section({
     Enabled: bool(null, 'Serve the WebSocket hub at /hub/realtime (default: on in Development only).'),
