@@ -135,6 +135,10 @@ export interface SysOrgRow extends AuditFields, SoftDeleteField {
   leader: string | null;
   phone: string | null;
   remark: string | null;
+  /** Kept out of the unique index: a duplicate stored before the rule (set by the migration only). */
+  liveExempt: boolean;
+  /** Generated: the lower-cased code while live, given and not exempt; null otherwise (unique among live rows). */
+  codeLive: string | null;
 }
 
 /** `sys_position` */
@@ -168,6 +172,10 @@ export interface SysDictItemRow extends AuditFields, SoftDeleteField {
   sort: number;
   enabled: boolean;
   remark: string | null;
+  /** Kept out of the unique index: a duplicate stored before the rule (set by the migration only). */
+  liveExempt: boolean;
+  /** Generated: the value while live and not exempt, null otherwise (unique within the type among live rows). */
+  valueLive: string | null;
 }
 
 /** `sys_config` */

@@ -219,24 +219,38 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
 
     async createItem(input, actorId) {
       const type = await mustGetType(input.typeId);
-      const id = await repo.createItem({
-        typeId: type.id,
-        typeCode: type.code,
-        label: input.label,
-        value: input.value,
-        sort: input.sort ?? 0,
-        enabled: input.enabled ?? true,
-        remark: input.remark ?? null,
-        createTime: now(),
-        createUserId: actorId,
-      });
+      const taken = () => new BusinessError(ErrorCode.DictItemValueExists, { value: input.value });
+      if (await repo.itemValueTaken(type.id, input.value)) throw taken();
+      // Unique within its type among live items in the database: a create racing this one answers 43007 too.
+      const id = await uniqueOr(
+        () =>
+          repo.createItem({
+            typeId: type.id,
+            typeCode: type.code,
+            label: input.label,
+            value: input.value,
+            sort: input.sort ?? 0,
+            enabled: input.enabled ?? true,
+            remark: input.remark ?? null,
+            createTime: now(),
+            createUserId: actorId,
+          }),
+        taken,
+      );
       await invalidate(type.code);
       return id;
     },
 
     async updateItem(id, patch, actorId) {
       const item = await mustGetItem(id);
-      await repo.updateItem(id, patch, audit(actorId));
+      const taken = () => new BusinessError(ErrorCode.DictItemValueExists, { value: patch.value });
+      // A new value must be free; the stored one saves unchanged (a row kept as a duplicate by the migration stays).
+      const changed = patch.value !== undefined && patch.value !== item.value;
+      if (changed && (await repo.itemValueTaken(item.typeId, patch.value as string, id))) throw taken();
+      await uniqueOr(
+        () => repo.updateItem(id, changed ? { ...patch, liveExempt: false } : patch, audit(actorId)),
+        taken,
+      );
       await invalidate(item.typeCode);
     },
 

@@ -161,8 +161,23 @@ export const sysOrg = table(
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
+    /**
+     * Set on a row stored before the rule whose key an older live row already held: it stays, outside the
+     * unique index, until it is edited or restored (the migration sets it; new rows never do).
+     */
+    liveExempt: flag('live_exempt').notNull().default(false),
+    /** The code (lower-cased) while the row is live, given and not exempt; NULL otherwise. */
+    codeLive: str('code_live', 64).generatedAlwaysAs(
+      sql`case when is_delete = 0 and live_exempt = 0 and code <> '' then lower(code) end`,
+      { mode: 'persisted' },
+    ),
   },
-  (t) => [index('sys_org_parent_id_idx').on(t.parentId)],
+  (t) => [
+    index('sys_org_parent_id_idx').on(t.parentId),
+    uniqueIndex('sys_org_code_live_uq')
+      .on(t.code)
+      .where(sql`is_delete = 0 and live_exempt = 0 and code <> ''`),
+  ],
 );
 
 export const sysPosition = table('sys_position', {
@@ -210,10 +225,23 @@ export const sysDictItem = table(
     remark: str('remark', 500),
     ...auditColumns,
     ...softDeleteColumn,
+    /**
+     * Set on a row stored before the rule whose key an older live row already held: it stays, outside the
+     * unique index, until it is edited or restored (the migration sets it; new rows never do).
+     */
+    liveExempt: flag('live_exempt').notNull().default(false),
+    /** The value while the row is live and not exempt, NULL otherwise: unique within its type. */
+    valueLive: str('value_live', 128).generatedAlwaysAs(
+      sql`case when is_delete = 0 and live_exempt = 0 then value end`,
+      { mode: 'persisted' },
+    ),
   },
   (t) => [
     index('sys_dict_item_type_code_idx').on(t.typeCode),
     index('sys_dict_item_type_id_idx').on(t.typeId),
+    uniqueIndex('sys_dict_item_value_live_uq')
+      .on(t.typeId, t.value)
+      .where(sql`is_delete = 0 and live_exempt = 0`),
   ],
 );
 

@@ -3,7 +3,7 @@
  * type deletes its items in the same transaction. A type's code is its identity for readers
  * (`GET /sys/dict/items/{typeCode}`), so it never changes after insert and items carry it beside the type id.
  */
-import { and, asc, eq, type InferInsertModel, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, type InferInsertModel, inArray, ne } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
 import type { Tables } from '../tables.js';
@@ -28,6 +28,8 @@ export interface DictItemPatch {
   sort?: number;
   enabled?: boolean;
   remark?: string | null;
+  /** Cleared when the value changes: the row's value joins the unique index (see the schema's `liveExempt`). */
+  liveExempt?: boolean;
 }
 
 export interface DictTypePageQuery extends PageQuery {
@@ -67,6 +69,8 @@ export interface DictRepository {
   pageItems(query: DictItemPageQuery): Promise<Page<SysDictItemRow>>;
   getItem(id: number): Promise<SysDictItemRow | undefined>;
   createItem(row: NewDictItem): Promise<number>;
+  /** True when a live item of type `typeId` other than `exceptId` holds `value` (compared as the column's collation does). */
+  itemValueTaken(typeId: number, value: string, exceptId?: number): Promise<boolean>;
   updateItem(id: number, patch: DictItemPatch, audit?: DictAudit): Promise<boolean>;
   deleteItem(id: number, audit?: DictAudit): Promise<boolean>;
   /** Enabled items of an enabled type, by sort then id; empty when the type is unknown or disabled. */
@@ -203,6 +207,21 @@ export function createDictRepository({ db, adapter, tables }: RepositoryContext)
 
     createItem(row) {
       return adapter.insertReturningId(db, it, row);
+    },
+
+    async itemValueTaken(typeId, value, exceptId) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(it)
+        .where(
+          and(
+            eq(it.typeId, typeId),
+            eq(it.value, value),
+            eq(it.isDelete, false),
+            exceptId !== undefined ? ne(it.id, exceptId) : undefined,
+          ),
+        );
+      return Number(row?.n ?? 0) > 0;
     },
 
     async updateItem(id, patch, audit) {

@@ -2,7 +2,7 @@
  * `sys_org`: the organisation tree. The whole live tree is small (hundreds of rows), so descendants and cycle
  * checks are computed in code from one read of `(id, parentId)`.
  */
-import { and, asc, eq, type InferInsertModel, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, type InferInsertModel, inArray, ne, type SQL } from 'drizzle-orm';
 import type { SysOrgRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
@@ -22,6 +22,8 @@ export interface OrgPatch {
   sort?: number;
   enabled?: boolean;
   leader?: string | null;
+  /** Cleared when the code changes: the row's code joins the unique index (see the schema's `liveExempt`). */
+  liveExempt?: boolean;
   phone?: string | null;
   remark?: string | null;
 }
@@ -55,6 +57,8 @@ export interface OrgRepository {
     rootParentId: number,
     nodes: readonly { parent: number | null; org: Omit<NewOrg, 'parentId'> }[],
   ): Promise<number[]>;
+  /** True when a live organisation other than `exceptId` holds `code`, compared ignoring case (contract §11). */
+  codeTaken(code: string, exceptId?: number): Promise<boolean>;
   update(id: number, patch: OrgPatch, stamp: AuditStamp): Promise<boolean>;
   softDelete(id: number, stamp: AuditStamp): Promise<boolean>;
   hasChildren(id: number): Promise<boolean>;
@@ -114,6 +118,20 @@ export function createOrgRepository(ctx: RepositoryContext): OrgRepository {
         }
         return ids;
       });
+    },
+
+    async codeTaken(code, exceptId) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(t)
+        .where(
+          and(
+            adapter.equalsIgnoreCase(t.code, code.trim()),
+            eq(t.isDelete, false),
+            exceptId !== undefined ? ne(t.id, exceptId) : undefined,
+          ),
+        );
+      return Number(row?.n ?? 0) > 0;
     },
 
     update(id, patch, stamp) {

@@ -49,6 +49,10 @@ export function registerKernelRecycleTypes(
       title: 'Dictionary items',
       table: 'sysDictItem',
       describe: (r) => ({ title: r.label, subtitle: `${r.typeCode}: ${r.value}` }),
+      // Its value comes back into the type's unique index (a row kept as a duplicate by the migration too): 42021
+      // when a live item of the type holds it now.
+      uniqueKey: (r) => ({ field: 'value', value: r.value }),
+      restoreValues: { liveExempt: false },
       // An item comes back only into a live type: restore the type first (43001).
       async checkRestore(_a, r) {
         if (!(await repos.dicts.getType(r.typeId)))

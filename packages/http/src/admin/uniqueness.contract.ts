@@ -1,7 +1,8 @@
 /**
  * Names and uniqueness: account names are NFKC-normalised and refuse control, bidirectional and invisible
  * characters (48000 naming `account`); a name the database folds onto a live account answers 42006; and the
- * database itself keeps account, role code, dictionary type code and config key unique among live rows, so a
+ * database itself keeps account, role code, dictionary type code, config key, organisation code (ignoring case)
+ * and dictionary item value (within its type) unique among live rows, so a
  * burst of simultaneous creates ends with exactly one success and the check's business code for the rest
  * (never a 500), on every dialect. A deleted row frees its name; restoring it into a taken one answers 42021.
  */
@@ -91,6 +92,66 @@ export function defineUniquenessContract(dbType: DbType, cache: 'Memory' | 'Redi
         h.call('POST', '/api/v1/sys/config', { json: { key: 'race.key', value: `v${i}`, name: 'n' } }),
       );
       expect(codes).toEqual(oneWinner(43005));
+    });
+
+    it('organisation codes: a live code (any case) answers 42031 on create and update; a deleted one frees it', async () => {
+      const eng = await h.org('eng');
+      const create = (code: string) => h.call('POST', '/api/v1/sys/org', { json: { name: 'n', code } });
+      expect((await create('eng')).body.code).toBe(42031);
+      expect((await create('ENG')).body.code).toBe(42031);
+      const other = await h.org('ops');
+      expect((await h.call('PUT', `/api/v1/sys/org/${other}`, { json: { code: 'Eng' } })).body.code).toBe(
+        42031,
+      );
+      expect((await h.ok('GET', `/api/v1/sys/org/${other}`)).code).toBe('ops');
+      // Its own code, in another case too, saves unchanged.
+      await h.ok('PUT', `/api/v1/sys/org/${eng}`, { json: { code: 'ENG', name: 'Engineering' } });
+      await h.ok('DELETE', `/api/v1/sys/org/${eng}`);
+      const again = await h.org('eng');
+      expect((await h.call('POST', `/api/v1/sys/recycle/org/${eng}/restore`)).body.code).toBe(42021);
+      await h.ok('DELETE', `/api/v1/sys/org/${again}`);
+      await h.ok('POST', `/api/v1/sys/recycle/org/${eng}/restore`);
+      expect(
+        (await h.ok('GET', '/api/v1/sys/org/list')).filter((o: { code: string }) => /^eng$/i.test(o.code)),
+      ).toHaveLength(1);
+    });
+
+    it('organisations without a code never conflict', async () => {
+      const orgs = h.t.server.database.repos.orgs;
+      const at = new Date();
+      for (let i = 0; i < 3; i++)
+        await orgs.insert({ parentId: 0, name: `blank${i}`, code: '', createTime: at });
+      expect((await h.ok('GET', '/api/v1/sys/org/list?name=blank')).length).toBe(3);
+    });
+
+    it('a burst of organisation creates with one code: one success, 42031 for the rest', async () => {
+      const codes = await burst((i) =>
+        h.call('POST', '/api/v1/sys/org', { json: { name: `o${i}`, code: i % 2 ? 'RACE-ORG' : 'race-org' } }),
+      );
+      expect(codes).toEqual(oneWinner(42031));
+    });
+
+    it('dictionary item values: unique within their type (43007), free in another type and once deleted', async () => {
+      const type = (await h.ok('POST', '/api/v1/sys/dict/type', { json: { code: 'levels', name: 'Levels' } }))
+        .id;
+      const other = (await h.ok('POST', '/api/v1/sys/dict/type', { json: { code: 'grades', name: 'G' } })).id;
+      const item = (typeId: number, value: string) =>
+        h.call('POST', '/api/v1/sys/dict/item', { json: { typeId, label: value, value } });
+      const high = (await item(type, 'high')).body.data.id;
+      expect((await item(type, 'high')).body.code).toBe(43007);
+      expect((await item(other, 'high')).body.code).toBe(0);
+      const low = (await item(type, 'low')).body.data.id;
+      expect(
+        (await h.call('PUT', `/api/v1/sys/dict/item/${low}`, { json: { value: 'high' } })).body.code,
+      ).toBe(43007);
+      await h.ok('PUT', `/api/v1/sys/dict/item/${high}`, { json: { value: 'high', label: 'High' } });
+      await h.ok('DELETE', `/api/v1/sys/dict/item/${high}`);
+      const again = (await item(type, 'high')).body.data.id;
+      expect((await h.call('POST', `/api/v1/sys/recycle/dict-item/${high}/restore`)).body.code).toBe(42021);
+      await h.ok('DELETE', `/api/v1/sys/dict/item/${again}`);
+      await h.ok('POST', `/api/v1/sys/recycle/dict-item/${high}/restore`);
+      const codes = await burst(() => item(type, 'burst'));
+      expect(codes).toEqual(oneWinner(43007));
     });
 
     it('a deleted row frees its name; restoring it into a taken one answers 42021, also against a burst', async () => {

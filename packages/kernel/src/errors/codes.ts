@@ -83,12 +83,16 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   OrgHasUsers: admin('OrgHasUsers', 42027),
   CannotOperateSelf: admin('CannotOperateSelf', 42029),
   MenuInvalidParent: admin('MenuInvalidParent', 42030),
+  /** A live organisation already holds the code (compared ignoring case). */
+  OrgCodeExists: admin('OrgCodeExists', 42031),
   DictTypeNotFound: config('DictTypeNotFound', 43001),
   DictTypeCodeExists: config('DictTypeCodeExists', 43002),
   DictItemNotFound: config('DictItemNotFound', 43003),
   ConfigNotFound: config('ConfigNotFound', 43004),
   ConfigKeyExists: config('ConfigKeyExists', 43005),
   ConfigBuiltIn: config('ConfigBuiltIn', 43006),
+  /** A live item of the dictionary type already holds the value. */
+  DictItemValueExists: config('DictItemValueExists', 43007),
   FileEmpty: file('FileEmpty', 44001),
   FileTooLarge: file('FileTooLarge', 44002),
   FileExtNotAllowed: file('FileExtNotAllowed', 44003),

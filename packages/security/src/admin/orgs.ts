@@ -8,7 +8,7 @@
  * Placing one under a parent they do not see answers 41005 (`reason: data-scope`, `args.orgIds`), and a new
  * top-level organisation (parent 0) is for callers who see all.
  */
-import { descendantOrgIds, type OrgListQuery, type SysOrgRow } from '@svc/data';
+import { descendantOrgIds, type OrgListQuery, type SysOrgRow, uniqueOr } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
@@ -126,14 +126,22 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       await checkParent(parentId);
       await assertOrgInScope(actor, parentId);
       const at = now();
-      const id = await repos.orgs.insert({
-        ...defined(input),
-        parentId,
-        name: input.name,
-        code: input.code,
-        createTime: at,
-        createUserId: actor.userId,
-      });
+      const code = input.code;
+      const taken = () => new BusinessError(ErrorCode.OrgCodeExists, { code });
+      // A given code is unique among live organisations, ignoring case; the database keeps it so under races.
+      if (code.trim() !== '' && (await repos.orgs.codeTaken(code))) throw taken();
+      const id = await uniqueOr(
+        () =>
+          repos.orgs.insert({
+            ...defined(input),
+            parentId,
+            name: input.name,
+            code,
+            createTime: at,
+            createUserId: actor.userId,
+          }),
+        taken,
+      );
       return { id };
     },
 
@@ -153,7 +161,13 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
             throw new BusinessError(ErrorCode.OutOfDataScope, { reason: 'data-scope', orgIds: outside });
         }
       }
-      await repos.orgs.update(id, defined(input), stamp(actor));
+      // A new code must be free; the stored one saves unchanged (a row kept as a duplicate by the migration stays).
+      const code = input.code;
+      const changed = code !== undefined && code.toLowerCase() !== row.code.toLowerCase();
+      const taken = () => new BusinessError(ErrorCode.OrgCodeExists, { code });
+      if (changed && code.trim() !== '' && (await repos.orgs.codeTaken(code, id))) throw taken();
+      const patch = changed ? { ...defined(input), liveExempt: false } : defined(input);
+      await uniqueOr(() => repos.orgs.update(id, patch, stamp(actor)), taken);
     },
 
     async copy(actor, id, name) {
@@ -199,7 +213,11 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
         for (const child of childrenOf.get(row.id) ?? []) visit(child, index, depth + 1);
       };
       visit(source, null, 0);
-      const ids = await repos.orgs.insertTree(source.parentId, nodes);
+      // Free codes were chosen from one read: a copy or create racing this one answers 42031, never 500.
+      const ids = await uniqueOr(
+        () => repos.orgs.insertTree(source.parentId, nodes),
+        () => new BusinessError(ErrorCode.OrgCodeExists, { code: source.code }),
+      );
       return { id: ids[0] as number };
     },
 

@@ -325,6 +325,10 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
       title: 'Organisations',
       table: 'sysOrg',
       describe: (r) => ({ title: r.name, subtitle: r.code }),
+      // Its code comes back into the unique index (a row kept as a duplicate by the migration too): 42021 when a
+      // live organisation holds it now.
+      uniqueKey: (r) => ({ field: 'code', value: r.code }),
+      restoreValues: { liveExempt: false },
       // A child comes back only under a live parent: restore the parent first (42008); one the restorer sees, as
       // creating it there would need (41005; the top level is for callers who see all).
       async checkRestore(actor, row) {

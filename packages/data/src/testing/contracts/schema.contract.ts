@@ -3,9 +3,13 @@
  * `findMissingTables` tells before from after, instants round-trip as UTC, inserts return generated ids,
  * affected-row counts, explicit ids, conflicts and transactions behave the same on every dialect.
  */
-import { asc, eq } from 'drizzle-orm';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMissingTables, migrateDatabase } from '../../migrate.js';
+import { isUniqueViolation } from '../../errors.js';
+import { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from '../../migrate.js';
 import { tableNames } from '../../tables.js';
 import type { DialectFixture } from '../fixtures.js';
 import { type OpenTestDatabase, openTestDatabase, testDialects } from '../test-database.js';
@@ -30,6 +34,94 @@ export function schemaContract(fixture: DialectFixture): void {
       expect((await database.adapter.listTables(database.db)).map((n) => n.toLowerCase())).toContain(
         'sys_schema_version',
       );
+    });
+
+    it('live-unique organisation codes and dictionary values: duplicates stored before stay, exempt; no new one', async () => {
+      const old = await openTestDatabase(fixture.dbType, { migrate: false });
+      const copy = mkdtempSync(join(tmpdir(), 'svc-migrations-before-'));
+      try {
+        const { database } = old;
+        const folder = migrationsPath(database.migrationsFolder);
+        for (const name of readdirSync(folder).filter((n) => !n.endsWith('_live_unique_org_dict_item')))
+          cpSync(join(folder, name), join(copy, name), { recursive: true });
+        await database.adapter.migrate(database.db, { folder: copy, table: MIGRATIONS_TABLE });
+        // biome-ignore lint/suspicious/noExplicitAny: raw statements on the dialect's own driver API.
+        const db = database.db as any;
+        const exec = (q: SQL) => (fixture.dbType === 'Sqlite' ? db.run(q) : db.execute(q));
+        const at = fixture.dbType === 'Sqlite' ? Date.now() : new Date();
+        for (const [id, code] of [
+          [1, 'eng'],
+          [2, 'ENG'],
+          [3, 'eng'],
+          [4, ''],
+          [5, ''],
+        ] as const)
+          await exec(
+            sql`insert into sys_org (parent_id, name, code, create_time) values (0, ${`o${id}`}, ${code}, ${at})`,
+          );
+        for (let n = 0; n < 2; n++)
+          await exec(
+            sql`insert into sys_dict_item (type_id, type_code, label, value, create_time) values (7, 't', 'l', 'high', ${at})`,
+          );
+        await migrateDatabase(database);
+        const { sysOrg, sysDictItem } = database.tables;
+        const orgs = await database.db
+          .select({ name: sysOrg.name, exempt: sysOrg.liveExempt, live: sysOrg.codeLive })
+          .from(sysOrg)
+          .orderBy(asc(sysOrg.id));
+        expect(orgs).toEqual([
+          { name: 'o1', exempt: false, live: 'eng' },
+          { name: 'o2', exempt: true, live: null },
+          { name: 'o3', exempt: true, live: null },
+          { name: 'o4', exempt: false, live: null },
+          { name: 'o5', exempt: false, live: null },
+        ]);
+        const items = await database.db
+          .select({ exempt: sysDictItem.liveExempt })
+          .from(sysDictItem)
+          .orderBy(asc(sysDictItem.id));
+        expect(items).toEqual([{ exempt: false }, { exempt: true }]);
+        const refused = async (work: () => PromiseLike<unknown>) => {
+          const error = await Promise.resolve(work()).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(isUniqueViolation(error), String(error)).toBe(true);
+        };
+        const { adapter } = database;
+        await refused(() =>
+          adapter.insertReturningId(database.db, sysOrg, { name: 'n', code: 'Eng', createTime: new Date() }),
+        );
+        await refused(() =>
+          adapter.insertReturningId(database.db, sysDictItem, {
+            typeId: 7,
+            typeCode: 't',
+            label: 'l',
+            value: 'high',
+          }),
+        );
+        // Once an exempt row joins the index again (edited code, restore), the live one holds the key.
+        const [second] = await database.db
+          .select({ id: sysOrg.id })
+          .from(sysOrg)
+          .where(eq(sysOrg.name, 'o2'));
+        await refused(() =>
+          database.db
+            .update(sysOrg)
+            .set({ liveExempt: false })
+            .where(eq(sysOrg.id, second?.id ?? 0)),
+        );
+        await adapter.insertReturningId(database.db, sysOrg, { name: 'n', code: '', createTime: new Date() });
+        await adapter.insertReturningId(database.db, sysDictItem, {
+          typeId: 8,
+          typeCode: 'u',
+          label: 'l',
+          value: 'high',
+        });
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+        await old.cleanup();
+      }
     });
 
     it('round-trips instants as UTC whatever the process time zone', async () => {
