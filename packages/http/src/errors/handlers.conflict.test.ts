@@ -17,6 +17,7 @@ const deadlock = () =>
   });
 
 describe('a transaction that stays a deadlock victim', () => {
+  let inserts = 0;
   let t: OpenTestDatabase;
   let database: Database;
   beforeAll(async () => {
@@ -37,7 +38,8 @@ describe('a transaction that stays a deadlock victim', () => {
     hono.onError(createErrorHandler({ errors: new ErrorCodeRegistry(), exceptions, logger }) as never);
     hono.post('/x', async (c) => {
       await database.adapter.transaction(database.db, async (tx) => {
-        await tx.insert(database.tables.sysOrg).values({ name: 'victim', code: 'victim' });
+        // Codes are unique among live organisations: a run that commits must not make the next one a conflict.
+        await tx.insert(database.tables.sysOrg).values({ name: 'victim', code: `victim-${++inserts}` });
         await work();
       });
       return c.json({ code: 0 });
