@@ -28,7 +28,6 @@ import { sqlRequestScope } from './ops/sql-scope.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { IMPORT_BODY_PATHS } from './routes/excel/index.js';
-import { registerBuiltInRoutes } from './routes/index.js';
 import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode, demoModeApplies } from './security/demo-mode.js';
@@ -86,7 +85,7 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   const authenticateNow = sessions.authenticateNow?.bind(sessions);
   const direct = authenticateNow ? new DirectRoutes(sessions) : undefined;
   const ctx: RegisterContext = { app, table: routes, guards, pipeline, direct };
-  registerBuiltInRoutes(ctx, deps);
+  deps.modules.registerRoutes(ctx);
   options.configure?.(ctx, deps);
   // On the main listener only when no separate metrics port is configured.
   if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);

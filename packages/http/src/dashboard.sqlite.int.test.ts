@@ -1,3 +1,3 @@
-import { defineDashboardContract } from './dashboard/dashboard.contract.js';
+import { defineDashboardContract } from './modules/dashboard/dashboard.contract.js';
 
 defineDashboardContract('Sqlite', 'Memory');

@@ -26,6 +26,42 @@ export type {
   JobReclaimer,
 } from './jobs/types.js';
 export type { DirectDispatch } from './middleware/direct.js';
+export { type ComposedModules, isModuleEnabled, type ModulePlan } from './module/compose.js';
+export {
+  type AnyModule,
+  defineModule,
+  defineRoute,
+  type ModuleBuild,
+  type ModuleDefinition,
+  type ModuleOptionsSpec,
+  type ModuleRoute,
+  type ServicesOf,
+  type SvcModule,
+} from './module/define.js';
+export type { AdminModuleServices } from './modules/admin/index.js';
+export {
+  adminModule,
+  authModule,
+  BUILT_IN_MODULES,
+  cacheModule,
+  configModule,
+  dashboardModule,
+  dictModule,
+  externalAuthModule,
+  healthModule,
+  importModule,
+  jobModule,
+  logModule,
+  metaModule,
+  mfaModule,
+  monitorModule,
+  noticeModule,
+  personalModule,
+  portalModule,
+  realtimeModule,
+  recycleBinModule,
+  uploadModule,
+} from './modules/index.js';
 export {
   deleteNotice,
   isSameOriginPath,
@@ -64,7 +100,6 @@ export {
 } from './realtime/bus.js';
 export { HUB_PATH, HubCloseCode, isRealtimeEnabled, type RealtimeHub } from './realtime/hub.js';
 export { SCALAR_PACKAGE, SCALAR_RANGE } from './routes/docs/scalar-bundle.js';
-export { isModuleEnabled } from './routes/index.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';
 export { requirePrincipal, requireUser } from './security/principal.js';

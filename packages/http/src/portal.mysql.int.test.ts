@@ -1,3 +1,3 @@
-import { definePortalContract } from './portal/portal.contract.js';
+import { definePortalContract } from './modules/portal/portal.contract.js';
 
 definePortalContract('MySql', 'Memory');

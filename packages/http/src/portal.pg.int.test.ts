@@ -1,4 +1,4 @@
-import { definePortalContract, definePortalScaleOutContract } from './portal/portal.contract.js';
+import { definePortalContract, definePortalScaleOutContract } from './modules/portal/portal.contract.js';
 
 definePortalContract('PostgreSQL', 'Redis');
 definePortalScaleOutContract('PostgreSQL');

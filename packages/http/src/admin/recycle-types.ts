@@ -22,14 +22,14 @@ import { opsServicesFor } from '../ops/services.js';
 
 export function registerKernelRecycleTypes(
   registry: RecycleBinRegistry,
-  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'logger'>,
+  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'logger' | 'modules'>,
 ): void {
   const { core } = deps;
   const { repos } = core;
   const bin: ResolvedRecycleDeps = { repos, now: deps.now };
   // Built lazily: the operations services are created on first use, after the administration services.
   const ops = () => opsServicesFor(deps);
-  const off = (name: string) => deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === name);
+  const off = (name: string) => !deps.modules.plan.isEnabled(name);
   const dictChanged = async (typeCode: string) => void (await (await ops().dicts).invalidate(typeCode));
   registry.register(
     softDeleteRecycleType(bin, {

@@ -42,13 +42,17 @@ import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
 import { validateExternalAuth } from '../external-auth/options.js';
 import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
+import { type ComposedModules, composeModules, planModules } from '../module/compose.js';
+import type { ModuleCore } from '../module/core.js';
+import type { AnyModule } from '../module/define.js';
+import { BUILT_IN_MODULES } from '../modules/index.js';
+import { HTTP_DEPS } from '../modules/legacy.js';
 import { noticeAlert } from '../notices/service.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { logRetentionReclaimer, opsServicesFor, uploadReclaimer } from '../ops/services.js';
-import { createRealtimeHub, isRealtimeEnabled, type RealtimeHub } from '../realtime/hub.js';
-import { isModuleEnabled } from '../routes/index.js';
+import { createRealtimeHub, type RealtimeHub } from '../realtime/hub.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -64,6 +68,11 @@ export interface CreateServerOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Host defaults in code (`{ Service: {...} }`); appsettings files and the environment override them. */
   defaults?: Record<string, unknown>;
+  /**
+   * The consumer's modules (`defineModule`), composed after the built-in ones: built once in dependency order,
+   * switched by `Service:Api:DisabledModules`; a clash of names, codes or routes stops start-up.
+   */
+  modules?: readonly AnyModule[];
   /** Consumer error-code sets; two sets claiming one number stop start-up. */
   errorCodes?: readonly ErrorCodeSet[];
   /** @default the structured logger (pretty on a Development terminal, else JSON lines) honouring `Logging:LogLevel` */
@@ -101,6 +110,8 @@ export interface SvcServer extends SvcApp {
   metrics: ServiceMetrics | undefined;
   /** The WebSocket hub (`Service:Realtime:Enabled`); `listen` attaches it to the Node server. */
   realtime: RealtimeHub | undefined;
+  /** The modules of this server: `modules.servicesOf(adminModule)`, `modules.plan.isEnabled('Job')`. */
+  modules: ComposedModules;
   /** The scheduled-job module (register compiled handlers with `jobs.engine.register`); undefined when `Job` is disabled. */
   jobs: JobModule | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
@@ -130,6 +141,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       ...(options.contentRoot ? { contentRoot: options.contentRoot } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.defaults ? { defaults: options.defaults } : {}),
+      moduleSections: [...BUILT_IN_MODULES, ...(options.modules ?? [])].flatMap(
+        (m) => m.options?.section ?? [],
+      ),
     });
   } catch (error) {
     throw asStartupError(error);
@@ -146,8 +160,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const { service, environment } = config;
   let errors: ErrorCodeRegistry;
   let jwtKey: ResolvedJwtKey;
+  let plan: ReturnType<typeof planModules>;
   try {
-    errors = new ErrorCodeRegistry(options.errorCodes ?? []);
+    plan = planModules([...BUILT_IN_MODULES, ...(options.modules ?? [])], config);
+    errors = new ErrorCodeRegistry([...plan.errorCodes, ...(options.errorCodes ?? [])]);
     assertUploadRootNotExposed({
       webEnabled: service.Web.Enabled,
       webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
@@ -163,6 +179,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   } catch (error) {
     throw asStartupError(error);
   }
+  for (const warning of plan.warnings) startup.warn(warning);
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
   const now = options.now ?? systemNow;
@@ -182,7 +199,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const database = await prepareDatabase(
     config,
     logger,
-    { extraMenus: options.seedMenus ?? [], now },
+    { extraMenus: [...plan.seedMenus, ...(options.seedMenus ?? [])], now },
     sqlLog,
   );
   let cache: Cache;
@@ -307,51 +324,80 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error);
   }
 
+  const readiness: HttpDeps['readiness'] = [
+    // A database that cannot serve a request within the acquire timeout (an SQLite file held by another
+    // writer included) makes requests answer 503: readiness says so within the same bound (contract §11).
+    {
+      name: 'database',
+      check: () => database.database.probe(),
+      timeoutMs: service.Database.AcquireTimeoutSeconds * 1000,
+    },
+    {
+      name: 'cache',
+      // Redis down is Degraded (200), not Unhealthy: the fallbacks serve (contract §10).
+      check: async () => {
+        if (resilientCache === undefined) return cache.ping();
+        return (await resilientCache.probe()) === 'Degraded' ? 'Degraded' : undefined;
+      },
+    },
+  ];
+  const coreServices: HttpDeps['core'] = {
+    database: database.database,
+    repos,
+    cache,
+    configStore,
+    auth: security.auth,
+    sessions: security.sessions,
+    permissions: security.permissions,
+    jwtKey,
+    mfa,
+  };
+  const exceptions = createExceptionRecorder({
+    sink: database.repos.exceptionLogs,
+    logger: logger.child('Service.Exceptions'),
+    now,
+  });
+  const moduleCore: ModuleCore & { [HTTP_DEPS]?: HttpDeps } = {
+    ...coreServices,
+    config,
+    errors,
+    logger,
+    now,
+    exceptions,
+    security: security.http,
+    metrics,
+    cacheHealth: resilientCache,
+    readiness,
+  };
+  const modules = composeModules(plan, moduleCore, {
+    logger: startup,
+    sections: (section) => config.section(section),
+  });
   const deps: HttpDeps = {
     config,
     errors,
     logger,
-    exceptions: createExceptionRecorder({
-      sink: database.repos.exceptionLogs,
-      logger: logger.child('Service.Exceptions'),
-      now,
-    }),
-    readiness: [
-      // A database that cannot serve a request within the acquire timeout (an SQLite file held by another
-      // writer included) makes requests answer 503: readiness says so within the same bound (contract §11).
-      {
-        name: 'database',
-        check: () => database.database.probe(),
-        timeoutMs: service.Database.AcquireTimeoutSeconds * 1000,
-      },
-      {
-        name: 'cache',
-        // Redis down is Degraded (200), not Unhealthy: the fallbacks serve (contract §10).
-        check: async () => {
-          if (resilientCache === undefined) return cache.ping();
-          return (await resilientCache.probe()) === 'Degraded' ? 'Degraded' : undefined;
-        },
-      },
-    ],
+    exceptions,
+    readiness,
     version: packageVersion(),
     metrics,
     security: security.http,
     guards: createRouteGuards(security.http, errors, mfa.reauth),
-    core: {
-      database: database.database,
-      repos,
-      cache,
-      configStore,
-      auth: security.auth,
-      sessions: security.sessions,
-      permissions: security.permissions,
-      jwtKey,
-      mfa,
-    },
+    core: coreServices,
     now,
+    modules,
   };
-  const hub = isRealtimeEnabled(deps) ? createRealtimeHub(deps, resilientCache) : undefined;
-  const jobs = isModuleEnabled(deps, 'Job')
+  moduleCore[HTTP_DEPS] = deps;
+  try {
+    await modules.build();
+  } catch (error) {
+    durableLogin.writer.close();
+    await Promise.allSettled([cache.close(), database.close()]);
+    throw asStartupError(error);
+  }
+  readiness.push(...modules.health());
+  const hub = plan.isEnabled('Realtime') ? createRealtimeHub(deps, resilientCache) : undefined;
+  const jobs = plan.isEnabled('Job')
     ? createJobModule(
         { config, repos, cache, ...(resilientCache ? { cacheHealth: resilientCache } : {}), logger, now },
         jobModuleOptions(deps, options.jobs),
@@ -388,6 +434,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       throw asStartupError(error, 'The job engine could not start');
     }
   }
+  try {
+    await modules.start();
+  } catch (error) {
+    await hub?.close().catch(() => {});
+    await jobs?.stop().catch(() => {});
+    await modules.close();
+    await Promise.allSettled([cache.close(), database.close()]);
+    throw asStartupError(error, 'A module could not start');
+  }
 
   let closed = false;
   return {
@@ -403,6 +458,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
     realtime: hub,
+    modules,
     jobs,
     async close() {
       if (closed) return;
@@ -410,6 +466,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       await hub?.close();
       // Runs in flight are aborted and written before the pools close.
       await jobs?.stop().catch(() => {});
+      await modules.close();
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
       await Promise.all([
@@ -443,14 +500,14 @@ function requireRedisUrl(url: string | null): string {
  * reclaimers run after the kernel's.
  */
 function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): JobModuleOptions {
-  const alert = isModuleEnabled(deps, 'Notice') ? noticeAlert(deps) : undefined;
+  const alert = deps.modules.plan.isEnabled('Notice') ? noticeAlert(deps) : undefined;
   return {
     ...given,
     alertAdministrators:
       given?.alertAdministrators ??
       (alert && ((job, text) => alert(`Job ${job.name} (${job.code}) is in Panic`.slice(0, 128), text))),
     reclaimers: [
-      ...(isModuleEnabled(deps, 'Upload') ? [uploadReclaimer(deps)] : []),
+      ...(deps.modules.plan.isEnabled('Upload') ? [uploadReclaimer(deps)] : []),
       ...(deps.config.service.Logging.RetentionDays > 0 ? [logRetentionReclaimer(deps)] : []),
       ...(given?.reclaimers ?? []),
     ],

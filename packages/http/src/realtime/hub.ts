@@ -165,11 +165,9 @@ function expiryOf(token: string): number | undefined {
   }
 }
 
-/** Whether the hub is on for these deps (`Service:Realtime:Enabled`, Development by default, kill-switch). */
-export function isRealtimeEnabled(deps: Pick<HttpDeps, 'config'>): boolean {
-  const { service, environment } = deps.config;
-  const on = service.Realtime.Enabled ?? environment.isDevelopment;
-  return on && !service.Api.DisabledModules.some((m) => m.toLowerCase() === 'realtime');
+/** Whether the hub is on for these deps (module `Realtime`: `Service:Realtime:Enabled`, Development by default). */
+export function isRealtimeEnabled(deps: Pick<HttpDeps, 'modules'>): boolean {
+  return deps.modules.plan.isEnabled('Realtime');
 }
 
 /**

@@ -13,6 +13,7 @@ import { createConsoleLogger } from '@svc/logging';
 import type { CreateAppOptions } from '../app.js';
 import { createServer, type SvcServer } from '../host/create-server.js';
 import type { JobModuleOptions } from '../jobs/module.js';
+import type { AnyModule } from '../module/define.js';
 
 export interface TestServerOptions {
   /** @default 'Sqlite' */
@@ -22,6 +23,8 @@ export interface TestServerOptions {
   /** Extra environment variables (`Service__...`, `ASPNETCORE_ENVIRONMENT`). Development is the default. */
   env?: Record<string, string>;
   errorCodes?: readonly ErrorCodeSet[];
+  /** Modules of the test's own (`defineModule`), composed after the built-in ones. */
+  modules?: readonly AnyModule[];
   configure?: CreateAppOptions['configure'];
   /** Extra seed menus (buttons for test routes' permission codes). */
   seedMenus?: readonly SeedMenu[];
@@ -83,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       env: testEnvironment(database, options),
       logger,
       ...(options.errorCodes ? { errorCodes: options.errorCodes } : {}),
+      ...(options.modules ? { modules: options.modules } : {}),
       ...(options.configure ? { configure: options.configure } : {}),
       ...(options.seedMenus ? { seedMenus: options.seedMenus } : {}),
       ...(options.now ? { now: options.now } : {}),

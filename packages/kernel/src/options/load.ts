@@ -27,6 +27,11 @@ export interface Configuration {
   logging: LoggingOptions;
   /** Unknown keys and other non-fatal findings, to be logged at start-up. */
   warnings: string[];
+  /**
+   * The raw value of a module's own section `Service:<name>` (case-insensitive), as files, the environment and
+   * host defaults merged it; undefined when nothing sets it. Modules parse it with their own schema.
+   */
+  section(name: string): unknown;
 }
 
 export interface LoadConfigurationInput {
@@ -36,6 +41,8 @@ export interface LoadConfigurationInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** Host defaults in code, as a raw tree `{ Service: {...}, Logging: {...} }`; configuration files and the environment override them. */
   defaults?: Record<string, unknown>;
+  /** Sections under `Service` that modules own and parse themselves (not warned about as unknown keys). */
+  moduleSections?: readonly string[];
 }
 
 type Tree = Record<string, unknown>;
@@ -72,10 +79,27 @@ export function loadConfiguration(input: LoadConfigurationInput = {}): Configura
       return undefined;
     }
   };
-  const service = parse(() => parseSection(serviceSchema, pick(tree, 'Service'), 'Service'));
+  const serviceTree = pick(tree, 'Service');
+  const owned = new Set((input.moduleSections ?? []).map((n) => n.toLowerCase()));
+  const modulesTree: Tree = {};
+  let kernelTree = serviceTree;
+  if (isRecord(serviceTree) && owned.size > 0) {
+    kernelTree = {};
+    for (const [key, value] of Object.entries(serviceTree)) {
+      if (owned.has(key.toLowerCase())) modulesTree[key.toLowerCase()] = value;
+      else (kernelTree as Tree)[key] = value;
+    }
+  }
+  const service = parse(() => parseSection(serviceSchema, kernelTree, 'Service'));
   const logging = parse(() => parseSection(loggingSchema, pick(tree, 'Logging'), 'Logging'));
   if (problems.length > 0 || !service || !logging) throw new OptionsError(problems);
-  return { environment, service, logging, warnings };
+  return {
+    environment,
+    service,
+    logging,
+    warnings,
+    section: (name) => modulesTree[name.toLowerCase()],
+  };
 }
 
 /** Resolves a configured path against the content root. */

@@ -5,10 +5,8 @@
  * taken for an id. The recycle bin belongs to the `RecycleBin` module of `Service:Api:DisabledModules`.
  */
 import type { AdminRouteDeps } from '../../admin/route-deps.js';
-import { adminServicesFor } from '../../admin/services.js';
-import type { HttpDeps } from '../../deps.js';
+import type { AdminModuleServices } from '../../modules/admin/services.js';
 import type { RegisterContext } from '../../openapi/register.js';
-import { portalServicesFor } from '../../portal/services.js';
 import * as menuCreate from './menus/create.js';
 import * as menuDelete from './menus/delete.js';
 import * as menuRoutes from './menus/routes.js';
@@ -58,11 +56,12 @@ import * as userPage from './users/page.js';
 import * as userResetPassword from './users/reset-password.js';
 import * as userUpdate from './users/update.js';
 
-export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void {
+export function registerAdminRoutes(ctx: RegisterContext, services: AdminModuleServices): void {
+  const deps = services.http;
   const admin: AdminRouteDeps = {
-    admin: adminServicesFor(deps),
+    admin: services.admin,
     maxPageSize: deps.config.service.Api.MaxPageSize,
-    portal: portalServicesFor(deps).portal,
+    portal: services.portal.portal,
     reauth: deps.core.mfa.reauth,
   };
   for (const route of [
@@ -113,9 +112,6 @@ export function registerAdminRoutes(ctx: RegisterContext, deps: HttpDeps): void 
     route.register(ctx, admin);
   }
   menuRoutes.register(ctx);
-  const recycleDisabled = deps.config.service.Api.DisabledModules.some(
-    (m) => m.toLowerCase() === 'recyclebin',
-  );
-  if (!recycleDisabled)
+  if (deps.modules.plan.isEnabled('RecycleBin'))
     for (const route of [recycleTypes, recyclePage, recycleRestore, recyclePurge]) route.register(ctx, admin);
 }

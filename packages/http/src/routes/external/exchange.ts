@@ -3,11 +3,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { getCookie } from 'hono/cookie';
 import type { HttpDeps } from '../../deps.js';
+import { LoginOutputSchema } from '../../modules/auth/routes/schemas.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { clientInfoOf } from '../../security/client.js';
 import { loginOutput } from '../../security/cookies.js';
-import { LoginOutputSchema } from '../auth/schemas.js';
 import { jsonBody } from '../mfa/schemas.js';
 import { BASE, BINDER_COOKIE, externalAuthOf } from './shared.js';
 

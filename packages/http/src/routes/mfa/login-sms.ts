@@ -2,11 +2,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import type { HttpDeps } from '../../deps.js';
+import { LoginOutputSchema } from '../../modules/auth/routes/schemas.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { clientInfoOf } from '../../security/client.js';
 import { loginOutput } from '../../security/cookies.js';
-import { LoginOutputSchema } from '../auth/schemas.js';
 import { ChallengeCodeBody, jsonBody } from './schemas.js';
 
 export const route = createRoute({

@@ -51,7 +51,7 @@ import type { OpsRouteDeps } from './route-deps.js';
 
 type RouteModule = { register(ctx: RegisterContext, d: OpsRouteDeps): void };
 
-const MODULES: Record<string, RouteModule[]> = {
+const MODULES = {
   Config: [
     configPage,
     site,
@@ -91,20 +91,17 @@ const MODULES: Record<string, RouteModule[]> = {
     fileView,
     fileDelete,
   ],
-};
+} satisfies Record<string, RouteModule[]>;
 
-/** `Service:Api:DisabledModules` match, case-insensitive (as `isModuleEnabled` of the route index). */
-const disabled = (deps: HttpDeps, module: string) =>
-  deps.config.service.Api.DisabledModules.some((m) => m.toLowerCase() === module.toLowerCase());
+/** The operations areas (each a module of its own). */
+export type OpsArea = keyof typeof MODULES;
 
-export function registerOpsRoutes(ctx: RegisterContext, deps: HttpDeps): void {
+/** Registers the routes of one operations area. */
+export function registerOpsArea(area: OpsArea, ctx: RegisterContext, deps: HttpDeps): void {
   const d: OpsRouteDeps = {
     http: deps,
     ops: opsServicesFor(deps),
     maxPageSize: deps.config.service.Api.MaxPageSize,
   };
-  for (const [module, routes] of Object.entries(MODULES)) {
-    if (disabled(deps, module)) continue;
-    for (const route of routes) route.register({ ...ctx, module }, d);
-  }
+  for (const route of MODULES[area]) route.register(ctx, d);
 }

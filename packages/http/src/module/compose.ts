@@ -1,0 +1,269 @@
+/**
+ * The composition root of modules. `planModules` reads the definitions before anything is built: which modules
+ * are on (the one reader of `Service:Api:DisabledModules`), in which order they are built (dependencies first),
+ * and it refuses two modules claiming one name, error code or route, naming both. `buildModules` then builds
+ * each enabled module's services once, in that order, into a table owned by the server; `registerModuleRoutes`
+ * registers their routes in the order the modules were given.
+ */
+import type { SeedMenu } from '@svc/data';
+import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
+import { StartupError } from '../host/startup-error.js';
+import type { RegisterContext } from '../openapi/register.js';
+import type { HealthCheck, ModuleCore } from './core.js';
+import type { AnyModule, ModuleBuild, ServicesOf } from './define.js';
+
+/** What the definitions say before any service exists. */
+export interface ModulePlan {
+  /** Enabled modules in the order given (route registration order). */
+  readonly enabled: readonly AnyModule[];
+  /** Enabled modules, each after the modules it depends on (build and start order). */
+  readonly buildOrder: readonly AnyModule[];
+  /** Error-code sets of the enabled modules. */
+  readonly errorCodes: readonly ErrorCodeSet[];
+  /** Seed menus of the enabled modules. */
+  readonly seedMenus: readonly SeedMenu[];
+  /** Findings to log at start-up (a name in DisabledModules no module has, …). */
+  readonly warnings: readonly string[];
+  /** True when the module named (case-insensitive) is given and on. */
+  isEnabled(name: string): boolean;
+}
+
+const lower = (name: string) => name.toLowerCase();
+
+/**
+ * Plans the modules of a server. Throws `StartupError` naming both sides of a clash (two modules of one name, one
+ * error-code number or one route) and a module whose dependency is off.
+ */
+export function planModules(modules: readonly AnyModule[], config: Configuration): ModulePlan {
+  const byName = new Map<string, AnyModule>();
+  for (const module of modules) {
+    const taken = byName.get(lower(module.name));
+    if (taken === module) continue;
+    if (taken)
+      throw new StartupError(
+        `Two modules are named ${module.name}${taken.name === module.name ? '' : ` (${taken.name})`}: module names must be unique (case-insensitive).`,
+      );
+    byName.set(lower(module.name), module);
+  }
+  const given = [...byName.values()];
+  const warnings: string[] = [];
+  const disabled = new Set<string>();
+  for (const name of config.service.Api.DisabledModules) {
+    const module = byName.get(lower(name));
+    if (!module)
+      warnings.push(`Service:Api:DisabledModules names "${name}", which no module has; it is ignored.`);
+    else if (module.switchable === false)
+      warnings.push(`Service:Api:DisabledModules names "${name}", which cannot be disabled; it is ignored.`);
+    else disabled.add(lower(name));
+  }
+  const on = new Set(
+    given.filter((m) => !disabled.has(lower(m.name)) && (m.when?.(config) ?? true)).map((m) => lower(m.name)),
+  );
+  const enabled = given.filter((m) => on.has(lower(m.name)));
+  for (const module of enabled) {
+    for (const dep of module.dependsOn ?? []) {
+      if (!byName.has(lower(dep.name)))
+        throw new StartupError(
+          `Module ${module.name} depends on module ${dep.name}, which is not installed.`,
+        );
+      if (!on.has(lower(dep.name)))
+        throw new StartupError(
+          `Module ${module.name} depends on module ${dep.name}, which is off: enable ${dep.name} or disable ${module.name} too (Service:Api:DisabledModules).`,
+        );
+    }
+  }
+  assertNoCodeClash(enabled);
+  assertNoRouteClash(enabled);
+  return {
+    enabled,
+    buildOrder: dependencyOrder(enabled, on),
+    errorCodes: enabled.flatMap((m) => m.errorCodes ?? []),
+    seedMenus: enabled.flatMap((m) => m.seedMenus ?? []),
+    warnings,
+    isEnabled: (name) => on.has(lower(name)),
+  };
+}
+
+function assertNoCodeClash(modules: readonly AnyModule[]): void {
+  const owner = new Map<number, { module: string; key: string }>();
+  for (const module of modules) {
+    for (const set of module.errorCodes ?? []) {
+      for (const [key, def] of Object.entries(set) as [string, { code: number; msgKey: string }][]) {
+        const taken = owner.get(def.code);
+        if (taken && taken.module !== module.name)
+          throw new StartupError(
+            `Error code ${def.code} is claimed by module ${taken.module} (${taken.key}) and by module ${module.name} (${key}).`,
+          );
+        owner.set(def.code, { module: module.name, key });
+      }
+    }
+  }
+}
+
+function assertNoRouteClash(modules: readonly AnyModule[]): void {
+  const owner = new Map<string, string>();
+  for (const module of modules) {
+    for (const { route } of module.routes ?? []) {
+      const key = `${route.method.toUpperCase()} ${route.path}`;
+      const taken = owner.get(key);
+      if (taken !== undefined)
+        throw new StartupError(
+          taken === module.name
+            ? `Module ${module.name} declares ${key} twice.`
+            : `Route ${key} is declared by module ${taken} and by module ${module.name}.`,
+        );
+      owner.set(key, module.name);
+    }
+  }
+}
+
+/** Dependencies first, otherwise the given order; a cycle fails start-up naming its modules. */
+function dependencyOrder(enabled: readonly AnyModule[], on: ReadonlySet<string>): AnyModule[] {
+  const order: AnyModule[] = [];
+  const state = new Map<AnyModule, 'visiting' | 'done'>();
+  const visit = (module: AnyModule, path: string[]) => {
+    const seen = state.get(module);
+    if (seen === 'done') return;
+    if (seen === 'visiting')
+      throw new StartupError(
+        `Modules depend on each other in a cycle: ${[...path, module.name].join(' → ')}.`,
+      );
+    state.set(module, 'visiting');
+    for (const dep of [...(module.dependsOn ?? []), ...(module.optional ?? [])]) {
+      const target = enabled.find((m) => lower(m.name) === lower(dep.name));
+      if (target && on.has(lower(dep.name))) visit(target, [...path, module.name]);
+    }
+    state.set(module, 'done');
+    order.push(module);
+  };
+  for (const module of enabled) visit(module, []);
+  return order;
+}
+
+/** The built modules of one server. */
+export interface ComposedModules {
+  readonly plan: ModulePlan;
+  /** Builds every enabled module's services once, dependencies first (called once by the composition root). */
+  build(): Promise<void>;
+  /** The services a module built; throws for a module that is off or not given. */
+  servicesOf<M extends AnyModule>(module: M): ServicesOf<M>;
+  /** The services of a module when it is on. */
+  servicesIfOn<M extends AnyModule>(module: M): ServicesOf<M> | undefined;
+  /** Health checks of the enabled modules, in build order (after `build`). */
+  health(): HealthCheck[];
+  /** Registers the enabled modules' routes, each module as its own `x-module` area. */
+  registerRoutes(ctx: RegisterContext): void;
+  /** Runs each module's `start`, dependencies first. */
+  start(): Promise<void>;
+  /** Runs each module's `close`, dependents first; a failure is logged and the rest still close. */
+  close(): Promise<void>;
+}
+
+interface Built {
+  services: unknown;
+  build: ModuleBuild<unknown>;
+}
+
+/**
+ * The modules of one server, to be built with `build()`: each enabled module's services once, dependencies
+ * first. A module's options are parsed from `Service:<section>` with its schema; a bad value fails start-up
+ * naming the key.
+ */
+export function composeModules(
+  plan: ModulePlan,
+  core: ModuleCore,
+  options: { logger: Logger; sections: (section: string) => unknown },
+): ComposedModules {
+  const built = new Map<AnyModule, Built>();
+  const byName = new Map(plan.enabled.map((m) => [lower(m.name), m]));
+  const find = (module: AnyModule) => byName.get(lower(module.name));
+  const servicesIfOn = <M extends AnyModule>(module: M): ServicesOf<M> | undefined => {
+    const target = find(module);
+    return target ? (built.get(target)?.services as ServicesOf<M>) : undefined;
+  };
+  const build = async () => {
+    for (const module of plan.buildOrder) {
+      const declared = (dep: AnyModule, list: readonly AnyModule[] | undefined) =>
+        (list ?? []).some((d) => lower(d.name) === lower(dep.name));
+      const build: ModuleBuild<unknown> = {
+        core,
+        options: parseOptions(module, options.sections),
+        use: (dep) => {
+          if (!declared(dep, module.dependsOn))
+            throw new TypeError(
+              `Module ${module.name} uses module ${dep.name} without declaring it in dependsOn.`,
+            );
+          const target = find(dep);
+          if (!target || !built.has(target)) throw new TypeError(`Module ${dep.name} is not built.`);
+          return built.get(target)?.services as never;
+        },
+        useOptional: (dep) => {
+          if (!declared(dep, module.optional) && !declared(dep, module.dependsOn))
+            throw new TypeError(
+              `Module ${module.name} uses module ${dep.name} without declaring it in optional.`,
+            );
+          return servicesIfOn(dep) as never;
+        },
+      };
+      const services = module.services ? await module.services(build) : undefined;
+      built.set(module, { services, build });
+    }
+  };
+  const log = options.logger;
+  return {
+    plan,
+    servicesOf: (module) => {
+      const target = find(module);
+      if (!target) throw new TypeError(`Module ${module.name} is off or not given.`);
+      const b = built.get(target);
+      if (!b) throw new TypeError(`Module ${module.name} is not built yet.`);
+      return b.services as never;
+    },
+    build,
+    servicesIfOn,
+    health: () =>
+      plan.buildOrder.flatMap((m) => {
+        const b = built.get(m);
+        return b ? [...(m.health?.(b.services, b.build) ?? [])] : [];
+      }),
+    registerRoutes(ctx) {
+      for (const module of plan.enabled) {
+        const b = built.get(module) as Built;
+        const area: RegisterContext = { ...ctx, module: module.name };
+        for (const route of module.routes ?? []) route.register(area, b.services);
+      }
+    },
+    async start() {
+      for (const module of plan.buildOrder) {
+        const b = built.get(module) as Built;
+        await module.start?.(b.services, b.build);
+      }
+    },
+    async close() {
+      for (const module of [...plan.buildOrder].reverse()) {
+        const b = built.get(module) as Built;
+        try {
+          await module.close?.(b.services, b.build);
+        } catch (error) {
+          log.error(`Module ${module.name} did not close cleanly.`, { error });
+        }
+      }
+    },
+  };
+}
+
+function parseOptions(module: AnyModule, sections: (section: string) => unknown): unknown {
+  if (!module.options) return undefined;
+  const { section, schema } = module.options;
+  const parsed = schema.safeParse(sections(section) ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `Service:${[section, ...issue.path.map(String)].join(':')}: ${issue.message}`,
+  );
+  throw new StartupError(`Module ${module.name} has invalid options. ${problems.join('; ')}`);
+}
+
+/** True when the module named is on in the server these deps belong to (`deps.modules.plan.isEnabled`). */
+export function isModuleEnabled(deps: { modules: { plan: ModulePlan } }, name: string): boolean {
+  return deps.modules.plan.isEnabled(name);
+}

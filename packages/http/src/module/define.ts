@@ -1,0 +1,119 @@
+/**
+ * The one shape of a module, built-in or a consumer's: `defineModule` declares what a module brings (its name in
+ * `Service:Api:DisabledModules`, its options, error codes, seed menus, the services it builds once from the core
+ * and from the modules it depends on, its routes, health checks, start and close), and `defineRoute` declares
+ * one route with its policy. `createServer({ modules })` composes them (module/compose.ts): enabled modules only,
+ * built once in dependency order, the switch read in one place.
+ */
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { SeedMenu } from '@svc/data';
+import type { Configuration, ErrorCodeSet } from '@svc/kernel';
+import type { z } from 'zod';
+import type { AppEnv } from '../context.js';
+import { type RegisterContext, type RouteOptions, registerRoute } from '../openapi/register.js';
+import type { HealthCheck, ModuleCore } from './core.js';
+
+/** What a module's `services` factory (and its other hooks) receive. */
+export interface ModuleBuild<O> {
+  core: ModuleCore;
+  /** The module's options, parsed from its configuration section with its schema's defaults. */
+  options: O;
+  /**
+   * The public services of a module this one declares in `dependsOn` (or `optional` — then undefined when that
+   * module is off). Asking for any other module is a programming error and throws.
+   */
+  use<M extends AnyModule>(module: M): ServicesOf<M>;
+  useOptional<M extends AnyModule>(module: M): ServicesOf<M> | undefined;
+}
+
+/** One route of a module: its definition (method and path, read before anything registers) and its registration. */
+export interface ModuleRoute<S> {
+  readonly route: Pick<RouteConfig, 'method' | 'path'>;
+  register(ctx: RegisterContext, services: S): void;
+}
+
+export interface ModuleOptionsSpec<O> {
+  /** The section under `Service` (`Service:<section>:…` in files and `Service__<section>__…` in the environment). */
+  section: string;
+  schema: z.ZodType<O>;
+}
+
+export interface ModuleDefinition<Name extends string, S, O> {
+  /** The module's name: its entry in `Service:Api:DisabledModules` and its `x-module` in the contract. */
+  name: Name;
+  /** False for the modules the service cannot run without (listing them in DisabledModules fails start-up). @default true */
+  switchable?: boolean;
+  /** Extra condition besides the switch (e.g. `Service:Realtime:Enabled`); false leaves the module off. */
+  when?: (config: Configuration) => boolean;
+  /** Modules whose services this one uses; each must be enabled when this one is. */
+  dependsOn?: readonly AnyModule[];
+  /** Modules this one uses when they are on (`useOptional`). */
+  optional?: readonly AnyModule[];
+  options?: ModuleOptionsSpec<O>;
+  /** The module's error codes (its own number segment); two modules claiming one number fail start-up. */
+  errorCodes?: readonly ErrorCodeSet[];
+  /** Menus and buttons added to the default tree at first start. */
+  seedMenus?: readonly SeedMenu[];
+  /** Builds the module's services once, after the modules it depends on. */
+  services?: (build: ModuleBuild<O>) => S | Promise<S>;
+  /** The module's routes, registered in this order (fixed paths before the `{id}` routes that would take them). */
+  routes?: readonly ModuleRoute<NoInfer<S>>[];
+  /** Checked by `GET /health/ready`. */
+  health?: (services: NoInfer<S>, build: ModuleBuild<O>) => readonly HealthCheck[];
+  /** Runs after every module is built and the routes are registered, in dependency order. */
+  start?: (services: NoInfer<S>, build: ModuleBuild<O>) => Promise<void> | void;
+  /** Runs at shutdown, in reverse dependency order; errors are logged, never thrown. */
+  close?: (services: NoInfer<S>, build: ModuleBuild<O>) => Promise<void> | void;
+}
+
+/** A defined module: its definition, frozen. */
+export interface SvcModule<Name extends string = string, S = unknown, O = unknown>
+  extends Readonly<ModuleDefinition<Name, S, O>> {
+  readonly kind: 'svc-module';
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the variance-free shape of any module, for lists and constraints.
+export type AnyModule = SvcModule<string, any, any>;
+
+/** The services a module builds. */
+// biome-ignore lint/suspicious/noExplicitAny: options sit in a contravariant position; any module matches.
+export type ServicesOf<M> = M extends SvcModule<string, infer S, any> ? S : never;
+
+/**
+ * Defines a module.
+ * @example
+ * export const shop = defineModule({
+ *   name: 'Shop',
+ *   dependsOn: [admin],
+ *   services: ({ core, use }) => createShopServices(core.repos, use(admin)),
+ *   routes: [productPage, productCreate],
+ * });
+ */
+export function defineModule<const Name extends string, S = unknown, O = unknown>(
+  definition: ModuleDefinition<Name, S, O>,
+): SvcModule<Name, S, O> {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(definition.name))
+    throw new TypeError(
+      `Module name "${definition.name}" must be letters and digits, starting with a letter.`,
+    );
+  return Object.freeze({ ...definition, kind: 'svc-module' as const });
+}
+
+/**
+ * Defines one route of a module: the `createRoute` definition, its policy (auth marker, re-authentication, …)
+ * and a handler made from the module's services.
+ * @example
+ * export default defineRoute(route, { auth: 'permission', reauth: true }, (shop: ShopServices) => async (c) =>
+ *   c.json(ok(await shop.products.remove(c.req.valid('param').id)), 200));
+ */
+export function defineRoute<S, R extends RouteConfig>(
+  route: R,
+  options: RouteOptions,
+  handler: (services: S) => RouteHandler<R, AppEnv>,
+): ModuleRoute<S> & { readonly options: RouteOptions } {
+  return {
+    route,
+    options,
+    register: (ctx, services) => registerRoute(ctx, route, options, handler(services)),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The built-in modules, in the order their routes are registered (fixed paths before the `{id}` routes that would
+ * take them: `GET /sys/user/export` of `Import` before `GET /sys/user/{id}` of `Admin`).
+ */
+import type { AnyModule } from '../module/define.js';
+import { adminModule } from './admin/index.js';
+import { authModule } from './auth/index.js';
+import { dashboardModule } from './dashboard/index.js';
+import { externalAuthModule } from './external-auth/index.js';
+import { healthModule } from './health/index.js';
+import { importModule } from './import/index.js';
+import { jobModule } from './job/index.js';
+import { metaModule } from './meta/index.js';
+import { mfaModule } from './mfa/index.js';
+import { noticeModule } from './notice/index.js';
+import {
+  cacheModule,
+  configModule,
+  dictModule,
+  logModule,
+  monitorModule,
+  uploadModule,
+} from './ops/index.js';
+import { personalModule } from './personal/index.js';
+import { portalModule } from './portal/index.js';
+import { realtimeModule } from './realtime/index.js';
+import { recycleBinModule } from './recycle-bin/index.js';
+
+export const BUILT_IN_MODULES: readonly AnyModule[] = [
+  healthModule,
+  authModule,
+  personalModule,
+  metaModule,
+  mfaModule,
+  importModule,
+  externalAuthModule,
+  adminModule,
+  recycleBinModule,
+  configModule,
+  dictModule,
+  cacheModule,
+  logModule,
+  monitorModule,
+  uploadModule,
+  portalModule,
+  dashboardModule,
+  noticeModule,
+  jobModule,
+  realtimeModule,
+];
+
+export {
+  adminModule,
+  authModule,
+  cacheModule,
+  configModule,
+  dashboardModule,
+  dictModule,
+  externalAuthModule,
+  healthModule,
+  importModule,
+  jobModule,
+  logModule,
+  metaModule,
+  mfaModule,
+  monitorModule,
+  noticeModule,
+  personalModule,
+  portalModule,
+  realtimeModule,
+  recycleBinModule,
+  uploadModule,
+};
