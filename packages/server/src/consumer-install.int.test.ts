@@ -30,7 +30,7 @@ import { createTestDatabase } from '@svc/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const PUBLIC = ['kernel', 'data', 'security', 'logging', 'http', 'server'] as const;
+const PUBLIC = ['kernel', 'data', 'security', 'logging', 'modules', 'http', 'server'] as const;
 const PNPM = ['-y', 'pnpm@10.34.9'];
 const INSTALL_TIMEOUT_MS = 8 * 60_000;
 

@@ -2,11 +2,12 @@ import * as data from '@svc/data';
 import * as http from '@svc/http';
 import * as kernel from '@svc/kernel';
 import * as logging from '@svc/logging';
+import * as modules from '@svc/modules';
 import * as security from '@svc/security';
 import { describe, expect, it } from 'vitest';
 import * as server from './index.js';
 
-const layers = { kernel, data, security, logging, http } as Record<string, Record<string, unknown>>;
+const layers = { kernel, data, security, logging, modules, http } as Record<string, Record<string, unknown>>;
 
 describe('@svc/server barrel', () => {
   it('no two layers export the same name (an `export *` collision would silently drop both)', () => {

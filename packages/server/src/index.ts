@@ -7,4 +7,5 @@ export * from '@svc/data';
 export * from '@svc/http';
 export * from '@svc/kernel';
 export * from '@svc/logging';
+export * from '@svc/modules';
 export * from '@svc/security';

@@ -14,7 +14,7 @@ import { SCALAR_RANGE } from '@svc/http';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const PUBLIC = ['kernel', 'data', 'security', 'logging', 'http', 'server', 'web'] as const;
+const PUBLIC = ['kernel', 'data', 'security', 'logging', 'modules', 'http', 'server', 'web'] as const;
 
 interface Manifest {
   name: string;

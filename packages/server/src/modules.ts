@@ -1,0 +1,2 @@
+/** Re-export of @svc/modules. */
+export * from '@svc/modules';
