@@ -55,7 +55,15 @@ export {
   TransactionWaitTimeoutError,
   uniqueOr,
 } from './errors.js';
-export { findMissingTables, MIGRATIONS_TABLE, migrateDatabase, migrationsPath } from './migrate.js';
+export {
+  findMissingTables,
+  findMissingTablesOf,
+  MIGRATIONS_TABLE,
+  type ModuleMigrationTarget,
+  migrateDatabase,
+  migrateModuleTables,
+  migrationsPath,
+} from './migrate.js';
 export {
   DEFAULT_PAGE_SIZE,
   findSortColumn,
@@ -115,5 +123,6 @@ export {
   seedPermissionCodes,
 } from './seed/menus.js';
 export { runSeed, type SeedConfig, type SeedInput, type SeedResult } from './seed/run-seed.js';
+export type { TablesConform } from './table-conformance.js';
 export { type TableKey, type Tables, tableNames } from './tables.js';
 export { TRANSACTION_ATTEMPTS } from './transactions.js';

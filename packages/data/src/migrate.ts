@@ -4,6 +4,7 @@
  * when code-first creation is off there.
  */
 import { fileURLToPath } from 'node:url';
+import { getTableName, type Table } from 'drizzle-orm';
 import type { Database } from './database.js';
 import { tableNames } from './tables.js';
 
@@ -29,4 +30,29 @@ export async function migrateDatabase(database: Database): Promise<void> {
 export async function findMissingTables(database: Database): Promise<string[]> {
   const present = new Set((await database.adapter.listTables(database.db)).map((name) => name.toLowerCase()));
   return tableNames(database.tables).filter((name) => !present.has(name.toLowerCase()));
+}
+
+/** A module's own tables: their migrations folder for the connected dialect and the journal they are listed in. */
+export interface ModuleMigrationTarget {
+  /** drizzle-kit's output folder for this dialect (a path, or a `file:` URL such as `new URL('./migrations/sqlite', import.meta.url)`). */
+  folder: string | URL;
+  /** Journal table of the module's migrations, apart from the kernel's. */
+  table: string;
+}
+
+/** Applies a module's migrations the journal does not list yet (its own folder and journal). */
+export async function migrateModuleTables(database: Database, target: ModuleMigrationTarget): Promise<void> {
+  const folder = target.folder instanceof URL ? fileURLToPath(target.folder) : target.folder;
+  await database.adapter.migrate(database.db, { folder, table: target.table });
+}
+
+/** SQL names of the given tables (a module's) that the connected database lacks. */
+export async function findMissingTablesOf(
+  database: Database,
+  tables: Readonly<Record<string, unknown>>,
+): Promise<string[]> {
+  const present = new Set((await database.adapter.listTables(database.db)).map((name) => name.toLowerCase()));
+  return Object.values(tables)
+    .map((table) => getTableName(table as Table))
+    .filter((name) => !present.has(name.toLowerCase()));
 }

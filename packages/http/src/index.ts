@@ -35,6 +35,7 @@ export {
   type ModuleDefinition,
   type ModuleOptionsSpec,
   type ModuleRoute,
+  type ModuleTables,
   type ServicesOf,
   type SvcModule,
 } from './module/define.js';

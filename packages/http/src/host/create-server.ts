@@ -199,7 +199,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const database = await prepareDatabase(
     config,
     logger,
-    { extraMenus: [...plan.seedMenus, ...(options.seedMenus ?? [])], now },
+    { extraMenus: [...plan.seedMenus, ...(options.seedMenus ?? [])], now, modules: plan.enabled },
     sqlLog,
   );
   let cache: Cache;

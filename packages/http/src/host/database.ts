@@ -20,6 +20,8 @@ import {
 } from '@svc/data';
 import type { Configuration, Logger } from '@svc/kernel';
 import { generateSeedPassword, hashPassword, runtimeSeedRows } from '@svc/kernel';
+import { prepareModuleTables } from '../module/compose.js';
+import type { AnyModule } from '../module/define.js';
 import { seedPasswordBanner } from './banner.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
@@ -39,6 +41,8 @@ export interface SeedOptions {
   /** Menus added to the default tree (consumer permission routes). */
   extraMenus: readonly SeedMenu[];
   now: () => Date;
+  /** The enabled modules: those with tables of their own get them migrated (or checked) after the kernel's. */
+  modules?: readonly AnyModule[];
 }
 
 export async function prepareDatabase(
@@ -82,6 +86,7 @@ export async function prepareDatabase(
         );
       }
     }
+    await prepareModuleTables(database, seed.modules ?? [], codeFirst);
     const repos = createRepositories(database);
     await seedIfEmpty(config, database, repos, log, seed);
     if (await ensureSystemModule(database, seed.now()))

@@ -5,7 +5,13 @@
  * each enabled module's services once, in that order, into a table owned by the server; `registerModuleRoutes`
  * registers their routes in the order the modules were given.
  */
-import type { SeedMenu } from '@svc/data';
+import {
+  type Database,
+  findMissingTablesOf,
+  MIGRATIONS_TABLE,
+  migrateModuleTables,
+  type SeedMenu,
+} from '@svc/data';
 import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
@@ -161,7 +167,7 @@ export interface ComposedModules {
 
 interface Built {
   services: unknown;
-  build: ModuleBuild<unknown>;
+  build: ModuleBuild<unknown, unknown>;
 }
 
 /**
@@ -185,9 +191,10 @@ export function composeModules(
     for (const module of plan.buildOrder) {
       const declared = (dep: AnyModule, list: readonly AnyModule[] | undefined) =>
         (list ?? []).some((d) => lower(d.name) === lower(dep.name));
-      const build: ModuleBuild<unknown> = {
+      const build: ModuleBuild<unknown, unknown> = {
         core,
         options: parseOptions(module, options.sections),
+        tables: module.tables?.[core.database.dbType],
         use: (dep) => {
           if (!declared(dep, module.dependsOn))
             throw new TypeError(
@@ -266,4 +273,35 @@ function parseOptions(module: AnyModule, sections: (section: string) => unknown)
 /** True when the module named is on in the server these deps belong to (`deps.modules.plan.isEnabled`). */
 export function isModuleEnabled(deps: { modules: { plan: ModulePlan } }, name: string): boolean {
   return deps.modules.plan.isEnabled(name);
+}
+
+/**
+ * Applies each enabled module's migrations (its own folder and journal) when code-first creation is on, or checks
+ * that its tables exist; throws `StartupError` naming the module and what is missing.
+ */
+export async function prepareModuleTables(
+  database: Database,
+  modules: readonly AnyModule[],
+  codeFirst: boolean,
+): Promise<void> {
+  for (const module of modules) {
+    const tables = module.tables;
+    if (!tables) continue;
+    const own = tables[database.dbType] as Readonly<Record<string, unknown>> | undefined;
+    const folder = tables.migrations[database.dbType];
+    if (!own || !folder)
+      throw new StartupError(`Module ${module.name} has no tables or migrations for ${database.dbType}.`);
+    if (codeFirst) {
+      await migrateModuleTables(database, {
+        folder,
+        table: tables.journal ?? `${MIGRATIONS_TABLE}_${module.name.toLowerCase()}`,
+      });
+      continue;
+    }
+    const missing = await findMissingTablesOf(database, own);
+    if (missing.length > 0)
+      throw new StartupError(
+        `The database lacks ${missing.length} table(s) of module ${module.name}: ${missing.join(', ')}. Apply its migrations, or enable code-first creation for one start.`,
+      );
+  }
 }

@@ -7,17 +7,19 @@
  */
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { SeedMenu } from '@svc/data';
-import type { Configuration, ErrorCodeSet } from '@svc/kernel';
+import type { Configuration, DbType, ErrorCodeSet } from '@svc/kernel';
 import type { z } from 'zod';
 import type { AppEnv } from '../context.js';
 import { type RegisterContext, type RouteOptions, registerRoute } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
 
 /** What a module's `services` factory (and its other hooks) receive. */
-export interface ModuleBuild<O> {
+export interface ModuleBuild<O, T = unknown> {
   core: ModuleCore;
   /** The module's options, parsed from its configuration section with its schema's defaults. */
   options: O;
+  /** The module's own tables on the connected dialect (typed as its SQLite set), migrated before it is built. */
+  tables: T;
   /**
    * The public services of a module this one declares in `dependsOn` (or `optional` — then undefined when that
    * module is off). Asking for any other module is a programming error and throws.
@@ -38,7 +40,24 @@ export interface ModuleOptionsSpec<O> {
   schema: z.ZodType<O>;
 }
 
-export interface ModuleDefinition<Name extends string, S, O> {
+/**
+ * A module's own tables: the drizzle table objects of each dialect under the same keys (check them with
+ * `TablesConform` of @svc/data) and drizzle-kit's migrations folder per dialect. At start-up the composition root
+ * applies the connected dialect's migrations under the module's own journal (when code-first creation is on;
+ * otherwise it checks the tables exist and stops naming the missing ones), before the module is built.
+ */
+export interface ModuleTables<T> {
+  Sqlite: T;
+  PostgreSQL?: { readonly [K in keyof T]: unknown };
+  MySql?: { readonly [K in keyof T]: unknown };
+  SqlServer?: { readonly [K in keyof T]: unknown };
+  /** drizzle-kit's output per dialect: a path or a `file:` URL (`new URL('../migrations/pg', import.meta.url)`). */
+  migrations: { readonly [D in DbType]?: string | URL };
+  /** The journal table of the module's migrations. @default `sys_schema_version_<name in lower case>` */
+  journal?: string;
+}
+
+export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
   /** The module's name: its entry in `Service:Api:DisabledModules` and its `x-module` in the contract. */
   name: Name;
   /** False for the modules the service cannot run without (listing them in DisabledModules fails start-up). @default true */
@@ -50,34 +69,36 @@ export interface ModuleDefinition<Name extends string, S, O> {
   /** Modules this one uses when they are on (`useOptional`). */
   optional?: readonly AnyModule[];
   options?: ModuleOptionsSpec<O>;
+  /** The module's own tables per dialect, with their migrations. */
+  tables?: ModuleTables<T>;
   /** The module's error codes (its own number segment); two modules claiming one number fail start-up. */
   errorCodes?: readonly ErrorCodeSet[];
   /** Menus and buttons added to the default tree at first start. */
   seedMenus?: readonly SeedMenu[];
   /** Builds the module's services once, after the modules it depends on. */
-  services?: (build: ModuleBuild<O>) => S | Promise<S>;
+  services?: (build: ModuleBuild<O, T>) => S | Promise<S>;
   /** The module's routes, registered in this order (fixed paths before the `{id}` routes that would take them). */
   routes?: readonly ModuleRoute<NoInfer<S>>[];
   /** Checked by `GET /health/ready`. */
-  health?: (services: NoInfer<S>, build: ModuleBuild<O>) => readonly HealthCheck[];
+  health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** Runs after every module is built and the routes are registered, in dependency order. */
-  start?: (services: NoInfer<S>, build: ModuleBuild<O>) => Promise<void> | void;
+  start?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => Promise<void> | void;
   /** Runs at shutdown, in reverse dependency order; errors are logged, never thrown. */
-  close?: (services: NoInfer<S>, build: ModuleBuild<O>) => Promise<void> | void;
+  close?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => Promise<void> | void;
 }
 
 /** A defined module: its definition, frozen. */
-export interface SvcModule<Name extends string = string, S = unknown, O = unknown>
-  extends Readonly<ModuleDefinition<Name, S, O>> {
+export interface SvcModule<Name extends string = string, S = unknown, O = unknown, T = unknown>
+  extends Readonly<ModuleDefinition<Name, S, O, T>> {
   readonly kind: 'svc-module';
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the variance-free shape of any module, for lists and constraints.
-export type AnyModule = SvcModule<string, any, any>;
+export type AnyModule = SvcModule<string, any, any, any>;
 
 /** The services a module builds. */
 // biome-ignore lint/suspicious/noExplicitAny: options sit in a contravariant position; any module matches.
-export type ServicesOf<M> = M extends SvcModule<string, infer S, any> ? S : never;
+export type ServicesOf<M> = M extends SvcModule<string, infer S, any, any> ? S : never;
 
 /**
  * Defines a module.
@@ -89,9 +110,9 @@ export type ServicesOf<M> = M extends SvcModule<string, infer S, any> ? S : neve
  *   routes: [productPage, productCreate],
  * });
  */
-export function defineModule<const Name extends string, S = unknown, O = unknown>(
-  definition: ModuleDefinition<Name, S, O>,
-): SvcModule<Name, S, O> {
+export function defineModule<const Name extends string, S = unknown, O = unknown, T = unknown>(
+  definition: ModuleDefinition<Name, S, O, T>,
+): SvcModule<Name, S, O, T> {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(definition.name))
     throw new TypeError(
       `Module name "${definition.name}" must be letters and digits, starting with a letter.`,
