@@ -2,8 +2,8 @@
  * Paging per contract §3: `current` is 1-based (<= 0 → 1), `size` defaults to 20 (<= 0 → 20), `sortField` is
  * honoured only when it names a real column of the table (property name or SQL name, any case) that holds no
  * secret ({@link NEVER_SORTED}) and is turned into a column reference, never into SQL text; `sortOrder` is `asc` or `desc`. A page is
- * `{current, size, total, pages, items}`. The size ceiling (`Service:Api:MaxPageSize`) is enforced by the HTTP
- * layer, which owns the error code.
+ * `{current, size, total, pages, items}`. The size ceiling (`Service:Api:MaxPageSize`) is not applied here: the
+ * HTTP layer's paged query schema refuses a larger size (48001) before a query is built.
  */
 import {
   asc,

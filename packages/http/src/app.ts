@@ -9,7 +9,7 @@ import { createMasking, type SqlLog } from '@svc/logging';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import type { HttpDeps } from './deps.js';
-import { createErrorHandler, createNotFoundHandler, validationErrors } from './errors/handlers.js';
+import { createErrorHandler, createNotFoundHandler, failure, validationErrors } from './errors/handlers.js';
 import { bodyLimitApplies, jsonBodyLimit } from './middleware/body-limit.js';
 import {
   createDirectDispatch,
@@ -21,6 +21,7 @@ import { FusedRouter } from './middleware/fused-router.js';
 import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
 import { quickTraceId, traceId } from './middleware/trace-id.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
+import { pageSizeExceeded } from './openapi/query.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { opLog, opLogApplies } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
@@ -61,6 +62,9 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
     router: new FusedRouter(),
     defaultHook: (result, c) => {
       if (result.success) return;
+      // A paged query's size above `Service:Api:MaxPageSize` (the schema refuses it only when all else is valid).
+      const exceeded = pageSizeExceeded(result.error);
+      if (exceeded !== undefined) return failure(c, deps.errors, ErrorCode.PageSizeExceeded, exceeded);
       const code = ErrorCode.ParamInvalid.code;
       return c.json(fail(code, deps.errors.msgKeyOf(code), { errors: validationErrors(result.error) }), 200);
     },
@@ -84,7 +88,14 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   const sessions = deps.security.sessions;
   const authenticateNow = sessions.authenticateNow?.bind(sessions);
   const direct = authenticateNow ? new DirectRoutes(sessions) : undefined;
-  const ctx: RegisterContext = { app, table: routes, guards, pipeline, direct };
+  const ctx: RegisterContext = {
+    app,
+    table: routes,
+    guards,
+    pipeline,
+    direct,
+    maxPageSize: deps.config.service.Api.MaxPageSize,
+  };
   deps.modules.registerRoutes(ctx);
   options.configure?.(ctx, deps);
   // On the main listener only when no separate metrics port is configured.

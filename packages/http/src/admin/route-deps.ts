@@ -1,6 +1,6 @@
 /**
- * What every administration route handler receives: the administration services and the page-size ceiling,
- * plus the one-liner that turns the guard-set principal into an actor.
+ * What every administration route handler receives: the administration services, plus the one-liner that
+ * turns the guard-set principal into an actor.
  */
 import type { AdminActor, AdminServices, PortalService } from '@svc/security';
 import type { Context } from 'hono';
@@ -10,8 +10,6 @@ import { requirePrincipal } from '../security/principal.js';
 
 export interface AdminRouteDeps {
   admin: AdminServices;
-  /** `Service:Api:MaxPageSize`. */
-  maxPageSize: number;
   /** The caller's portal (the personal menu is cached under the portal generation). */
   portal: PortalService;
   /** The re-authentication window, for checks that depend on what a request names (a recycle-bin type). */

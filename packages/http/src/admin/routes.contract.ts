@@ -2,7 +2,8 @@
  * Permission routes and the seed, both directions, on a running app: every permission-protected route of the
  * live route table has a seeded button carrying its code, and every seeded code names a real route. The
  * server runs without the host samples, so the default seed alone is compared. `GET /api/v1/menu/routes`
- * lists the same routes at request time, consumer routes registered after the built-in ones included.
+ * lists the same routes at request time, consumer routes registered after the built-in ones included. Every
+ * paged route of the live route table, a consumer's included, refuses a page size above the configured ceiling.
  */
 import { defaultSeedMenus, seedPermissionCodes } from '@svc/data';
 import type { DbType } from '@svc/kernel';
@@ -10,6 +11,7 @@ import { ok } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../app.js';
 import { createRoute, z } from '../index.js';
+import { pageQuerySchema, pageSchema } from '../openapi/query.js';
 import { registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { bearer, json, login } from '../testing/auth.js';
@@ -28,6 +30,26 @@ const consumerRoute: NonNullable<CreateAppOptions['configure']> = (ctx) => {
     }),
     { auth: 'permission' },
     (c) => c.json(ok(null), 200),
+  );
+};
+
+const CONSUMER_PAGE = '/api/v1/test/report/page';
+
+/** A consumer's paged route: its handler checks no size; the paged query schema and the app do. */
+const consumerPage: NonNullable<CreateAppOptions['configure']> = (ctx) => {
+  registerRoute(
+    ctx,
+    createRoute({
+      method: 'get',
+      path: CONSUMER_PAGE,
+      request: { query: pageQuerySchema({}) },
+      responses: envelopeResponses(pageSchema(z.null())),
+    }),
+    { auth: 'authenticated' },
+    (c) => {
+      const size = c.req.valid('query').size ?? 20;
+      return c.json(ok({ current: 1, size, total: 0, pages: 0, items: [] }), 200);
+    },
   );
 };
 
@@ -106,6 +128,50 @@ export function defineRouteSeedContract(dbType: DbType, cache: 'Memory' | 'Redis
             'enabled',
           ]),
         );
+      } finally {
+        await t.close();
+      }
+    });
+  });
+
+  describe(`paged routes on ${dbType} with ${cache}`, () => {
+    it('every paged route of the route table answers a size above Service:Api:MaxPageSize with 48001 {size, max}', async () => {
+      const t = await startTestServer({
+        dbType,
+        cache,
+        configure: consumerPage,
+        env: { Service__Api__MaxPageSize: '7' },
+      });
+      try {
+        const admin = await login(t, 'superAdmin', TEST_ADMIN_PASSWORD);
+        const headers = bearer(admin.accessToken);
+        const doc = await json(await t.request('/openapi/v1.json'));
+        // Paged: the route documents the paging parameter `size` (pageQuerySchema).
+        const paged = t.server.routes.routes.filter((r) =>
+          (doc.paths[r.path]?.[r.method.toLowerCase()]?.parameters ?? []).some(
+            (p: { in: string; name: string }) => p.in === 'query' && p.name === 'size',
+          ),
+        );
+        const documented = Object.values(doc.paths).flatMap((ops) =>
+          Object.values(ops as Record<string, { parameters?: { in: string; name: string }[] }>).filter((op) =>
+            (op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'size'),
+          ),
+        );
+        expect(paged).toHaveLength(documented.length);
+        expect(paged.map((r) => r.path)).toContain(CONSUMER_PAGE);
+        expect(paged.map((r) => r.path)).toContain('/api/v1/sys/user/page');
+        for (const r of paged) {
+          // Path parameters by name: a recycle-bin type, otherwise an id.
+          const url = r.path.replace(/\{([^}]+)\}/g, (_, name) => (name === 'type' ? 'user' : '1'));
+          const over = await t.request(`${url}?size=8`, { method: r.method, headers });
+          expect([`${r.method} ${r.path}`, over.status, await json(over)]).toEqual([
+            `${r.method} ${r.path}`,
+            200,
+            { code: 48001, msgKey: 'error.param.pageSizeExceeded', data: null, args: { size: 8, max: 7 } },
+          ]);
+          const within = await json(await t.request(`${url}?size=7`, { method: r.method, headers }));
+          expect([`${r.method} ${r.path}`, within.code]).toEqual([`${r.method} ${r.path}`, 0]);
+        }
       } finally {
         await t.close();
       }

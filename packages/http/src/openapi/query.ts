@@ -2,11 +2,13 @@
  * Query and path parameters shared by every route (contract §3): paging (`current`, `size`, `sortField`,
  * `sortOrder`) plus each route's filters, with parameter names matched case-insensitively. Malformed numbers or
  * booleans answer 48000 naming the parameter; `size` above `Service:Api:MaxPageSize` answers 48001 with
- * `args {size, max}`. Defaults (`current` <= 0 → 1, `size` <= 0 → 20) and the sort-column rule are applied by the
+ * `args {size, max}`: the paged query schema refuses it, bounded by its app's ceiling when the route is registered
+ * ({@link boundedPageQuery}), and the app's validation hook answers the refusal. Defaults (`current` <= 0 → 1, `size` <= 0 → 20) and the sort-column rule are applied by the
  * data layer (`paginate`), which never turns `sortField` into SQL text.
  */
 import { z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { ErrorArgs } from '@svc/kernel';
+import type { ZodError, ZodType } from 'zod';
 
 /** An integer query parameter (kept small enough to be a safe integer). */
 export const intParam = z
@@ -74,19 +76,54 @@ export function querySchema<S extends z.ZodRawShape>(shape: S): z.ZodObject<S> {
   return z.preprocess(canonicalKeys(Object.keys(shape)), z.object(shape)) as unknown as z.ZodObject<S>;
 }
 
+/** Where a paged query schema keeps the same schema bounded by a ceiling ({@link boundedPageQuery}). */
+const BOUNDED = Symbol('bounded page query');
+
+/** The issue parameter that marks a page size above the ceiling; its value is the 48001 `args`. */
+const PAGE_SIZE_EXCEEDED = 'pageSizeExceeded';
+
 /**
- * The query schema of a paged route: paging plus `filters`, names case-insensitive.
+ * The query schema of a paged route: paging plus `filters`, names case-insensitive. It documents no ceiling and
+ * holds none: `registerRoute` validates with {@link boundedPageQuery} of it and the app's `Service:Api:MaxPageSize`.
  * @example request: { query: pageQuerySchema({ account: textParam.optional() }) }
  */
 export function pageQuerySchema<S extends z.ZodRawShape>(filters: S) {
-  return querySchema({ ...pagingShape, ...filters });
+  const schema = querySchema({ ...pagingShape, ...filters });
+  const bounded = (max: number): ZodType =>
+    (schema as ZodType).superRefine(
+      (query, ctx) => {
+        const size = (query as { size?: number | undefined }).size;
+        if (size === undefined || size <= max) return;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['size'],
+          message: `must be at most ${max}`,
+          params: { [PAGE_SIZE_EXCEEDED]: { size, max } },
+        });
+      },
+      // Only once every parameter is valid: a malformed one answers 48000, as before the handlers checked.
+      { when: (payload) => payload.issues.length === 0 },
+    );
+  Object.defineProperty(schema, BOUNDED, { value: bounded });
+  return schema;
 }
 
-/** Throws 48001 `{size, max}` when the requested page size exceeds `Service:Api:MaxPageSize`. */
-export function assertPageSize(query: { size?: number | undefined }, max: number): void {
-  if (query.size !== undefined && query.size > max) {
-    throw new BusinessError(ErrorCode.PageSizeExceeded, { size: query.size, max });
+/**
+ * `schema` refusing a `size` above `max` (an issue {@link pageSizeExceeded} reads), when it is a paged query
+ * schema ({@link pageQuerySchema}); undefined for any other schema. It validates and documents as `schema` does.
+ */
+export function boundedPageQuery(schema: unknown, max: number): ZodType | undefined {
+  const bounded = (schema as { [BOUNDED]?: (max: number) => ZodType } | undefined)?.[BOUNDED];
+  return bounded?.(max);
+}
+
+/** The 48001 `args {size, max}` when `error` is a bounded paged query refusing its size; undefined otherwise. */
+export function pageSizeExceeded(error: ZodError): ErrorArgs | undefined {
+  for (const issue of error.issues) {
+    const args = issue.code === 'custom' ? issue.params?.[PAGE_SIZE_EXCEEDED] : undefined;
+    if (args !== undefined) return args as ErrorArgs;
   }
+  return undefined;
 }
 
 /** The page of contract §3 around `item`. */

@@ -9,6 +9,7 @@ import { type AppEnv, headersFromIncoming } from '../context.js';
 import type { DirectRoutes } from '../middleware/direct.js';
 import { FUSED, type Pipeline, pipelineRan } from '../middleware/pipeline.js';
 import { type AuthMarker, contractAuthOf, needsPermission, permissionCode, type RouteMeta } from './auth.js';
+import { boundedPageQuery } from './query.js';
 
 /** Supplies the middleware that enforces a route's marker (the security layer implements it). */
 export interface RouteGuards {
@@ -42,6 +43,11 @@ export interface RegisterContext {
   pipeline?: Pipeline | undefined;
   /** Collects the routes the listener may answer or refuse before Hono (middleware/direct.ts). */
   direct?: DirectRoutes | undefined;
+  /**
+   * `Service:Api:MaxPageSize`: a route whose query is a paged query schema (`pageQuerySchema`) validates with
+   * it bounded by this ceiling, so a larger `size` answers 48001 before the handler runs.
+   */
+  maxPageSize: number;
 }
 
 export interface RouteOptions {
@@ -112,7 +118,11 @@ export function registerRoute<R extends RouteConfig>(
   };
   if (options.direct !== undefined) directAllowed(route, options);
   const guards = ctx.guards?.forRoute(meta) ?? [];
-  const { middleware: declared, ...config } = withAuth(route, options, ctx.module);
+  const { middleware: declared, ...config } = withAuth(
+    withPageCeiling(route, ctx.maxPageSize),
+    options,
+    ctx.module,
+  );
   // The route's own middleware (`createRoute({ middleware })`) runs after its guards: it never sees a caller
   // the route's marker refuses, and it cannot answer in their place.
   const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
@@ -134,6 +144,12 @@ export function registerRoute<R extends RouteConfig>(
     ctx.app.openapi({ ...config, ...(chain.length > 0 ? { middleware: chain } : {}) } as R, handler as never);
   }
   ctx.table.add(meta);
+}
+
+/** `route` with its paged query schema, if it has one, bounded by the app's ceiling (openapi/query.ts). */
+function withPageCeiling<R extends RouteConfig>(route: R, maxPageSize: number): R {
+  const query = boundedPageQuery(route.request?.query, maxPageSize);
+  return query === undefined ? route : { ...route, request: { ...route.request, query } };
 }
 
 /**

@@ -60,7 +60,6 @@ export function registerAdminRoutes(ctx: RegisterContext, services: AdminModuleS
   const deps = services.http;
   const admin: AdminRouteDeps = {
     admin: services.admin,
-    maxPageSize: deps.config.service.Api.MaxPageSize,
     portal: services.portal.portal,
     reauth: deps.core.mfa.reauth,
   };

@@ -36,6 +36,6 @@ const ROUTES = [
 
 export function registerJobRoutes(ctx: RegisterContext, deps: HttpDeps): void {
   if (!deps.jobs) return;
-  const d = { jobs: deps.jobs, maxPageSize: deps.config.service.Api.MaxPageSize };
+  const d = { jobs: deps.jobs };
   for (const route of ROUTES) route.register({ ...ctx, module: 'Job' }, d);
 }

@@ -15,7 +15,6 @@ import { storedCron } from '../../jobs/trigger.js';
 /** What every job route file receives. */
 export interface JobRouteDeps {
   jobs: JobModule;
-  maxPageSize: number;
 }
 
 const time = z.string().openapi({ format: 'date-time' });

@@ -21,7 +21,6 @@ export function registerNoticeRoutes(ctx: RegisterContext, deps: HttpDeps): void
     notices: noticeDepsOf(deps),
     codesOf: (userId) => deps.security.permissions.codesOf(userId),
     scopeOf: (principal) => adminServicesFor(deps).scopes.forPrincipal(principal),
-    maxPageSize: deps.config.service.Api.MaxPageSize,
   };
   for (const route of [page, mine, unread, readAll, publish, read, remove]) route.register(ctx, d);
 }

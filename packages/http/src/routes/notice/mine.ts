@@ -2,7 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { myNotices } from '../../notices/service.js';
-import { assertPageSize, boolParam, pageQuerySchema, pageSchema } from '../../openapi/query.js';
+import { boolParam, pageQuerySchema, pageSchema } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { requireUser } from '../../security/principal.js';
@@ -20,7 +20,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'authenticated', module: 'Notice' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, d.maxPageSize);
     return c.json(ok(await myNotices(d.notices, requireUser(c).userId, query)), 200);
   });
 }

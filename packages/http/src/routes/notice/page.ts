@@ -5,14 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { pageNotices } from '../../notices/service.js';
-import {
-  assertPageSize,
-  intParam,
-  mapPage,
-  pageQuerySchema,
-  pageSchema,
-  textParam,
-} from '../../openapi/query.js';
+import { intParam, mapPage, pageQuerySchema, pageSchema, textParam } from '../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../openapi/register.js';
 import { envelopeResponses } from '../../openapi/schemas.js';
 import { requirePrincipal } from '../../security/principal.js';
@@ -39,7 +32,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, d.maxPageSize);
     const page = await pageNotices(d.notices, query, await d.scopeOf(requirePrincipal(c)));
     return c.json(ok(mapPage(page, noticeDto)), 200);
   });

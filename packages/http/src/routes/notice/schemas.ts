@@ -14,8 +14,6 @@ export interface NoticeRouteDeps {
   codesOf: (userId: number) => Promise<ReadonlySet<string>>;
   /** The caller's data scope (whom they may send to, whose notices they page and delete: notices/service.ts). */
   scopeOf: (principal: Principal) => Promise<DataScopeFilter>;
-  /** `Service:Api:MaxPageSize`. */
-  maxPageSize: number;
 }
 
 const noNul = (v: string) => !v.includes('\u0000');

@@ -101,7 +101,6 @@ export function registerOpsArea(area: OpsArea, ctx: RegisterContext, deps: HttpD
   const d: OpsRouteDeps = {
     http: deps,
     ops: opsServicesFor(deps),
-    maxPageSize: deps.config.service.Api.MaxPageSize,
   };
   for (const route of MODULES[area]) route.register(ctx, d);
 }

@@ -12,8 +12,6 @@ import { requirePrincipal } from '../../security/principal.js';
 export interface OpsRouteDeps {
   http: HttpDeps;
   ops: OpsServices;
-  /** `Service:Api:MaxPageSize`. */
-  maxPageSize: number;
 }
 
 /** The acting user id of the request (audit columns), null for an unbound API key. */

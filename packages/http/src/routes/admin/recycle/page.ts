@@ -4,7 +4,7 @@ import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { pageOf, RecycleItemSchema } from '../../../admin/schemas.js';
-import { assertPageSize, pageQuerySchema } from '../../../openapi/query.js';
+import { pageQuerySchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { TypeParamSchema } from './params.js';
@@ -21,7 +21,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'RecycleBin' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, deps.maxPageSize);
     const type = deps.admin.recycleBin.get(c.req.valid('param').type);
     return c.json(ok(jsonify(await type.page(actorOf(c, deps), query))), 200);
   });

@@ -4,7 +4,7 @@ import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { pageOf, RoleItemSchema } from '../../../admin/schemas.js';
-import { assertPageSize, boolParam, pageQuerySchema, textParam } from '../../../openapi/query.js';
+import { boolParam, pageQuerySchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 
@@ -26,7 +26,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, deps.maxPageSize);
     return c.json(ok(jsonify(await deps.admin.roles.page(actorOf(c, deps), query))), 200);
   });
 }

@@ -4,7 +4,7 @@ import { ok } from '@svc/kernel';
 import { jsonify } from '../../../admin/json.js';
 import { type AdminRouteDeps, actorOf } from '../../../admin/route-deps.js';
 import { pageOf, UserItemSchema } from '../../../admin/schemas.js';
-import { assertPageSize, boolParam, idParam, pageQuerySchema, textParam } from '../../../openapi/query.js';
+import { boolParam, idParam, pageQuerySchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 
@@ -28,7 +28,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, deps: AdminRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, deps.maxPageSize);
     const page = await deps.admin.users.page(actorOf(c, deps), query);
     return c.json(ok(jsonify(page)), 200);
   });

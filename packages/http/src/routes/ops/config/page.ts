@@ -1,7 +1,7 @@
 /** `GET /api/v1/sys/config/page`: config rows, filters `key`, `name` (contains). */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
+import { mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import type { OpsRouteDeps } from '../route-deps.js';
@@ -19,7 +19,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Config' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, d.maxPageSize);
     return c.json(ok(mapPage(await d.ops.configs.page(query), configDto)), 200);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { assertPageSize, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
+import { mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { type OpsRouteDeps, scopeOf } from '../route-deps.js';
@@ -32,7 +32,6 @@ export const route = createRoute({
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Log' }, async (c) => {
     const query = c.req.valid('query');
-    assertPageSize(query, d.maxPageSize);
     const page = await d.http.core.repos.exceptionLogs.page(query, await scopeOf(c, d));
     return c.json(ok(mapPage(page, exceptionLogDto)), 200);
   });
