@@ -8,10 +8,12 @@
  * 4. `complete` assembles them and answers the file row (44005 names a missing chunk, 44006 a hash mismatch).
  * The chunk size is the client's choice: the server only needs `chunkCount` to be the same on init and complete.
  */
+
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { ApiClient } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
+import type { components } from '../api/schema.js';
 
 /**
  * 2 MiB: big enough that a 50 MB file (the default `Upload:MaxSizeMb`) is 25 requests, small enough that one
@@ -20,28 +22,11 @@ import { unwrap } from '../api/envelope.js';
 export const DEFAULT_CHUNK_BYTES = 2 * 1024 * 1024;
 
 /** A stored file as the upload routes answer it. */
-export interface UploadedFile {
-  id: number;
-  originalName: string;
-  sizeBytes: number;
-  contentType: string;
-  viewUrl: string;
-}
+export type UploadedFile = components['schemas']['UploadResult'];
 
-export interface ChunkInitBody {
-  fileHash: string;
-  fileName: string;
-  totalSize: number;
-  chunkCount: number;
-  contentType?: string;
-}
+export type ChunkInitBody = components['schemas']['ChunkInit'];
 
-export interface ChunkInitAnswer {
-  uploaded: boolean;
-  file?: UploadedFile;
-  uploadId: string;
-  receivedIndexes: number[];
-}
+export type ChunkInitAnswer = components['schemas']['ChunkInitResult'];
 
 /** The three routes, as the upload needs them (`chunkApiOf` builds it over the typed client). */
 export interface ChunkApi {
@@ -196,7 +181,7 @@ export async function uploadInChunks(
 export function chunkApiOf(api: ApiClient): ChunkApi {
   return {
     async init(body) {
-      return unwrap<ChunkInitAnswer>(await api.POST('/api/v1/sys/file/chunk/init', { body }));
+      return unwrap(await api.POST('/api/v1/sys/file/chunk/init', { body }));
     },
     async sendChunk(uploadId, index, chunk) {
       // The fields must come before the chunk part: the server reads the body once, as it arrives.
@@ -212,7 +197,7 @@ export function chunkApiOf(api: ApiClient): ChunkApi {
       );
     },
     async complete(body) {
-      return unwrap<UploadedFile>(await api.POST('/api/v1/sys/file/chunk/complete', { body }));
+      return unwrap(await api.POST('/api/v1/sys/file/chunk/complete', { body }));
     },
   };
 }

@@ -16,6 +16,9 @@ const node = (id: number, type: MenuNode['type'], extra: Partial<MenuNode> = {})
   sort: 0,
   enabled: true,
   hidden: false,
+  moduleId: null,
+  remark: null,
+  children: [],
   ...extra,
 });
 

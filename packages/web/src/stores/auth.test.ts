@@ -63,7 +63,10 @@ function fakeHost(userId = 7) {
   const seen: Seen[] = [];
   const output = (): LoginOutput => ({
     accessToken: `access-${++serial}`,
+    expiresAt: '2026-01-01T08:15:00.000Z',
     refreshToken: '',
+    refreshExpiresAt: '2026-01-08T08:00:00.000Z',
+    csrfRequired: false,
     sessionMode: 'cookie',
     mustChangePassword: false,
     userId,

@@ -11,20 +11,13 @@
  * - Tabs tell each other about cookie sessions on a BroadcastChannel: a sign-out ends the session in every tab
  *   (the cookie is gone for all of them), a sign-in lets the other tabs pick the new session up.
  */
+
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { CSRF_HEADER, csrfFromCookie, SESSION_MODE_HEADER } from '../api/chain.js';
+import type { components } from '../api/schema.js';
 
-export interface LoginOutput {
-  accessToken: string;
-  refreshToken: string;
-  sessionMode: 'cookie' | 'token';
-  mustChangePassword: boolean;
-  userId: number;
-  account: string;
-  name: string;
-  isSuperAdmin: boolean;
-}
+export type LoginOutput = components['schemas']['LoginOutput'];
 
 /** The Web Lock every tab takes around a refresh. */
 export const REFRESH_LOCK = 'svc.session.refresh';

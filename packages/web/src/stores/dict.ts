@@ -3,15 +3,15 @@
  * (`GET /sys/dict/items/{typeCode}`) and shared by the dictionary select and tag. A page that writes a type's
  * items calls `invalidate(code)` so the next reader sees the change.
  */
+
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ApiClient } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
+import type { components } from '../api/schema.js';
 
-export interface DictItem {
-  label: string;
-  value: string;
-}
+/** An item as the select and tag use it (the route's `DictOption` without its sort). */
+export type DictItem = Pick<components['schemas']['DictOption'], 'label' | 'value'>;
 
 export const useDictStore = defineStore('svc-dict', () => {
   const items = ref<Record<string, DictItem[]>>({});
@@ -29,7 +29,7 @@ export const useDictStore = defineStore('svc-dict', () => {
         .GET('/api/v1/sys/dict/items/{typeCode}', { params: { path: { typeCode } } })
         .then(unwrap)
         .then((rows) => {
-          const list = (rows as Array<{ label: string; value: string }>).map((r) => ({
+          const list = rows.map((r) => ({
             label: r.label,
             value: r.value,
           }));

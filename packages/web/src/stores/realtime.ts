@@ -92,7 +92,7 @@ export const useRealtimeStore = defineStore('svc-realtime', () => {
 
   async function refetchUnread(): Promise<void> {
     if (!options) return;
-    unread.value = unwrap<number>(await options.api.GET('/api/v1/sys/notice/unread-count'));
+    unread.value = unwrap(await options.api.GET('/api/v1/sys/notice/unread-count'));
   }
 
   function noticesChanged(): void {

@@ -1,42 +1,17 @@
 /** User store: who is signed in, the menu tree and the permission codes (what `v-perm` and the router read). */
+
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ApiClient } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
+import type { components } from '../api/schema.js';
 
-export interface MenuNode {
-  id: number;
-  parentId: number;
-  type: 'catalog' | 'menu' | 'button';
-  title: string;
-  permission: string | null;
-  path: string | null;
-  component: string | null;
-  icon: string | null;
-  sort: number;
-  enabled: boolean;
-  hidden: boolean;
-  children?: MenuNode[];
-  /** Portal module of a top-level entry (null: none). */
-  moduleId?: number | null;
-}
+export type MenuNode = components['schemas']['MenuNode'];
 
-export interface Profile {
-  id: number;
-  account: string;
-  realName: string;
-  isSuperAdmin?: boolean;
-}
+export type Profile = components['schemas']['Profile'];
 
 /** A portal module the user reaches (`/personal/modules`). */
-export interface PortalModule {
-  id: number;
-  code: string;
-  title: string;
-  icon: string | null;
-  defaultRoute: string | null;
-  sort: number;
-}
+export type PortalModule = components['schemas']['PortalModule'];
 
 const MODULE_KEY = 'svc.module';
 const storage = (): Storage | undefined => (typeof localStorage === 'undefined' ? undefined : localStorage);
@@ -60,13 +35,13 @@ export const useUserStore = defineStore('svc-user', () => {
       api.GET('/api/v1/personal/menu').then(unwrap),
       api.GET('/api/v1/personal/permissions').then(unwrap),
     ]);
-    profile.value = me as Profile;
-    menus.value = tree as MenuNode[];
-    permissions.value = new Set((codes as string[]).map((c) => c.toUpperCase()));
+    profile.value = me;
+    menus.value = tree;
+    permissions.value = new Set(codes.map((c) => c.toUpperCase()));
     // The portal is optional (module `Module` may be off: 404): without it the sidebar is the whole tree.
     const mine = await api
       .GET('/api/v1/personal/modules')
-      .then((r) => unwrap(r) as { modules: PortalModule[]; defaultModuleId: number | null })
+      .then(unwrap)
       .catch(() => ({ modules: [] as PortalModule[], defaultModuleId: null }));
     modules.value = mine.modules;
     const remembered = Number(storage()?.getItem(MODULE_KEY) ?? Number.NaN);

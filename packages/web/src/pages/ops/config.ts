@@ -4,25 +4,11 @@
  * runtime keys (`sys.security.password.minLength` → `security`), the first segment for other dotted keys
  * (`shop.orders.limit` → `shop`), `other` for the rest.
  */
+import type { components } from '../../api/schema.js';
 
 export type ConfigValueType = 'string' | 'int' | 'bool' | 'enum';
 
-export interface ConfigRow extends Record<string, unknown> {
-  id: number;
-  key: string;
-  value: string;
-  valueType: ConfigValueType;
-  /** The values a runtime `enum` key takes (the server's definition); null for other rows. */
-  values: string[] | null;
-  /** Bounds of a runtime `int` key; null for other rows. */
-  min: number | null;
-  max: number | null;
-  name: string;
-  builtIn: boolean;
-  remark: string | null;
-  createTime: string;
-  updateTime: string | null;
-}
+export type ConfigRow = components['schemas']['ConfigRow'];
 
 /** Groups shown first, in this order; others follow alphabetically. */
 const FIRST = ['security', 'site', 'externalauth'];

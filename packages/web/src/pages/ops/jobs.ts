@@ -4,45 +4,17 @@
  * local `datetime-local` values to ISO instants). The API answers props with their secrets as `***` and keeps a
  * stored secret where an update sends `***` back, so the props text goes back as the form shows it.
  */
+import type { OperationData } from '../../api/envelope.js';
+import type { components } from '../../api/schema.js';
 
 export type HandlerKind = 1 | 2 | 3;
 export type TriggerKind = 1 | 2 | 3;
 export type JobStatus = 1 | 2 | 3 | 4;
 
-export interface JobRow extends Record<string, unknown> {
-  id: number;
-  code: string;
-  name: string;
-  handlerKind: HandlerKind;
-  handlerName: string;
-  propsJson: string | null;
-  triggerKind: TriggerKind;
-  cronExpression: string | null;
-  intervalSeconds: number | null;
-  oneShotTime: string | null;
-  startTime: string | null;
-  endTime: string | null;
-  misfireStrategy: 'skip' | 'fire-once';
-  concurrencyMode: 'serial-skip' | 'parallel';
-  status: JobStatus;
-  nextRunTime: string | null;
-  lastRunTime: string | null;
-  numberOfRuns: number;
-  numberOfErrors: number;
-  timeoutSeconds: number;
-  retryCount: number;
-  retryIntervalSeconds: number;
-  failAlertThreshold: number;
-  alertByNotice: boolean;
-  isSystem: boolean;
-  remark: string | null;
-}
+export type JobRow = components['schemas']['JobRow'];
 
-export interface Handlers {
-  handlers: Array<{ name: string; description: string | null }>;
-  sqlAllowed: boolean;
-  privateHttpAllowed: boolean;
-}
+/** The handlers a job may name, and whether SQL and private-address HTTP jobs are allowed here. */
+export type Handlers = OperationData<'getSysJobHandlers'>;
 
 export interface JobForm {
   code: string;

@@ -3,15 +3,10 @@
  * own code of the action and every code the type lists (`/sys/recycle/types`: the code of the type's own delete
  * route); the service refuses a caller lacking one with 41001, so the button is hidden from them instead.
  */
+import type { components } from '../../api/schema.js';
 
 /** A type of the bin as `/sys/recycle/types` answers it, with its count of deleted rows. */
-export interface RecycleTypeCount {
-  type: string;
-  title: string;
-  /** Codes restore and purge need besides the bin's own (empty when the bin's suffice). */
-  codes: readonly string[];
-  total: number;
-}
+export type RecycleTypeCount = components['schemas']['RecycleType'] & { total: number };
 
 /** The bin's own code of restoring a row. */
 export const RESTORE_CODE = 'POST:/api/v1/sys/recycle/{type}/{id}/restore';
