@@ -1,3 +1,3 @@
-import { defineOidcContract } from './external-auth/oidc.contract.js';
+import { defineOidcContract } from './modules/external-auth/oidc.contract.js';
 
 defineOidcContract('MySql', 'Memory');

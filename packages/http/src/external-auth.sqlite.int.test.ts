@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineOidcContract } from './external-auth/oidc.contract.js';
+import { defineOidcContract } from './modules/external-auth/oidc.contract.js';
 import { json } from './testing/auth.js';
 import { startTestServer } from './testing/index.js';
 

@@ -1,10 +1,10 @@
 /** `GET /api/v1/auth/external/bindings`: the signed-in user's external identities. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requireUser } from '../../../security/principal.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
 import { BASE } from './shared.js';
 
 const BindingSchema = z
@@ -19,9 +19,9 @@ export const route = createRoute({
   responses: envelopeResponses(z.array(BindingSchema)),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, { bindings }: Pick<ExternalAuthRouteDeps, 'bindings'>): void {
   registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
-    const rows = await deps.core.repos.userExternal.listByUser(requireUser(c).userId);
+    const rows = await bindings.listByUser(requireUser(c).userId);
     return c.json(
       ok(
         rows.map((r) => ({

@@ -2,12 +2,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { getCookie } from 'hono/cookie';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
-import { jsonBody } from '../mfa/schemas.js';
-import { BASE, externalAuthOf, PENDING_COOKIE } from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { jsonBody } from '../../../routes/mfa/schemas.js';
+import { requireUser } from '../../../security/principal.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE, PENDING_COOKIE } from './shared.js';
 
 export const route = createRoute({
   method: 'post',
@@ -20,8 +20,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(ctx: RegisterContext, { service }: Pick<ExternalAuthRouteDeps, 'service'>): void {
   registerRoute(ctx, route, { auth: 'authenticated', reauth: true }, async (c) => {
     const { pendingLink } = c.req.valid('json');
     await service.claimPending(pendingLink, getCookie(c, PENDING_COOKIE), requireUser(c).userId);

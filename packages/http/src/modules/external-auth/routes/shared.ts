@@ -1,45 +1,19 @@
 /**
- * What the external-login routes share: one service per `HttpDeps`, the binder and pending-link cookies
+ * What the external-login routes share: the binder and pending-link cookies
  * (HttpOnly, SameSite=Lax so the provider's top-level redirect carries them, path-scoped to these routes,
  * Secure outside Development and tests) and the redirect to the frontend result path.
  */
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../../context.js';
-import type { HttpDeps } from '../../deps.js';
-import {
-  createExternalAuthService,
-  type ExternalAuthService,
-  FLOW_TTL_MS,
-  PENDING_TTL_MS,
-} from '../../external-auth/service.js';
-import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
+import type { AppEnv } from '../../../context.js';
+import { type ExternalAuthService, FLOW_TTL_MS, PENDING_TTL_MS } from '../../../external-auth/service.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
 
 export const BASE = '/api/v1/auth/external';
 export const BINDER_COOKIE = 'svc_ext_binder';
 export const PENDING_COOKIE = 'svc_ext_pending';
-
-const services = new WeakMap<HttpDeps, ExternalAuthService>();
-
-export function externalAuthOf(deps: HttpDeps): ExternalAuthService {
-  let service = services.get(deps);
-  if (!service) {
-    service = createExternalAuthService({
-      config: deps.config,
-      repos: deps.core.repos,
-      cache: deps.core.cache,
-      configStore: deps.core.configStore,
-      auth: deps.core.auth,
-      loginSteps: deps.core.mfa.steps,
-      highSensitivity: deps.core.mfa.highSensitivity,
-      logger: deps.logger.child('Service.ExternalAuth'),
-      now: deps.now,
-    });
-    services.set(deps, service);
-  }
-  return service;
-}
 
 export const ProviderParam = z.object({
   provider: z
@@ -48,11 +22,6 @@ export const ProviderParam = z.object({
     .openapi({ param: { name: 'provider', in: 'path' }, example: 'corp' }),
 });
 
-const secure = (deps: HttpDeps) => {
-  const name = deps.config.environment.name.toLowerCase();
-  return !(deps.config.environment.isDevelopment || name === 'test' || name === 'testing');
-};
-
 /**
  * Starts a flow at the provider bound to this browser: its binder is reused when present, so that two flows in
  * one browser both stay valid. The cookie is set only once the flow is cached: a provider unknown, off or out of
@@ -60,38 +29,41 @@ const secure = (deps: HttpDeps) => {
  */
 export async function startFlow(
   c: Context<AppEnv>,
-  deps: HttpDeps,
-  service: ExternalAuthService,
+  d: Pick<ExternalAuthRouteDeps, 'service' | 'secureCookies'>,
   input: Omit<Parameters<ExternalAuthService['authorizeUrl']>[0], 'binder' | 'requestOrigin'>,
 ): Promise<URL> {
   const existing = getCookie(c, BINDER_COOKIE);
-  const binder = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : service.newBinder();
-  const url = await service.authorizeUrl({ ...input, binder, requestOrigin: requestOrigin(c) });
-  setBinderCookie(c, deps, binder, FLOW_TTL_MS);
+  const binder = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : d.service.newBinder();
+  const url = await d.service.authorizeUrl({ ...input, binder, requestOrigin: requestOrigin(c) });
+  setBinderCookie(c, d, binder, FLOW_TTL_MS);
   return url;
 }
 
 /** Sets the binder cookie for `lifetimeMs` (at the callback: as long as the ticket exchanged with it lives). */
 export function setBinderCookie(
   c: Context<AppEnv>,
-  deps: HttpDeps,
+  { secureCookies }: Pick<ExternalAuthRouteDeps, 'secureCookies'>,
   binder: string,
   lifetimeMs: number,
 ): void {
   setCookie(c, BINDER_COOKIE, binder, {
     httpOnly: true,
     sameSite: 'Lax',
-    secure: secure(deps),
+    secure: secureCookies,
     path: BASE,
     maxAge: Math.ceil(lifetimeMs / 1000),
   });
 }
 
-export function setPendingCookie(c: Context<AppEnv>, deps: HttpDeps, value: string): void {
+export function setPendingCookie(
+  c: Context<AppEnv>,
+  { secureCookies }: Pick<ExternalAuthRouteDeps, 'secureCookies'>,
+  value: string,
+): void {
   setCookie(c, PENDING_COOKIE, value, {
     httpOnly: true,
     sameSite: 'Lax',
-    secure: secure(deps),
+    secure: secureCookies,
     path: BASE,
     maxAge: PENDING_TTL_MS / 1000,
   });
@@ -103,8 +75,10 @@ export function requestOrigin(c: Context<AppEnv>): string {
 }
 
 /** The frontend result path with the outcome as query parameters. */
-export function resultLocation(deps: HttpDeps, outcome: Record<string, string>): string {
-  const path = deps.config.service.ExternalAuth.FrontendResultPath || '/oauth/callback';
+export function resultLocation(
+  { resultPath: path }: Pick<ExternalAuthRouteDeps, 'resultPath'>,
+  outcome: Record<string, string>,
+): string {
   const query = new URLSearchParams(outcome).toString();
   return `${path}${path.includes('?') ? '&' : '?'}${query}`;
 }

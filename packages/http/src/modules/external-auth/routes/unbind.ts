@@ -1,11 +1,11 @@
 /** `DELETE /api/v1/auth/external/{provider}/binding`: removes the signed-in user's identity at a provider. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
-import { BASE, externalAuthOf, ProviderParam } from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requireUser } from '../../../security/principal.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE, ProviderParam } from './shared.js';
 
 export const route = createRoute({
   method: 'delete',
@@ -17,12 +17,14 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(
+  ctx: RegisterContext,
+  { service, bindings }: Pick<ExternalAuthRouteDeps, 'service' | 'bindings'>,
+): void {
   registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
     const { provider } = c.req.valid('param');
     const code = service.provider(provider)?.Code ?? provider;
-    if (!(await deps.core.repos.userExternal.unbind(requireUser(c).userId, code)))
+    if (!(await bindings.unbind(requireUser(c).userId, code)))
       throw new BusinessError(ErrorCode.ExternalBindingNotFound);
     return c.json(ok(null), 200);
   });

@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import type { DbType } from '@svc/kernel';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, lastSmsCode, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
-import { totpCode } from '../mfa/rfc6238.contract.js';
-import { bindTotp } from '../mfa/totp.contract.js';
-import { externalAuthOf } from '../routes/external/shared.js';
-import { bearer, json } from '../testing/auth.js';
+import { addUser, lastSmsCode, post, type TestClock, testClock } from '../../mfa/helpers.contract.js';
+import { totpCode } from '../../mfa/rfc6238.contract.js';
+import { bindTotp } from '../../mfa/totp.contract.js';
+import { bearer, json } from '../../testing/auth.js';
 import {
   grantPermissions,
   setRuntimeConfig,
@@ -22,7 +21,8 @@ import {
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
+} from '../../testing/index.js';
+import { externalAuthModule } from './index.js';
 
 const SVC = 'http://svc.test';
 const RESULT_PATH = '/oauth/callback';
@@ -630,7 +630,7 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
     });
 
     it('reads provisioning ids only as plain decimal digits (0x10, 1e1 and 2.0 name no role or organisation)', async () => {
-      const switches = () => externalAuthOf(t.server.deps).switches('nopkce');
+      const switches = () => t.server.modules.servicesOf(externalAuthModule).service.switches('nopkce');
       try {
         await setSwitch('sys.externalauth.nopkce.defaultRoleIds', '1, 0x10 ,1e1;2.0 3 +4 -5 0');
         await setSwitch('sys.externalauth.nopkce.defaultOrgId', ' 6 ');

@@ -1,14 +1,13 @@
 /** `GET /api/v1/auth/external/{provider}/callback`: where the provider sends the browser back. */
 import { createRoute } from '@hono/zod-openapi';
 import { getCookie } from 'hono/cookie';
-import type { HttpDeps } from '../../deps.js';
-import { TICKET_TTL_MS } from '../../external-auth/service.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { clientInfoOf } from '../../security/client.js';
+import { TICKET_TTL_MS } from '../../../external-auth/service.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { clientInfoOf } from '../../../security/client.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
 import {
   BASE,
   BINDER_COOKIE,
-  externalAuthOf,
   ProviderParam,
   redirectResponses,
   requestOrigin,
@@ -28,22 +27,24 @@ export const route = createRoute({
   responses: redirectResponses,
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ExternalAuthRouteDeps, 'service' | 'security' | 'secureCookies' | 'resultPath'>,
+): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { provider } = c.req.valid('param');
     const binder = getCookie(c, BINDER_COOKIE);
-    const { outcome, pendingBinder } = await service.callback({
+    const { outcome, pendingBinder } = await d.service.callback({
       code: provider,
       query: new URL(c.req.url).searchParams,
       binder,
       requestOrigin: requestOrigin(c),
-      client: clientInfoOf(c, deps.security.resolveClientIp),
+      client: clientInfoOf(c, d.security.resolveClientIp),
     });
-    if (pendingBinder) setPendingCookie(c, deps, pendingBinder);
+    if (pendingBinder) setPendingCookie(c, d, pendingBinder);
     // The ticket is exchanged with this browser's binder: a flow finished near its end must not lose the cookie
     // before the ticket (the service accepted this binder, so it is well-formed).
-    if (outcome.ticket && binder) setBinderCookie(c, deps, binder, TICKET_TTL_MS);
-    return c.redirect(resultLocation(deps, outcome), 302);
+    if (outcome.ticket && binder) setBinderCookie(c, d, binder, TICKET_TTL_MS);
+    return c.redirect(resultLocation(d, outcome), 302);
   });
 }

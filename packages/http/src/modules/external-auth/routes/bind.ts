@@ -1,11 +1,11 @@
 /** `POST /api/v1/auth/external/{provider}/bind`: the authorization URL that binds another identity. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
-import { BASE, externalAuthOf, ProviderParam, startFlow } from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requireUser } from '../../../security/principal.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE, ProviderParam, startFlow } from './shared.js';
 
 export const route = createRoute({
   method: 'post',
@@ -18,12 +18,14 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ authorizeUrl: z.string() }).openapi('ExternalAuthorizeUrl')),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ExternalAuthRouteDeps, 'service' | 'secureCookies'>,
+): void {
   registerRoute(ctx, route, { auth: 'authenticated', reauth: true }, async (c) => {
     const { provider } = c.req.valid('param');
     const { userId, sessionId } = requireUser(c);
-    const url = await startFlow(c, deps, service, { code: provider, bind: { userId, sessionId } });
+    const url = await startFlow(c, d, { code: provider, bind: { userId, sessionId } });
     return c.json(ok({ authorizeUrl: url.href }), 200);
   });
 }

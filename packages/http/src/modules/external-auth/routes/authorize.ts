@@ -1,16 +1,9 @@
 /** `GET /api/v1/auth/external/{provider}/authorize`: starts a login at the provider (browser navigation). */
 import { createRoute } from '@hono/zod-openapi';
 import { ErrorCode, isBusinessError } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import {
-  BASE,
-  externalAuthOf,
-  ProviderParam,
-  redirectResponses,
-  resultLocation,
-  startFlow,
-} from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE, ProviderParam, redirectResponses, resultLocation, startFlow } from './shared.js';
 
 export const route = createRoute({
   method: 'get',
@@ -23,17 +16,19 @@ export const route = createRoute({
   responses: redirectResponses,
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ExternalAuthRouteDeps, 'service' | 'secureCookies' | 'resultPath'>,
+): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { provider } = c.req.valid('param');
     try {
-      const url = await startFlow(c, deps, service, { code: provider });
+      const url = await startFlow(c, d, { code: provider });
       return c.redirect(url.href, 302);
     } catch (error) {
       if (!isBusinessError(error)) throw error;
       return c.redirect(
-        resultLocation(deps, { error: String(error.code || ErrorCode.ExternalLoginFailed.code) }),
+        resultLocation(d, { error: String(error.code || ErrorCode.ExternalLoginFailed.code) }),
         302,
       );
     }

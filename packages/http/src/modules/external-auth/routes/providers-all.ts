@@ -1,10 +1,10 @@
 /** `GET /api/v1/auth/external/providers/all`: every configured provider with its switches (administrators). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { BASE, externalAuthOf } from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE } from './shared.js';
 
 const ProviderStateSchema = z
   .object({
@@ -26,8 +26,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.array(ProviderStateSchema)),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(ctx: RegisterContext, { service }: Pick<ExternalAuthRouteDeps, 'service'>): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const out = [];
     for (const p of service.providers()) {

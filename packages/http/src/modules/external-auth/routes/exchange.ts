@@ -2,14 +2,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { getCookie } from 'hono/cookie';
-import type { HttpDeps } from '../../deps.js';
-import { LoginOutputSchema } from '../../modules/auth/routes/schemas.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { clientInfoOf } from '../../security/client.js';
-import { loginOutput } from '../../security/cookies.js';
-import { jsonBody } from '../mfa/schemas.js';
-import { BASE, BINDER_COOKIE, externalAuthOf } from './shared.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { jsonBody } from '../../../routes/mfa/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import { loginOutput } from '../../../security/cookies.js';
+import { LoginOutputSchema } from '../../auth/routes/schemas.js';
+import type { ExternalAuthRouteDeps } from '../services.js';
+import { BASE, BINDER_COOKIE } from './shared.js';
 
 export const route = createRoute({
   method: 'post',
@@ -22,12 +22,14 @@ export const route = createRoute({
   responses: envelopeResponses(LoginOutputSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const service = externalAuthOf(deps);
+export function register(
+  ctx: RegisterContext,
+  { service, security, now }: Pick<ExternalAuthRouteDeps, 'service' | 'security' | 'now'>,
+): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { ticket } = c.req.valid('json');
     const binder = getCookie(c, BINDER_COOKIE);
-    const issued = await service.exchange(ticket, binder, clientInfoOf(c, deps.security.resolveClientIp));
-    return c.json(ok(loginOutput(c, deps.security, issued, deps.now())), 200);
+    const issued = await service.exchange(ticket, binder, clientInfoOf(c, security.resolveClientIp));
+    return c.json(ok(loginOutput(c, security, issued, now())), 200);
   });
 }
