@@ -20,6 +20,7 @@ import {
 import { FusedRouter } from './middleware/fused-router.js';
 import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
 import { quickTraceId, traceId } from './middleware/trace-id.js';
+import { IMPORT_BODY_PATHS } from './modules/import/index.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
 import { pageSizeExceeded } from './openapi/query.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
@@ -28,7 +29,6 @@ import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import { registerDocs } from './routes/docs/openapi.js';
-import { IMPORT_BODY_PATHS } from './routes/excel/index.js';
 import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode, demoModeApplies } from './security/demo-mode.js';

@@ -1,4 +1,4 @@
-import { defineImportContract } from './excel/import.contract.js';
+import { defineImportContract } from './modules/import/import.contract.js';
 import { defineChunksContract } from './ops/chunks.contract.js';
 
 defineImportContract('MySql', 'Memory');

@@ -23,19 +23,30 @@ import {
   isUniqueViolation,
   type NewUser,
   type OrgLink,
+  type Repositories,
   type RoleScope,
   type SysUserRow,
   type UserPatch,
 } from '@svc/data';
-import { BusinessError, ErrorCode, type ErrorCodeMember, hashPassword, isPhoneNumber } from '@svc/kernel';
+import {
+  BusinessError,
+  type Configuration,
+  ErrorCode,
+  type ErrorCodeMember,
+  type ErrorCodeRegistry,
+  hashPassword,
+  isPhoneNumber,
+} from '@svc/kernel';
 import {
   type AdminActor,
   assertPassword,
   codesOfPermissionTexts,
   normalizeAccountName,
+  type PermissionCache,
+  type RuntimeSettings,
+  type SessionManager,
   scopeBeyond,
 } from '@svc/security';
-import type { HttpDeps } from '../deps.js';
 import { neutralise, readCellText, unneutralise } from './cells.js';
 import { loadExcel } from './provider.js';
 import { readerInput, sheetEntries, sheetZip } from './sheet-zip.js';
@@ -284,10 +295,24 @@ const splitCodes = (s: string) =>
     .map((x) => x.trim())
     .filter((x) => x !== '');
 
-export function createUserImportService(
-  deps: Pick<HttpDeps, 'core' | 'config' | 'now' | 'errors' | 'security'>,
-): UserImportService {
-  const { repos } = deps.core;
+/** What the user import is built from (module `Import`, from the module core). */
+export interface UserImportDeps {
+  repos: Repositories;
+  /** Revokes a user's sessions when an overwrite disables them. */
+  sessions: Pick<SessionManager, 'revokeUserSessions'>;
+  /** Drops a user's cached permission codes when an overwrite changes their roles or disables them. */
+  permissions: Pick<PermissionCache, 'invalidateUser'>;
+  /** `Service:Import` and the initial-password settings of `Service:Security`. */
+  config: Configuration;
+  /** The message keys written into the error report. */
+  errors: Pick<ErrorCodeRegistry, 'msgKeyOf'>;
+  /** The password policy an initial password given with a commit is checked against. */
+  settings: Pick<RuntimeSettings, 'passwordPolicy'>;
+  now: () => Date;
+}
+
+export function createUserImportService(deps: UserImportDeps): UserImportService {
+  const { repos } = deps;
   const options = deps.config.service.Import;
   const BIG = { current: 1, size: 100_000 };
 
@@ -720,7 +745,7 @@ export function createUserImportService(
         const initial = configured !== null && configured !== '' ? configured : commitOptions.initialPassword;
         if (initial === undefined || initial === '')
           throw new BusinessError(ErrorCode.ImportInitialPasswordUnset);
-        if (initial !== configured) assertPassword(initial, await deps.security.settings.passwordPolicy());
+        if (initial !== configured) assertPassword(initial, await deps.settings.passwordPolicy());
         // Once per commit (contract §10): each account gets its own salt at its first login.
         hash = await hashPassword(initial, deps.config.service.Security.Password.Pbkdf2Iterations);
       }
@@ -756,8 +781,8 @@ export function createUserImportService(
         // A row that disables an account signs it out as `PUT /sys/user/{id}/enabled` does: its sessions and
         // cached codes would otherwise outlive the disable until they expire.
         const disabled = update.patch.enabled === false;
-        if (disabled) await deps.core.sessions.revokeUserSessions(update.id, 'user-disabled');
-        if (update.roleIds || disabled) await deps.core.permissions.invalidateUser(update.id);
+        if (disabled) await deps.sessions.revokeUserSessions(update.id, 'user-disabled');
+        if (update.roleIds || disabled) await deps.permissions.invalidateUser(update.id);
       }
       return {
         total,

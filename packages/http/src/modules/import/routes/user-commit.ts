@@ -5,10 +5,10 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { ImportStrategyValue } from '../../excel/users-import.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
+import type { ImportStrategyValue } from '../../../excel/users-import.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { type ImportRouteDeps, importActorOf } from '../services.js';
 import { CellErrorSchema, ImportRowInSchema } from './schemas.js';
 
 export const ImportCommitPath = '/api/v1/sys/user/import/commit';
@@ -53,7 +53,7 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const body = c.req.valid('json');
     const result = await d.imports.commit(

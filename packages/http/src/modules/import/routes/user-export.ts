@@ -4,12 +4,12 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { UserItem } from '@svc/security';
-import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../excel/export.js';
-import { type ExportNames, USER_IMPORT_COLUMNS } from '../../excel/users-import.js';
-import { boolParam, idParam, querySchema, textParam } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
-import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
+import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../../excel/export.js';
+import { type ExportNames, USER_IMPORT_COLUMNS } from '../../../excel/users-import.js';
+import { boolParam, idParam, querySchema, textParam } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
+import { type ImportRouteDeps, importActorOf } from '../services.js';
 
 export const UserExportPath = '/api/v1/sys/user/export';
 
@@ -77,12 +77,15 @@ export const route = createRoute({
   },
 });
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'admin' | 'imports' | 'options' | 'logger'>,
+): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const { columns, ...filters } = c.req.valid('query');
     const picked = pickColumns(userExportColumns(await d.imports.exportNames()), columns);
     const actor = importActorOf(c, d);
-    const logger = d.http.logger;
+    const logger = d.logger;
     const usersPage = (afterId?: number) =>
       d.admin.users.page(actor, {
         ...filters,
@@ -96,7 +99,7 @@ export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
       sheet: 'Users',
       fileName: 'users.xlsx',
       columns: picked,
-      maxRows: d.http.config.service.Import.ExportMaxRows,
+      maxRows: d.options.ExportMaxRows,
       // Oldest first, the pages after the first by id (the users above the last one written), not by offset: a
       // user deleted meanwhile would move a row of a later page into one already written, and it would be missing.
       firstPage: () => usersPage(),

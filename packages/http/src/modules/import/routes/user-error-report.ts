@@ -1,10 +1,10 @@
 /** `POST /api/v1/sys/user/import/error-report` `{rows}`: the rows as a workbook with an errors column. */
 import { createRoute } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode } from '@svc/kernel';
-import { xlsxResponse } from '../../excel/export.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
-import type { ExcelRouteDeps } from './route-deps.js';
+import { xlsxResponse } from '../../../excel/export.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
+import type { ImportRouteDeps } from '../services.js';
 import { ImportRowsBodySchema } from './schemas.js';
 
 export const ImportErrorReportPath = '/api/v1/sys/user/import/error-report';
@@ -29,10 +29,10 @@ export const route = createRoute({
   },
 });
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'imports' | 'options'>): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const rows = c.req.valid('json').rows;
-    const max = d.http.config.service.Import.MaxRows;
+    const max = d.options.MaxRows;
     if (rows.length > max)
       throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: rows.length, max });
     const report = await d.imports.errorReport(rows.map((r) => ({ ...r, errors: r.errors ?? [] })));

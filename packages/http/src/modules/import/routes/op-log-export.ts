@@ -4,11 +4,11 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { SysOpLogRow } from '@svc/data';
-import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../excel/export.js';
-import { boolParam, querySchema } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { commonErrorResponses, ErrorEnvelopeSchema } from '../../openapi/schemas.js';
-import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
+import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../../excel/export.js';
+import { boolParam, querySchema } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
+import { type ImportRouteDeps, importActorOf } from '../services.js';
 
 export const OpLogExportPath = '/api/v1/sys/log/op/export';
 
@@ -60,25 +60,28 @@ export const route = createRoute({
   },
 });
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'admin' | 'opLogs' | 'options' | 'logger'>,
+): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const { columns, success } = c.req.valid('query');
     const picked = pickColumns(OP_LOG_EXPORT_COLUMNS, columns);
     const scope = await importActorOf(c, d).scope();
-    const logger = d.http.logger;
+    const logger = d.logger;
     return streamWorkbook({
       sheet: 'Operation log',
       fileName: 'op-log.xlsx',
       columns: picked,
-      maxRows: d.http.config.service.Import.ExportMaxRows,
+      maxRows: d.options.ExportMaxRows,
       firstPage: () =>
-        d.http.core.repos.opLogs.page(
+        d.opLogs.page(
           { success, current: 1, size: EXPORT_PAGE_SIZE, sortField: 'id', sortOrder: 'desc' },
           scope,
         ),
       // By id, not by offset: the log grows while it is exported (this export's own row among the first), and a
       // page by offset would then repeat the rows each new one pushed down.
-      nextPage: (last) => d.http.core.repos.opLogs.rowsBefore(last.id, EXPORT_PAGE_SIZE, { success }, scope),
+      nextPage: (last) => d.opLogs.rowsBefore(last.id, EXPORT_PAGE_SIZE, { success }, scope),
       onError: (error) => logger.error('operation log export failed midway', { error }),
     });
   });

@@ -4,9 +4,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { type ImportRouteDeps, importActorOf } from '../services.js';
 import { CellErrorSchema, ImportColumnSchema, ImportRowSchema } from './schemas.js';
 
 export const ImportPreviewPath = '/api/v1/sys/user/import/preview';
@@ -70,7 +70,7 @@ function parseMapping(raw: unknown): Record<string, string> | undefined {
   return Object.fromEntries(entries);
 }
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     let form: Record<string, unknown>;
     try {

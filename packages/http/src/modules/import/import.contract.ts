@@ -8,17 +8,17 @@
 import type { DbType } from '@svc/kernel';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
-import { opsServicesFor } from '../ops/services.js';
-import { bearer, json, login } from '../testing/auth.js';
+import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../../admin/harness.contract.js';
+import { EXPORT_PAGE_SIZE } from '../../excel/export.js';
+import { MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from '../../excel/users-import.js';
+import { opsServicesFor } from '../../ops/services.js';
+import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
   setRuntimeConfig,
   startTestServer,
   TEST_ADMIN_PASSWORD,
-} from '../testing/index.js';
-import { EXPORT_PAGE_SIZE } from './export.js';
-import { MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from './users-import.js';
+} from '../../testing/index.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
 

@@ -1,9 +1,9 @@
 /** `POST /api/v1/sys/user/import/validate` `{rows}`: every row checked again, with per-cell errors. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type ExcelRouteDeps, importActorOf } from './route-deps.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { type ImportRouteDeps, importActorOf } from '../services.js';
 import { ImportRowSchema, ImportRowsBodySchema } from './schemas.js';
 
 export const ImportValidatePath = '/api/v1/sys/user/import/validate';
@@ -19,7 +19,7 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: ExcelRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
     const input = c.req.valid('json').rows;
     const rows = await d.imports.validate(importActorOf(c, d), input);

@@ -1,6 +1,6 @@
 /** Schemas of the import routes (modules.md "Small routes": a row is `{index, cells, errors}`). */
 import { z } from '@hono/zod-openapi';
-import { ErrorCodeSchema } from '../../openapi/schemas.js';
+import { ErrorCodeSchema } from '../../../openapi/schemas.js';
 
 export const CellErrorSchema = z
   .object({
