@@ -1,14 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfiguration, RUNTIME_KEYS, type ServiceOptions } from '@svc/kernel';
+import { loadConfiguration, type ServiceOptions } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
-import {
-  createRuntimeSettings,
-  RUNTIME_SETTING_TYPES,
-  type RuntimeConfigStore,
-  type RuntimeSettingKey,
-} from './runtime-config.js';
+import { createRuntimeSettings, type RuntimeConfigStore, type RuntimeSettingKey } from './runtime-config.js';
 
 function optionsFrom(env: Record<string, string> = {}): ServiceOptions {
   return loadConfiguration({ contentRoot: mkdtempSync(join(tmpdir(), 'svc-rt-')), env }).service;
@@ -27,11 +22,6 @@ function setup(rows: Record<string, string> = {}, env: Record<string, string> = 
 }
 
 describe('runtime settings', () => {
-  it('knows every kernel runtime key with its stored type', () => {
-    const kernel = Object.fromEntries(RUNTIME_KEYS.map((d) => [d.key, d.valueType]));
-    expect(RUNTIME_SETTING_TYPES).toEqual(kernel);
-  });
-
   it('answers the built-in defaults with no rows and no options', async () => {
     const { settings } = setup();
     expect(await settings.passwordPolicy()).toEqual({

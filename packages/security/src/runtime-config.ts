@@ -5,9 +5,9 @@
  * still win over the row.
  */
 import {
-  type CaptchaType,
-  parseRuntimeValue,
-  type RuntimeValueType,
+  parseRuntimeSetting,
+  type RuntimeKey,
+  type RuntimeValues,
   runtimeKeyDef,
   type ServiceOptions,
 } from '@svc/kernel';
@@ -29,69 +29,11 @@ export interface RuntimeConfigStore {
   version?(): number | undefined;
 }
 
-/** The value type of every runtime key the service reads. */
-export interface RuntimeValues {
-  'sys.security.session.accessMinutes': number;
-  'sys.security.session.refreshMinutes': number;
-  'sys.security.loginLock.maxFailCount': number;
-  'sys.security.loginLock.lockMinutes': number;
-  'sys.security.captcha.enabled': boolean;
-  'sys.security.captcha.type': CaptchaType;
-  'sys.security.mfa.enabled': boolean;
-  'sys.security.smsLogin.enabled': boolean;
-  'sys.security.totp.enabled': boolean;
-  'sys.security.totp.requireForSuperAdmin': boolean;
-  'sys.security.password.minLength': number;
-  'sys.security.password.requireUpper': boolean;
-  'sys.security.password.requireLower': boolean;
-  'sys.security.password.requireDigit': boolean;
-  'sys.security.password.requireSpecial': boolean;
-  'sys.security.password.expireDays': number;
-  'sys.security.password.forceChangeOnFirstLogin': boolean;
-  'sys.security.password.historyCount': number;
-  'sys.security.rateLimit.enabled': boolean;
-  'sys.security.rateLimit.windowSeconds': number;
-  'sys.security.rateLimit.permitPerWindow': number;
-  'sys.security.rateLimit.authPermitPerWindow': number;
-  'sys.site.title': string;
-  'sys.site.logoUrl': string;
-  'sys.site.footer': string;
-}
+/** The value type of every runtime key the service reads: derived from the kernel's `RUNTIME_KEYS`. */
+export type { RuntimeValues };
 
-/** A runtime key with a known value type. */
-export type RuntimeSettingKey = keyof RuntimeValues;
-
-/**
- * The stored type of each key of {@link RuntimeValues}, kept beside it so that a test can hold both equal to
- * the kernel's `RUNTIME_KEYS` (whose key type is plain `string`, so the compiler cannot).
- */
-export const RUNTIME_SETTING_TYPES = {
-  'sys.security.session.accessMinutes': 'int',
-  'sys.security.session.refreshMinutes': 'int',
-  'sys.security.loginLock.maxFailCount': 'int',
-  'sys.security.loginLock.lockMinutes': 'int',
-  'sys.security.captcha.enabled': 'bool',
-  'sys.security.captcha.type': 'enum',
-  'sys.security.mfa.enabled': 'bool',
-  'sys.security.smsLogin.enabled': 'bool',
-  'sys.security.totp.enabled': 'bool',
-  'sys.security.totp.requireForSuperAdmin': 'bool',
-  'sys.security.password.minLength': 'int',
-  'sys.security.password.requireUpper': 'bool',
-  'sys.security.password.requireLower': 'bool',
-  'sys.security.password.requireDigit': 'bool',
-  'sys.security.password.requireSpecial': 'bool',
-  'sys.security.password.expireDays': 'int',
-  'sys.security.password.forceChangeOnFirstLogin': 'bool',
-  'sys.security.password.historyCount': 'int',
-  'sys.security.rateLimit.enabled': 'bool',
-  'sys.security.rateLimit.windowSeconds': 'int',
-  'sys.security.rateLimit.permitPerWindow': 'int',
-  'sys.security.rateLimit.authPermitPerWindow': 'int',
-  'sys.site.title': 'string',
-  'sys.site.logoUrl': 'string',
-  'sys.site.footer': 'string',
-} as const satisfies Record<RuntimeSettingKey, RuntimeValueType>;
+/** A runtime key with a known value type (a key of the kernel's `RUNTIME_KEYS`). */
+export type RuntimeSettingKey = RuntimeKey;
 
 /** Access and refresh lifetimes in effect. */
 export interface SessionLifetimes {
@@ -141,9 +83,9 @@ export function createRuntimeSettings(deps: RuntimeSettingsDeps): RuntimeSetting
     const def = runtimeKeyDef(key);
     if (def === undefined) throw new RangeError(`${key} is not a runtime key.`);
     const raw = await store.getRaw(key);
-    const parsed = parseRuntimeValue(def, raw);
+    const parsed = parseRuntimeSetting(key, raw);
     if (parsed === undefined && raw !== undefined) onInvalid?.(key, raw);
-    return (parsed ?? def.fallback(options)) as RuntimeValues[K];
+    return parsed ?? (def.fallback(options) as RuntimeValues[K]);
   }
 
   const rateLimit = memoByVersion(store, async (): Promise<RateLimitSettings> => {

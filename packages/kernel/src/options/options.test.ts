@@ -1,12 +1,20 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parseDecimalInteger } from './leaf.js';
 import { loadConfiguration } from './load.js';
 import { describeSection, OptionsError } from './parse.js';
-import { parseRuntimeValue, RUNTIME_KEYS, runtimeKeyDef, runtimeSeedRows } from './runtime-keys.js';
-import { serviceSchema } from './schema.js';
+import {
+  parseRuntimeSetting,
+  parseRuntimeValue,
+  RUNTIME_KEYS,
+  type RuntimeKey,
+  type RuntimeValues,
+  runtimeKeyDef,
+  runtimeSeedRows,
+} from './runtime-keys.js';
+import { type CaptchaType, serviceSchema } from './schema.js';
 
 /** Texts `Number()` reads as a safe integer (or that hide one), none of them plain decimal digits. */
 const NOT_DECIMAL_INTEGERS = [
@@ -275,6 +283,22 @@ describe('runtime keys', () => {
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.enabled')!, 'TRUE')).toBe(true);
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'MATH')).toBe('math');
     expect(parseRuntimeValue(runtimeKeyDef('sys.security.captcha.type')!, 'image')).toBeUndefined();
+  });
+  it('derives the value type and parser of every key from the one declaration, refusing a bad value', () => {
+    expectTypeOf<keyof RuntimeValues>().toEqualTypeOf<RuntimeKey>();
+    expectTypeOf<RuntimeValues['sys.security.loginLock.lockMinutes']>().toEqualTypeOf<number>();
+    expectTypeOf<RuntimeValues['sys.security.captcha.enabled']>().toEqualTypeOf<boolean>();
+    expectTypeOf<RuntimeValues['sys.security.captcha.type']>().toEqualTypeOf<CaptchaType>();
+    expectTypeOf<RuntimeValues['sys.site.title']>().toEqualTypeOf<string>();
+    expect(parseRuntimeSetting('sys.security.loginLock.lockMinutes', '15')).toBe(15);
+    expect(parseRuntimeSetting('sys.security.loginLock.lockMinutes', '0')).toBeUndefined();
+    expect(parseRuntimeSetting('sys.security.loginLock.lockMinutes', '1.5')).toBeUndefined();
+    expect(parseRuntimeSetting('sys.security.captcha.enabled', 'maybe')).toBeUndefined();
+    expect(parseRuntimeSetting('sys.security.captcha.type', 'audio')).toBeUndefined();
+    expect(parseRuntimeSetting('sys.security.captcha.type', 'MATH')).toBe('math');
+    expect(parseRuntimeSetting('sys.site.logoUrl', 'javascript:alert(1)')).toBeUndefined();
+    expect(parseRuntimeSetting('sys.site.title', undefined)).toBeUndefined();
+    expect(() => parseRuntimeSetting('sys.nope' as RuntimeKey, '1')).toThrow(RangeError);
   });
   it('reads an int key only from plain decimal digits with an optional sign, whitespace refused', () => {
     const maxFail = runtimeKeyDef('sys.security.loginLock.maxFailCount')!;

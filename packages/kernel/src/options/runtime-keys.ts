@@ -168,13 +168,35 @@ export const RUNTIME_KEYS = [
 /** Checks every entry against the definition shape without widening the key literals. */
 const DEFINITIONS: readonly RuntimeKeyDef[] = RUNTIME_KEYS;
 
+/** A key of {@link RUNTIME_KEYS}. */
 export type RuntimeKey = (typeof RUNTIME_KEYS)[number]['key'];
+
+/**
+ * The value type of every runtime key, derived from {@link RUNTIME_KEYS}: what the key's fallback answers
+ * (`number` for an `int`, `boolean` for a `bool`, `string` for a text, the member union for an `enum`).
+ */
+export type RuntimeValues = {
+  [D in (typeof RUNTIME_KEYS)[number] as D['key']]: ReturnType<D['fallback']>;
+};
 
 const BY_KEY = new Map<string, RuntimeKeyDef>(DEFINITIONS.map((d) => [d.key, d]));
 
 /** The definition of a runtime key, if it is one. */
 export function runtimeKeyDef(key: string): RuntimeKeyDef | undefined {
   return BY_KEY.get(key);
+}
+
+/**
+ * The value of `key` in the stored `text`, typed by its declaration ({@link parseRuntimeValue} of its
+ * definition): undefined when the text is missing or not a valid value, so the caller falls back.
+ */
+export function parseRuntimeSetting<K extends RuntimeKey>(
+  key: K,
+  text: string | null | undefined,
+): RuntimeValues[K] | undefined {
+  const def = BY_KEY.get(key);
+  if (def === undefined) throw new RangeError(`${key} is not a runtime key.`);
+  return parseRuntimeValue(def, text) as RuntimeValues[K] | undefined;
 }
 
 /** Renders a typed value as the text stored in the config row. */
