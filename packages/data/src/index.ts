@@ -34,14 +34,21 @@ export type {
 export type { PoolStats, QueryLogger } from './dialect-module.js';
 export {
   checkDriverVersion,
+  checkPeerVersion,
   DRIVER_PACKAGES,
   DRIVERS,
   type DriverBackend,
   DriverMissingError,
   type DriverProbe,
   DriverVersionError,
+  driverNeed,
   findInstalledPackage,
   type InstalledPackage,
+  loadWithPeers,
+  type OptionalPeer,
+  type PeerNeed,
+  peerSpec,
+  requirePeers,
   supportedSpec,
 } from './drivers.js';
 export {
