@@ -14,6 +14,7 @@ export { httpStatusOf } from './errors/status.js';
 export { seedPasswordBanner } from './host/banner.js';
 export { type CreateServerOptions, createServer, type SvcServer } from './host/create-server.js';
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
+export { MODULE_LIBRARIES } from './host/module-libraries.js';
 export { StartupError } from './host/startup-error.js';
 export type { JobModule, JobModuleOptions } from './jobs/module.js';
 export { type JobActor, LOG_CLEANUP_JOB } from './jobs/service.js';

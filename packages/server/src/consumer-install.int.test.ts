@@ -11,6 +11,13 @@
  * its package.json, runs its `pnpm add` line and runs on SQLite. Then it adds the newest better-sqlite3 major,
  * which needs a newer Node.js than 20 (without its build, which could not succeed there): start-up refuses it with
  * the installed and the supported version and exits 1, where loading it used to end the process with SIGSEGV.
+ * Both keep the default modules, so both install exceljs (module Import) as the README says, and neither gets
+ * bullmq, ioredis or openid-client.
+ *
+ * The footprint consumer installs with pnpm for a host of login and administration alone (every module of
+ * `Service:Api:DisabledModules` listed) on SQLite: it gets none of the module libraries, is refused with the
+ * package to install when it turns a module on without its library, logs in, and prints its node_modules size and
+ * package count. It shares the pnpm store with the pnpm consumer, so the SQLite driver is built once.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
@@ -27,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '@svc/data/testing';
+import { API_MODULES } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -57,6 +65,16 @@ function readmeNpmInstall(): { args: string[]; postgres: string } {
     throw new Error('README: no "npm install @svc/server ... # ... postgres@N" line.');
   return { args: line[1].trim().split(/\s+/), postgres };
 }
+
+/** The arguments of the README's `npm install <first> ...` line (a module library's). */
+function readmeNpmLine(first: string): string[] {
+  const line = new RegExp(`^npm install (${first}[^#\\n]*)#`, 'm').exec(readmeUsing());
+  if (!line?.[1]) throw new Error(`README: no "npm install ${first}... #" line.`);
+  return line[1].trim().split(/\s+/);
+}
+
+/** The optional libraries of modules Job, Import and ExternalAuth. */
+const MODULE_LIBRARIES = ['bullmq', 'ioredis', 'exceljs', 'openid-client'] as const;
 
 /** The README's `pnpm add @svc/server ...` arguments and its `"pnpm": {...}` package.json settings. */
 function readmePnpm(): { args: string[]; settings: Record<string, unknown> } {
@@ -120,7 +138,10 @@ async function startApp(
 }
 
 /** Runs `node main.js` expecting it to stop at start-up; answers its output, exit code and signal. */
-function startFailure(dir: string): { output: string; status: number | null; signal: string | null } {
+function startFailure(
+  dir: string,
+  env: Record<string, string> = {},
+): { output: string; status: number | null; signal: string | null } {
   try {
     execFileSync(process.execPath, ['main.js'], {
       cwd: dir,
@@ -129,6 +150,7 @@ function startFailure(dir: string): { output: string; status: number | null; sig
         ASPNETCORE_ENVIRONMENT: 'Development',
         ASPNETCORE_CONTENTROOT: dir,
         NO_COLOR: '1',
+        ...env,
       },
       stdio: 'pipe',
       timeout: 60_000,
@@ -146,7 +168,20 @@ function startFailure(dir: string): { output: string; status: number | null; sig
       signal: signal ?? null,
     };
   }
-  throw new Error('the app started although its database driver is missing or unsupported');
+  throw new Error('the app started although a driver or module library is missing or unsupported');
+}
+
+/** The packages of a pnpm node_modules (`.pnpm/<name>@<version>[_peers]`), as `name@version`. */
+function pnpmPackages(dir: string): string[] {
+  const store = join(dir, 'node_modules', '.pnpm');
+  const names = readdirSync(store, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+    .map((entry) => {
+      const name = entry.name.replace('+', '/');
+      const at = name.indexOf('@', 1);
+      return `${name.slice(0, at)}@${name.slice(at + 1).split('_')[0]}`;
+    });
+  return [...new Set(names)].sort();
 }
 
 describe('consumer install from packed tarballs', () => {
@@ -196,7 +231,10 @@ describe('consumer install from packed tarballs', () => {
             .map(([name, file]) => [name, `file:${file}`]),
         );
         const npm = readmeNpmInstall();
+        // The default modules: Import is on, so its library is installed as the README says.
+        const excel = readmeNpmLine('exceljs@');
         const pnpm = readmePnpm();
+        expect(pnpm.args).toEqual(expect.arrayContaining(excel));
         const readmeSettings = pnpm.settings.pnpm as Record<string, unknown>;
         writeFileSync(
           join(dir, 'package.json'),
@@ -237,6 +275,7 @@ describe('consumer install from packed tarballs', () => {
                   ...withTarball(
                     npm.args.map((arg) => (arg.startsWith('better-sqlite3') ? npm.postgres : arg)),
                   ),
+                  ...excel,
                   '--no-audit',
                   '--no-fund',
                   '--loglevel=error',
@@ -247,7 +286,17 @@ describe('consumer install from packed tarballs', () => {
         execFileSync(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: dir, stdio: 'pipe' });
 
         // Only the selected driver is installed: no SQL Server driver, no Azure SDK, no unselected native build.
-        for (const absent of ['mssql', 'tedious', '@azure/identity', 'mysql2', '@keyv/redis']) {
+        // The default modules use no BullMQ (in-process jobs) and no OpenID provider.
+        for (const absent of [
+          'mssql',
+          'tedious',
+          '@azure/identity',
+          'mysql2',
+          '@keyv/redis',
+          'bullmq',
+          'ioredis',
+          'openid-client',
+        ]) {
           expect(existsSync(join(dir, 'node_modules', absent)), absent).toBe(false);
         }
         let env: Record<string, string> = {};
@@ -301,4 +350,130 @@ describe('consumer install from packed tarballs', () => {
       INSTALL_TIMEOUT_MS + 60_000,
     );
   }
+  it(
+    'installs for login and administration alone without the module libraries, refuses a module without its library, logs in, and prints its footprint',
+    async () => {
+      const dir = join(work, 'footprint');
+      mkdirSync(dir);
+      const local = Object.fromEntries(
+        [...tarballs]
+          .filter(([name]) => name !== '@svc/server')
+          .map(([name, file]) => [name, `file:${file}`]),
+      );
+      const pnpm = readmePnpm();
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'svc-consumer-footprint',
+          private: true,
+          type: 'module',
+          pnpm: { overrides: local, ...(pnpm.settings.pnpm as Record<string, unknown>) },
+        }),
+      );
+      // A host as plain JavaScript: no compiler in the footprint.
+      writeFileSync(
+        join(dir, 'main.js'),
+        [
+          "import { createServer, listen } from '@svc/server';",
+          'const server = await createServer();',
+          'const running = await listen(server, server.deps.logger);',
+          "process.once('SIGTERM', () => running.shutdown().then(() => process.exit(0)));",
+          '',
+        ].join('\n'),
+      );
+      // The README's pnpm line without the libraries of the modules this host turns off.
+      const args = pnpm.args
+        .filter((arg) => !MODULE_LIBRARIES.some((lib) => arg.startsWith(`${lib}@`)))
+        .map((arg) => (arg === '@svc/server' ? (tarballs.get('@svc/server') ?? '') : arg));
+      execFileSync('npx', [...PNPM, 'add', ...args, '--reporter=silent'], {
+        cwd: dir,
+        stdio: 'pipe',
+        timeout: INSTALL_TIMEOUT_MS,
+      });
+
+      const packages = pnpmPackages(dir);
+      expect(packages.some((p) => p.startsWith('better-sqlite3@'))).toBe(true);
+      for (const lib of MODULE_LIBRARIES) {
+        expect(
+          packages.filter((p) => p.startsWith(`${lib}@`)),
+          lib,
+        ).toEqual([]);
+        expect(existsSync(join(dir, 'node_modules', lib)), lib).toBe(false);
+      }
+
+      // A module turned on without its library: refused before the database, naming the package to install.
+      const onlyLoginAndAdmin = Object.fromEntries(
+        API_MODULES.map((module, i) => [`Service__Api__DisabledModules__${i}`, module]),
+      );
+      const allBut = (module: string) =>
+        Object.fromEntries(
+          API_MODULES.filter((m) => m !== module).map((m, i) => [`Service__Api__DisabledModules__${i}`, m]),
+        );
+      const refusals = [
+        { env: allBut('Import'), pkg: 'exceljs', spec: 'exceljs@4' },
+        {
+          env: {
+            ...allBut('Job'),
+            Service__Jobs__Engine: 'BullMQ',
+            Service__Cache__Redis__Configuration: 'redis://127.0.0.1:6379',
+          },
+          pkg: 'bullmq',
+          spec: 'bullmq@6',
+        },
+        {
+          env: {
+            ...allBut('ExternalAuth'),
+            Service__ExternalAuth__Oidc__0__Code: 'corp',
+            Service__ExternalAuth__Oidc__0__Authority: 'https://idp.example.com',
+            Service__ExternalAuth__Oidc__0__ClientId: 'svc',
+          },
+          pkg: 'openid-client',
+          spec: 'openid-client@6',
+        },
+      ];
+      for (const refusal of refusals) {
+        const failed = startFailure(dir, refusal.env);
+        expect(failed.status, failed.output).toBe(1);
+        expect(failed.output).toContain(`needs the npm package "${refusal.pkg}"`);
+        expect(failed.output).toContain(`npm install ${refusal.spec}`);
+      }
+
+      const password = 'Footprint#Pass2345';
+      const app = await startApp(dir, { ...onlyLoginAndAdmin, Service__Seed__AdminPassword: password });
+      try {
+        const login = (await (
+          await fetch(`${app.url}/api/v1/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ account: 'superAdmin', password }),
+          })
+        ).json()) as { code: number; data: { accessToken: string } | null };
+        expect(login.code, JSON.stringify(login)).toBe(0);
+        const authorization = `Bearer ${login.data?.accessToken}`;
+        const roles = await fetch(`${app.url}/api/v1/sys/role/page?pageIndex=1&pageSize=10`, {
+          headers: { authorization },
+        });
+        expect(roles.status).toBe(200);
+        expect(((await roles.json()) as { code: number }).code).toBe(0);
+        // A module that is off has no route.
+        expect((await fetch(`${app.url}/api/v1/sys/job/page`, { headers: { authorization } })).status).toBe(
+          404,
+        );
+      } finally {
+        const exited = new Promise((done) => app.child.once('exit', done));
+        app.child.kill('SIGTERM');
+        await exited;
+      }
+
+      const kb = Number(
+        execFileSync('du', ['-sk', join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+      );
+      const mb = Math.round(kb / 1024);
+      console.log(
+        `Footprint of a login-and-administration consumer on SQLite (pnpm): node_modules ${mb} MB, ${packages.length} packages`,
+      );
+      expect(mb).toBeGreaterThan(0);
+    },
+    INSTALL_TIMEOUT_MS + 60_000,
+  );
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVERS } from '@svc/data';
-import { SCALAR_RANGE } from '@svc/http';
+import { MODULE_LIBRARIES, SCALAR_RANGE } from '@svc/http';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -90,13 +90,14 @@ describe('public packages', () => {
     });
   }
 
-  it('peer ranges are the ranges start-up accepts (drivers and the API reference bundle)', () => {
+  it('peer ranges are the ranges start-up accepts (drivers, module libraries, the API reference bundle)', () => {
     const peers = {
       ...manifest('packages/data').peerDependencies,
       ...manifest('packages/http').peerDependencies,
     };
     const accepted: Record<string, string> = {
       ...Object.fromEntries(Object.values(DRIVERS).map((d) => [d.package, d.range])),
+      ...Object.fromEntries(MODULE_LIBRARIES.map((l) => [l.package, l.range])),
       '@scalar/api-reference': SCALAR_RANGE,
     };
     expect(Object.keys(peers).sort()).toEqual(Object.keys(accepted).sort());

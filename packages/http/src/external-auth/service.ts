@@ -42,6 +42,7 @@ import {
   type SessionAuthService,
 } from '@svc/security';
 import type * as oidc from 'openid-client';
+import { importOpenidClient } from './library.js';
 import type { OidcProviderOptions } from './options.js';
 
 export const FLOW_TTL_MS = 5 * 60_000;
@@ -193,7 +194,7 @@ class Refusal extends Error {
  * host without OIDC providers never pays its memory (issue 16, idle RSS).
  */
 let openidClient: Promise<typeof oidc> | undefined;
-const loadOpenidClient = () => (openidClient ??= import('openid-client'));
+const loadOpenidClient = () => (openidClient ??= importOpenidClient());
 
 export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthService {
   const { config, repos, cache, logger } = deps;

@@ -58,6 +58,7 @@ import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
 import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
+import { checkModuleLibraries } from './module-libraries.js';
 import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
@@ -180,6 +181,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error);
   }
   for (const warning of plan.warnings) startup.warn(warning);
+  // Before the database: an enabled module whose library is missing or unsupported names the package to install.
+  try {
+    await checkModuleLibraries(config, (module) => plan.isEnabled(module));
+  } catch (error) {
+    throw asStartupError(error);
+  }
   if (jwtKey.source === 'dev-file') startup.warn(`Using the development signing key at ${jwtKey.path}.`);
 
   const now = options.now ?? systemNow;

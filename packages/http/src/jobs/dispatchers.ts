@@ -5,10 +5,12 @@
  * to a live one.
  */
 
+import { loadWithPeers, type PeerNeed } from '@svc/data';
 import type { Logger } from '@svc/kernel';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Dispatcher } from './engine.js';
+import { loadJobLibraries } from './libraries.js';
 import type { Fire } from './types.js';
 
 /** Timers of one process; a fire id already waiting is not queued twice. */
@@ -41,6 +43,8 @@ export function createInProcessDispatcher(now: () => Date): Dispatcher {
 }
 
 export interface BullMqDispatcherOptions {
+  /** bullmq and ioredis with what selected them (libraries.ts): checked before they are loaded. */
+  libraries: readonly PeerNeed[];
   redisUrl: string;
   /** Key prefix of the queue (the cache key prefix without its trailing colon, plus `:bull`). */
   prefix: string;
@@ -95,7 +99,9 @@ export function createBullMqDispatcher(options: BullMqDispatcherOptions): Dispat
     kind: 'bullmq',
     redeliversLostFires: true,
     async start(run) {
-      const [{ Queue, Worker }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+      const [{ Queue, Worker }, { Redis }] = await loadWithPeers(options.libraries, loadJobLibraries, {
+        from: import.meta.url,
+      });
       queueConnection = connect(Redis, true);
       workerConnection = connect(Redis, false);
       queue = new Queue(options.queueName, { connection: queueConnection, prefix: options.prefix });

@@ -10,6 +10,7 @@ import { createBullMqDispatcher, createInProcessDispatcher } from './dispatchers
 import { createJobEngine, type JobEngineDeps, logCleanupHandler } from './engine.js';
 import type { Resolve } from './fence.js';
 import { createHandlerResolver, type HandlerPolicy } from './handlers.js';
+import { bullMqSelection, jobLibraryNeeds } from './libraries.js';
 import { createJobService, type JobService, LOG_CLEANUP_JOB } from './service.js';
 import type { AlertAdministrators, JobEngine, JobHandlerEntry, JobReclaimer } from './types.js';
 
@@ -48,12 +49,13 @@ export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions =
   const jobsOptions = service.Jobs;
   const logger = deps.logger.child('Service.Jobs');
   const redisUrl = service.Cache.Provider === 'Redis' ? service.Cache.Redis.Configuration : null;
-  const useBull = jobsOptions.Engine === 'BullMQ' || (jobsOptions.Engine === 'Auto' && redisUrl !== null);
-  if (useBull && !redisUrl)
+  const bull = bullMqSelection(service);
+  if (bull && !redisUrl)
     throw new Error('Service:Jobs:Engine BullMQ needs Service:Cache:Redis:Configuration.');
   const dispatcher =
-    useBull && redisUrl
+    bull && redisUrl
       ? createBullMqDispatcher({
+          libraries: jobLibraryNeeds(bull),
           redisUrl,
           prefix: `${service.Cache.Redis.KeyPrefix.replace(/:+$/, '')}:bull`,
           queueName: jobsOptions.QueueName,
