@@ -7,9 +7,16 @@
  * comes from `Promise.all` and hooks, never from sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addUser, lastSmsCode, nextUtcMorning, post, smsLines, testClock } from './mfa/helpers.contract.js';
-import { totpCode } from './mfa/rfc6238.contract.js';
-import { bindTotp } from './mfa/totp.contract.js';
+import {
+  addUser,
+  lastSmsCode,
+  nextUtcMorning,
+  post,
+  smsLines,
+  testClock,
+} from './modules/mfa/helpers.contract.js';
+import { totpCode } from './modules/mfa/rfc6238.contract.js';
+import { bindTotp } from './modules/mfa/totp.contract.js';
 import { bearer, json, login } from './testing/auth.js';
 import {
   startTestServer,

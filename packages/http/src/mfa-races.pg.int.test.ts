@@ -1,7 +1,7 @@
-import { defineMfaInputsContract } from './mfa/mfa-inputs.contract.js';
-import { defineStaleFactorContract } from './mfa/stale-factor.contract.js';
-import { defineStalePhoneContract } from './mfa/stale-phone.contract.js';
-import { defineTotpReplayContract } from './mfa/totp-replay.contract.js';
+import { defineMfaInputsContract } from './modules/mfa/mfa-inputs.contract.js';
+import { defineStaleFactorContract } from './modules/mfa/stale-factor.contract.js';
+import { defineStalePhoneContract } from './modules/mfa/stale-phone.contract.js';
+import { defineTotpReplayContract } from './modules/mfa/totp-replay.contract.js';
 
 defineStaleFactorContract('PostgreSQL', 'Redis');
 defineStalePhoneContract('PostgreSQL', 'Redis');

@@ -1,11 +1,11 @@
-import { defineCaptchaContract } from './mfa/captcha.contract.js';
-import { defineDoorsContract } from './mfa/doors.contract.js';
-import { defineReauthContract } from './mfa/reauth.contract.js';
-import { defineRecycleReauthContract } from './mfa/recycle-reauth.contract.js';
-import { defineSmsContract } from './mfa/sms.contract.js';
-import { defineSmsLoginTotpContract } from './mfa/sms-login-totp.contract.js';
-import { defineStalePasswordContract } from './mfa/stale-password.contract.js';
-import { defineTotpContract } from './mfa/totp.contract.js';
+import { defineCaptchaContract } from './modules/mfa/captcha.contract.js';
+import { defineDoorsContract } from './modules/mfa/doors.contract.js';
+import { defineReauthContract } from './modules/mfa/reauth.contract.js';
+import { defineRecycleReauthContract } from './modules/mfa/recycle-reauth.contract.js';
+import { defineSmsContract } from './modules/mfa/sms.contract.js';
+import { defineSmsLoginTotpContract } from './modules/mfa/sms-login-totp.contract.js';
+import { defineStalePasswordContract } from './modules/mfa/stale-password.contract.js';
+import { defineTotpContract } from './modules/mfa/totp.contract.js';
 
 defineCaptchaContract('PostgreSQL', 'Redis');
 defineSmsContract('PostgreSQL', 'Redis');

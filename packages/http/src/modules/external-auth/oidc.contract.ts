@@ -10,9 +10,6 @@ import type { AddressInfo } from 'node:net';
 import type { DbType } from '@svc/kernel';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser, lastSmsCode, post, type TestClock, testClock } from '../../mfa/helpers.contract.js';
-import { totpCode } from '../../mfa/rfc6238.contract.js';
-import { bindTotp } from '../../mfa/totp.contract.js';
 import { bearer, json } from '../../testing/auth.js';
 import {
   grantPermissions,
@@ -22,6 +19,9 @@ import {
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../../testing/index.js';
+import { addUser, lastSmsCode, post, type TestClock, testClock } from '../mfa/helpers.contract.js';
+import { totpCode } from '../mfa/rfc6238.contract.js';
+import { bindTotp } from '../mfa/totp.contract.js';
 import { externalAuthModule } from './index.js';
 
 const SVC = 'http://svc.test';

@@ -1,11 +1,52 @@
-/** Module `Mfa` (transitional shape: its routes still take the whole deps; see modules/legacy.ts). */
+/**
+ * Module `Mfa`: second factors and step-up (captcha, SMS and TOTP login steps, binding, recovery codes,
+ * re-authentication, the high-sensitivity list, SMS login); always on. Its services are the core's `mfa` (built
+ * with the security layer in host/mfa.ts, since the password login and the route guards use the same instance)
+ * and the Admin module's target checks for `clear`.
+ */
 import { defineModule } from '../../module/define.js';
-import { registerMfaRoutes } from '../../routes/mfa/index.js';
-import { httpDepsOf, legacyRoutes } from '../legacy.js';
+import { adminModule } from '../admin/index.js';
+import * as bindComplete from './routes/bind-complete.js';
+import * as bindStart from './routes/bind-start.js';
+import * as captcha from './routes/captcha.js';
+import * as clear from './routes/clear.js';
+import * as highSensitivityAdd from './routes/high-sensitivity-add.js';
+import * as highSensitivityDelete from './routes/high-sensitivity-delete.js';
+import * as highSensitivityList from './routes/high-sensitivity-list.js';
+import * as loginSms from './routes/login-sms.js';
+import * as loginSmsResend from './routes/login-sms-resend.js';
+import * as loginTotp from './routes/login-totp.js';
+import * as reauth from './routes/reauth.js';
+import * as recovery from './routes/recovery.js';
+import * as smsLogin from './routes/sms-login.js';
+import * as smsSend from './routes/sms-send.js';
+import type { MfaRouteDeps } from './services.js';
 
 export const mfaModule = defineModule({
   name: 'Mfa',
   switchable: false,
-  services: ({ core }) => httpDepsOf(core),
-  routes: [legacyRoutes('Mfa', registerMfaRoutes)],
+  dependsOn: [adminModule],
+  services: ({ core, use }): MfaRouteDeps => ({
+    mfa: core.mfa,
+    security: core.security,
+    resolveClientIp: core.security.resolveClientIp,
+    now: core.now,
+    admin: use(adminModule).admin,
+  }),
+  routes: [
+    captcha,
+    loginSms,
+    loginSmsResend,
+    smsSend,
+    smsLogin,
+    loginTotp,
+    bindStart,
+    bindComplete,
+    recovery,
+    reauth,
+    clear,
+    highSensitivityList,
+    highSensitivityAdd,
+    highSensitivityDelete,
+  ],
 });

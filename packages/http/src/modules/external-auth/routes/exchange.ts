@@ -4,10 +4,10 @@ import { ok } from '@svc/kernel';
 import { getCookie } from 'hono/cookie';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { jsonBody } from '../../../routes/mfa/schemas.js';
 import { clientInfoOf } from '../../../security/client.js';
 import { loginOutput } from '../../../security/cookies.js';
 import { LoginOutputSchema } from '../../auth/routes/schemas.js';
+import { jsonBody } from '../../mfa/routes/schemas.js';
 import type { ExternalAuthRouteDeps } from '../services.js';
 import { BASE, BINDER_COOKIE } from './shared.js';
 

@@ -4,8 +4,8 @@ import { ok } from '@svc/kernel';
 import { getCookie } from 'hono/cookie';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { jsonBody } from '../../../routes/mfa/schemas.js';
 import { requireUser } from '../../../security/principal.js';
+import { jsonBody } from '../../mfa/routes/schemas.js';
 import type { ExternalAuthRouteDeps } from '../services.js';
 import { BASE, PENDING_COOKIE } from './shared.js';
 

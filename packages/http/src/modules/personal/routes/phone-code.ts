@@ -6,15 +6,15 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import { requireUser } from '../../../security/principal.js';
 import {
   captchaFields,
   jsonBody,
   PasswordSchema,
   PhoneSchema,
   SmsSendResultSchema,
-} from '../../../routes/mfa/schemas.js';
-import { clientInfoOf } from '../../../security/client.js';
-import { requireUser } from '../../../security/principal.js';
+} from '../../mfa/routes/schemas.js';
 import type { PhoneRouteDeps } from '../services.js';
 
 export const route = createRoute({

@@ -3,9 +3,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { jsonBody, PasswordSchema } from '../../../routes/mfa/schemas.js';
 import { clientInfoOf } from '../../../security/client.js';
 import { requireUser } from '../../../security/principal.js';
+import { jsonBody, PasswordSchema } from '../../mfa/routes/schemas.js';
 import type { PhoneRouteDeps } from '../services.js';
 
 export const route = createRoute({

@@ -3,8 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { CodeSchema, jsonBody, PhoneSchema } from '../../../routes/mfa/schemas.js';
 import { requireUser } from '../../../security/principal.js';
+import { CodeSchema, jsonBody, PhoneSchema } from '../../mfa/routes/schemas.js';
 import type { PhoneRouteDeps } from '../services.js';
 
 export const route = createRoute({

@@ -4,8 +4,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { hashPassword } from '@svc/kernel';
-import { json } from '../testing/auth.js';
-import { startTestServer, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+import { json } from '../../testing/auth.js';
+import { startTestServer, TEST_USER_PASSWORD, type TestServer } from '../../testing/index.js';
 
 /** A clock the test moves instead of sleeping. */
 export interface TestClock {

@@ -6,8 +6,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt } from '../testing/auth.js';
-import { setRuntimeConfig, type TestServer } from '../testing/index.js';
+import { decodeJwt } from '../../testing/auth.js';
+import { setRuntimeConfig, type TestServer } from '../../testing/index.js';
 import { addUser, lastSmsCode, nextUtcMorning, post, startMfaServer, testClock } from './helpers.contract.js';
 import { totpCode } from './rfc6238.contract.js';
 import { bindTotp } from './totp.contract.js';

@@ -7,8 +7,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer } from '../testing/auth.js';
-import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+import { bearer } from '../../testing/auth.js';
+import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../../testing/index.js';
 import { addUser, post, startMfaServer, testClock } from './helpers.contract.js';
 import { totpCode } from './rfc6238.contract.js';
 import { bindTotp } from './totp.contract.js';

@@ -1,12 +1,12 @@
 /** `POST /api/v1/auth/sms/login`: passwordless login with phone number and SMS code. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { LoginOutputSchema } from '../../modules/auth/routes/schemas.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { clientInfoOf } from '../../security/client.js';
-import { loginOutput } from '../../security/cookies.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import { loginOutput } from '../../../security/cookies.js';
+import { LoginOutputSchema } from '../../auth/routes/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 import { CodeSchema, jsonBody, PhoneSchema } from './schemas.js';
 
 export const route = createRoute({
@@ -20,11 +20,14 @@ export const route = createRoute({
   responses: envelopeResponses(LoginOutputSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<MfaRouteDeps, 'mfa' | 'security' | 'resolveClientIp' | 'now'>,
+): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { phone, code } = c.req.valid('json');
-    const client = clientInfoOf(c, deps.security.resolveClientIp);
-    const issued = await deps.core.mfa.steps.smsLogin(phone, code, client);
-    return c.json(ok(loginOutput(c, deps.security, issued, deps.now())), 200);
+    const client = clientInfoOf(c, d.resolveClientIp);
+    const issued = await d.mfa.steps.smsLogin(phone, code, client);
+    return c.json(ok(loginOutput(c, d.security, issued, d.now())), 200);
   });
 }

@@ -1,9 +1,9 @@
 /** `POST /api/v1/auth/login/sms/resend`: a new code for a live SMS login step (cooldown and daily limit apply). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 import { ChallengeIdSchema, jsonBody, SmsSendResultSchema } from './schemas.js';
 
 export const route = createRoute({
@@ -17,9 +17,9 @@ export const route = createRoute({
   responses: envelopeResponses(SmsSendResultSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { challengeId } = c.req.valid('json');
-    return c.json(ok(await deps.core.mfa.steps.resendSms(challengeId)), 200);
+    return c.json(ok(await d.mfa.steps.resendSms(challengeId)), 200);
   });
 }

@@ -1,10 +1,10 @@
 /** `POST /api/v1/auth/mfa/bind/start`: account and current password → a seed, its otpauth URI and a bind challenge. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { clientInfoOf } from '../../security/client.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import type { MfaRouteDeps } from '../services.js';
 import { AccountSchema, captchaFields, jsonBody, PasswordSchema } from './schemas.js';
 
 export const BindStartSchema = z
@@ -30,12 +30,12 @@ export const route = createRoute({
   responses: envelopeResponses(BindStartSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa' | 'resolveClientIp'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { account, currentPassword, captchaId, captchaCode } = c.req.valid('json');
-    const started = await deps.core.mfa.binding.start(account, currentPassword, {
+    const started = await d.mfa.binding.start(account, currentPassword, {
       captcha: { captchaId, captchaCode },
-      client: clientInfoOf(c, deps.security.resolveClientIp),
+      client: clientInfoOf(c, d.resolveClientIp),
     });
     return c.json(ok(started), 200);
   });

@@ -1,9 +1,9 @@
 /** `DELETE /api/v1/sys/mfa/high-sensitivity/{id}`: removes an added code (built-in ones have no id). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 
 export const route = createRoute({
   method: 'delete',
@@ -23,9 +23,9 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
-    await deps.core.mfa.highSensitivity.remove(c.req.valid('param').id);
+    await d.mfa.highSensitivity.remove(c.req.valid('param').id);
     return c.json(ok(null), 200);
   });
 }

@@ -6,9 +6,9 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminServicesFor } from '../admin/services.js';
-import { bearer, json, login } from '../testing/auth.js';
-import { setRuntimeConfig, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+import { adminServicesFor } from '../../admin/services.js';
+import { bearer, json, login } from '../../testing/auth.js';
+import { setRuntimeConfig, TEST_ADMIN_PASSWORD, type TestServer } from '../../testing/index.js';
 import { addUser, post, startMfaServer, testClock } from './helpers.contract.js';
 
 export function defineRecycleReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {

@@ -6,15 +6,15 @@
 import { createHighSensitivityRepository } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opsServicesFor } from '../ops/services.js';
-import { bearer, json, login } from '../testing/auth.js';
+import { opsServicesFor } from '../../ops/services.js';
+import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
   setRuntimeConfig,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
+} from '../../testing/index.js';
 import { addUser, post, startMfaServer, testClock } from './helpers.contract.js';
 import { totpCode } from './rfc6238.contract.js';
 import { bindTotp } from './totp.contract.js';

@@ -4,9 +4,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 import { jsonBody, PhoneSchema, SmsSendResultSchema } from './schemas.js';
 
 export const route = createRoute({
@@ -28,8 +28,8 @@ export const route = createRoute({
   responses: envelopeResponses(SmsSendResultSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
-    return c.json(ok(await deps.core.mfa.steps.sendLoginCode(c.req.valid('json'))), 200);
+    return c.json(ok(await d.mfa.steps.sendLoginCode(c.req.valid('json'))), 200);
   });
 }

@@ -10,14 +10,14 @@ import { createTotpRepository } from '@svc/data';
 import { type DbType, sha256Hex } from '@svc/kernel';
 import { createRecoveryCodeHasher, resolveMasterKey } from '@svc/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json } from '../testing/auth.js';
+import { bearer, json } from '../../testing/auth.js';
 import {
   setRuntimeConfig,
   startTestServer,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
+} from '../../testing/index.js';
 import {
   addUser,
   post,

@@ -7,13 +7,13 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bearer, json, login } from '../testing/auth.js';
+import { bearer, json, login } from '../../testing/auth.js';
 import {
   setRuntimeConfig,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
+} from '../../testing/index.js';
 import { addUser, lastSmsCode, post, startMfaServer, testClock } from './helpers.contract.js';
 import { totpCode } from './rfc6238.contract.js';
 import { bindTotp } from './totp.contract.js';

@@ -1,9 +1,9 @@
 /** `POST /api/v1/auth/mfa/bind/complete`: a valid code stores the seed and answers the recovery codes (once). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 import { ChallengeIdSchema, CodeSchema, jsonBody } from './schemas.js';
 
 export const route = createRoute({
@@ -16,9 +16,9 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ recoveryCodes: z.array(z.string()) }).openapi('TotpRecoveryCodes')),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { bindChallengeId, totpCode } = c.req.valid('json');
-    return c.json(ok(await deps.core.mfa.binding.complete(bindChallengeId, totpCode)), 200);
+    return c.json(ok(await d.mfa.binding.complete(bindChallengeId, totpCode)), 200);
   });
 }

@@ -1,11 +1,11 @@
 /** `POST /api/v1/auth/reauth`: password or TOTP code opens the re-authentication window of this session. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { clientInfoOf } from '../../security/client.js';
-import { requireUser } from '../../security/principal.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import { requireUser } from '../../../security/principal.js';
+import type { MfaRouteDeps } from '../services.js';
 import { CodeSchema, jsonBody, PasswordSchema } from './schemas.js';
 
 export const ReauthBody = z
@@ -32,12 +32,12 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ expiresAt: z.string().openapi({ format: 'date-time' }) })),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa' | 'resolveClientIp'>): void {
   registerRoute(ctx, route, { auth: 'authenticated' }, async (c) => {
-    const { expiresAt } = await deps.core.mfa.reauth.open(
+    const { expiresAt } = await d.mfa.reauth.open(
       requireUser(c),
       c.req.valid('json'),
-      clientInfoOf(c, deps.security.resolveClientIp),
+      clientInfoOf(c, d.resolveClientIp),
     );
     return c.json(ok({ expiresAt: expiresAt.toISOString() }), 200);
   });

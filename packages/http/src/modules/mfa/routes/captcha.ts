@@ -1,9 +1,9 @@
 /** `GET /api/v1/auth/captcha`: a new image captcha of the type in effect (`sys.security.captcha.type`). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 
 export const CaptchaSchema = z
   .object({
@@ -22,8 +22,8 @@ export const route = createRoute({
   responses: envelopeResponses(CaptchaSchema),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
-    return c.json(ok(await deps.core.mfa.issueCaptcha()), 200);
+    return c.json(ok(await d.mfa.issueCaptcha()), 200);
   });
 }

@@ -1,9 +1,9 @@
 /** `GET /api/v1/sys/mfa/high-sensitivity`: the built-in default set (read-only) and the added codes. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { MfaRouteDeps } from '../services.js';
 
 export const HighSensitivityItemSchema = z
   .object({
@@ -26,8 +26,8 @@ export const route = createRoute({
   responses: envelopeResponses(z.array(HighSensitivityItemSchema)),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
-    return c.json(ok(await deps.core.mfa.highSensitivity.list()), 200);
+    return c.json(ok(await d.mfa.highSensitivity.list()), 200);
   });
 }

@@ -8,8 +8,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json, login as loginOk } from '../testing/auth.js';
-import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+import { bearer, json, login as loginOk } from '../../testing/auth.js';
+import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../../testing/index.js';
 import {
   addUser,
   lastSmsCode,

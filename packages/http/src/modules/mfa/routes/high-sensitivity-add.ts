@@ -1,10 +1,10 @@
 /** `POST /api/v1/sys/mfa/high-sensitivity`: records a permission route of this service as high-sensitivity. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requireUser } from '../../security/principal.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requireUser } from '../../../security/principal.js';
+import type { MfaRouteDeps } from '../services.js';
 import { jsonBody } from './schemas.js';
 
 export const route = createRoute({
@@ -19,9 +19,9 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ id: z.number().int() })),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
-    const added = await deps.core.mfa.highSensitivity.add(c.req.valid('json'), requireUser(c).userId);
+    const added = await d.mfa.highSensitivity.add(c.req.valid('json'), requireUser(c).userId);
     return c.json(ok(added), 200);
   });
 }

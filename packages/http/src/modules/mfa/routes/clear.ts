@@ -1,11 +1,10 @@
 /** `POST /api/v1/sys/mfa/clear`: an administrator removes a user's authenticator binding and recovery codes. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { adminServicesFor } from '../../admin/services.js';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requirePrincipal, requireUser } from '../../security/principal.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requirePrincipal, requireUser } from '../../../security/principal.js';
+import type { MfaRouteDeps } from '../services.js';
 import { jsonBody } from './schemas.js';
 
 export const route = createRoute({
@@ -19,14 +18,13 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
-  const admin = adminServicesFor(deps);
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa' | 'admin'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
     const { userId } = c.req.valid('json');
     // The same target checks as every other action on a user (scope, super admin, rank).
-    await admin.users.checkTarget(admin.actorOf(requirePrincipal(c)), userId);
+    await d.admin.users.checkTarget(d.admin.actorOf(requirePrincipal(c)), userId);
     const caller = requireUser(c);
-    await deps.core.mfa.binding.clear(userId, caller.userId, caller.sessionId);
+    await d.mfa.binding.clear(userId, caller.userId, caller.sessionId);
     return c.json(ok(null), 200);
   });
 }

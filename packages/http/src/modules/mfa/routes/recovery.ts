@@ -1,10 +1,10 @@
 /** `POST /api/v1/auth/mfa/recovery`: one recovery code clears the account's TOTP and revokes all its sessions. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../deps.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { clientInfoOf } from '../../security/client.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { clientInfoOf } from '../../../security/client.js';
+import type { MfaRouteDeps } from '../services.js';
 import { AccountSchema, CodeSchema, captchaFields, jsonBody, PasswordSchema } from './schemas.js';
 
 export const route = createRoute({
@@ -28,12 +28,12 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, deps: HttpDeps): void {
+export function register(ctx: RegisterContext, d: Pick<MfaRouteDeps, 'mfa' | 'resolveClientIp'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const { account, currentPassword, recoveryCode, captchaId, captchaCode } = c.req.valid('json');
-    await deps.core.mfa.binding.recover(account, currentPassword, recoveryCode, {
+    await d.mfa.binding.recover(account, currentPassword, recoveryCode, {
       captcha: { captchaId, captchaCode },
-      client: clientInfoOf(c, deps.security.resolveClientIp),
+      client: clientInfoOf(c, d.resolveClientIp),
     });
     return c.json(ok(null), 200);
   });

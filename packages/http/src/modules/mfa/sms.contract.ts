@@ -6,8 +6,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt } from '../testing/auth.js';
-import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../testing/index.js';
+import { decodeJwt } from '../../testing/auth.js';
+import { setRuntimeConfig, TEST_USER_PASSWORD, type TestServer } from '../../testing/index.js';
 import {
   addUser,
   lastSmsCode,

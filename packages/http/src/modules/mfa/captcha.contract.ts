@@ -5,8 +5,8 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json } from '../testing/auth.js';
-import { setRuntimeConfig, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
+import { json } from '../../testing/auth.js';
+import { setRuntimeConfig, TEST_ADMIN_PASSWORD, type TestServer } from '../../testing/index.js';
 import { post, startMfaServer, testClock } from './helpers.contract.js';
 
 const ADMIN = 'superAdmin';
