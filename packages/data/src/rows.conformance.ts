@@ -1,5 +1,6 @@
 /**
- * Compile-time proof that every dialect's tables produce exactly the dialect-neutral row types of `rows.ts`.
+ * Compile-time proof that every dialect's tables produce exactly the dialect-neutral row types of `rows.ts`
+ * (derived from the SQLite schema, so for SQLite it only proves that `Expected` names every table).
  * This module has no runtime content; it is part of the normal build, so a column that drifts in one dialect
  * (type, nullability, a missing or extra property) fails `tsc -b`.
  */

@@ -17,7 +17,7 @@ import type {
   JobTriggerKind,
   MenuType,
   RefreshTokenStatus,
-} from '../rows.js';
+} from '../column-types.js';
 import {
   auditColumns,
   fixedStr,

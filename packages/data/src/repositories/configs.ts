@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, type InferInsertModel } from 'drizzle-orm';
 import { type Page, type PageQuery, paginate } from '../paging.js';
-import type { ConfigValueType, SysConfigRow } from '../rows.js';
+import type { SysConfigRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { containsIgnoreCase } from './filters.js';
@@ -24,12 +24,7 @@ export interface ConfigPageQuery extends PageQuery {
 }
 
 /** Changeable fields of a row; the key is not among them. */
-export interface ConfigPatch {
-  configValue?: string;
-  valueType?: ConfigValueType;
-  name?: string;
-  remark?: string | null;
-}
+export type ConfigPatch = Partial<Pick<SysConfigRow, 'configValue' | 'valueType' | 'name' | 'remark'>>;
 
 /** Who changed a row, and when. */
 export interface ConfigAudit {

@@ -15,22 +15,13 @@ export type NewDictType = Omit<InferInsertModel<Tables['sysDictType']>, 'id'>;
 export type NewDictItem = Omit<InferInsertModel<Tables['sysDictItem']>, 'id'>;
 
 /** Changeable fields of a type (not its code). */
-export interface DictTypePatch {
-  name?: string;
-  enabled?: boolean;
-  remark?: string | null;
-}
+export type DictTypePatch = Partial<Pick<SysDictTypeRow, 'name' | 'enabled' | 'remark'>>;
 
-/** Changeable fields of an item (not its type). */
-export interface DictItemPatch {
-  label?: string;
-  value?: string;
-  sort?: number;
-  enabled?: boolean;
-  remark?: string | null;
-  /** Cleared when the value changes: the row's value joins the unique index (see the schema's `liveExempt`). */
-  liveExempt?: boolean;
-}
+/** Changeable fields of an item (not its type); `liveExempt` is cleared when the value changes, so the row's value
+ * joins the unique index (see the schema's `liveExempt`). */
+export type DictItemPatch = Partial<
+  Pick<SysDictItemRow, 'label' | 'value' | 'sort' | 'enabled' | 'remark' | 'liveExempt'>
+>;
 
 export interface DictTypePageQuery extends PageQuery {
   code?: string | undefined;

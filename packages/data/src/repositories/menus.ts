@@ -4,7 +4,7 @@
  * writes with audit columns, soft delete.
  */
 import { and, asc, eq, type InferInsertModel, inArray, sql } from 'drizzle-orm';
-import type { MenuType, SysMenuRow } from '../rows.js';
+import type { SysMenuRow } from '../rows.js';
 import type { Tables } from '../tables.js';
 import type { RepositoryContext } from './context.js';
 import { readInChunks } from './id-lists.js';
@@ -15,20 +15,23 @@ import type { AuditStamp } from './users.js';
 export type NewMenu = Omit<InferInsertModel<Tables['sysMenu']>, 'id'>;
 
 /** Menu fields an administrator may change. */
-export interface MenuPatch {
-  parentId?: number;
-  type?: MenuType;
-  title?: string;
-  permission?: string | null;
-  path?: string | null;
-  component?: string | null;
-  icon?: string | null;
-  sort?: number;
-  enabled?: boolean;
-  hidden?: boolean;
-  moduleId?: number | null;
-  remark?: string | null;
-}
+export type MenuPatch = Partial<
+  Pick<
+    SysMenuRow,
+    | 'parentId'
+    | 'type'
+    | 'title'
+    | 'permission'
+    | 'path'
+    | 'component'
+    | 'icon'
+    | 'sort'
+    | 'enabled'
+    | 'hidden'
+    | 'moduleId'
+    | 'remark'
+  >
+>;
 
 export interface MenuRepository {
   /** Every live menu, by sort then id. */

@@ -15,16 +15,9 @@ import type { AuditStamp } from './users.js';
 export type NewModule = Omit<InferInsertModel<Tables['sysModule']>, 'id' | 'codeLive'>;
 
 /** Module fields an administrator may change. */
-export interface ModulePatch {
-  code?: string;
-  title?: string;
-  icon?: string | null;
-  defaultRoute?: string | null;
-  apiPrefix?: string | null;
-  sort?: number;
-  enabled?: boolean;
-  remark?: string | null;
-}
+export type ModulePatch = Partial<
+  Pick<SysModuleRow, 'code' | 'title' | 'icon' | 'defaultRoute' | 'apiPrefix' | 'sort' | 'enabled' | 'remark'>
+>;
 
 export interface ModuleRepository {
   /** Every live module, by sort then id. */

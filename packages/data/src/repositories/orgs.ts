@@ -14,19 +14,14 @@ import type { AuditStamp } from './users.js';
 /** Values for a new organisation. */
 export type NewOrg = Omit<InferInsertModel<Tables['sysOrg']>, 'id'>;
 
-/** Organisation fields an administrator may change. */
-export interface OrgPatch {
-  parentId?: number;
-  name?: string;
-  code?: string;
-  sort?: number;
-  enabled?: boolean;
-  leader?: string | null;
-  /** Cleared when the code changes: the row's code joins the unique index (see the schema's `liveExempt`). */
-  liveExempt?: boolean;
-  phone?: string | null;
-  remark?: string | null;
-}
+/** Organisation fields an administrator may change; `liveExempt` is cleared when the code changes, so the row's code
+ * joins the unique index (see the schema's `liveExempt`). */
+export type OrgPatch = Partial<
+  Pick<
+    SysOrgRow,
+    'parentId' | 'name' | 'code' | 'sort' | 'enabled' | 'leader' | 'liveExempt' | 'phone' | 'remark'
+  >
+>;
 
 /** Filters of the organisation list. */
 export interface OrgListQuery {

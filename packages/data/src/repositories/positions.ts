@@ -14,13 +14,7 @@ import type { AuditStamp } from './users.js';
 export type NewPosition = Omit<InferInsertModel<Tables['sysPosition']>, 'id'>;
 
 /** Position fields an administrator may change. */
-export interface PositionPatch {
-  name?: string;
-  code?: string;
-  sort?: number;
-  enabled?: boolean;
-  remark?: string | null;
-}
+export type PositionPatch = Partial<Pick<SysPositionRow, 'name' | 'code' | 'sort' | 'enabled' | 'remark'>>;
 
 /** Filters of the position page. */
 export interface PositionPageQuery extends PageQuery {

@@ -17,13 +17,7 @@ import type { AuditStamp } from './users.js';
 export type NewRole = Omit<InferInsertModel<Tables['sysRole']>, 'id'>;
 
 /** Role fields an administrator may change. */
-export interface RolePatch {
-  name?: string;
-  code?: string;
-  sort?: number;
-  enabled?: boolean;
-  remark?: string | null;
-}
+export type RolePatch = Partial<Pick<SysRoleRow, 'name' | 'code' | 'sort' | 'enabled' | 'remark'>>;
 
 /** Filters of the role page. */
 export interface RolePageQuery extends PageQuery {

@@ -5,53 +5,42 @@
  * since the menu may be granted; an update that would switch on codes under an existing grant is refused for
  * a caller who does not hold them (41001).
  */
-import type { MenuType, SysMenuRow } from '@svc/data';
+import type { SysMenuRow } from '@svc/data';
 import { splitPermissionCodes } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import type { Patch } from './patch.js';
 import { normalizePermissionText } from './permission-codes.js';
 import { assertMayChangeRole } from './rank.js';
 import { buildTree, type TreeNode, wouldCreateCycle } from './tree.js';
 
 /** A menu as the administration API shows it (contract §5 menu node, without children). */
-export interface MenuItem {
-  id: number;
-  parentId: number;
-  type: MenuType;
-  title: string;
-  /** Codes joined by `;`. */
-  permission: string | null;
-  path: string | null;
-  component: string | null;
-  icon: string | null;
-  sort: number;
-  enabled: boolean;
-  hidden: boolean;
-  /** Portal module of a top-level menu (children follow their top-level ancestor). */
-  moduleId: number | null;
-  remark: string | null;
-}
+/** A menu as the administration shows it (`permission`: codes joined by `;`; `moduleId`: the portal module of a
+ * top-level menu, children follow their top-level ancestor). */
+export type MenuItem = Pick<
+  SysMenuRow,
+  | 'id'
+  | 'parentId'
+  | 'type'
+  | 'title'
+  | 'permission'
+  | 'path'
+  | 'component'
+  | 'icon'
+  | 'sort'
+  | 'enabled'
+  | 'hidden'
+  | 'moduleId'
+  | 'remark'
+>;
 
 export type MenuNode = TreeNode<MenuItem>;
 
-export interface MenuFields {
-  parentId?: number | undefined;
-  type?: MenuType | undefined;
-  title?: string | undefined;
-  permission?: string | null | undefined;
-  path?: string | null | undefined;
-  component?: string | null | undefined;
-  icon?: string | null | undefined;
-  sort?: number | undefined;
-  enabled?: boolean | undefined;
-  hidden?: boolean | undefined;
-  moduleId?: number | null | undefined;
-  remark?: string | null | undefined;
-}
+export type MenuFields = Patch<Omit<MenuItem, 'id'>>;
 
 export interface CreateMenuInput extends MenuFields {
-  type: MenuType;
+  type: MenuItem['type'];
   title: string;
 }
 

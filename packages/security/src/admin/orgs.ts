@@ -8,37 +8,33 @@
  * Placing one under a parent they do not see answers 41005 (`reason: data-scope`, `args.orgIds`), and a new
  * top-level organisation (parent 0) is for callers who see all.
  */
+
 import { descendantOrgIds, type OrgListQuery, type SysOrgRow, uniqueOr } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import type { Patch } from './patch.js';
 import { wouldCreateCycle } from './tree.js';
 
 /** An organisation as the administration API shows it. */
-export interface OrgItem {
-  id: number;
-  parentId: number;
-  name: string;
-  code: string;
-  sort: number;
-  enabled: boolean;
-  leader: string | null;
-  phone: string | null;
-  remark: string | null;
-  createTime: Date;
-  updateTime: Date | null;
-}
+export type OrgItem = Pick<
+  SysOrgRow,
+  | 'id'
+  | 'parentId'
+  | 'name'
+  | 'code'
+  | 'sort'
+  | 'enabled'
+  | 'leader'
+  | 'phone'
+  | 'remark'
+  | 'createTime'
+  | 'updateTime'
+>;
 
-export interface OrgFields {
-  parentId?: number | undefined;
-  name?: string | undefined;
-  code?: string | undefined;
-  sort?: number | undefined;
-  enabled?: boolean | undefined;
-  leader?: string | null | undefined;
-  phone?: string | null | undefined;
-  remark?: string | null | undefined;
-}
+export type OrgFields = Patch<
+  Pick<SysOrgRow, 'parentId' | 'name' | 'code' | 'sort' | 'enabled' | 'leader' | 'phone' | 'remark'>
+>;
 
 export interface CreateOrgInput extends OrgFields {
   name: string;

@@ -5,26 +5,15 @@ import type { Page, PositionPageQuery, SysPositionRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import type { Patch } from './patch.js';
 
 /** A position as the administration API shows it. */
-export interface PositionItem {
-  id: number;
-  name: string;
-  code: string;
-  sort: number;
-  enabled: boolean;
-  remark: string | null;
-  createTime: Date;
-  updateTime: Date | null;
-}
+export type PositionItem = Pick<
+  SysPositionRow,
+  'id' | 'name' | 'code' | 'sort' | 'enabled' | 'remark' | 'createTime' | 'updateTime'
+>;
 
-export interface PositionFields {
-  name?: string | undefined;
-  code?: string | undefined;
-  sort?: number | undefined;
-  enabled?: boolean | undefined;
-  remark?: string | null | undefined;
-}
+export type PositionFields = Patch<Pick<SysPositionRow, 'name' | 'code' | 'sort' | 'enabled' | 'remark'>>;
 
 export interface CreatePositionInput extends PositionFields {
   name: string;

@@ -20,6 +20,7 @@ import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import type { Patch } from './patch.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
 import { assertMayChangeRole, assertOutranksUsers, assertScopeWithin } from './rank.js';
 
@@ -28,26 +29,14 @@ import { assertMayChangeRole, assertOutranksUsers, assertScopeWithin } from './r
 /** Members a change of a role's member list invalidates one by one; more get one generation bump. */
 const MEMBER_INVALIDATIONS = 200;
 
-export interface RoleItem {
-  id: number;
-  name: string;
-  code: string;
-  /** 1 All, 2 own Org, 3 Org and children, 4 Self, 5 Custom (contract §4). */
-  dataScope: DataScope;
-  sort: number;
-  enabled: boolean;
-  remark: string | null;
-  createTime: Date;
-  updateTime: Date | null;
-}
+/** A role as the administration shows it (`dataScope`: 1 All, 2 own Org, 3 Org and children, 4 Self, 5 Custom,
+ * contract §4). */
+export type RoleItem = Pick<
+  SysRoleRow,
+  'id' | 'name' | 'code' | 'dataScope' | 'sort' | 'enabled' | 'remark' | 'createTime' | 'updateTime'
+>;
 
-export interface RoleFields {
-  name?: string | undefined;
-  code?: string | undefined;
-  sort?: number | undefined;
-  enabled?: boolean | undefined;
-  remark?: string | null | undefined;
-}
+export type RoleFields = Patch<Pick<SysRoleRow, 'name' | 'code' | 'sort' | 'enabled' | 'remark'>>;
 
 export interface CreateRoleInput extends RoleFields {
   name: string;

@@ -7,6 +7,7 @@
  * contract §11), and a user is placed only in an organisation the caller sees (41005); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
+
 import { isInDataScope, type Page, type SysUserRow, type UserPageQuery, uniqueOr } from '@svc/data';
 import {
   BusinessError,
@@ -19,45 +20,54 @@ import { assertPassword } from '../password-policy.js';
 import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
 import type { ResolvedAdminDeps } from './deps.js';
+import type { Patch } from './patch.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
 import { assertOutranksUsers, assertScopeWithin } from './rank.js';
 
 /** A user as the administration API shows it (contract §5 user item, plus a few fields). */
-export interface UserItem {
-  id: number;
-  account: string;
-  realName: string;
-  nickName: string | null;
-  orgId: number | null;
-  positionId: number | null;
-  phone: string | null;
-  email: string | null;
-  gender: number;
-  avatar: string | null;
-  enabled: boolean;
-  isSuperAdmin: boolean;
-  mustChangePassword: boolean;
-  forceTotp: boolean;
+export interface UserItem
+  extends Pick<
+    SysUserRow,
+    | 'id'
+    | 'account'
+    | 'realName'
+    | 'nickName'
+    | 'orgId'
+    | 'positionId'
+    | 'phone'
+    | 'email'
+    | 'gender'
+    | 'avatar'
+    | 'enabled'
+    | 'isSuperAdmin'
+    | 'mustChangePassword'
+    | 'forceTotp'
+    | 'remark'
+    | 'lastLoginTime'
+    | 'createTime'
+    | 'updateTime'
+  > {
   totpBound: boolean;
   roleIds: number[];
-  remark: string | null;
-  lastLoginTime: Date | null;
-  createTime: Date;
-  updateTime: Date | null;
 }
 
 /** Editable profile fields of a user. */
-export interface UserFields {
-  realName?: string | undefined;
-  nickName?: string | null | undefined;
-  orgId?: number | null | undefined;
-  positionId?: number | null | undefined;
-  phone?: string | null | undefined;
-  email?: string | null | undefined;
-  gender?: number | undefined;
-  avatar?: string | null | undefined;
-  forceTotp?: boolean | undefined;
-  remark?: string | null | undefined;
+export interface UserFields
+  extends Patch<
+    Pick<
+      SysUserRow,
+      | 'realName'
+      | 'nickName'
+      | 'orgId'
+      | 'positionId'
+      | 'phone'
+      | 'email'
+      | 'gender'
+      | 'avatar'
+      | 'forceTotp'
+      | 'remark'
+    >
+  > {
   /** Replaces the user's roles when given. */
   roleIds?: number[] | undefined;
 }
