@@ -43,7 +43,7 @@ for (const unit of units) {
 }
 
 // The console (packages/web, apps/web) runs in a browser: it imports no server package at run time and no
-// server code from its sources (tests may read the kernel's catalog; they are not shipped).
+// server code from its sources (tests may read the catalog of the kernel and the built-in modules; they are not shipped).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

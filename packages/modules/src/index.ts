@@ -5,4 +5,6 @@
  * process or a script can use an engine without them. Libraries only one module needs are optional peers, loaded
  * when that module is on.
  */
-export {};
+export * from './external-auth/index.js';
+export * from './import/index.js';
+export * from './peers.js';

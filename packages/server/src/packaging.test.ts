@@ -93,6 +93,7 @@ describe('public packages', () => {
   it('peer ranges are the ranges start-up accepts (drivers, module libraries, the API reference bundle)', () => {
     const peers = {
       ...manifest('packages/data').peerDependencies,
+      ...manifest('packages/modules').peerDependencies,
       ...manifest('packages/http').peerDependencies,
     };
     const accepted: Record<string, string> = {

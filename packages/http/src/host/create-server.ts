@@ -31,6 +31,7 @@ import {
   type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
+import { validateExternalAuth } from '@svc/modules';
 import {
   DATABASE_BACKED_CACHE_PREFIXES,
   type MfaServices,
@@ -40,7 +41,6 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
-import { validateExternalAuth } from '../external-auth/options.js';
 import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
 import { type ComposedModules, composeModules, planModules } from '../module/compose.js';
 import type { ModuleCore } from '../module/core.js';

@@ -10,8 +10,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createServer } from './create-server.js';
 import { StartupError } from './startup-error.js';
 
-vi.mock('../excel/provider.js', async (original) => {
-  const actual = await original<typeof import('../excel/provider.js')>();
+vi.mock('@svc/modules', async (original) => {
+  const actual = await original<typeof import('@svc/modules')>();
   return {
     ...actual,
     excelLibraryNeeds: () => actual.excelLibraryNeeds().map((need) => ({ ...need, range: '^99.0.0' })),
@@ -26,7 +26,7 @@ describe('createServer and the module libraries', () => {
     const error = await createServer({ contentRoot, env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StartupError);
     expect((error as Error).message).toMatch(
-      /^Module Import is on \(Service:Api:DisabledModules does not list it\), but the installed "exceljs" 4\.\d+\.\d+ is not supported: @svc\/http supports exceljs \^99\.0\.0\. It was not loaded\. Install a supported version beside @svc\/server \(npm install exceljs@99/,
+      /^Module Import is on \(Service:Api:DisabledModules does not list it\), but the installed "exceljs" 4\.\d+\.\d+ is not supported: @svc\/modules supports exceljs \^99\.0\.0\. It was not loaded\. Install a supported version beside @svc\/server \(npm install exceljs@99/,
     );
     // The SQLite default's file under the content root was never created.
     expect(existsSync(join(contentRoot, 'data'))).toBe(false);

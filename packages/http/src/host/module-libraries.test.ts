@@ -97,7 +97,7 @@ describe('module libraries are checked at start-up like the database drivers', (
     const { error, imported } = await check({}, fakeInstall('exceljs5', { ...SUPPORTED, exceljs: '5.0.0' }));
     expect(error).toBeInstanceOf(DriverVersionError);
     expect((error as Error).message).toContain(
-      'the installed "exceljs" 5.0.0 is not supported: @svc/http supports exceljs ^4.4.0',
+      'the installed "exceljs" 5.0.0 is not supported: @svc/modules supports exceljs ^4.4.0',
     );
     expect((error as Error).message).toContain('npm install exceljs@4');
     expect(imported).toEqual([]);

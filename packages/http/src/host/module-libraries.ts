@@ -1,15 +1,22 @@
 /**
- * The optional libraries of the built-in modules, optional peers of @svc/http as the database drivers are of
- * @svc/data: bullmq and ioredis (module `Job` on the BullMQ engine), exceljs (module `Import`), openid-client
- * (module `ExternalAuth` with a provider). Each is loaded on first use; start-up checks the ones the enabled
+ * The optional libraries of the built-in modules, optional peers as the database drivers are of @svc/data: bullmq
+ * and ioredis of @svc/http (module `Job` on the BullMQ engine), exceljs (module `Import`) and openid-client (module
+ * `ExternalAuth` with a provider) of @svc/modules, whose engines import them. Each is loaded on first use; start-up checks the ones the enabled
  * modules need with the drivers' check (@svc/data drivers.ts: the package.json read, never imported, its version
  * and `engines.node` judged), so a missing one or one outside the supported major stops start-up with the package
  * to install. A module listed in `Service:Api:DisabledModules`, or one not using its library, needs nothing.
  */
 import { type DriverProbe, type PeerNeed, requirePeers } from '@svc/data';
 import type { Configuration } from '@svc/kernel';
-import { EXCEL_LIBRARY, excelLibraryNeeds, importExcel } from '../excel/provider.js';
-import { externalAuthLibraryNeeds, importOpenidClient, OPENID_LIBRARY } from '../external-auth/library.js';
+import {
+  EXCEL_LIBRARY,
+  excelLibraryNeeds,
+  externalAuthLibraryNeeds,
+  importExcel,
+  importOpenidClient,
+  MODULE_PEERS_FROM,
+  OPENID_LIBRARY,
+} from '@svc/modules';
 import { bullMqSelection, JOB_LIBRARIES, jobLibraryNeeds, loadJobLibraries } from '../jobs/libraries.js';
 
 /** Every module library and the versions supported (the peer ranges of package.json). */
@@ -25,6 +32,8 @@ export interface ModuleLibraryUse {
   module: string;
   needs: PeerNeed[];
   load: () => Promise<unknown>;
+  /** Where the library resolves from: the package whose code imports it. */
+  from: string;
 }
 
 /** What the modules `enabled` answers true for need, with this configuration. */
@@ -34,10 +43,13 @@ export function moduleLibraryUses(
 ): ModuleLibraryUse[] {
   const uses: ModuleLibraryUse[] = [];
   const bull = enabled('Job') ? bullMqSelection(config.service) : null;
-  if (bull) uses.push({ module: 'Job', needs: jobLibraryNeeds(bull), load: loadJobLibraries });
-  if (enabled('Import')) uses.push({ module: 'Import', needs: excelLibraryNeeds(), load: importExcel });
+  if (bull)
+    uses.push({ module: 'Job', needs: jobLibraryNeeds(bull), load: loadJobLibraries, from: import.meta.url });
+  if (enabled('Import'))
+    uses.push({ module: 'Import', needs: excelLibraryNeeds(), load: importExcel, from: MODULE_PEERS_FROM });
   const oidc = enabled('ExternalAuth') ? externalAuthLibraryNeeds(config.service) : [];
-  if (oidc.length > 0) uses.push({ module: 'ExternalAuth', needs: oidc, load: importOpenidClient });
+  if (oidc.length > 0)
+    uses.push({ module: 'ExternalAuth', needs: oidc, load: importOpenidClient, from: MODULE_PEERS_FROM });
   return uses;
 }
 
@@ -49,8 +61,9 @@ export function moduleLibraryUses(
 export async function checkModuleLibraries(
   config: Pick<Configuration, 'service'>,
   enabled: (module: string) => boolean,
-  probe: DriverProbe = { from: import.meta.url },
+  probe?: DriverProbe,
   load: (use: ModuleLibraryUse) => Promise<unknown> = (use) => use.load(),
 ): Promise<void> {
-  for (const use of moduleLibraryUses(config, enabled)) await requirePeers(use.needs, () => load(use), probe);
+  for (const use of moduleLibraryUses(config, enabled))
+    await requirePeers(use.needs, () => load(use), probe ?? { from: use.from });
 }

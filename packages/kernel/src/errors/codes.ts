@@ -15,7 +15,6 @@ const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
 const notice = (name: string, code: number) => k('notice', name, code);
-const excel = (name: string, code: number) => k('excel', name, code);
 const job = (name: string, code: number) => k('job', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
@@ -43,18 +42,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   TotpDisabled: auth('TotpDisabled', 40025),
   ApiKeyInvalid: auth('ApiKeyInvalid', 40027),
   MfaChallengeExpired: auth('MfaChallengeExpired', 40028),
-  /** External login: unknown provider, or one switched off (`sys.externalauth.{code}.enabled`). */
-  ExternalProviderDisabled: auth('ExternalProviderDisabled', 40029),
-  /** External login callback: state missing, expired, replayed or not bound to this browser. */
-  ExternalStateInvalid: auth('ExternalStateInvalid', 40030),
-  /** External login callback: the provider answered an error, or the code exchange / ID token was refused. */
-  ExternalLoginFailed: auth('ExternalLoginFailed', 40031),
-  /** External login ticket or pending link missing, expired or already used. */
-  ExternalTicketInvalid: auth('ExternalTicketInvalid', 40032),
-  /** The external identity is bound to another user. */
-  ExternalIdentityBound: auth('ExternalIdentityBound', 40033),
-  /** The user has no binding at this provider. */
-  ExternalBindingNotFound: auth('ExternalBindingNotFound', 40034),
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),
@@ -111,25 +98,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   NoticeReceiverNotFound: notice('NoticeReceiverNotFound', 45003),
   /** An action whose URL is not same-origin or whose fields are invalid (`args.index`). */
   NoticeActionInvalid: notice('NoticeActionInvalid', 45004),
-  ExcelProviderMissing: excel('ExcelProviderMissing', 46001),
-  ImportFileEmpty: excel('ImportFileEmpty', 46002),
-  /** More data rows than `Service:Import:MaxRows`; `args {rows, max}`. */
-  ImportRowLimitExceeded: excel('ImportRowLimitExceeded', 46003),
-  /** A required column has no header in the sheet (after mapping); `args.columns`. */
-  ImportColumnMissing: excel('ImportColumnMissing', 46004),
-  ImportCellRequired: excel('ImportCellRequired', 46005),
-  ImportCellDictInvalid: excel('ImportCellDictInvalid', 46006),
-  ImportCellRefNotFound: excel('ImportCellRefNotFound', 46007),
-  ImportCellFormatInvalid: excel('ImportCellFormatInvalid', 46008),
-  ImportDuplicateInFile: excel('ImportDuplicateInFile', 46009),
-  ImportDuplicateInDb: excel('ImportDuplicateInDb', 46010),
-  ImportOrgOutOfScope: excel('ImportOrgOutOfScope', 46011),
-  /** More rows match than `Service:Import:ExportMaxRows`; `args {rows, max}`. */
-  ExportRowLimitExceeded: excel('ExportRowLimitExceeded', 46012),
-  /** `columns` names a column the export does not have; `args.columns`. */
-  ExportColumnInvalid: excel('ExportColumnInvalid', 46013),
-  /** An import commit would create users while `Service:Security:DefaultInitialPassword` is unset (contract §10). */
-  ImportInitialPasswordUnset: excel('ImportInitialPasswordUnset', 46014),
   JobNotFound: job('JobNotFound', 47001),
   JobCodeExists: job('JobCodeExists', 47002),
   /** `args.reason`: why the cron expression was refused. */

@@ -2,7 +2,7 @@
  * Module `ExternalAuth`: login with OpenID Connect providers, the nine routes under `/api/v1/auth/external`.
  * Its login service is built once here from the core.
  */
-import { createExternalAuthService } from '../../external-auth/service.js';
+import { createExternalAuthService, ExternalAuthErrorCode } from '@svc/modules';
 import { defineModule } from '../../module/define.js';
 import * as authorize from './routes/authorize.js';
 import * as bind from './routes/bind.js';
@@ -19,6 +19,7 @@ export type { ExternalAuthRouteDeps } from './services.js';
 
 export const externalAuthModule = defineModule({
   name: 'ExternalAuth',
+  errorCodes: [ExternalAuthErrorCode],
   services: ({ core }): ExternalAuthRouteDeps => {
     const { config } = core;
     const environment = config.environment.name.toLowerCase();

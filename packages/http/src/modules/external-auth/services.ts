@@ -4,7 +4,7 @@
  * redirect settings read from `Service:ExternalAuth` and the environment.
  */
 import type { Repositories } from '@svc/data';
-import type { ExternalAuthService } from '../../external-auth/service.js';
+import type { ExternalAuthService } from '@svc/modules';
 import type { HttpSecurity } from '../../security/deps.js';
 
 export interface ExternalAuthRouteDeps {

@@ -6,11 +6,10 @@
  * 46013, 46012) and the op-log export being logged itself.
  */
 import type { DbType } from '@svc/kernel';
+import { EXPORT_PAGE_SIZE, MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from '@svc/modules';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../../admin/harness.contract.js';
-import { EXPORT_PAGE_SIZE } from '../../excel/export.js';
-import { MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from '../../excel/users-import.js';
 import { opsServicesFor } from '../../ops/services.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import {

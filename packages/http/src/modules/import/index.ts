@@ -5,7 +5,7 @@
  * module's administration services. The import routes have their own body limit (`Service:Import:MaxFileSizeMb`,
  * app.ts).
  */
-import { createUserImportService } from '../../excel/users-import.js';
+import { createUserImportService, ImportErrorCode } from '@svc/modules';
 import { defineModule } from '../../module/define.js';
 import { LOGGED_READS, SUMMARISED_BODIES } from '../../ops/op-log.js';
 import { adminModule } from '../admin/index.js';
@@ -48,6 +48,7 @@ for (const path of [
 
 export const importModule = defineModule({
   name: 'Import',
+  errorCodes: [ImportErrorCode],
   dependsOn: [adminModule],
   services: ({ core, use }): ImportRouteDeps => ({
     admin: use(adminModule).admin,

@@ -1,10 +1,10 @@
 /** What the import/export route files receive (module `Import`), built once by the module. */
 import type { Repositories } from '@svc/data';
 import type { Configuration, Logger } from '@svc/kernel';
+import type { UserImportService } from '@svc/modules';
 import type { AdminActor, AdminServices } from '@svc/security';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
-import type { UserImportService } from '../../excel/users-import.js';
 import { requirePrincipal } from '../../security/principal.js';
 
 export interface ImportRouteDeps {

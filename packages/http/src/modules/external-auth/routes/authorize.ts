@@ -1,6 +1,7 @@
 /** `GET /api/v1/auth/external/{provider}/authorize`: starts a login at the provider (browser navigation). */
 import { createRoute } from '@hono/zod-openapi';
-import { ErrorCode, isBusinessError } from '@svc/kernel';
+import { isBusinessError } from '@svc/kernel';
+import { ExternalAuthErrorCode } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import type { ExternalAuthRouteDeps } from '../services.js';
 import { BASE, ProviderParam, redirectResponses, resultLocation, startFlow } from './shared.js';
@@ -28,7 +29,7 @@ export function register(
     } catch (error) {
       if (!isBusinessError(error)) throw error;
       return c.redirect(
-        resultLocation(d, { error: String(error.code || ErrorCode.ExternalLoginFailed.code) }),
+        resultLocation(d, { error: String(error.code || ExternalAuthErrorCode.ExternalLoginFailed.code) }),
         302,
       );
     }

@@ -1,7 +1,7 @@
 /** `GET /api/v1/auth/external/{provider}/callback`: where the provider sends the browser back. */
 import { createRoute } from '@hono/zod-openapi';
+import { TICKET_TTL_MS } from '@svc/modules';
 import { getCookie } from 'hono/cookie';
-import { TICKET_TTL_MS } from '../../../external-auth/service.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { clientInfoOf } from '../../../security/client.js';
 import type { ExternalAuthRouteDeps } from '../services.js';

@@ -4,10 +4,10 @@
  * Secure outside Development and tests) and the redirect to the frontend result path.
  */
 import { z } from '@hono/zod-openapi';
+import { type ExternalAuthService, FLOW_TTL_MS, PENDING_TTL_MS } from '@svc/modules';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../../context.js';
-import { type ExternalAuthService, FLOW_TTL_MS, PENDING_TTL_MS } from '../../../external-auth/service.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
 import type { ExternalAuthRouteDeps } from '../services.js';
 

@@ -1,6 +1,7 @@
 /** `DELETE /api/v1/auth/external/{provider}/binding`: removes the signed-in user's identity at a provider. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { BusinessError, ok } from '@svc/kernel';
+import { ExternalAuthErrorCode } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { requireUser } from '../../../security/principal.js';
@@ -25,7 +26,7 @@ export function register(
     const { provider } = c.req.valid('param');
     const code = service.provider(provider)?.Code ?? provider;
     if (!(await bindings.unbind(requireUser(c).userId, code)))
-      throw new BusinessError(ErrorCode.ExternalBindingNotFound);
+      throw new BusinessError(ExternalAuthErrorCode.ExternalBindingNotFound);
     return c.json(ok(null), 200);
   });
 }

@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { SysOpLogRow } from '@svc/data';
-import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../../excel/export.js';
+import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '@svc/modules';
 import { boolParam, querySchema } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';

@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { ImportStrategyValue } from '../../../excel/users-import.js';
+import type { ImportStrategyValue } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { type ImportRouteDeps, importActorOf } from '../services.js';

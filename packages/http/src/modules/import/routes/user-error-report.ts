@@ -1,7 +1,7 @@
 /** `POST /api/v1/sys/user/import/error-report` `{rows}`: the rows as a workbook with an errors column. */
 import { createRoute } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode } from '@svc/kernel';
-import { xlsxResponse } from '../../../excel/export.js';
+import { BusinessError } from '@svc/kernel';
+import { ImportErrorCode, xlsxResponse } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
 import type { ImportRouteDeps } from '../services.js';
@@ -34,7 +34,7 @@ export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'imports
     const rows = c.req.valid('json').rows;
     const max = d.options.MaxRows;
     if (rows.length > max)
-      throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: rows.length, max });
+      throw new BusinessError(ImportErrorCode.ImportRowLimitExceeded, { rows: rows.length, max });
     const report = await d.imports.errorReport(rows.map((r) => ({ ...r, errors: r.errors ?? [] })));
     return xlsxResponse(report, 'user-import-errors.xlsx');
   });

@@ -3,9 +3,15 @@
  * streamed workbook; 46013 for an unknown column, 46012 above `Service:Import:ExportMaxRows`.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+import {
+  EXPORT_PAGE_SIZE,
+  type ExportColumn,
+  type ExportNames,
+  pickColumns,
+  streamWorkbook,
+  USER_IMPORT_COLUMNS,
+} from '@svc/modules';
 import type { UserItem } from '@svc/security';
-import { EXPORT_PAGE_SIZE, type ExportColumn, pickColumns, streamWorkbook } from '../../../excel/export.js';
-import { type ExportNames, USER_IMPORT_COLUMNS } from '../../../excel/users-import.js';
 import { boolParam, idParam, querySchema, textParam } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';

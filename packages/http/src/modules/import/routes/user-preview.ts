@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { ImportErrorCode } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { type ImportRouteDeps, importActorOf } from '../services.js';
@@ -80,7 +81,7 @@ export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' 
     }
     const file = form.file;
     if (!(file instanceof File)) throw invalid('file', 'a file is required');
-    if (file.size === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+    if (file.size === 0) throw new BusinessError(ImportErrorCode.ImportFileEmpty);
     const preview = await d.imports.preview(
       importActorOf(c, d),
       new Uint8Array(await file.arrayBuffer()),

@@ -1,6 +1,6 @@
 /** `GET /api/v1/sys/user/import/template`: the import workbook; dictionary columns offer drop-downs. */
 import { createRoute } from '@hono/zod-openapi';
-import { xlsxResponse } from '../../../excel/export.js';
+import { xlsxResponse } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses } from '../../../openapi/schemas.js';
 import type { ImportRouteDeps } from '../services.js';

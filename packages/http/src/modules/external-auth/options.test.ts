@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfiguration } from '@svc/kernel';
+import { validateExternalAuth } from '@svc/modules';
 import { describe, expect, it } from 'vitest';
-import { createServer } from '../host/create-server.js';
-import { StartupError } from '../host/startup-error.js';
-import { validateExternalAuth } from './options.js';
+import { createServer } from '../../host/create-server.js';
+import { StartupError } from '../../host/startup-error.js';
 
 const root = () => mkdtempSync(join(tmpdir(), 'svc-extauth-'));
 

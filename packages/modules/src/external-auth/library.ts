@@ -1,12 +1,12 @@
 /**
- * The library of module `ExternalAuth`: openid-client, an optional peer of @svc/http needed only once an OpenID
+ * The library of module `ExternalAuth`: openid-client, an optional peer of @svc/modules needed only once an OpenID
  * provider is configured (`Service:ExternalAuth:Oidc`). Without a provider, or with `ExternalAuth` in
  * `Service:Api:DisabledModules`, it need not be installed.
  */
 import type { PeerNeed } from '@svc/data';
 import type { ServiceOptions } from '@svc/kernel';
 
-/** The version supported: the peer range of @svc/http's package.json (packaging.test.ts keeps them equal). */
+/** The version supported: the peer range of @svc/modules' package.json (packaging.test.ts keeps them equal). */
 export const OPENID_LIBRARY = { package: 'openid-client', range: '^6.9.0' } as const;
 
 /** What module `ExternalAuth` loads with the providers configured: openid-client once there is one. */
@@ -17,7 +17,7 @@ export function externalAuthLibraryNeeds(service: Pick<ServiceOptions, 'External
     {
       ...OPENID_LIBRARY,
       selectedBy: `Service:ExternalAuth:Oidc configures ${count === 1 ? 'an OpenID provider' : `${count} OpenID providers`} for module ExternalAuth`,
-      owner: '@svc/http',
+      owner: '@svc/modules',
     },
   ];
 }

@@ -5,8 +5,9 @@
  * are written; string cells are neutralised (cells.ts).
  */
 import { PassThrough, Readable } from 'node:stream';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import { exportCell } from './cells.js';
+import { ImportErrorCode } from './codes.js';
 import { loadExcel } from './provider.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -44,7 +45,7 @@ export function pickColumns<R>(
   if (names.length === 0) return [...all];
   const unknown = names.filter((n) => !all.some((c) => c.key.toLowerCase() === n.toLowerCase()));
   if (unknown.length > 0)
-    throw new BusinessError(ErrorCode.ExportColumnInvalid, {
+    throw new BusinessError(ImportErrorCode.ExportColumnInvalid, {
       columns: unknown,
       allowed: all.map((c) => c.key),
     });
@@ -70,7 +71,10 @@ export async function streamWorkbook<R>(options: {
 }): Promise<Response> {
   const first = await options.firstPage();
   if (first.total > options.maxRows)
-    throw new BusinessError(ErrorCode.ExportRowLimitExceeded, { rows: first.total, max: options.maxRows });
+    throw new BusinessError(ImportErrorCode.ExportRowLimitExceeded, {
+      rows: first.total,
+      max: options.maxRows,
+    });
   const ExcelJS = await loadExcel();
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({

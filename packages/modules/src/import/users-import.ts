@@ -48,6 +48,7 @@ import {
   scopeBeyond,
 } from '@svc/security';
 import { neutralise, readCellText, unneutralise } from './cells.js';
+import { ImportErrorCode } from './codes.js';
 import { loadExcel } from './provider.js';
 import { readerInput, sheetEntries, sheetZip } from './sheet-zip.js';
 import { UnpackedTooLarge, unpackWorkbook } from './unpacked.js';
@@ -186,7 +187,7 @@ export async function readSheet(
   } catch (error) {
     throw unreadable(error instanceof UnpackedTooLarge ? error.message : 'not a readable .xlsx workbook');
   }
-  if (!zip) throw new BusinessError(ErrorCode.ImportFileEmpty);
+  if (!zip) throw new BusinessError(ImportErrorCode.ImportFileEmpty);
   // The first worksheet alone, read in one pass (sheet-zip.ts: exceljs' own order lost entries and left files).
   const input = readerInput(zip);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
@@ -218,7 +219,7 @@ export async function readSheet(
           continue;
         }
         if (data.length >= maxRows)
-          throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { max: maxRows });
+          throw new BusinessError(ImportErrorCode.ImportRowLimitExceeded, { max: maxRows });
         for (const column of lost) unreadableCells.push({ row: data.length, column });
         data.push(values);
       }
@@ -230,7 +231,7 @@ export async function readSheet(
   } finally {
     input.destroy();
   }
-  if (!headers || data.length === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+  if (!headers || data.length === 0) throw new BusinessError(ImportErrorCode.ImportFileEmpty);
   return { headers, data, unreadable: unreadableCells };
 }
 
@@ -428,7 +429,7 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
     const taken = new Set((await repos.users.findLiveByAccounts(accounts)).map((u) => lower(u.account)));
     return creates.flatMap((create, i) =>
       taken.has(lower(create.user.account))
-        ? [{ index: rows[i] as number, errors: [err('account', ErrorCode.ImportDuplicateInDb)] }]
+        ? [{ index: rows[i] as number, errors: [err('account', ImportErrorCode.ImportDuplicateInDb)] }]
         : [],
     );
   }
@@ -471,15 +472,15 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
       for (const column of USER_IMPORT_COLUMNS) {
         const value = cells[column.key] ?? '';
         if (value === '') {
-          if (column.required) errors.push(err(column.key, ErrorCode.ImportCellRequired));
+          if (column.required) errors.push(err(column.key, ImportErrorCode.ImportCellRequired));
           continue;
         }
         if (value.length > column.max) {
-          errors.push(err(column.key, ErrorCode.ImportCellFormatInvalid, { max: column.max }));
+          errors.push(err(column.key, ImportErrorCode.ImportCellFormatInvalid, { max: column.max }));
           continue;
         }
         if (column.dict && !l.dicts.get(column.dict)?.has(lower(value)))
-          errors.push(err(column.key, ErrorCode.ImportCellDictInvalid, { dict: column.dict, value }));
+          errors.push(err(column.key, ImportErrorCode.ImportCellDictInvalid, { dict: column.dict, value }));
       }
       const account = cells.account ?? '';
       let existing: SysUserRow | undefined;
@@ -491,40 +492,41 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
           try {
             normalizeAccountName(account);
           } catch {
-            errors.push(err('account', ErrorCode.ImportCellFormatInvalid));
+            errors.push(err('account', ImportErrorCode.ImportCellFormatInvalid));
           }
         }
         const first = seen.get(key);
         if (first !== undefined)
-          errors.push(err('account', ErrorCode.ImportDuplicateInFile, { firstIndex: first }));
+          errors.push(err('account', ImportErrorCode.ImportDuplicateInFile, { firstIndex: first }));
         else seen.set(key, row.index);
         existing = l.existing.get(key);
         if (existing && l.hidden.has(existing.id)) {
           // Taken, and nothing more: no id (its detail answers 42001), no overwrite, no other refusal.
-          errors.push(err('account', ErrorCode.ImportDuplicateInDb));
+          errors.push(err('account', ImportErrorCode.ImportDuplicateInDb));
           existing = undefined;
         } else if (existing) {
           const refused = l.untouchable.get(existing.id);
-          errors.push(err('account', ErrorCode.ImportDuplicateInDb, { id: existing.id }));
+          errors.push(err('account', ImportErrorCode.ImportDuplicateInDb, { id: existing.id }));
           if (refused) errors.push(refused);
         }
       }
       if (cells.email && !EMAIL.test(cells.email))
-        errors.push(err('email', ErrorCode.ImportCellFormatInvalid));
+        errors.push(err('email', ImportErrorCode.ImportCellFormatInvalid));
       if (cells.phone && !isPhoneNumber(cells.phone))
-        errors.push(err('phone', ErrorCode.ImportCellFormatInvalid));
+        errors.push(err('phone', ImportErrorCode.ImportCellFormatInvalid));
       if (cells.orgCode) {
         const orgId = l.orgs.get(lower(cells.orgCode));
-        if (orgId === undefined) errors.push(err('orgCode', ErrorCode.ImportCellRefNotFound));
+        if (orgId === undefined) errors.push(err('orgCode', ImportErrorCode.ImportCellRefNotFound));
         else if (!isInDataScope(l.scope, { orgId, ownerId: null }))
-          errors.push(err('orgCode', ErrorCode.ImportOrgOutOfScope));
+          errors.push(err('orgCode', ImportErrorCode.ImportOrgOutOfScope));
       }
       if (cells.positionCode && !l.positions.has(lower(cells.positionCode)))
-        errors.push(err('positionCode', ErrorCode.ImportCellRefNotFound));
+        errors.push(err('positionCode', ImportErrorCode.ImportCellRefNotFound));
       if (cells.roleCodes) {
         for (const code of splitCodes(cells.roleCodes)) {
           const id = l.roles.get(lower(code));
-          if (id === undefined) errors.push(err('roleCodes', ErrorCode.ImportCellRefNotFound, { code }));
+          if (id === undefined)
+            errors.push(err('roleCodes', ImportErrorCode.ImportCellRefNotFound, { code }));
           else if (l.ungrantable.has(id)) errors.push(err('roleCodes', ErrorCode.NoPermission, { code }));
         }
       }
@@ -535,9 +537,9 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
   }
 
   function assertRowCount(count: number): void {
-    if (count === 0) throw new BusinessError(ErrorCode.ImportFileEmpty);
+    if (count === 0) throw new BusinessError(ImportErrorCode.ImportFileEmpty);
     if (count > options.MaxRows)
-      throw new BusinessError(ErrorCode.ImportRowLimitExceeded, { rows: count, max: options.MaxRows });
+      throw new BusinessError(ImportErrorCode.ImportRowLimitExceeded, { rows: count, max: options.MaxRows });
   }
 
   async function validate(actor: AdminActor, rows: readonly Pick<ImportRow, 'index' | 'cells'>[]) {
@@ -597,7 +599,7 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
       }
       const mapped = new Set(used.values());
       const missing = USER_IMPORT_COLUMNS.filter((c) => c.required && !mapped.has(c.key)).map((c) => c.key);
-      const columnErrors = missing.map((key) => err(key, ErrorCode.ImportColumnMissing));
+      const columnErrors = missing.map((key) => err(key, ImportErrorCode.ImportColumnMissing));
       const rows = data.map((values, i) => {
         const cells: Record<string, string> = {};
         headers.forEach((header, col) => {
@@ -613,7 +615,7 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
         const target = checked[row];
         if (!key || !target) continue;
         target.errors = target.errors.filter((e) => e.columnKey !== key);
-        target.errors.push(err(key, ErrorCode.ImportCellFormatInvalid, { reason: 'unreadable' }));
+        target.errors.push(err(key, ImportErrorCode.ImportCellFormatInvalid, { reason: 'unreadable' }));
       }
       return {
         headers,
@@ -682,7 +684,7 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
       let skipped = 0;
       for (const row of checked) {
         const existing = l.existing.get(lower((row.cells.account ?? '').normalize('NFKC')));
-        const blocking = row.errors.filter((e) => e.code !== ErrorCode.ImportDuplicateInDb.code);
+        const blocking = row.errors.filter((e) => e.code !== ImportErrorCode.ImportDuplicateInDb.code);
         // An account outside the scope is skipped by Skip like any existing one, and fails Overwrite as a
         // taken name (46010): overwriting it would be a write the caller may not make, creating it a duplicate.
         if (existing && l.hidden.has(existing.id) && strategy !== ImportStrategy.Skip) {
@@ -744,7 +746,7 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
         // The deploy-time password wins; without it the one sent with the commit, held to the policy (§11).
         const initial = configured !== null && configured !== '' ? configured : commitOptions.initialPassword;
         if (initial === undefined || initial === '')
-          throw new BusinessError(ErrorCode.ImportInitialPasswordUnset);
+          throw new BusinessError(ImportErrorCode.ImportInitialPasswordUnset);
         if (initial !== configured) assertPassword(initial, await deps.settings.passwordPolicy());
         // Once per commit (contract §10): each account gets its own salt at its first login.
         hash = await hashPassword(initial, deps.config.service.Security.Password.Pbkdf2Iterations);

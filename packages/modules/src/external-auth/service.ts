@@ -42,6 +42,7 @@ import {
   type SessionAuthService,
 } from '@svc/security';
 import type * as oidc from 'openid-client';
+import { ExternalAuthErrorCode } from './codes.js';
 import { importOpenidClient } from './library.js';
 import type { OidcProviderOptions } from './options.js';
 
@@ -263,16 +264,16 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
   /** The enabled provider, else 40029. */
   async function enabledProvider(code: string): Promise<{ p: OidcProviderOptions; s: ProviderSwitches }> {
     const p = find(code);
-    if (!p) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    if (!p) throw new BusinessError(ExternalAuthErrorCode.ExternalProviderDisabled);
     const s = await switches(p.Code);
-    if (!s.enabled) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    if (!s.enabled) throw new BusinessError(ExternalAuthErrorCode.ExternalProviderDisabled);
     return { p, s };
   }
 
   /** Production: from CallbackBaseUrl only; elsewhere CallbackBaseUrl when set, else the request's origin. */
   function redirectUri(p: OidcProviderOptions, requestOrigin: string): string {
     const base = options.CallbackBaseUrl || (config.environment.isProduction ? null : requestOrigin);
-    if (!base) throw new BusinessError(ErrorCode.ExternalProviderDisabled);
+    if (!base) throw new BusinessError(ExternalAuthErrorCode.ExternalProviderDisabled);
     return new URL(CALLBACK_PATH(p.Code), base.endsWith('/') ? base : `${base}/`).href;
   }
 
@@ -407,7 +408,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       session.revokedAt === null &&
       (session.absoluteExpiresAt === null || session.absoluteExpiresAt.getTime() > nowMs());
     if (!live || !user?.enabled)
-      throw new Refusal(ErrorCode.ExternalStateInvalid.code, user?.account ?? '', userId);
+      throw new Refusal(ExternalAuthErrorCode.ExternalStateInvalid.code, user?.account ?? '', userId);
   }
 
   async function handle(
@@ -421,11 +422,11 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     try {
       ({ p, s } = await enabledProvider(input.code));
     } catch {
-      throw new Refusal(ErrorCode.ExternalProviderDisabled.code);
+      throw new Refusal(ExternalAuthErrorCode.ExternalProviderDisabled.code);
     }
     if (!flow || flow.provider !== p.Code || !sameSecret(flow.binder, input.binder))
-      throw new Refusal(ErrorCode.ExternalStateInvalid.code);
-    if (input.query.has('error')) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+      throw new Refusal(ExternalAuthErrorCode.ExternalStateInvalid.code);
+    if (input.query.has('error')) throw new Refusal(ExternalAuthErrorCode.ExternalLoginFailed.code);
 
     let claims: oidc.IDToken | undefined;
     try {
@@ -446,10 +447,10 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         // openid-client names the failed check here (e.g. `{ claim: 'nonce' }` or the `iss` parameter).
         detail: describeCause(error),
       });
-      throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+      throw new Refusal(ExternalAuthErrorCode.ExternalLoginFailed.code);
     }
     if (!claims?.sub || claims.sub.length > MAX_SUBJECT_LENGTH)
-      throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+      throw new Refusal(ExternalAuthErrorCode.ExternalLoginFailed.code);
     const displayName =
       (typeof claims.name === 'string' && claims.name) ||
       (typeof claims.preferred_username === 'string' && claims.preferred_username) ||
@@ -465,14 +466,15 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     if (flow.bindUserId !== null) {
       await assertBindSessionLive(flow.bindUserId, flow.bindSessionId);
       const result = await repos.userExternal.bind({ ...row, userId: flow.bindUserId });
-      if (result === 'taken') throw new Refusal(ErrorCode.ExternalIdentityBound.code, '', flow.bindUserId);
+      if (result === 'taken')
+        throw new Refusal(ExternalAuthErrorCode.ExternalIdentityBound.code, '', flow.bindUserId);
       return { outcome: { bind: p.Code } };
     }
 
     const bound = await repos.userExternal.find(p.Code, claims.sub);
     if (bound) {
       const user = await repos.users.findById(bound.userId);
-      if (!user) throw new Refusal(ErrorCode.ExternalLoginFailed.code);
+      if (!user) throw new Refusal(ExternalAuthErrorCode.ExternalLoginFailed.code);
       return { outcome: await finishLogin(user, p, flow.binder) };
     }
     // Set when linking by name found an account it must not reach: the person proves it with its password.
@@ -486,7 +488,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         // Checked and bound in one transaction, so two identities racing for one name bind one.
         const result = await repos.userExternal.bindFirstAtProvider({ ...row, userId: user.id });
         if (result === 'taken')
-          throw new Refusal(ErrorCode.ExternalIdentityBound.code, user.account, user.id);
+          throw new Refusal(ExternalAuthErrorCode.ExternalIdentityBound.code, user.account, user.id);
         if (result !== 'boundThere') return { outcome: await finishLogin(user, p, flow.binder) };
       }
     }
@@ -502,7 +504,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         const winner = await repos.userExternal.find(p.Code, claims.sub);
         user = winner && (await repos.users.findById(winner.userId));
       } else user = await repos.users.findById(userId);
-      if (!user) throw new Refusal(ErrorCode.ExternalIdentityBound.code);
+      if (!user) throw new Refusal(ExternalAuthErrorCode.ExternalIdentityBound.code);
       return { outcome: await finishLogin(user, p, flow.binder) };
     }
     const pendingLink = token();
@@ -534,7 +536,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       const { p } = await enabledProvider(code);
       const configuration = await discover(p).catch((error: unknown) => {
         logger.warn('OpenID discovery failed.', { provider: p.Code, error });
-        throw new BusinessError(ErrorCode.ExternalLoginFailed);
+        throw new BusinessError(ExternalAuthErrorCode.ExternalLoginFailed);
       });
       const client = await loadOpenidClient();
       const state = client.randomState();
@@ -594,9 +596,9 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
       let user: SysUserRow | undefined;
       try {
         if (!taken || !sameSecret(taken.binder, binder))
-          throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+          throw new BusinessError(ExternalAuthErrorCode.ExternalTicketInvalid);
         user = await repos.users.findById(taken.userId);
-        if (!user) throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+        if (!user) throw new BusinessError(ExternalAuthErrorCode.ExternalTicketInvalid);
         if (!user.enabled) throw new BusinessError(ErrorCode.AccountDisabled);
         const issued = await deps.auth.openSession(user, client);
         await deps.auth.securityEvents.record({
@@ -621,7 +623,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
     async claimPending(pendingLink, binder, userId) {
       const pending = await takeLive<Pending>(KEYS.pending, pendingLink);
       if (!pending || !sameSecret(pending.binder, binder))
-        throw new BusinessError(ErrorCode.ExternalTicketInvalid);
+        throw new BusinessError(ExternalAuthErrorCode.ExternalTicketInvalid);
       const result = await repos.userExternal.bind({
         userId,
         provider: pending.provider,
@@ -629,7 +631,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
         displayName: pending.displayName,
         createTime: deps.now(),
       });
-      if (result === 'taken') throw new BusinessError(ErrorCode.ExternalIdentityBound);
+      if (result === 'taken') throw new BusinessError(ExternalAuthErrorCode.ExternalIdentityBound);
     },
   };
 }

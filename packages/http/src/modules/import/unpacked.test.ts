@@ -4,12 +4,11 @@
  * the bytes actually inflated, whatever the file claims.
  */
 import { deflateRawSync } from 'node:zlib';
+import { UnpackedTooLarge, USER_IMPORT_COLUMNS, unpackedBytes } from '@svc/modules';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json, login } from '../testing/auth.js';
-import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
-import { UnpackedTooLarge, unpackedBytes } from './unpacked.js';
-import { USER_IMPORT_COLUMNS } from './users-import.js';
+import { bearer, json, login } from '../../testing/auth.js';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../testing/index.js';
 
 const MIB = 1024 * 1024;
 
