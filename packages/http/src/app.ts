@@ -27,7 +27,6 @@ import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { opLog, opLogApplies } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
-import type { RealtimeHub } from './realtime/hub.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { ChunkPath } from './routes/ops/file/chunk.js';
 import { UploadPath } from './routes/ops/file/upload.js';
@@ -43,8 +42,6 @@ export interface CreateAppOptions {
   webRoot?: string | undefined;
   /** The SQL console log: when its request summary is on, each API request gets its statement scope. */
   sqlLog?: SqlLog | undefined;
-  /** The realtime hub, when on: its `/hub/realtime` route is mounted before the frontend fallback. */
-  hub?: RealtimeHub | undefined;
 }
 
 export interface SvcApp {
@@ -100,7 +97,6 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   options.configure?.(ctx, deps);
   // On the main listener only when no separate metrics port is configured.
   if (deps.metrics && deps.config.service.Metrics.Port === 0) registerMetricsRoute(app, deps.metrics);
-  options.hub?.mount(app);
   registerDocs(app, deps);
   if (options.webRoot) mountWebRoot(app, options.webRoot);
   const dispatch =

@@ -33,10 +33,12 @@ export {
   defineModule,
   defineRoute,
   type ModuleBuild,
+  type ModuleDeclarations,
   type ModuleDefinition,
   type ModuleOptionsSpec,
   type ModuleRoute,
   type ModuleTables,
+  type ModuleUpgrade,
   type ServicesOf,
   type SvcModule,
 } from './module/define.js';
@@ -64,16 +66,9 @@ export {
   recycleBinModule,
   uploadModule,
 } from './modules/index.js';
-export {
-  deleteNotice,
-  isSameOriginPath,
-  type NoticeAction,
-  type NoticeDeps,
-  noticeDepsOf,
-  type PublishNoticeInput,
-  type PublishNoticeOptions,
-  publishNotice,
-} from './notices/service.js';
+export type { NoticeServices } from './modules/notice/index.js';
+export { HUB_PATH, HubCloseCode, type RealtimeHub } from './modules/realtime/hub.js';
+export type { RealtimeServices } from './modules/realtime/index.js';
 export type { AuthMarker, RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export {
@@ -92,15 +87,6 @@ export {
 } from './openapi/schemas.js';
 export type { ChunkUploads, Reclaimer } from './ops/chunks.js';
 export { type OpsServices, opsServicesFor, uploadReclaimer } from './ops/services.js';
-export {
-  type ForceLogoutEvent,
-  type NoticeChangedEvent,
-  REALTIME_CHANNEL,
-  type RealtimeBus,
-  type RealtimeEvent,
-  realtimeBusFor,
-} from './realtime/bus.js';
-export { HUB_PATH, HubCloseCode, isRealtimeEnabled, type RealtimeHub } from './realtime/hub.js';
 export { SCALAR_PACKAGE, SCALAR_RANGE } from './routes/docs/scalar-bundle.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

@@ -1,5 +1,5 @@
-import { defineNoticesContract } from './notices/notices.contract.js';
-import { defineNoticesScopeContract } from './notices/notices-scope.contract.js';
+import { defineNoticesContract } from './modules/notice/notices.contract.js';
+import { defineNoticesScopeContract } from './modules/notice/notices-scope.contract.js';
 
 defineNoticesContract('PostgreSQL', 'Redis');
 defineNoticesScopeContract('PostgreSQL', 'Redis');

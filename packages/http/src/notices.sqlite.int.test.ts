@@ -1,5 +1,5 @@
-import { defineNoticeKillSwitchContract, defineNoticesContract } from './notices/notices.contract.js';
-import { defineNoticesScopeContract } from './notices/notices-scope.contract.js';
+import { defineNoticeKillSwitchContract, defineNoticesContract } from './modules/notice/notices.contract.js';
+import { defineNoticesScopeContract } from './modules/notice/notices-scope.contract.js';
 
 defineNoticesContract('Sqlite', 'Memory');
 defineNoticesScopeContract('Sqlite', 'Memory');

@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ListeningServer, listen } from './host/listen.js';
-import { connectHub, type HubClient } from './realtime/client.contract.js';
-import { HubCloseCode } from './realtime/hub.js';
+import { connectHub, type HubClient, hubOf } from './modules/realtime/client.contract.js';
+import { HubCloseCode } from './modules/realtime/hub.js';
 import { login } from './testing/auth.js';
 import { grantPermissions, startTestServer, TEST_USER_PASSWORD, type TestServer } from './testing/index.js';
 
@@ -51,7 +51,7 @@ describe('realtime hub bound on client messages', () => {
    */
   const open = async (): Promise<HubClient> => {
     const deadline = Date.now() + 10_000;
-    while (t.server.realtime?.connectionCount() !== 0) {
+    while (hubOf(t.server)?.connectionCount() !== 0) {
       if (Date.now() > deadline) throw new Error('the previous socket is still open');
       await new Promise((r) => setImmediate(r));
     }
@@ -181,7 +181,7 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     ['msg_max', 'msg_ned'],
   );
 
-  const held = () => hub.t.server.realtime?.held() ?? { slots: -1, upgrades: -1, buckets: -1 };
+  const held = () => hubOf(hub.t.server)?.held() ?? { slots: -1, upgrades: -1, buckets: -1 };
   const pong = async (client: HubClient) => {
     client.ws.send(PING);
     expect(await client.next()).toEqual({ type: 'pong', data: null });
@@ -209,7 +209,7 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     // Another user's bucket is their own.
     for (let i = 0; i < 10; i++) await pong(other);
     // Both of the user's sockets closed: their empty bucket stays, so a new socket does not start with a full one.
-    await until(() => hub.t.server.realtime?.connectionCount() === 1 && held().buckets === 2);
+    await until(() => hubOf(hub.t.server)?.connectionCount() === 1 && held().buckets === 2);
     const again = await connectHub(hub.running.url, { token });
     await closedInstead(again);
     // A second later (10 a second), the burst is back: the next socket may send it.
@@ -221,7 +221,7 @@ describe('realtime hub bound shared by the sockets of one user', () => {
     later.close();
     other.close();
     await Promise.all([later.closed, other.closed]);
-    await until(() => hub.t.server.realtime?.connectionCount() === 0 && held().buckets === 0);
+    await until(() => hubOf(hub.t.server)?.connectionCount() === 0 && held().buckets === 0);
   });
 });
 
@@ -236,7 +236,7 @@ describe('realtime hub buckets of users gone from the instance', () => {
     ['msg_kim'],
   );
 
-  const buckets = () => hub.t.server.realtime?.held().buckets ?? -1;
+  const buckets = () => hubOf(hub.t.server)?.held().buckets ?? -1;
 
   it('forgets the bucket of a user with no socket once it has refilled, at a heartbeat', async () => {
     const token = (await login(hub.t, 'msg_kim', TEST_USER_PASSWORD)).accessToken;
@@ -245,7 +245,7 @@ describe('realtime hub buckets of users gone from the instance', () => {
     expect(await client.next()).toEqual({ type: 'pong', data: null });
     client.close();
     await client.closed;
-    await until(() => hub.t.server.realtime?.connectionCount() === 0);
+    await until(() => hubOf(hub.t.server)?.connectionCount() === 0);
     // Short of its burst when the socket closed (the ping, and the client's pong if a heartbeat came): kept.
     expect(buckets()).toBe(1);
     // Two seconds later on the service clock (1 a second, a burst of 2) it has refilled; a heartbeat lets it go.

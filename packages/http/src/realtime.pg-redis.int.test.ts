@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@svc/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
-import { connectHub } from './realtime/client.contract.js';
-import { HubCloseCode } from './realtime/hub.js';
+import { connectHub } from './modules/realtime/client.contract.js';
+import { HubCloseCode } from './modules/realtime/hub.js';
 import { bearer, decodeJwt, json, login } from './testing/auth.js';
 import {
   grantPermissions,

@@ -7,7 +7,7 @@ import type { CacheHealth, ResilientCache } from '@svc/data/cache';
 import { type FaultServer, startPrivateRedis } from '@svc/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
-import { connectHub } from './realtime/client.contract.js';
+import { connectHub } from './modules/realtime/client.contract.js';
 import { login } from './testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
 

@@ -1,7 +1,7 @@
 /**
  * The realtime hub on one instance (SQLite, in-process cache) with real WebSocket clients: authentication before
  * the upgrade (header or `?access_token=` on the hub only; expired, forged and revoked tokens refused), receivers
- * of `notice-changed` only, `force-logout` and close for every way a session ends, `resync` on `?resume=1`,
+ * of `notice-changed` only (published, deleted, restored), `force-logout` and close for every way a session ends, `resync` on `?resume=1`,
  * heartbeat dropping a client that stops answering pings, the per-user bound, masking and the switches; and the
  * slots behind the bounds: an open socket keeps its slot past the handshake timeout (the service clock is moved),
  * a close or a session end frees exactly one, a handshake refused after the reservation frees it at once.
@@ -14,8 +14,8 @@ import { Duplex } from 'node:stream';
 import { ErrorCode } from '@svc/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ListeningServer, listen } from './host/listen.js';
-import { connectHub, type HubClient, refusal, refusalOf } from './realtime/client.contract.js';
-import { HANDSHAKE_TIMEOUT_MS, HubCloseCode, type RealtimeHub } from './realtime/hub.js';
+import { connectHub, type HubClient, hubOf, refusal, refusalOf } from './modules/realtime/client.contract.js';
+import { HANDSHAKE_TIMEOUT_MS, HubCloseCode, type RealtimeHub } from './modules/realtime/hub.js';
 import { bearer, decodeJwt, json, login, signJwt } from './testing/auth.js';
 import {
   grantPermissions,
@@ -150,6 +150,18 @@ describe('realtime hub on Sqlite with Memory', () => {
       type: 'notice-changed',
       data: { noticeId: toAnn, action: 'deleted' },
     });
+    // Brought back from the recycle bin: its receivers are told again, the others not.
+    const restore = `/api/v1/sys/recycle/notice/${toAnn}/restore`;
+    expect((await json(await t.request(restore, { method: 'POST', headers: admin }))).code).toBe(0);
+    expect(await ann.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: toAnn, action: 'restored' },
+    });
+    const later = await publish({ title: 'for all again', receiverType: 0 });
+    expect(await ben.next()).toEqual({
+      type: 'notice-changed',
+      data: { noticeId: later, action: 'published' },
+    });
     ann.close();
     ben.close();
   });
@@ -269,7 +281,7 @@ describe('realtime hub on Sqlite with Memory', () => {
 
   it('drops a client that sends pings but never reads the pongs, instead of queueing them without bound', async () => {
     const token = await tokenOf('rt_ben');
-    const before = t.server.realtime?.connectionCount() ?? -1;
+    const before = hubOf(t.server)?.connectionCount() ?? -1;
     // A raw socket: the handshake, then it never reads again (a browser tab cannot do this; a script can).
     const socket = connect(Number(new URL(base).port), '127.0.0.1');
     socket.on('error', () => {}); // the server's cut shows as a reset on a later write
@@ -284,7 +296,7 @@ describe('realtime hub on Sqlite with Memory', () => {
     );
     expect(head).toMatch(/^HTTP\/1\.1 101/);
     socket.pause();
-    expect(t.server.realtime?.connectionCount()).toBe(before + 1);
+    expect(hubOf(t.server)?.connectionCount()).toBe(before + 1);
     // Masked text frames of {"type":"ping"}; each one asks for a pong the client leaves unread.
     const payload = Buffer.from(JSON.stringify({ type: 'ping' }));
     const mask = Buffer.from([1, 2, 3, 4]);
@@ -299,7 +311,7 @@ describe('realtime hub on Sqlite with Memory', () => {
     // Kernel buffers take a few MB of pongs first; past them the server must give up on the client. Without a
     // bound it keeps every pong in memory (some 300 MB a million pings) and this loop ends at its cap.
     let sent = 0;
-    while (t.server.realtime?.connectionCount() !== before && !socket.destroyed && sent < 2_000_000) {
+    while (hubOf(t.server)?.connectionCount() !== before && !socket.destroyed && sent < 2_000_000) {
       if (!socket.write(batch)) await new Promise((r) => socket.once('drain', r).once('close', r));
       else await new Promise((r) => setImmediate(r));
       sent += 10_000;
@@ -311,9 +323,9 @@ describe('realtime hub on Sqlite with Memory', () => {
     expect(log).toContain('Hub client dropped: it leaves its messages unread.');
     expect(log).not.toContain('sends more messages than allowed');
     const deadline = Date.now() + 10_000;
-    while (t.server.realtime?.connectionCount() !== before && Date.now() < deadline)
+    while (hubOf(t.server)?.connectionCount() !== before && Date.now() < deadline)
       await new Promise((r) => setImmediate(r));
-    expect(t.server.realtime?.connectionCount()).toBe(before);
+    expect(hubOf(t.server)?.connectionCount()).toBe(before);
   });
 
   it('serves a request whose Upgrade it does not take as plain HTTP, body and answer included', async () => {
@@ -404,7 +416,7 @@ describe('realtime hub switched off', () => {
       const t = await startTestServer({ env });
       const running = await listen(t.server, t.server.deps.logger, 'http://127.0.0.1:0');
       try {
-        expect(t.server.realtime).toBeUndefined();
+        expect(hubOf(t.server)).toBeUndefined();
         const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
         expect(await refusal(running.url, { token })).toBe(404);
       } finally {
@@ -509,9 +521,9 @@ describe('realtime hub slots over time', () => {
   const adminToken = async () => (await login(hub.t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
   const sueToken = async () => (await login(hub.t, 'slot_sue', TEST_USER_PASSWORD)).accessToken;
   /** Open sockets as the server counts them (it sees a client's close in its own time: tests wait for it). */
-  const serverCount = () => hub.t.server.realtime?.connectionCount() ?? -1;
+  const serverCount = () => hubOf(hub.t.server)?.connectionCount() ?? -1;
   /** What the hub holds (slots, upgrades between the route and ws, buckets). */
-  const held = () => (hub.t.server.realtime as RealtimeHub).held();
+  const held = () => (hubOf(hub.t.server) as RealtimeHub).held();
   async function until(condition: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (!condition()) {
@@ -639,7 +651,7 @@ describe('realtime hub slots over time', () => {
 
   it('a handshake whose client went away while its token was checked keeps no slot and no waiting upgrade', async () => {
     const admin = await adminToken();
-    const realtime = hub.t.server.realtime as RealtimeHub;
+    const realtime = hubOf(hub.t.server) as RealtimeHub;
     const server = createServer();
     realtime.inject(server);
     const [onUpgrade] = server.listeners('upgrade') as ((
@@ -677,7 +689,7 @@ describe('realtime hub slots over time', () => {
 
   it('survives a client that resets its socket while its upgrade is being checked', async () => {
     const server = createServer();
-    hub.t.server.realtime?.inject(server);
+    hubOf(hub.t.server)?.inject(server);
     const [onUpgrade] = server.listeners('upgrade') as ((
       req: IncomingMessage,
       socket: Duplex,

@@ -7,4 +7,44 @@
  */
 export * from './external-auth/index.js';
 export * from './import/index.js';
+export {
+  assertRestorableWithin,
+  deleteNotice,
+  isSameOriginPath,
+  type MyNoticeView,
+  myNotices,
+  NOTICE_CHANGED,
+  type NoticeAction,
+  type NoticeChangedData,
+  type NoticeDeps,
+  type NoticeReceiverKind,
+  type NoticeType,
+  noticeAlert,
+  noticeRestored,
+  type PublishNoticeInput,
+  type PublishNoticeOptions,
+  pageNotices,
+  publishNotice,
+  readAllNotices,
+  readNotice,
+  unreadNoticeCount,
+} from './notice/service.js';
 export * from './peers.js';
+export {
+  createRealtimeBus,
+  type ForceLogoutEvent,
+  REALTIME_CHANNEL,
+  type RealtimeBus,
+  type RealtimeBusOptions,
+  type RealtimeEvent,
+  type RealtimeMessageEvent,
+  type RealtimePublisher,
+  type RealtimeRecipients,
+} from './realtime/bus.js';
+export {
+  fullBucket,
+  isRefilled,
+  type MessageBucket,
+  type MessageRate,
+  takeMessage,
+} from './realtime/message-bucket.js';

@@ -6,8 +6,8 @@
  * is bumped). Each is one entry of the table-driven registry.
  */
 
-import { NoticeReceiverType } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { assertRestorableWithin, noticeRestored } from '@svc/modules';
 import {
   deleteCodeOf,
   PORTAL_GENERATION_KEY,
@@ -16,7 +16,7 @@ import {
   softDeleteRecycleType,
 } from '@svc/security';
 import type { HttpDeps } from '../deps.js';
-import { assertRestorableWithin, noticeDepsOf } from '../notices/service.js';
+import { realtimeModule } from '../modules/realtime/index.js';
 import { assertConfigKeyWritableBy } from '../ops/config-keys.js';
 import { opsServicesFor } from '../ops/services.js';
 
@@ -122,17 +122,9 @@ export function registerKernelRecycleTypes(
         scopedByCreator: true,
         describe: (r) => ({ title: r.title, subtitle: r.content }),
         checkRestore: async (actor, r) => assertRestorableWithin({ repos }, r, await actor.scope()),
-        async afterRestore(_a, r) {
-          const notices = noticeDepsOf(deps);
-          const all = r.receiverType === NoticeReceiverType.All;
-          await notices.bus.publish({
-            kind: 'notice-changed',
-            noticeId: r.id,
-            action: 'restored',
-            all,
-            userIds: all ? [] : await repos.notices.receiverIds(r.id),
-          });
-        },
+        // Read at restore time: module Realtime is built after Admin.
+        afterRestore: (_a, r) =>
+          noticeRestored({ repos, realtime: deps.modules.servicesIfOn(realtimeModule) }, r),
         purgeRow: (r) => repos.notices.purge(r.id),
       }),
     );

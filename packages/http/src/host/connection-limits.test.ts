@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoute, z } from '../index.js';
+import { connectHub } from '../modules/realtime/client.contract.js';
 import { registerRoute } from '../openapi/register.js';
-import { connectHub } from '../realtime/client.contract.js';
 import { login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 import { idleVerdict } from './connection-limits.js';

@@ -45,14 +45,12 @@ import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/
 import { type ComposedModules, composeModules, planModules } from '../module/compose.js';
 import type { ModuleCore } from '../module/core.js';
 import type { AnyModule } from '../module/define.js';
-import { BUILT_IN_MODULES } from '../modules/index.js';
+import { BUILT_IN_MODULES, noticeModule } from '../modules/index.js';
 import { HTTP_DEPS } from '../modules/legacy.js';
-import { noticeAlert } from '../notices/service.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { logRetentionReclaimer, opsServicesFor, uploadReclaimer } from '../ops/services.js';
-import { createRealtimeHub, type RealtimeHub } from '../realtime/hub.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -109,8 +107,6 @@ export interface SvcServer extends SvcApp {
   logWriters: { opLog: OpLogWriter; loginLog: DurableLogWriter<NewLoginLog> };
   /** Prometheus metrics when `Service:Metrics:Enabled`; `listen` serves them on their own port if configured. */
   metrics: ServiceMetrics | undefined;
-  /** The WebSocket hub (`Service:Realtime:Enabled`); `listen` attaches it to the Node server. */
-  realtime: RealtimeHub | undefined;
   /** The modules of this server: `modules.servicesOf(adminModule)`, `modules.plan.isEnabled('Job')`. */
   modules: ComposedModules;
   /** The scheduled-job module (register compiled handlers with `jobs.engine.register`); undefined when `Job` is disabled. */
@@ -403,7 +399,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error);
   }
   readiness.push(...modules.health());
-  const hub = plan.isEnabled('Realtime') ? createRealtimeHub(deps, resilientCache) : undefined;
   const jobs = plan.isEnabled('Job')
     ? createJobModule(
         { config, repos, cache, ...(resilientCache ? { cacheHealth: resilientCache } : {}), logger, now },
@@ -412,7 +407,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     : undefined;
   deps.jobs = jobs;
   const built = createApp(deps, {
-    hub,
     ...(options.configure ? { configure: options.configure } : {}),
     sqlLog,
     webRoot: service.Web.Enabled
@@ -421,7 +415,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   });
 
   routeTable = built.routes;
-  await hub?.start();
   if (metrics) {
     registerServerGauges(metrics, {
       database: database.database,
@@ -444,7 +437,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   try {
     await modules.start();
   } catch (error) {
-    await hub?.close().catch(() => {});
     await jobs?.stop().catch(() => {});
     await modules.close();
     await Promise.allSettled([cache.close(), database.close()]);
@@ -464,13 +456,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     jwtKey,
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
-    realtime: hub,
     modules,
     jobs,
     async close() {
       if (closed) return;
       closed = true;
-      await hub?.close();
       // Runs in flight are aborted and written before the pools close.
       await jobs?.stop().catch(() => {});
       await modules.close();
@@ -507,7 +497,7 @@ function requireRedisUrl(url: string | null): string {
  * reclaimers run after the kernel's.
  */
 function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): JobModuleOptions {
-  const alert = deps.modules.plan.isEnabled('Notice') ? noticeAlert(deps) : undefined;
+  const alert = deps.modules.servicesIfOn(noticeModule)?.alertAdministrators;
   return {
     ...given,
     alertAdministrators:

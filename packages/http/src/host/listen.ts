@@ -27,6 +27,7 @@ import {
   ServerResponse,
 } from 'node:http';
 import { type AddressInfo, Server as NetServer, Socket as NetSocket, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import { LINGER_BYTES } from '../middleware/body-limit.js';
@@ -38,7 +39,6 @@ import {
 } from '../middleware/secure-headers.js';
 import { TRACE_HEADER } from '../middleware/trace-id.js';
 import { createMetricsServer } from '../observability/metrics-route.js';
-import { isHubUpgrade } from '../realtime/hub.js';
 import { applyConnectionLimits, requestTimeoutOptions } from './connection-limits.js';
 import type { SvcServer } from './create-server.js';
 import { answerBadTarget, hostVerdicts, targetProblem } from './request-target.js';
@@ -132,11 +132,15 @@ function listenMain(
   const delayMs = server.config.service.Shutdown.DelaySeconds * 1000;
   const drain = { on: false };
   const limits = server.config.service.Server;
+  // What the modules take off the HTTP path (the realtime hub's WebSocket upgrades): with an `upgrade` listener
+  // attached, only the upgrades some module accepts leave it.
+  const upgrades = server.modules.upgrades();
+  const taken = upgrades.length > 0;
+  const accepts = (request: IncomingMessage) => upgrades.some((u) => u.accepts(request));
   const serverOptions: ServerOptions = {
-    ServerResponse: serviceResponse(drain, server.realtime ? declinedUpgrade : undefined),
+    ServerResponse: serviceResponse(drain, taken ? declinedUpgrade : undefined),
     ...requestTimeoutOptions(limits),
-    // With the hub's `upgrade` listener attached, only its own WebSocket upgrades leave the HTTP path.
-    ...(server.realtime ? { IncomingMessage: upgradeOnlyFor(isHubUpgrade) } : {}),
+    ...(taken ? { IncomingMessage: upgradeOnlyFor(accepts) } : {}),
   };
   return new Promise((resolve, reject) => {
     const direct = server.direct;
@@ -171,8 +175,8 @@ function listenMain(
               }
               logger.info('Shutting down: no new connections, finishing in-flight requests.');
               drain.on = true;
-              // Upgraded sockets are not requests: the hub closes them, or the listener would wait for them.
-              const hubClosed = server.realtime?.close();
+              // Upgraded sockets are not requests: their modules close them, or the listener would wait for them.
+              const upgradesDrained = Promise.all(upgrades.map((u) => u.drain()));
               // net.Server's close stops accepting; http.Server's would also close every idle keep-alive socket at
               // once, resetting a request a client is sending on one at that moment.
               const closed = new Promise<void>((done) => NetServer.prototype.close.call(http, () => done()));
@@ -180,7 +184,7 @@ function listenMain(
                 if ('closeAllConnections' in http) http.closeAllConnections();
               }, drainMs);
               await closed;
-              await hubClosed;
+              await upgradesDrained;
               clearTimeout(timer);
               // Ends http.Server's own timeout sweep (its close on a server that no longer listens does only that).
               http.close();
@@ -194,7 +198,12 @@ function listenMain(
       },
     );
     applyConnectionLimits(http as Server, limits);
-    server.realtime?.inject(http as Server);
+    if (taken)
+      http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const upgrade = upgrades.find((u) => u.accepts(request));
+        if (upgrade) upgrade.handle(request, socket, head);
+        else socket.destroy();
+      });
     answerMalformedFraming(http as Server, server.deps.errors, logger);
     http.once('error', (error: NodeJS.ErrnoException) => {
       reject(

@@ -195,6 +195,21 @@ describe('start-up refuses', () => {
       /Route GET \/api\/v1\/dashboard\/summary is declared by module Dashboard and by module Orders/,
     ));
 
+  it('two modules claiming one realtime message kind, naming both', () =>
+    refused(
+      { modules: [defineModule({ name: 'Orders', realtimeKinds: ['order-paid', 'notice-changed'] })] },
+      /Realtime message kind notice-changed is claimed by module Notice and by module Orders/,
+    ));
+
+  it('a realtime message kind of the hub itself', () =>
+    refused(
+      {
+        modules: [defineModule({ name: 'Orders', realtimeKinds: ['resync'] })],
+        env: { Service__Realtime__Enabled: 'true' },
+      },
+      /Realtime message kind resync is claimed by module Realtime and by module Orders/,
+    ));
+
   it('a module whose dependency is off', () =>
     refused(
       {

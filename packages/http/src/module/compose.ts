@@ -1,7 +1,7 @@
 /**
  * The composition root of modules. `planModules` reads the definitions before anything is built: which modules
  * are on (the one reader of `Service:Api:DisabledModules`), in which order they are built (dependencies first),
- * and it refuses two modules claiming one name, error code or route, naming both. `buildModules` then builds
+ * and it refuses two modules claiming one name, error code, route or realtime message kind, naming both. `buildModules` then builds
  * each enabled module's services once, in that order, into a table owned by the server; `registerModuleRoutes`
  * registers their routes in the order the modules were given.
  */
@@ -16,10 +16,10 @@ import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
-import type { AnyModule, ModuleBuild, ServicesOf } from './define.js';
+import type { AnyModule, ModuleBuild, ModuleDeclarations, ModuleUpgrade, ServicesOf } from './define.js';
 
 /** What the definitions say before any service exists. */
-export interface ModulePlan {
+export interface ModulePlan extends ModuleDeclarations {
   /** Enabled modules in the order given (route registration order). */
   readonly enabled: readonly AnyModule[];
   /** Enabled modules, each after the modules it depends on (build and start order). */
@@ -80,11 +80,13 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
   }
   assertNoCodeClash(enabled);
   assertNoRouteClash(enabled);
+  const realtimeKinds = realtimeKindsOf(enabled);
   return {
     enabled,
     buildOrder: dependencyOrder(enabled, on),
     errorCodes: enabled.flatMap((m) => m.errorCodes ?? []),
     seedMenus: enabled.flatMap((m) => m.seedMenus ?? []),
+    realtimeKinds,
     warnings,
     isEnabled: (name) => on.has(lower(name)),
   };
@@ -123,6 +125,24 @@ function assertNoRouteClash(modules: readonly AnyModule[]): void {
   }
 }
 
+/** The realtime message kinds of the enabled modules with their owners; one claimed twice fails start-up. */
+function realtimeKindsOf(modules: readonly AnyModule[]): ReadonlyMap<string, string> {
+  const owner = new Map<string, string>();
+  for (const module of modules) {
+    for (const kind of module.realtimeKinds ?? []) {
+      const taken = owner.get(kind);
+      if (taken !== undefined)
+        throw new StartupError(
+          taken === module.name
+            ? `Module ${module.name} declares realtime message kind ${kind} twice.`
+            : `Realtime message kind ${kind} is claimed by module ${taken} and by module ${module.name}.`,
+        );
+      owner.set(kind, module.name);
+    }
+  }
+  return owner;
+}
+
 /** Dependencies first, otherwise the given order; a cycle fails start-up naming its modules. */
 function dependencyOrder(enabled: readonly AnyModule[], on: ReadonlySet<string>): AnyModule[] {
   const order: AnyModule[] = [];
@@ -157,6 +177,8 @@ export interface ComposedModules {
   servicesIfOn<M extends AnyModule>(module: M): ServicesOf<M> | undefined;
   /** Health checks of the enabled modules, in build order (after `build`). */
   health(): HealthCheck[];
+  /** What the enabled modules take off the HTTP path on the listener (`upgrade`), in build order (after `build`). */
+  upgrades(): ModuleUpgrade[];
   /** Registers the enabled modules' routes, each module as its own `x-module` area. */
   registerRoutes(ctx: RegisterContext): void;
   /** Runs each module's `start`, dependencies first. */
@@ -211,6 +233,7 @@ export function composeModules(
             );
           return servicesIfOn(dep) as never;
         },
+        declared: { realtimeKinds: plan.realtimeKinds },
       };
       const services = module.services ? await module.services(build) : undefined;
       built.set(module, { services, build });
@@ -232,6 +255,12 @@ export function composeModules(
       plan.buildOrder.flatMap((m) => {
         const b = built.get(m);
         return b ? [...(m.health?.(b.services, b.build) ?? [])] : [];
+      }),
+    upgrades: () =>
+      plan.buildOrder.flatMap((m) => {
+        const b = built.get(m);
+        const upgrade = b ? m.upgrade?.(b.services) : undefined;
+        return upgrade ? [upgrade] : [];
       }),
     registerRoutes(ctx) {
       for (const module of plan.enabled) {

@@ -53,6 +53,6 @@ export interface ModuleCore extends CoreServices {
   metrics: ServiceMetrics | undefined;
   /** Every readiness check: the core's (database, cache) and each module's `health`, once all are built. */
   readiness: readonly HealthCheck[];
-  /** The Redis cache's health state; undefined with the in-process cache. */
-  cacheHealth: Pick<ResilientCache, 'health'> | undefined;
+  /** The Redis cache's health state (probe and changes: the realtime hub's resync); undefined with the in-process cache. */
+  cacheHealth: Pick<ResilientCache, 'health' | 'probe' | 'onStateChange'> | undefined;
 }

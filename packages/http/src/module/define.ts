@@ -5,6 +5,8 @@
  * one route with its policy. `createServer({ modules })` composes them (module/compose.ts): enabled modules only,
  * built once in dependency order, the switch read in one place.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { SeedMenu } from '@svc/data';
 import type { Configuration, DbType, ErrorCodeSet } from '@svc/kernel';
@@ -26,9 +28,38 @@ export interface ModuleBuild<O, T = unknown> {
    */
   use<M extends AnyModule>(module: M): ServicesOf<M>;
   useOptional<M extends AnyModule>(module: M): ServicesOf<M> | undefined;
+  /** What the enabled modules declare (for the module that serves a declaration: Realtime and the message kinds). */
+  declared: ModuleDeclarations;
 }
 
-/** One route of a module: its definition (method and path, read before anything registers) and its registration. */
+/** What the definitions of the enabled modules declare, read before anything is built. */
+export interface ModuleDeclarations {
+  /** Realtime message kinds (`realtimeKinds`), each with the name of the module declaring it. */
+  readonly realtimeKinds: ReadonlyMap<string, string>;
+}
+
+/**
+ * Connections a module takes off the HTTP path on the reference listener (`listen`): Node hands the module the
+ * upgrade requests it accepts (every other request carrying `Upgrade` is served as the plain HTTP request it also
+ * is). Module `Realtime` takes the WebSocket upgrades of `/hub/realtime` this way.
+ */
+export interface ModuleUpgrade {
+  /** Whether an upgrade request is this module's (asked when its headers are parsed: method, URL, headers). */
+  accepts(request: IncomingMessage): boolean;
+  /** Takes a request it accepted from the server's `upgrade` event; the socket is the module's from then on. */
+  handle(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * The listener stops accepting: end the upgraded connections, which are no requests the drain waits for (the
+   * module's `close` still runs later with the server's).
+   */
+  drain(): Promise<void>;
+}
+
+/**
+ * One route of a module: its definition (method and path, read before anything registers) and its registration.
+ * A route outside the API contract (no OpenAPI operation: the realtime hub's upgrade route) registers straight on
+ * `ctx.app`; declared here, its path still takes part in the clash check.
+ */
 export interface ModuleRoute<S> {
   readonly route: Pick<RouteConfig, 'method' | 'path'>;
   register(ctx: RegisterContext, services: S): void;
@@ -75,12 +106,19 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
   errorCodes?: readonly ErrorCodeSet[];
   /** Menus and buttons added to the default tree at first start. */
   seedMenus?: readonly SeedMenu[];
+  /**
+   * The realtime message kinds the module sends (module `Realtime`'s `publish`; the socket gets `{type: kind,
+   * data}`). Two enabled modules claiming one kind fail start-up; publishing a kind no module declares throws.
+   */
+  realtimeKinds?: readonly string[];
   /** Builds the module's services once, after the modules it depends on. */
   services?: (build: ModuleBuild<O, T>) => S | Promise<S>;
   /** The module's routes, registered in this order (fixed paths before the `{id}` routes that would take them). */
   routes?: readonly ModuleRoute<NoInfer<S>>[];
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
+  /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */
+  upgrade?: (services: NoInfer<S>) => ModuleUpgrade | undefined;
   /** Runs after every module is built and the routes are registered, in dependency order. */
   start?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => Promise<void> | void;
   /** Runs at shutdown, in reverse dependency order; errors are logged, never thrown. */

@@ -4,12 +4,12 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { deleteNotice } from '../../notices/service.js';
-import { idPath } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requirePrincipal } from '../../security/principal.js';
-import type { NoticeRouteDeps } from './schemas.js';
+import { deleteNotice } from '@svc/modules';
+import { idPath } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requirePrincipal } from '../../../security/principal.js';
+import type { NoticeServices } from '../services.js';
 
 export const route = createRoute({
   method: 'delete',
@@ -20,7 +20,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<NoticeServices, 'notices' | 'scopeOf'>): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const principal = requirePrincipal(c);
     await deleteNotice(d.notices, c.req.valid('param').id, principal.userId, await d.scopeOf(principal));

@@ -1,13 +1,14 @@
 /**
- * The realtime hub: `GET /hub/realtime` upgraded to a WebSocket (`ws` on the Node listener's `upgrade` event), on when
- * `Service:Realtime:Enabled` (default: Development only) and the `Realtime` module is not switched off.
+ * The realtime hub: `GET /hub/realtime` upgraded to a WebSocket (`ws` on the Node listener's `upgrade` event), built
+ * once by module `Realtime` (on when `Service:Realtime:Enabled`, default: Development only, and not switched off).
  *
  * - Authentication happens before the upgrade: the access token from `Authorization: Bearer …`, or from
  *   `?access_token=` (accepted on this path only; browsers cannot set headers on a WebSocket), verified as bearer
  *   requests are, with a live session. Otherwise HTTP 401 and no socket. The token's own expiry closes the socket
  *   (4401) at the next heartbeat, so a client reconnects with a fresh token and is checked again.
- * - Messages are JSON `{type, data}`: `notice-changed` (`{noticeId, action}`) to the receivers of a published or
- *   deleted notice; `force-logout` (`{reason}`) to each session that ended, after which its socket is closed
+ * - Messages are JSON `{type, data}`: a module's message of a kind it declares (`realtimeKinds`) to its recipients,
+ *   e.g. `notice-changed` (`{noticeId, action}`) to the receivers of a published, deleted or restored notice (module
+ *   `Notice`); the hub's own: `force-logout` (`{reason}`) to each session that ended, after which its socket is closed
  *   (4001); `resync` when messages may have been lost: after the cache's shared store (Redis) came back from an
  *   outage (to every client of this instance) and right after connecting with `?resume=1` (a client that
  *   reconnects after a drop asks for it). A client answering `resync` refetches its inbox and unread count.
@@ -32,23 +33,25 @@
  */
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Repositories } from '@svc/data';
 import type { CacheHealth } from '@svc/data/cache';
-import { ErrorCode, fail } from '@svc/kernel';
-import type { UserPrincipal } from '@svc/security';
-import type { Context, Hono } from 'hono';
-import { type WebSocket, WebSocketServer } from 'ws';
-import type { AppEnv } from '../context.js';
-import type { HttpDeps } from '../deps.js';
-import { TRACE_HEADER } from '../middleware/trace-id.js';
-import { bearerToken } from '../security/guards.js';
-import { REALTIME_CHANNEL, type RealtimeEvent, realtimeBusFor } from './bus.js';
+import { type Configuration, ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import {
   fullBucket,
   isRefilled,
   type MessageBucket,
   type MessageRate,
+  type RealtimeBus,
+  type RealtimeEvent,
   takeMessage,
-} from './message-bucket.js';
+} from '@svc/modules';
+import type { SessionManager, UserPrincipal } from '@svc/security';
+import type { Context, Hono } from 'hono';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { AppEnv } from '../../context.js';
+import { TRACE_HEADER } from '../../middleware/trace-id.js';
+import type { HttpSecurity } from '../../security/deps.js';
+import { bearerToken } from '../../security/guards.js';
 
 /** The hub's path. */
 export const HUB_PATH = '/hub/realtime';
@@ -106,12 +109,35 @@ export interface HubCacheHealth {
   onStateChange(listener: (state: CacheHealth) => void): () => void;
 }
 
+/** What the hub is built from (module `Realtime` hands it the core's parts it uses). */
+export interface HubDeps {
+  options: Configuration['service']['Realtime'];
+  /** The bus it subscribes to and tells session ends through. */
+  bus: RealtimeBus;
+  logger: Logger;
+  now: () => Date;
+  errors: Pick<ErrorCodeRegistry, 'msgKeyOf'>;
+  /** The upgrade's token is authenticated as bearer requests are (`security.sessions`, read at each upgrade). */
+  security: Pick<HttpSecurity, 'sessions'>;
+  /** The session rows of open sockets, looked up at heartbeats. */
+  repos: Pick<Repositories, 'sessions'>;
+  /** Timeouts applied at those lookups, and the session ends it tells the sockets of. */
+  sessions: Pick<SessionManager, 'expireIfDue' | 'onSessionsEnded'>;
+  /** The Redis cache's health (resync after an outage); undefined with the in-process cache. */
+  cacheHealth?: HubCacheHealth | undefined;
+}
+
 export interface RealtimeHub {
   /** Adds `GET /hub/realtime` to the app (before any catch-all route). */
   mount(app: Hono<AppEnv>): void;
   /** Subscribes to the realtime channel and to session ends. */
   start(): Promise<void>;
-  /** Attaches the upgrade handling to a Node HTTP server (`listen` does it). */
+  /**
+   * Takes one upgrade request Node handed to the server's `upgrade` event (one {@link isHubUpgrade} accepts): the
+   * mounted route checks it, then ws opens the socket or the refusal is written back.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Attaches {@link handleUpgrade} to a Node HTTP server's `upgrade` event (tests; `listen` dispatches itself). */
   inject(server: Server): void;
   /** Open sockets on this instance. */
   connectionCount(): number;
@@ -165,20 +191,14 @@ function expiryOf(token: string): number | undefined {
   }
 }
 
-/** Whether the hub is on for these deps (module `Realtime`: `Service:Realtime:Enabled`, Development by default). */
-export function isRealtimeEnabled(deps: Pick<HttpDeps, 'modules'>): boolean {
-  return deps.modules.plan.isEnabled('Realtime');
-}
-
 /**
- * Creates the hub of one server.
- * @example const hub = createRealtimeHub(deps, server.resilientCache); hub.mount(app); await hub.start();
+ * Creates the hub of one server (module `Realtime` does, once).
+ * @example const hub = createRealtimeHub({ options, bus, logger, now, errors, security, repos, sessions }); hub.mount(app); await hub.start();
  */
-export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth): RealtimeHub {
-  const options = deps.config.service.Realtime;
+export function createRealtimeHub(deps: HubDeps): RealtimeHub {
+  const { options, bus, cacheHealth } = deps;
   const rate: MessageRate = { burst: options.MessageBurst, perSecond: options.MessagesPerSecond };
   const log = deps.logger.child('Service.Realtime');
-  const bus = realtimeBusFor(deps.core.cache, deps.logger);
   const byUser = new Map<number, Set<Connection>>();
   const bySession = new Map<string, Set<Connection>>();
   /** Service-clock ms each session with sockets was last found live (at the upgrade, then every check). */
@@ -310,12 +330,11 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
   const everyConnection = (): Connection[] => [...byUser.values()].flatMap((s) => [...s]);
 
   function deliver(event: RealtimeEvent): void {
-    if (event.kind === 'notice-changed') {
-      const data = { noticeId: event.noticeId, action: event.action };
+    if (event.to === 'users') {
       const targets = event.all
         ? everyConnection()
         : event.userIds.flatMap((id) => [...(byUser.get(id) ?? [])]);
-      for (const conn of targets) send(conn, 'notice-changed', data);
+      for (const conn of targets) send(conn, event.kind, event.data);
       return;
     }
     for (const sessionId of event.sessionIds) {
@@ -349,13 +368,13 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     checkingSessions = true;
     try {
       // One read for every session due (in chunks of a few hundred ids), not one a session.
-      const rows = new Map((await deps.core.repos.sessions.findByIds(due)).map((row) => [row.id, row]));
+      const rows = new Map((await deps.repos.sessions.findByIds(due)).map((row) => [row.id, row]));
       for (const sessionId of due) {
         const row = rows.get(sessionId);
         if (!row || row.revokedAt !== null) {
           endSession(sessionId, row?.revokeReason ?? 'revoked');
         } else {
-          const expiry = await deps.core.sessions.expireIfDue(row);
+          const expiry = await deps.sessions.expireIfDue(row);
           // The revocation is broadcast too; closing here does not wait for it (nor depend on Redis).
           if (expiry) endSession(sessionId, expiry);
         }
@@ -530,6 +549,29 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     writeRefusal(socket, response.status, body, lines);
   }
 
+  /** One upgrade request Node handed over (see {@link RealtimeHub.handleUpgrade}). */
+  function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const app = mounted;
+    if (!app) {
+      socket.destroy();
+      return;
+    }
+    // Node takes its own error listener off a socket it hands to `upgrade`, and ws adds one only once it takes
+    // the handshake: a client resetting its socket while the route checks its token would otherwise raise an
+    // error nobody listens to, which ends the process (with no token needed).
+    const onError = (error: Error) => {
+      log.debug('Hub upgrade socket error (the connection closes).', { error: error.message });
+      socket.destroy();
+    };
+    socket.on('error', onError);
+    answerUpgrade(app, request, socket, head, () => socket.removeListener('error', onError)).catch(
+      (error: unknown) => {
+        log.warn('Hub upgrade failed.', { error });
+        socket.destroy();
+      },
+    );
+  }
+
   const refuse = (
     c: Context<AppEnv>,
     status: 400 | 401 | 426 | 429 | 503,
@@ -569,11 +611,10 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
     },
 
     async start() {
-      stops.push(await deps.core.cache.subscribe<RealtimeEvent>(REALTIME_CHANNEL, deliver));
+      stops.push(await bus.subscribe(deliver));
       stops.push(
-        deps.core.sessions.onSessionsEnded((event) => {
-          void bus.publish({
-            kind: 'force-logout',
+        deps.sessions.onSessionsEnded((event) => {
+          void bus.endSessions({
             sessionIds: event.sessionIds,
             userId: event.userId,
             reason: String(event.reason),
@@ -597,25 +638,10 @@ export function createRealtimeHub(deps: HttpDeps, cacheHealth?: HubCacheHealth):
       timer.unref();
     },
 
+    handleUpgrade,
+
     inject(server) {
-      const app = mounted;
-      if (!app) return;
-      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        // Node takes its own error listener off a socket it hands to `upgrade`, and ws adds one only once it takes
-        // the handshake: a client resetting its socket while the route checks its token would otherwise raise an
-        // error nobody listens to, which ends the process (with no token needed).
-        const onError = (error: Error) => {
-          log.debug('Hub upgrade socket error (the connection closes).', { error: error.message });
-          socket.destroy();
-        };
-        socket.on('error', onError);
-        answerUpgrade(app, request, socket, head, () => socket.removeListener('error', onError)).catch(
-          (error: unknown) => {
-            log.warn('Hub upgrade failed.', { error });
-            socket.destroy();
-          },
-        );
-      });
+      server.on('upgrade', handleUpgrade);
     },
 
     connectionCount: () => everyConnection().length,

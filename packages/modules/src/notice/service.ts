@@ -1,7 +1,8 @@
 /**
  * Notices (module `Notice`): publish to all users, to roles or to users, with same-origin actions; receivers are
- * resolved at publish time; each change tells the receivers through the realtime bus (`notice-changed`).
- * `publishNotice` is the server-side entry (no HTTP): scheduled-job alerts call it with the deps of their server.
+ * resolved at publish time; each change tells the receivers through module `Realtime` when it is on (message kind
+ * `notice-changed`, {@link NOTICE_CHANGED}). `publishNotice` is the server-side entry (no HTTP); the scheduled jobs'
+ * alerts go through {@link noticeAlert}.
  *
  * Data scope (contract §4): the administration routes pass the caller's scope. A notice belongs to its sender's
  * scope, as a file to its uploader's: the page and delete see only notices sent by a user inside it (41005 is not
@@ -30,9 +31,17 @@ import {
   type Repositories,
   type SysNoticeRow,
 } from '@svc/data';
-import type { Cache } from '@svc/data/cache';
-import { BusinessError, ErrorCode, type Logger } from '@svc/kernel';
-import { type RealtimeBus, realtimeBusFor } from '../realtime/bus.js';
+import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { RealtimePublisher } from '../realtime/bus.js';
+
+/** The realtime message kind a notice change is told with (declared by module `Notice`). */
+export const NOTICE_CHANGED = 'notice-changed';
+
+/** What the receivers' sockets get with {@link NOTICE_CHANGED}: refetch the inbox and the unread count. */
+export interface NoticeChangedData {
+  noticeId: number;
+  action: 'published' | 'deleted' | 'restored';
+}
 
 /** Notice kinds: 1 Notice, 2 Announcement, 3 Message. */
 export type NoticeType = 1 | 2 | 3;
@@ -71,10 +80,11 @@ export interface MyNoticeView {
   actions: NoticeAction[];
 }
 
-/** What the notice service needs (a server's deps provide it: `noticeDepsOf`). */
+/** What the notice service needs (module `Notice` builds it once). */
 export interface NoticeDeps {
   repos: Pick<Repositories, 'notices'>;
-  bus: RealtimeBus;
+  /** Tells the receivers (module `Realtime`'s services); undefined while Realtime is off: nobody is told. */
+  realtime: RealtimePublisher | undefined;
   now: () => Date;
 }
 
@@ -201,7 +211,7 @@ export interface PublishNoticeOptions {
 /**
  * Publishes a notice and tells its receivers; answers its id. Throws 45002–45004 for bad receivers or actions,
  * 41005 for receivers beyond `options.scope`.
- * @example await publishNotice(noticeDepsOf(deps), { title: 'Job X panicked', type: 1, receiverType: 1, receiverIds: [1] }, null);
+ * @example await publishNotice(deps, { title: 'Job X panicked', type: 1, receiverType: 1, receiverIds: [1] }, null);
  */
 export async function publishNotice(
   deps: NoticeDeps,
@@ -226,14 +236,39 @@ export async function publishNotice(
     },
     receivers,
   );
-  await deps.bus.publish({
-    kind: 'notice-changed',
-    noticeId: id,
-    action: 'published',
-    all: input.receiverType === NoticeReceiverType.All,
-    userIds: receivers,
-  });
+  await tellReceivers(deps, { noticeId: id, action: 'published' }, input.receiverType, receivers);
   return id;
+}
+
+/**
+ * Tells the receivers of a notice (every user for an All notice) that it changed, when Realtime is on; `userIds`
+ * are read only then.
+ */
+async function tellReceivers(
+  deps: Pick<NoticeDeps, 'realtime'>,
+  change: NoticeChangedData,
+  receiverType: number,
+  userIds: readonly number[] | (() => Promise<readonly number[]>),
+): Promise<void> {
+  if (!deps.realtime) return;
+  const to =
+    receiverType === NoticeReceiverType.All
+      ? ({ all: true } as const)
+      : { userIds: typeof userIds === 'function' ? await userIds() : userIds };
+  await deps.realtime.publish(NOTICE_CHANGED, to, change);
+}
+
+/**
+ * Tells the receivers of a notice the recycle bin brought back (module `RecycleBin`'s restore; the receivers are
+ * those it was published to).
+ */
+export function noticeRestored(
+  deps: Pick<NoticeDeps, 'repos' | 'realtime'>,
+  notice: Pick<SysNoticeRow, 'id' | 'receiverType'>,
+): Promise<void> {
+  return tellReceivers(deps, { noticeId: notice.id, action: 'restored' }, notice.receiverType, () =>
+    deps.repos.notices.receiverIds(notice.id),
+  );
 }
 
 /**
@@ -250,14 +285,9 @@ export async function deleteNotice(
   const row = await repo.get(id, scope);
   if (!row || !(await repo.softDelete(id, { userId: actorId, at: deps.now() })))
     throw new BusinessError(ErrorCode.NoticeNotFound);
-  const all = row.receiverType === NoticeReceiverType.All;
-  await deps.bus.publish({
-    kind: 'notice-changed',
-    noticeId: id,
-    action: 'deleted',
-    all,
-    userIds: all ? [] : await repo.receiverIds(id),
-  });
+  await tellReceivers(deps, { noticeId: id, action: 'deleted' }, row.receiverType, () =>
+    repo.receiverIds(id),
+  );
 }
 
 /** Live notices, newest first; given a scope, only those sent by users inside it (none of no sender but for All). */
@@ -301,7 +331,7 @@ export async function myNotices(
   return { ...page, items: page.items.map(view) };
 }
 
-export function unreadCount(deps: NoticeDeps, userId: number): Promise<number> {
+export function unreadNoticeCount(deps: NoticeDeps, userId: number): Promise<number> {
   return deps.repos.notices.unreadCount(userId);
 }
 
@@ -319,30 +349,19 @@ export function readAllNotices(deps: NoticeDeps, userId: number): Promise<number
 
 /**
  * The administrators' alert of the scheduled jobs: a Message notice to the live, enabled super administrators
- * (nothing when there is none), told through the realtime bus as any notice.
+ * (nothing when there is none), told through module `Realtime` as any notice.
+ * @example const alert = noticeAlert({ repos, realtime, now }); await alert('Job X is in Panic', text);
  */
 export function noticeAlert(
-  deps: Parameters<typeof noticeDepsOf>[0] & { core: { repos: Pick<Repositories, 'users'> } },
+  deps: NoticeDeps & { repos: Pick<Repositories, 'notices' | 'users'> },
 ): (title: string, text: string) => Promise<void> {
   return async (title, text) => {
-    const receiverIds = await deps.core.repos.users.superAdminIds();
+    const receiverIds = await deps.repos.users.superAdminIds();
     if (receiverIds.length === 0) return;
     await publishNotice(
-      noticeDepsOf(deps),
+      deps,
       { title, content: text, type: 3, receiverType: NoticeReceiverType.User, receiverIds },
       null,
     );
   };
-}
-
-/**
- * The notice deps of a server, from its core services (the job helper's panic alerts use this).
- * @example await publishNotice(noticeDepsOf(deps), input, null);
- */
-export function noticeDepsOf(deps: {
-  core: { repos: Pick<Repositories, 'notices'>; cache: Cache };
-  logger: Logger;
-  now: () => Date;
-}): NoticeDeps {
-  return { repos: deps.core.repos, bus: realtimeBusFor(deps.core.cache, deps.logger), now: deps.now };
 }

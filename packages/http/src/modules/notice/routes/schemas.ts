@@ -1,20 +1,6 @@
 /** Shapes of the notice routes (module `Notice`). */
 import { z } from '@hono/zod-openapi';
-import type { DataScopeFilter, SysNoticeRow } from '@svc/data';
-import type { Principal } from '@svc/security';
-import type { HttpDeps } from '../../deps.js';
-import type { NoticeDeps } from '../../notices/service.js';
-
-/** What every notice route file receives. */
-export interface NoticeRouteDeps {
-  /** The server's deps (the publisher's rank over a POST action's receivers: the administration services). */
-  http: HttpDeps;
-  notices: NoticeDeps;
-  /** The caller's permission codes (a POST action needs the codes of its route: notices/action-rank.ts). */
-  codesOf: (userId: number) => Promise<ReadonlySet<string>>;
-  /** The caller's data scope (whom they may send to, whose notices they page and delete: notices/service.ts). */
-  scopeOf: (principal: Principal) => Promise<DataScopeFilter>;
-}
+import type { SysNoticeRow } from '@svc/data';
 
 const noNul = (v: string) => !v.includes('\u0000');
 

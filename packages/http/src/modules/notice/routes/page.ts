@@ -4,12 +4,13 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { pageNotices } from '../../notices/service.js';
-import { intParam, mapPage, pageQuerySchema, pageSchema, textParam } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requirePrincipal } from '../../security/principal.js';
-import { type NoticeRouteDeps, NoticeSchema, noticeDto } from './schemas.js';
+import { pageNotices } from '@svc/modules';
+import { intParam, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { requirePrincipal } from '../../../security/principal.js';
+import type { NoticeServices } from '../services.js';
+import { NoticeSchema, noticeDto } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
@@ -29,7 +30,7 @@ export const route = createRoute({
   responses: envelopeResponses(pageSchema(NoticeSchema)),
 });
 
-export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<NoticeServices, 'notices' | 'scopeOf'>): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const query = c.req.valid('query');
     const page = await pageNotices(d.notices, query, await d.scopeOf(requirePrincipal(c)));

@@ -6,14 +6,14 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { adminServicesFor } from '../../admin/services.js';
-import { actionRank, assertOutranksReceivers } from '../../notices/action-rank.js';
-import { publishNotice } from '../../notices/service.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { requirePrincipal } from '../../security/principal.js';
-import { IdSchema } from '../ops/schemas.js';
-import { NoticePublishSchema, type NoticeRouteDeps } from './schemas.js';
+import { publishNotice } from '@svc/modules';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import { IdSchema } from '../../../routes/ops/schemas.js';
+import { requirePrincipal } from '../../../security/principal.js';
+import { actionRank, assertOutranksReceivers } from '../action-rank.js';
+import type { NoticeServices } from '../services.js';
+import { NoticePublishSchema } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -24,18 +24,20 @@ export const route = createRoute({
   responses: envelopeResponses(IdSchema),
 });
 
-export function register(ctx: RegisterContext, d: NoticeRouteDeps): void {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<NoticeServices, 'notices' | 'codesOf' | 'scopeOf' | 'actorOf' | 'repos'>,
+): void {
   const assertActionsHeld = actionRank(ctx.table, d.codesOf);
   registerRoute(ctx, route, { auth: 'permission', module: 'Notice' }, async (c) => {
     const body = c.req.valid('json');
     const principal = requirePrincipal(c);
     // An acting POST action goes only to receivers the publisher outranks: checked on the list it is delivered to.
     const acting = await assertActionsHeld(principal, body.actions);
-    const actor = acting ? adminServicesFor(d.http).actorOf(principal) : undefined;
+    const actor = acting ? d.actorOf(principal) : undefined;
     const id = await publishNotice(d.notices, body, principal.userId, {
       scope: await d.scopeOf(principal),
-      checkReceivers:
-        actor && ((userIds) => assertOutranksReceivers(d.http.core, actor, body.receiverType, userIds)),
+      checkReceivers: actor && ((userIds) => assertOutranksReceivers(d, actor, body.receiverType, userIds)),
     });
     return c.json(ok({ id }), 200);
   });

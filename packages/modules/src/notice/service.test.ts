@@ -1,7 +1,13 @@
 import type { DataScopeFilter } from '@svc/data';
 import { describe, expect, it } from 'vitest';
-import type { RealtimeEvent } from '../realtime/bus.js';
+import type { RealtimeRecipients } from '../realtime/bus.js';
 import { isSameOriginPath, type NoticeDeps, publishNotice } from './service.js';
+
+interface Told {
+  kind: string;
+  to: RealtimeRecipients;
+  data: unknown;
+}
 
 describe('isSameOriginPath', () => {
   it('accepts paths with exactly one leading slash', () => {
@@ -34,7 +40,7 @@ describe('isSameOriginPath', () => {
 
 describe('publishNotice', () => {
   function fake() {
-    const events: RealtimeEvent[] = [];
+    const events: Told[] = [];
     const created: { row: unknown; receivers: readonly number[] }[] = [];
     const deps = {
       repos: {
@@ -53,7 +59,10 @@ describe('publishNotice', () => {
           },
         },
       },
-      bus: { publish: async (e: RealtimeEvent) => void events.push(e) },
+      realtime: {
+        publish: async (kind: string, to: RealtimeRecipients, data: unknown) =>
+          void events.push({ kind, to, data }),
+      },
       now: () => new Date('2026-01-01T00:00:00Z'),
     } as unknown as NoticeDeps;
     return { deps, events, created };
@@ -69,7 +78,7 @@ describe('publishNotice', () => {
     expect(id).toBe(42);
     expect(f.created[0]?.receivers).toEqual([10, 20]);
     expect(f.events).toEqual([
-      { kind: 'notice-changed', noticeId: 42, action: 'published', all: false, userIds: [10, 20] },
+      { kind: 'notice-changed', to: { userIds: [10, 20] }, data: { noticeId: 42, action: 'published' } },
     ]);
   });
 

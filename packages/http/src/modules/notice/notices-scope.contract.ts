@@ -1,5 +1,5 @@
 /**
- * Notices follow the sender's data scope (contract §4; the rules are in notices/service.ts). Organisations A, its
+ * Notices follow the sender's data scope (contract §4; the rules are in @svc/modules' notice/service.ts). Organisations A, its
  * child A1, and B under the root (where the super admin sits); one administrator per scope type holding the three
  * notice codes (Self, own org, org and children — all in A —, a Custom list naming B, All — in B), an
  * organisation-less one whose org scope cannot be resolved, and plain users in A, A1 and B. Each administrator
@@ -13,7 +13,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
+import { type AdminHarness, startAdminServer } from '../../admin/harness.contract.js';
 
 const NOTICE_CODES = [
   'POST:/api/v1/sys/notice',

@@ -14,9 +14,9 @@
  */
 import { NoticeReceiverType, type Repositories } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import type { NoticeAction } from '@svc/modules';
 import { type AdminActor, assertOutranksUsersInScope, type Principal } from '@svc/security';
-import type { RouteTable } from '../openapi/register.js';
-import type { NoticeAction } from './service.js';
+import type { RouteTable } from '../../openapi/register.js';
 
 interface CompiledRoute {
   pattern: RegExp;

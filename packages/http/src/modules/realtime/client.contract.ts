@@ -3,6 +3,9 @@
  * arrival order and awaited as events, never slept for.
  */
 import WebSocket from 'ws';
+import type { SvcServer } from '../../host/create-server.js';
+import type { RealtimeHub } from './hub.js';
+import { realtimeModule } from './index.js';
 
 export interface HubMessage {
   type: string;
@@ -114,4 +117,9 @@ export async function refusalOf(base: string, options: ConnectOptions = {}): Pro
     throw error;
   }
   throw new Error('the upgrade was accepted');
+}
+
+/** The hub of a test server: module `Realtime`'s, undefined while the module is off. */
+export function hubOf(server: Pick<SvcServer, 'modules'>): RealtimeHub | undefined {
+  return server.modules.servicesIfOn(realtimeModule)?.hub;
 }

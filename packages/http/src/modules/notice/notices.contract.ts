@@ -5,15 +5,15 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json, login } from '../testing/auth.js';
+import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
   startTestServer,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
-import { renameTable } from '../testing/rename-table.js';
+} from '../../testing/index.js';
+import { renameTable } from '../../testing/rename-table.js';
 
 interface Member {
   id: number;
@@ -427,7 +427,7 @@ export function defineNoticesContract(dbType: DbType, cache: 'Memory' | 'Redis')
       // Its role sees only its own rows: alice, in the root organisation, is outside it.
       await scope(4);
       expect(await to(2, [alice.id])).toMatchObject({ code: 41005, args: { ids: [alice.id] } });
-      // A role reaches beyond any narrower scope (notices/service.ts): refused before its members are read.
+      // A role reaches beyond any narrower scope (@svc/modules' notice/service.ts): refused before its members are read.
       expect(await to(1, [alice.roleId])).toMatchObject({
         code: 41005,
         args: { reason: 'receivers-beyond-scope' },

@@ -1,0 +1,3 @@
+import { defineModuleMessagesContract } from './modules/realtime/module-messages.contract.js';
+
+defineModuleMessagesContract('Sqlite');
