@@ -20,16 +20,13 @@ import {
 import { FusedRouter } from './middleware/fused-router.js';
 import { createPipeline, isApiPath, type Stage } from './middleware/pipeline.js';
 import { quickTraceId, traceId } from './middleware/trace-id.js';
-import { IMPORT_BODY_PATHS } from './modules/import/index.js';
 import { registerMetricsRoute } from './observability/metrics-route.js';
 import { pageSizeExceeded } from './openapi/query.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
-import { opLog, opLogApplies } from './ops/op-log.js';
+import { opLog } from './ops/op-log.js';
 import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
 import { registerDocs } from './routes/docs/openapi.js';
-import { ChunkPath } from './routes/ops/file/chunk.js';
-import { UploadPath } from './routes/ops/file/upload.js';
 import { demoMode, demoModeApplies } from './security/demo-mode.js';
 import { createRouteGuards } from './security/guards.js';
 import { rateLimitStage } from './security/rate-limit.js';
@@ -69,7 +66,8 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   const onError = createErrorHandler(deps);
   app.onError(onError);
   app.notFound(createNotFoundHandler(deps));
-  const { stages, rateLimited } = pipelineStages(app, deps, options);
+  const routes = new RouteTable();
+  const { stages, rateLimited } = pipelineStages(app, routes, deps, options);
   const pipeline = createPipeline({
     quick: quickTraceId({ metrics: deps.metrics }),
     first: traceId({ metrics: deps.metrics }),
@@ -79,7 +77,6 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
   // Everything passes the pipeline; routes registered with registerRoute run it themselves (FusedRouter).
   app.use('*', pipeline.middleware);
 
-  const routes = new RouteTable();
   const guards = deps.guards ?? createRouteGuards(deps.security, deps.errors);
   // The listener decides only for routes whose guards start with the built-in bearer guard of these sessions.
   const sessions = deps.security.sessions;
@@ -117,9 +114,11 @@ export function createApp(deps: HttpDeps, options: CreateAppOptions = {}): SvcAp
 /**
  * The stages after the trace id, in the order the middlewares had: SQL request scope, body limit, rate limit,
  * demo mode, operation log. Each is there only when switched on, and says cheaply when it has nothing to do.
+ * The body limit and the operation log read each route's own policy from the route table (openapi/policy.ts).
  */
 function pipelineStages(
   app: OpenAPIHono<AppEnv>,
+  routes: RouteTable,
   deps: HttpDeps,
   options: CreateAppOptions,
 ): { stages: Stage[]; rateLimited: DirectRateLimit | undefined } {
@@ -132,14 +131,9 @@ function pipelineStages(
     run: jsonBodyLimit({
       maxBytes: deps.config.service.Api.MaxBodyBytes,
       errors: deps.errors,
-      uploads: {
-        paths: [UploadPath, ChunkPath],
-        maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024,
-      },
-      imports: {
-        paths: IMPORT_BODY_PATHS,
-        maxBytes: deps.config.service.Import.MaxFileSizeMb * 1024 * 1024,
-      },
+      limitOf: (method, path) => routes.policies.of(method, path)?.bodyLimit,
+      maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024,
+      maxImportBytes: deps.config.service.Import.MaxFileSizeMb * 1024 * 1024,
     }),
   });
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no stage at all.
@@ -160,9 +154,10 @@ function pipelineStages(
       now: deps.now,
       // Contract §11: the configured API-key header name is masked as a fragment, whatever it is called.
       masking: createMasking({ fragments: [deps.security.apiKeyHeader] }),
+      policies: routes.policies,
     });
     stages.push({
-      applies: (c) => opLogApplies(c) && api(c),
+      applies: (c) => stage.applies(c) && api(c),
       run: stage.run,
       enter: stage.enter,
       leave: stage.leave,

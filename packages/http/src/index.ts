@@ -71,6 +71,7 @@ export { HUB_PATH, HubCloseCode, type RealtimeHub } from './modules/realtime/hub
 export type { RealtimeServices } from './modules/realtime/index.js';
 export type { AuthMarker, RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
+export type { BodyLimit, OpLogPolicy, RoutePolicy } from './openapi/policy.js';
 export {
   type RegisterContext,
   type RouteGuards,

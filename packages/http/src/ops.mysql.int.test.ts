@@ -1,3 +1,4 @@
+import { defineRoutePolicyContract } from './openapi/policy.contract.js';
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
 import { defineFilesScopeContract } from './ops/files-scope.contract.js';
@@ -13,3 +14,4 @@ defineSqlAndEventsContract('MySql', 'Memory');
 defineFilesScopeContract('MySql', 'Memory');
 defineLoginLogContract('MySql', 'Memory');
 defineLogsScopeContract('MySql', 'Memory');
+defineRoutePolicyContract('MySql', 'Memory');

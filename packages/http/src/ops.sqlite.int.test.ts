@@ -1,3 +1,4 @@
+import { defineRoutePolicyContract } from './openapi/policy.contract.js';
 import { defineConfigContract } from './ops/config.contract.js';
 import { defineFilesContract } from './ops/files.contract.js';
 import { defineFilesScopeContract } from './ops/files-scope.contract.js';
@@ -13,3 +14,4 @@ defineSqlAndEventsContract('Sqlite', 'Memory');
 defineFilesScopeContract('Sqlite', 'Memory');
 defineLoginLogContract('Sqlite', 'Memory');
 defineLogsScopeContract('Sqlite', 'Memory');
+defineRoutePolicyContract('Sqlite', 'Memory');

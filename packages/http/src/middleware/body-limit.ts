@@ -1,9 +1,10 @@
 /**
  * Refuses request bodies above `Service:Api:MaxBodyBytes` (default 1 MiB) with HTTP 413 and the envelope,
- * by declared length or, for chunked bodies, while reading. Upload routes are exempt from that limit and get
- * their own: `Upload:MaxSizeMb` plus room for the multipart framing, answered with 44002 `FileTooLarge`; a
- * body within it is streamed by the upload route, which enforces the file size while the bytes arrive. Import
- * routes have theirs (`Import:MaxFileSizeMb`).
+ * by declared length or, for chunked bodies, while reading. A route may declare a limit of its own
+ * (`bodyLimit` in its options, openapi/policy.ts). Upload routes (`'upload'`) get `Upload:MaxSizeMb` plus room
+ * for the multipart framing, answered with 44002 `FileTooLarge`; a body within it is streamed by the upload
+ * route, which enforces the file size while the bytes arrive. Import routes (`'import'`) have
+ * `Import:MaxFileSizeMb`; a number is that many bytes.
  *
  * A declared `Content-Length` over the route's limit is answered at once, before any of the body is read
  * (contract §11), with 413 and `Connection: close`: a client announcing 50 MB learns at once that they will be
@@ -23,6 +24,7 @@ import { ErrorCode } from '@svc/kernel';
 import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
+import type { BodyLimit } from '../openapi/policy.js';
 import { checkJsonBody, isJsonContentType } from './json-text.js';
 
 /** Multipart framing around one file (boundaries, part headers, a few small fields). */
@@ -33,13 +35,6 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
  * can make the server read for nothing.
  */
 export const LINGER_BYTES = 64 * 1024 * 1024;
-
-export interface UploadLimit {
-  /** Exact request paths of upload routes. */
-  paths: readonly string[];
-  /** Largest accepted file in bytes. */
-  maxFileBytes: number;
-}
 
 /**
  * Reads and discards what is left of a body stream, at most `maxBytes`. Answers true when the body was read to
@@ -165,22 +160,33 @@ export function bodyLimitApplies(c: Context<AppEnv>): boolean {
   return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 }
 
-export function jsonBodyLimit(options: {
+export interface BodyLimitOptions {
+  /** `Service:Api:MaxBodyBytes`: the limit of a route without one of its own. */
   maxBytes: number;
   errors: ErrorCodeRegistry;
-  /** Upload routes and their limit. @default none */
-  uploads?: UploadLimit;
+  /** The `bodyLimit` of the route that answers this method and path (the route table's policies). @default none */
+  limitOf?: (method: string, path: string) => BodyLimit | undefined;
+  /** `'upload'` routes: the largest accepted file in bytes (`Upload:MaxSizeMb`). @default 0 */
+  maxFileBytes?: number;
   /**
-   * Import routes (`Service:Import:MaxFileSizeMb`): their JSON (10,000 rows) or multipart bodies may reach this
-   * limit instead of `maxBytes`; above it they answer 413 with 48002 like any other body. @default none
+   * `'import'` routes (`Service:Import:MaxFileSizeMb`): their JSON (10,000 rows) or multipart bodies may reach this
+   * limit instead of `maxBytes`; above it they answer 413 with 48002 like any other body. @default maxBytes
    */
-  imports?: { paths: readonly string[]; maxBytes: number };
-}): MiddlewareHandler<AppEnv> {
-  const uploadPaths = new Set(options.uploads?.paths ?? []);
-  const maxFileBytes = options.uploads?.maxFileBytes ?? 0;
+  maxImportBytes?: number;
+}
+
+export function jsonBodyLimit(options: BodyLimitOptions): MiddlewareHandler<AppEnv> {
+  const limitOf = options.limitOf;
+  const maxFileBytes = options.maxFileBytes ?? 0;
   const maxUploadBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
-  const importPaths = new Set(options.imports?.paths ?? []);
-  const maxImportBytes = options.imports?.maxBytes ?? options.maxBytes;
+  const maxImportBytes = options.maxImportBytes ?? options.maxBytes;
+
+  /** The request's limit in bytes, by its route's `bodyLimit`. */
+  function maxOf(limit: BodyLimit | undefined): number {
+    if (limit === undefined) return options.maxBytes;
+    if (limit === 'upload') return maxUploadBytes;
+    return limit === 'import' ? maxImportBytes : limit;
+  }
 
   /** 413 with `Connection: close`; an upload's with 44002, which elsewhere is a business answer (HTTP 200). */
   function refuse(c: Context, upload: boolean, max: number): Response {
@@ -219,8 +225,9 @@ export function jsonBodyLimit(options: {
 
   return async function jsonBodyLimitMiddleware(c, next) {
     if (!bodyLimitApplies(c)) return next();
-    const upload = uploadPaths.has(c.req.path);
-    const max = upload ? maxUploadBytes : importPaths.has(c.req.path) ? maxImportBytes : options.maxBytes;
+    const limit = limitOf?.(c.req.method, c.req.path);
+    const upload = limit === 'upload';
+    const max = maxOf(limit);
     const declared = readHeader(c, 'content-length');
     if (declared !== undefined) {
       // At once, nothing of the body read (the listener drops what still arrives after the answer).

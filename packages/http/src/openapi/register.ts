@@ -9,6 +9,7 @@ import { type AppEnv, headersFromIncoming } from '../context.js';
 import type { DirectRoutes } from '../middleware/direct.js';
 import { FUSED, type Pipeline, pipelineRan } from '../middleware/pipeline.js';
 import { type AuthMarker, contractAuthOf, needsPermission, permissionCode, type RouteMeta } from './auth.js';
+import { RoutePolicies, type RoutePolicy } from './policy.js';
 import { boundedPageQuery } from './query.js';
 
 /** Supplies the middleware that enforces a route's marker (the security layer implements it). */
@@ -21,9 +22,11 @@ export interface RouteGuards {
   readonly fusable?: boolean;
 }
 
-/** Every registered route, in registration order. */
+/** Every registered route, in registration order, and the request policies they declared. */
 export class RouteTable {
   readonly routes: RouteMeta[] = [];
+  /** What the operation log and the body limit read of each route's options (openapi/policy.ts). */
+  readonly policies: RoutePolicies = new RoutePolicies();
   add(meta: RouteMeta): void {
     this.routes.push(meta);
   }
@@ -50,7 +53,12 @@ export interface RegisterContext {
   maxPageSize: number;
 }
 
-export interface RouteOptions {
+/**
+ * A route's options beside its OpenAPI definition. `opLog` and `bodyLimit` are its request policy
+ * (openapi/policy.ts): which reads the operation log records and which bodies only as a summary, and a body limit
+ * of its own instead of `Service:Api:MaxBodyBytes`. Neither appears in the OpenAPI document.
+ */
+export interface RouteOptions extends RoutePolicy {
   auth: AuthMarker;
   reauth?: boolean;
   skipEnvelope?: boolean;
@@ -126,6 +134,7 @@ export function registerRoute<R extends RouteConfig>(
   // The route's own middleware (`createRoute({ middleware })`) runs after its guards: it never sees a caller
   // the route's marker refuses, and it cannot answer in their place.
   const own = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
+  const firstEntry = ctx.app.routes.length;
   const pipeline = ctx.pipeline;
   if (pipeline && (guards.length === 0 || ctx.guards?.fusable === true)) {
     const first = registerFused(
@@ -144,6 +153,23 @@ export function registerRoute<R extends RouteConfig>(
     ctx.app.openapi({ ...config, ...(chain.length > 0 ? { middleware: chain } : {}) } as R, handler as never);
   }
   ctx.table.add(meta);
+  // Keyed by the router's own method and path of the route's first entry (the app's base path included).
+  const entry = ctx.app.routes[firstEntry];
+  if (entry) ctx.table.policies.add(ctx.app.router, entry.method, entry.path, policyOf(options));
+}
+
+/** The policy part of a route's options, if it declares any. */
+function policyOf(options: RouteOptions): RoutePolicy | undefined {
+  if (options.opLog === undefined && options.bodyLimit === undefined) return undefined;
+  const limit = options.bodyLimit;
+  if (typeof limit === 'number' && !(Number.isSafeInteger(limit) && limit > 0))
+    throw new TypeError(
+      `bodyLimit must be a positive whole number of bytes, 'upload' or 'import' (got ${limit})`,
+    );
+  return {
+    ...(options.opLog !== undefined ? { opLog: options.opLog } : {}),
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+  };
 }
 
 /** `route` with its paged query schema, if it has one, bounded by the app's ceiling (openapi/query.ts). */

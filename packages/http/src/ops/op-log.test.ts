@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../context.js';
 import { jsonBodyLimit } from '../middleware/body-limit.js';
 import { createPipeline } from '../middleware/pipeline.js';
-import { MATCH_RESULT, opLog, opLogApplies, routeAtIndex } from './op-log.js';
+import { MATCH_RESULT, opLog, routeAtIndex } from './op-log.js';
 
 const MAX = 1024;
 
@@ -47,7 +47,7 @@ function app() {
   const pipeline = createPipeline({
     quick: () => true,
     first: async (_c, next) => next(),
-    stages: [{ applies: opLogApplies, run: stage.run, enter: stage.enter, leave: stage.leave }],
+    stages: [{ applies: stage.applies, run: stage.run, enter: stage.enter, leave: stage.leave }],
     onError: (error, c) => c.json({ code: 50000, message: error.message, data: null }, 500),
   });
   hono.use('/api/*', form === 'middleware' ? stage.run : pipeline.middleware);

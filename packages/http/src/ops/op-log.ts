@@ -3,7 +3,9 @@
  * than inside `registerRoute`, so that it sees every write of the API — built-in routes, consumer routes
  * registered through `registerRoute` and consumer routes added with plain Hono — and the answer the error
  * handler made of a failure. It only acts after `await next()`: by then the route guards have set `principal`,
- * so anonymous routes and refused credentials (no principal) are never logged, and reads never are.
+ * so anonymous routes and refused credentials (no principal) are never logged, and reads only when their route
+ * says so. A route's `opLog` option (openapi/policy.ts) is its policy here: `read` logs a `GET` (the exports),
+ * `summary` logs a JSON body only as its summary (the imports).
  * The title is the route's OpenAPI summary (else `METHOD path`); the parameters are the path parameters, the
  * query and the body, masked and capped by @svc/logging; the result code is the envelope's `code`.
  */
@@ -27,6 +29,7 @@ import type { RouterRoute } from 'hono/types';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { jsonTextParsed } from '../middleware/body-limit.js';
 import { isThenable, type PipelineResult } from '../middleware/pipeline.js';
+import type { OpLogPolicy, RoutePolicies } from '../openapi/policy.js';
 import { clientIpOf } from '../security/client.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -45,6 +48,8 @@ export interface OpLogMiddlewareOptions {
   now: () => Date;
   /** What is masked: the built-in names and the configured API-key header name. @default DEFAULT_MASKING */
   masking?: Masking;
+  /** The app's route policies (`RouteTable.policies`): each route's `opLog` option. @default none: writes only */
+  policies?: Pick<RoutePolicies, 'of'>;
 }
 
 /** `METHOD /hono/:path` → summary, from the OpenAPI route definitions. */
@@ -110,12 +115,14 @@ function describeForm(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** The body of a request whose JSON text the body limit did not keep, read from Hono's body cache. */
-async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
+/**
+ * The body of a request whose JSON text the body limit did not keep, or that its route logs as a summary, read
+ * from Hono's body cache.
+ */
+async function bodyOf(c: Context<AppEnv>, summary: OpLogPolicy['summary'] | undefined): Promise<unknown> {
   const type = readHeader(c, 'content-type') ?? '';
   try {
-    const summarise = SUMMARISED_BODIES.get(c.req.path);
-    if (summarise) return type.includes('application/json') ? summarise(await c.req.json()) : undefined;
+    if (summary) return type.includes('application/json') ? summary(await c.req.json()) : undefined;
     if (type.includes('application/json')) return await c.req.json();
     if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
       return describeForm(await c.req.parseBody());
@@ -151,19 +158,7 @@ class Capture {
   }
 }
 
-/**
- * Reads logged as if they were writes: the exports, which take data out of the system. Filled when the route
- * modules are imported, before any app exists: the pipeline's verdict that no stage applies to a path is kept.
- */
-export const LOGGED_READS: Set<string> = new Set();
 const GIVEN_BODY = 'svc.opLog.body';
-
-/**
- * Paths whose JSON body is logged only as a summary, whatever happens to the request: the import routes carry
- * thousands of rows of personal data, and a request a guard refuses (403, 40024) or validation rejects (48000)
- * never reaches a handler that could replace its body. Unparseable bodies are logged as `<unserializable>`.
- */
-export const SUMMARISED_BODIES: Map<string, (body: unknown) => Record<string, unknown>> = new Map();
 
 /**
  * What the operation log records as this request's body, for a route that consumed a streamed body itself
@@ -207,14 +202,13 @@ function envelopeCode(c: Context<AppEnv>): number | undefined {
   return ((c as unknown as CaptureContext).get(CAPTURE) as Capture | undefined)?.code;
 }
 
-/** True for the requests the operation log looks at: writes, and the reads listed in {@link LOGGED_READS}. */
-export function opLogApplies(c: Context<AppEnv>): boolean {
-  const method = c.req.method;
-  return WRITES.has(method) || (method === 'GET' && LOGGED_READS.has(c.req.path));
-}
-
 /** The operation log as a pipeline stage (`enter` and `leave`, no promise of its own) and as a middleware. */
 export interface OpLogStage {
+  /**
+   * True for the requests the operation log looks at: writes, and the reads whose route says `opLog: { read:
+   * true }`. By method and path alone (a pipeline stage's `applies`).
+   */
+  applies(c: Context<AppEnv>): boolean;
   run: MiddlewareHandler<AppEnv>;
   /** Starts the clock and the envelope capture; answers the start time. */
   enter(c: Context<AppEnv>): number;
@@ -227,6 +221,17 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   const masking = options.masking ?? DEFAULT_MASKING;
   /** The row's time in epoch milliseconds: `Date.now` on the system clock, no `Date` a request. */
   const nowMs = epochMs(options.now);
+  const policies = options.policies;
+
+  function applies(c: Context<AppEnv>): boolean {
+    const method = c.req.method;
+    return WRITES.has(method) || (method === 'GET' && policies?.of(method, c.req.path)?.opLog?.read === true);
+  }
+
+  /** The route's body summary, when its `opLog` option has one. */
+  function summaryOf(c: Context<AppEnv>): OpLogPolicy['summary'] | undefined {
+    return policies?.of(c.req.method, c.req.path)?.opLog?.summary;
+  }
 
   /**
    * The row of a request that has been answered: its own promise only when the body must be read first (a form,
@@ -240,8 +245,9 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
     const given = (c as unknown as CaptureContext).get(GIVEN_BODY);
     let bodyJson: string | undefined;
     if (given === undefined && announcesBody(c)) {
-      bodyJson = SUMMARISED_BODIES.has(c.req.path) ? undefined : c.get('jsonText');
-      if (bodyJson === undefined) return recordWithBody(c, principal, elapsedMs);
+      const summary = summaryOf(c);
+      bodyJson = summary ? undefined : c.get('jsonText');
+      if (bodyJson === undefined) return recordWithBody(c, principal, elapsedMs, summary);
     }
     return queue(rowOf(c, principal, elapsedMs, given, bodyJson));
   }
@@ -250,8 +256,13 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
    * {@link record} once the body is read. A function of its own: a closure inside `record` would have made every
    * call of it allocate the context the closure shares, whichever way the request went.
    */
-  function recordWithBody(c: Context<AppEnv>, principal: Principal, elapsedMs: number): Promise<void> {
-    return bodyOf(c).then((body) => queue(rowOf(c, principal, elapsedMs, body, undefined)));
+  function recordWithBody(
+    c: Context<AppEnv>,
+    principal: Principal,
+    elapsedMs: number,
+    summary: OpLogPolicy['summary'] | undefined,
+  ): Promise<void> {
+    return bodyOf(c, summary).then((body) => queue(rowOf(c, principal, elapsedMs, body, undefined)));
   }
 
   /** Queues the row (async mode) or writes it (sync mode). */
@@ -360,10 +371,11 @@ export function opLog(options: OpLogMiddlewareOptions): OpLogStage {
   }
 
   return {
+    applies,
     enter,
     leave,
     run: async (c, next) => {
-      if (!opLogApplies(c)) return next();
+      if (!applies(c)) return next();
       await around(c, async () => {
         await next();
       });

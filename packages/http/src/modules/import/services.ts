@@ -5,6 +5,7 @@ import type { UserImportService } from '@svc/modules';
 import type { AdminActor, AdminServices } from '@svc/security';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
+import type { RoutePolicy } from '../../openapi/policy.js';
 import { requirePrincipal } from '../../security/principal.js';
 
 export interface ImportRouteDeps {
@@ -18,6 +19,24 @@ export interface ImportRouteDeps {
   /** Logs an export that fails midway. */
   logger: Logger;
 }
+
+/**
+ * The request policy of the import routes with JSON rows (validate, error report, commit): bodies up to
+ * `Service:Import:MaxFileSizeMb` (10,000 rows), and the operation log gets a request's size and strategy, never
+ * its rows of personal data (a request a guard refuses or validation rejects included).
+ */
+export const IMPORT_ROWS: RoutePolicy = {
+  bodyLimit: 'import',
+  opLog: {
+    summary(body) {
+      const { rows, strategy } = (body ?? {}) as { rows?: unknown; strategy?: unknown };
+      return {
+        rows: Array.isArray(rows) ? rows.length : null,
+        ...(typeof strategy === 'number' ? { strategy } : {}),
+      };
+    },
+  },
+};
 
 export function importActorOf(c: Context<AppEnv>, d: Pick<ImportRouteDeps, 'admin'>): AdminActor {
   return d.admin.actorOf(requirePrincipal(c));

@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/sys/log/op/export` (filters + `columns`): the operation log as a streamed workbook, newest
- * first (by id), within the caller's data scope as the page is: the rows there were when it started, each once. The export itself is written to the operation log (ops/op-log.ts `LOGGED_READS`).
+ * first (by id), within the caller's data scope as the page is: the rows there were when it started, each once. The export itself is written to the operation log (its `opLog: { read: true }`).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { SysOpLogRow } from '@svc/data';
@@ -64,7 +64,7 @@ export function register(
   ctx: RegisterContext,
   d: Pick<ImportRouteDeps, 'admin' | 'opLogs' | 'options' | 'logger'>,
 ): void {
-  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', opLog: { read: true } }, async (c) => {
     const { columns, success } = c.req.valid('query');
     const picked = pickColumns(OP_LOG_EXPORT_COLUMNS, columns);
     const scope = await importActorOf(c, d).scope();

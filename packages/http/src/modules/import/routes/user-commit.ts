@@ -8,7 +8,7 @@ import { ok } from '@svc/kernel';
 import type { ImportStrategyValue } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { type ImportRouteDeps, importActorOf } from '../services.js';
+import { IMPORT_ROWS, type ImportRouteDeps, importActorOf } from '../services.js';
 import { CellErrorSchema, ImportRowInSchema } from './schemas.js';
 
 export const ImportCommitPath = '/api/v1/sys/user/import/commit';
@@ -54,7 +54,7 @@ export const route = createRoute({
 });
 
 export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
-  registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, ...IMPORT_ROWS }, async (c) => {
     const body = c.req.valid('json');
     const result = await d.imports.commit(
       importActorOf(c, d),

@@ -87,7 +87,7 @@ export function register(
   ctx: RegisterContext,
   d: Pick<ImportRouteDeps, 'admin' | 'imports' | 'options' | 'logger'>,
 ): void {
-  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', opLog: { read: true } }, async (c) => {
     const { columns, ...filters } = c.req.valid('query');
     const picked = pickColumns(userExportColumns(await d.imports.exportNames()), columns);
     const actor = importActorOf(c, d);

@@ -72,7 +72,7 @@ function parseMapping(raw: unknown): Record<string, string> | undefined {
 }
 
 export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
-  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', bodyLimit: 'import' }, async (c) => {
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();

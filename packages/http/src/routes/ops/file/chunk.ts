@@ -48,7 +48,7 @@ const invalid = (path: string, message: string) =>
 const MAX_FIELD_CHARS = 128;
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Upload', bodyLimit: 'upload' }, async (c) => {
     const boundary = boundaryOf(readHeader(c, 'content-type'));
     const body = c.req.raw.body;
     if (!boundary || !body) throw invalid('chunk', 'multipart body expected');

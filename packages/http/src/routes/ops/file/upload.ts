@@ -113,7 +113,7 @@ async function receive(c: Context, files: FileStore): Promise<StoredUpload> {
 }
 
 export function register(ctx: RegisterContext, d: OpsRouteDeps): void {
-  registerRoute(ctx, route, { auth: 'permission', module: 'Upload' }, async (c) => {
+  registerRoute(ctx, route, { auth: 'permission', module: 'Upload', bodyLimit: 'upload' }, async (c) => {
     const stored = await receive(c, d.ops.files);
     // The body is consumed by now: the operation log gets the file's description from here.
     setOpLogBody(c, {
