@@ -14,7 +14,6 @@ const perm = (name: string, code: number) => k('permission', name, code);
 const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
-const notice = (name: string, code: number) => k('notice', name, code);
 const job = (name: string, code: number) => k('job', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
@@ -91,13 +90,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
   /** A chunked upload's init would open more uploads than `Service:Upload:ChunkMaxOpenPerUser`; `args.maxOpen`. */
   ChunkOpenLimitExceeded: file('ChunkOpenLimitExceeded', 44008),
-  NoticeNotFound: notice('NoticeNotFound', 45001),
-  /** A Role or User notice without receiver ids. */
-  NoticeReceiverRequired: notice('NoticeReceiverRequired', 45002),
-  /** A receiver id that is not a live role or user (`args.ids`). */
-  NoticeReceiverNotFound: notice('NoticeReceiverNotFound', 45003),
-  /** An action whose URL is not same-origin or whose fields are invalid (`args.index`). */
-  NoticeActionInvalid: notice('NoticeActionInvalid', 45004),
   JobNotFound: job('JobNotFound', 47001),
   JobCodeExists: job('JobCodeExists', 47002),
   /** `args.reason`: why the cron expression was refused. */

@@ -21,6 +21,7 @@
  * The recycle bin follows the same rules: it shows only notices sent inside the caller's scope, and a restore,
  * which delivers the notice again, only to receivers the restorer could send to now (`assertRestorableWithin`).
  */
+
 import {
   type DataScopeFilter,
   type MyNotice,
@@ -33,6 +34,7 @@ import {
 } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { RealtimePublisher } from '../realtime/bus.js';
+import { NoticeErrorCode } from './codes.js';
 
 /** The realtime message kind a notice change is told with (declared by module `Notice`). */
 export const NOTICE_CHANGED = 'notice-changed';
@@ -122,7 +124,7 @@ function checkActions(actions: readonly NoticeAction[] | undefined): void {
       (action.method === 'GET' || action.method === 'POST') &&
       typeof action.url === 'string' &&
       isSameOriginPath(action.url);
-    if (!fine) throw new BusinessError(ErrorCode.NoticeActionInvalid, { index });
+    if (!fine) throw new BusinessError(NoticeErrorCode.NoticeActionInvalid, { index });
   });
 }
 
@@ -180,7 +182,7 @@ async function resolveReceivers(
 ): Promise<number[]> {
   const ids = [...new Set(input.receiverIds ?? [])];
   if (input.receiverType !== NoticeReceiverType.All && ids.length === 0)
-    throw new BusinessError(ErrorCode.NoticeReceiverRequired);
+    throw new BusinessError(NoticeErrorCode.NoticeReceiverRequired);
   await assertReceiversInScope(deps, input.receiverType, ids, scope);
   if (input.receiverType === NoticeReceiverType.All) return [];
   const repo = deps.repos.notices;
@@ -190,7 +192,7 @@ async function resolveReceivers(
       : await repo.liveUserIds(ids),
   );
   const missing = ids.filter((id) => !known.has(id));
-  if (missing.length > 0) throw new BusinessError(ErrorCode.NoticeReceiverNotFound, { ids: missing });
+  if (missing.length > 0) throw new BusinessError(NoticeErrorCode.NoticeReceiverNotFound, { ids: missing });
   return input.receiverType === NoticeReceiverType.Role ? repo.roleMemberIds(ids) : ids;
 }
 
@@ -284,7 +286,7 @@ export async function deleteNotice(
   const repo = deps.repos.notices;
   const row = await repo.get(id, scope);
   if (!row || !(await repo.softDelete(id, { userId: actorId, at: deps.now() })))
-    throw new BusinessError(ErrorCode.NoticeNotFound);
+    throw new BusinessError(NoticeErrorCode.NoticeNotFound);
   await tellReceivers(deps, { noticeId: id, action: 'deleted' }, row.receiverType, () =>
     repo.receiverIds(id),
   );
@@ -338,7 +340,7 @@ export function unreadNoticeCount(deps: NoticeDeps, userId: number): Promise<num
 /** Marks one notice read; 45001 when it is deleted, absent or not addressed to the caller. */
 export async function readNotice(deps: NoticeDeps, userId: number, noticeId: number): Promise<void> {
   if (!(await deps.repos.notices.isVisibleTo(noticeId, userId)))
-    throw new BusinessError(ErrorCode.NoticeNotFound);
+    throw new BusinessError(NoticeErrorCode.NoticeNotFound);
   await deps.repos.notices.markRead(noticeId, userId, deps.now());
 }
 

@@ -5,7 +5,7 @@
  * are told with message kind `notice-changed`), and the Admin module's scopes and rank for the publish rules.
  * Fixed paths come before the `{id}` routes.
  */
-import { NOTICE_CHANGED, type NoticeDeps, noticeAlert } from '@svc/modules';
+import { NOTICE_CHANGED, type NoticeDeps, NoticeErrorCode, noticeAlert } from '@svc/modules';
 import { defineModule } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
 import { realtimeModule } from '../realtime/index.js';
@@ -22,6 +22,7 @@ export type { NoticeServices } from './services.js';
 
 export const noticeModule = defineModule({
   name: 'Notice',
+  errorCodes: [NoticeErrorCode],
   dependsOn: [adminModule],
   optional: [realtimeModule],
   realtimeKinds: [NOTICE_CHANGED],
