@@ -1,6 +1,5 @@
 import type { Configuration, ErrorCodeRegistry, Logger } from '@svc/kernel';
 import type { ExceptionRecorder } from '@svc/logging';
-import type { JobModule } from './jobs/module.js';
 import type { ComposedModules } from './module/compose.js';
 import type { CoreServices, HealthCheck } from './module/core.js';
 import type { ServiceMetrics } from './observability/metrics.js';
@@ -30,6 +29,4 @@ export interface HttpDeps {
   metrics?: ServiceMetrics | undefined;
   /** The server's modules: which are on (`modules.plan.isEnabled`) and the services each built. */
   modules: ComposedModules;
-  /** Scheduled jobs (module `Job`); undefined when the module is disabled, and then its routes are absent. */
-  jobs?: JobModule | undefined;
 }

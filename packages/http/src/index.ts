@@ -16,16 +16,6 @@ export { type CreateServerOptions, createServer, type SvcServer } from './host/c
 export { type ListeningServer, listen, parseListenUrl } from './host/listen.js';
 export { MODULE_LIBRARIES } from './host/module-libraries.js';
 export { StartupError } from './host/startup-error.js';
-export type { JobModule, JobModuleOptions } from './jobs/module.js';
-export { type JobActor, LOG_CLEANUP_JOB } from './jobs/service.js';
-export type {
-  AlertAdministrators,
-  JobContext,
-  JobEngine,
-  JobHandler,
-  JobHandlerEntry,
-  JobReclaimer,
-} from './jobs/types.js';
 export type { DirectDispatch } from './middleware/direct.js';
 export { type ComposedModules, isModuleEnabled, type ModulePlan } from './module/compose.js';
 export {
@@ -35,6 +25,7 @@ export {
   type ModuleBuild,
   type ModuleDeclarations,
   type ModuleDefinition,
+  type ModuleJobs,
   type ModuleOptionsSpec,
   type ModuleRoute,
   type ModuleTables,

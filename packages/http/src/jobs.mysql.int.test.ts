@@ -2,7 +2,7 @@ import {
   defineJobsContract,
   defineJobsHandlerKindsContract,
   defineJobsPanicNoticeContract,
-} from './jobs/jobs.contract.js';
+} from './modules/job/jobs.contract.js';
 
 defineJobsContract('MySql');
 defineJobsHandlerKindsContract('MySql');

@@ -8,7 +8,8 @@
  * are short here through options. Mid-run states wait on promises the test resolves, never on sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GateRun, gateHandler, waitFor } from './jobs/jobs.contract.js';
+import { defineModule } from './module/define.js';
+import { type GateRun, gateHandler, waitFor } from './modules/job/jobs.contract.js';
 import { bearer, json, login } from './testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from './testing/index.js';
 
@@ -27,10 +28,13 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
   let a: TestServer;
   let b: TestServer;
   const gate = gateHandler();
-  const handlers = [
-    { name: 'test.tick', handler: async () => 'tick' },
-    { name: 'test.gate', handler: gate.handler },
-  ];
+  const handlers = defineModule({
+    name: 'JobsTest',
+    jobs: () => [
+      { name: 'test.tick', handler: async () => 'tick' },
+      { name: 'test.gate', handler: gate.handler },
+    ],
+  });
   const tokens = new Map<TestServer, Record<string, string>>();
 
   beforeAll(async () => {
@@ -38,13 +42,13 @@ describe('scheduled jobs on two instances (PostgreSQL + Redis, BullMQ)', () => {
       dbType: 'PostgreSQL',
       cache: 'Redis',
       env: env('node-a'),
-      jobs: { handlers },
+      modules: [handlers],
     });
     b = await startTestServer({
       dbType: 'PostgreSQL',
       cache: 'Redis',
       env: env('node-b'),
-      jobs: { handlers },
+      modules: [handlers],
       reuse: { database: a.database, contentRoot: a.contentRoot },
     });
     for (const t of [a, b])

@@ -1,4 +1,4 @@
 // The single-instance contract again with the BullMQ engine (Redis cache): both engines meet the same contract.
-import { defineJobsContract } from './jobs/jobs.contract.js';
+import { defineJobsContract } from './modules/job/jobs.contract.js';
 
 defineJobsContract('Sqlite', 'Redis');

@@ -3,7 +3,7 @@ import {
   defineJobsHandlerKindsContract,
   defineJobsKillSwitchContract,
   defineJobsPanicNoticeContract,
-} from './jobs/jobs.contract.js';
+} from './modules/job/jobs.contract.js';
 
 defineJobsContract('Sqlite');
 defineJobsKillSwitchContract('Sqlite');

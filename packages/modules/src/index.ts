@@ -7,6 +7,7 @@
  */
 export * from './external-auth/index.js';
 export * from './import/index.js';
+export * from './job/index.js';
 export * from './notice/codes.js';
 export {
   assertRestorableWithin,

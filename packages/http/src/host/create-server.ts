@@ -31,7 +31,7 @@ import {
   type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
-import { validateExternalAuth } from '@svc/modules';
+import { type JobSystem, validateExternalAuth } from '@svc/modules';
 import {
   DATABASE_BACKED_CACHE_PREFIXES,
   type MfaServices,
@@ -41,16 +41,15 @@ import {
 } from '@svc/security';
 import { type CreateAppOptions, createApp, type SvcApp } from '../app.js';
 import type { HttpDeps } from '../deps.js';
-import { createJobModule, type JobModule, type JobModuleOptions } from '../jobs/module.js';
 import { type ComposedModules, composeModules, planModules } from '../module/compose.js';
 import type { ModuleCore } from '../module/core.js';
 import type { AnyModule } from '../module/define.js';
-import { BUILT_IN_MODULES, noticeModule } from '../modules/index.js';
+import { BUILT_IN_MODULES, jobModule } from '../modules/index.js';
 import { HTTP_DEPS } from '../modules/legacy.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
-import { logRetentionReclaimer, opsServicesFor, uploadReclaimer } from '../ops/services.js';
+import { opsServicesFor } from '../ops/services.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
@@ -89,8 +88,6 @@ export interface CreateServerOptions {
    * @default 1000
    */
   cacheProbeIntervalMs?: number;
-  /** Scheduled jobs: compiled handlers, the administrators' alert, reclaimers of the log clean-up job. */
-  jobs?: JobModuleOptions;
 }
 
 export interface SvcServer extends SvcApp {
@@ -109,8 +106,11 @@ export interface SvcServer extends SvcApp {
   metrics: ServiceMetrics | undefined;
   /** The modules of this server: `modules.servicesOf(adminModule)`, `modules.plan.isEnabled('Job')`. */
   modules: ComposedModules;
-  /** The scheduled-job module (register compiled handlers with `jobs.engine.register`); undefined when `Job` is disabled. */
-  jobs: JobModule | undefined;
+  /**
+   * The job system of module `Job` (engine and service; handlers come from the modules' `jobs`); undefined when
+   * `Job` is disabled.
+   */
+  jobs: JobSystem | undefined;
   /** Closes the cache and the database (the listener is closed by `listen`'s handle). */
   close(): Promise<void>;
 }
@@ -399,13 +399,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     throw asStartupError(error);
   }
   readiness.push(...modules.health());
-  const jobs = plan.isEnabled('Job')
-    ? createJobModule(
-        { config, repos, cache, ...(resilientCache ? { cacheHealth: resilientCache } : {}), logger, now },
-        jobModuleOptions(deps, options.jobs),
-      )
-    : undefined;
-  deps.jobs = jobs;
   const built = createApp(deps, {
     ...(options.configure ? { configure: options.configure } : {}),
     sqlLog,
@@ -425,19 +418,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     });
   }
 
-  if (jobs) {
-    try {
-      await jobs.start();
-    } catch (error) {
-      await jobs.stop().catch(() => {});
-      await Promise.allSettled([cache.close(), database.close()]);
-      throw asStartupError(error, 'The job engine could not start');
-    }
-  }
+  // The module Job starts its engine here, after the other modules started.
   try {
     await modules.start();
   } catch (error) {
-    await jobs?.stop().catch(() => {});
     await modules.close();
     await Promise.allSettled([cache.close(), database.close()]);
     throw asStartupError(error, 'A module could not start');
@@ -457,12 +441,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
     metrics,
     modules,
-    jobs,
+    jobs: modules.servicesIfOn(jobModule)?.jobs,
     async close() {
       if (closed) return;
       closed = true;
-      // Runs in flight are aborted and written before the pools close.
-      await jobs?.stop().catch(() => {});
+      // The job engine stops first (module Job closes before the others): runs in flight are aborted and written
+      // before the pools close.
       await modules.close();
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
       const ops = opsServicesFor(deps);
@@ -488,25 +472,4 @@ function requireRedisUrl(url: string | null): string {
       'Service:Cache:Redis:Configuration is required when Service:Cache:Provider is Redis.',
     );
   return url;
-}
-
-/**
- * The job module's options with the kernel's own wiring: a Panic alert becomes a notice to the super
- * administrators (module `Notice`), and the log clean-up job reclaims abandoned chunks and deleted files
- * (module `Upload`) and, with `Logging:RetentionDays`, the logs' old rows; a consumer's alert replaces the notice, its
- * reclaimers run after the kernel's.
- */
-function jobModuleOptions(deps: HttpDeps, given: JobModuleOptions | undefined): JobModuleOptions {
-  const alert = deps.modules.servicesIfOn(noticeModule)?.alertAdministrators;
-  return {
-    ...given,
-    alertAdministrators:
-      given?.alertAdministrators ??
-      (alert && ((job, text) => alert(`Job ${job.name} (${job.code}) is in Panic`.slice(0, 128), text))),
-    reclaimers: [
-      ...(deps.modules.plan.isEnabled('Upload') ? [uploadReclaimer(deps)] : []),
-      ...(deps.config.service.Logging.RetentionDays > 0 ? [logRetentionReclaimer(deps)] : []),
-      ...(given?.reclaimers ?? []),
-    ],
-  };
 }

@@ -13,7 +13,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DriverMissingError, DriverVersionError } from '@svc/data';
 import { loadConfiguration } from '@svc/kernel';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkModuleLibraries, MODULE_LIBRARIES, type ModuleLibraryUse } from './module-libraries.js';
+import {
+  checkModuleLibraries,
+  MODULE_LIBRARIES,
+  type ModuleLibraryUse,
+  moduleLibraryUses,
+} from './module-libraries.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-module-libraries-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -125,7 +130,9 @@ describe('module libraries are checked at start-up like the database drivers', (
     expect((noRedis.error as Error).message).toContain('npm install ioredis@5');
     const oldBull = await check(BULLMQ, fakeInstall('bullmq5', { ...SUPPORTED, bullmq: '5.58.0' }));
     expect(oldBull.error).toBeInstanceOf(DriverVersionError);
-    expect((oldBull.error as Error).message).toContain('"bullmq" 5.58.0 is not supported');
+    expect((oldBull.error as Error).message).toContain(
+      '"bullmq" 5.58.0 is not supported: @svc/modules supports bullmq ^6.7.0',
+    );
     expect(oldBull.imported).toEqual([]);
   });
 
@@ -180,6 +187,27 @@ describe('module libraries are checked at start-up like the database drivers', (
     ).resolves.toBeUndefined();
     expect(imported, 'found by their package.json, nothing is imported').toBe(false);
     expect(MODULE_LIBRARIES.map((l) => l.package)).toEqual(Object.keys(SUPPORTED));
+  });
+
+  it('resolves each library from the package declaring it as an optional peer (@svc/modules)', () => {
+    const uses = moduleLibraryUses(config({ ...BULLMQ, ...PROVIDER }), ALL_ON);
+    expect(uses.map((u) => u.module)).toEqual(['Job', 'Import', 'ExternalAuth']);
+    for (const use of uses) {
+      // The package.json of the package `from` lies in: under pnpm only its own peers are linked beside it.
+      let dir = dirname(fileURLToPath(use.from));
+      while (!statSync(join(dir, 'package.json'), { throwIfNoEntry: false })?.isFile()) dir = dirname(dir);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name: string;
+        peerDependencies?: Record<string, string>;
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      expect(manifest.name, use.module).toBe('@svc/modules');
+      for (const need of use.needs) {
+        expect(manifest.peerDependencies?.[need.package], need.package).toBeDefined();
+        expect(manifest.peerDependenciesMeta?.[need.package]?.optional, need.package).toBe(true);
+        expect(need.owner, need.package).toBe(manifest.name);
+      }
+    }
   });
 });
 

@@ -1,23 +1,27 @@
 /**
- * The optional libraries of the built-in modules, optional peers as the database drivers are of @svc/data: bullmq
- * and ioredis of @svc/http (module `Job` on the BullMQ engine), exceljs (module `Import`) and openid-client (module
- * `ExternalAuth` with a provider) of @svc/modules, whose engines import them. Each is loaded on first use; start-up checks the ones the enabled
- * modules need with the drivers' check (@svc/data drivers.ts: the package.json read, never imported, its version
- * and `engines.node` judged), so a missing one or one outside the supported major stops start-up with the package
- * to install. A module listed in `Service:Api:DisabledModules`, or one not using its library, needs nothing.
+ * The optional libraries of the built-in modules, optional peers of @svc/modules (whose engines import them) as
+ * the database drivers are of @svc/data: bullmq and ioredis (module `Job` on the BullMQ engine), exceljs (module
+ * `Import`) and openid-client (module `ExternalAuth` with a provider). Each is loaded on first use; start-up
+ * checks the ones the enabled modules need with the drivers' check (@svc/data drivers.ts: the package.json read,
+ * never imported, its version and `engines.node` judged), so a missing one or one outside the supported major
+ * stops start-up with the package to install. A module listed in `Service:Api:DisabledModules`, or one not using
+ * its library, needs nothing.
  */
 import { type DriverProbe, type PeerNeed, requirePeers } from '@svc/data';
 import type { Configuration } from '@svc/kernel';
 import {
+  bullMqSelection,
   EXCEL_LIBRARY,
   excelLibraryNeeds,
   externalAuthLibraryNeeds,
   importExcel,
   importOpenidClient,
+  JOB_LIBRARIES,
+  jobLibraryNeeds,
+  loadJobLibraries,
   MODULE_PEERS_FROM,
   OPENID_LIBRARY,
 } from '@svc/modules';
-import { bullMqSelection, JOB_LIBRARIES, jobLibraryNeeds, loadJobLibraries } from '../jobs/libraries.js';
 
 /** Every module library and the versions supported (the peer ranges of package.json). */
 export const MODULE_LIBRARIES = [
@@ -44,7 +48,12 @@ export function moduleLibraryUses(
   const uses: ModuleLibraryUse[] = [];
   const bull = enabled('Job') ? bullMqSelection(config.service) : null;
   if (bull)
-    uses.push({ module: 'Job', needs: jobLibraryNeeds(bull), load: loadJobLibraries, from: import.meta.url });
+    uses.push({
+      module: 'Job',
+      needs: jobLibraryNeeds(bull),
+      load: loadJobLibraries,
+      from: MODULE_PEERS_FROM,
+    });
   if (enabled('Import'))
     uses.push({ module: 'Import', needs: excelLibraryNeeds(), load: importExcel, from: MODULE_PEERS_FROM });
   const oidc = enabled('ExternalAuth') ? externalAuthLibraryNeeds(config.service) : [];

@@ -16,7 +16,14 @@ import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
-import type { AnyModule, ModuleBuild, ModuleDeclarations, ModuleUpgrade, ServicesOf } from './define.js';
+import type {
+  AnyModule,
+  ModuleBuild,
+  ModuleDeclarations,
+  ModuleJobs,
+  ModuleUpgrade,
+  ServicesOf,
+} from './define.js';
 
 /** What the definitions say before any service exists. */
 export interface ModulePlan extends ModuleDeclarations {
@@ -181,9 +188,14 @@ export interface ComposedModules {
   upgrades(): ModuleUpgrade[];
   /** Registers the enabled modules' routes, each module as its own `x-module` area. */
   registerRoutes(ctx: RegisterContext): void;
-  /** Runs each module's `start`, dependencies first. */
+  /** The scheduled-job contributions of the enabled modules (after `build`). */
+  jobs(): ModuleJobs;
+  /** Runs each module's `start`, dependencies first (the module running jobs last). */
   start(): Promise<void>;
-  /** Runs each module's `close`, dependents first; a failure is logged and the rest still close. */
+  /**
+   * Runs each module's `close`, dependents first (the module running jobs first); a failure is logged and the
+   * rest still close.
+   */
   close(): Promise<void>;
 }
 
@@ -208,6 +220,11 @@ export function composeModules(
   const servicesIfOn = <M extends AnyModule>(module: M): ServicesOf<M> | undefined => {
     const target = find(module);
     return target ? (built.get(target)?.services as ServicesOf<M>) : undefined;
+  };
+  let jobs: ModuleJobs | undefined;
+  const moduleJobs = (): ModuleJobs => {
+    if (!jobs) throw new TypeError("The modules' jobs are known once every module is built.");
+    return jobs;
   };
   const build = async () => {
     for (const module of plan.buildOrder) {
@@ -234,11 +251,18 @@ export function composeModules(
           return servicesIfOn(dep) as never;
         },
         declared: { realtimeKinds: plan.realtimeKinds },
+        moduleJobs,
       };
       const services = module.services ? await module.services(build) : undefined;
       built.set(module, { services, build });
     }
+    jobs = collectJobs(plan.enabled, built);
   };
+  // The module running the jobs starts after the modules whose handlers it runs, and stops before they close.
+  const startOrder = [
+    ...plan.buildOrder.filter((m) => !m.runsJobs),
+    ...plan.buildOrder.filter((m) => m.runsJobs),
+  ];
   const log = options.logger;
   return {
     plan,
@@ -269,14 +293,15 @@ export function composeModules(
         for (const route of module.routes ?? []) route.register(area, b.services);
       }
     },
+    jobs: moduleJobs,
     async start() {
-      for (const module of plan.buildOrder) {
+      for (const module of startOrder) {
         const b = built.get(module) as Built;
         await module.start?.(b.services, b.build);
       }
     },
     async close() {
-      for (const module of [...plan.buildOrder].reverse()) {
+      for (const module of [...startOrder].reverse()) {
         const b = built.get(module) as Built;
         try {
           await module.close?.(b.services, b.build);
@@ -286,6 +311,35 @@ export function composeModules(
       }
     },
   };
+}
+
+/**
+ * The job handlers, reclaimers and Panic alerts the enabled modules declare, in the order given. Throws
+ * `StartupError` naming both modules when two declare a handler of one name.
+ */
+function collectJobs(enabled: readonly AnyModule[], built: ReadonlyMap<AnyModule, Built>): ModuleJobs {
+  const handlers: ModuleJobs['handlers'][number][] = [];
+  const reclaimers: ModuleJobs['reclaimers'][number][] = [];
+  const alerts: ModuleJobs['alerts'][number][] = [];
+  const owner = new Map<string, string>();
+  for (const module of enabled) {
+    const b = built.get(module);
+    if (!b) continue;
+    for (const entry of module.jobs?.(b.services, b.build) ?? []) {
+      const taken = owner.get(entry.name);
+      if (taken !== undefined)
+        throw new StartupError(
+          taken === module.name
+            ? `Module ${module.name} declares the job handler ${entry.name} twice.`
+            : `The job handler ${entry.name} is declared by module ${taken} and by module ${module.name}.`,
+        );
+      owner.set(entry.name, module.name);
+      handlers.push({ ...entry, module: module.name });
+    }
+    reclaimers.push(...(module.reclaimers?.(b.services, b.build) ?? []));
+    if (module.jobAlert) alerts.push(module.jobAlert(b.services, b.build));
+  }
+  return { handlers, reclaimers, alerts };
 }
 
 function parseOptions(module: AnyModule, sections: (section: string) => unknown): unknown {

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { SeedMenu } from '@svc/data';
 import type { Configuration, DbType, ErrorCodeSet } from '@svc/kernel';
+import type { AlertAdministrators, JobHandlerEntry, JobReclaimer } from '@svc/modules';
 import type { z } from 'zod';
 import type { AppEnv } from '../context.js';
 import { type RegisterContext, type RouteOptions, registerRoute } from '../openapi/register.js';
@@ -30,6 +31,21 @@ export interface ModuleBuild<O, T = unknown> {
   useOptional<M extends AnyModule>(module: M): ServicesOf<M> | undefined;
   /** What the enabled modules declare (for the module that serves a declaration: Realtime and the message kinds). */
   declared: ModuleDeclarations;
+  /**
+   * What the enabled modules declare for the scheduled jobs (`jobs`, `reclaimers`, `jobAlert`), known once every
+   * module is built (read it from `start`, or lazily from a service); module `Job` registers and runs them.
+   */
+  moduleJobs(): ModuleJobs;
+}
+
+/** The scheduled-job contributions of the enabled modules, in the order the modules were given. */
+export interface ModuleJobs {
+  /** Compiled handlers, each with the module declaring it; no two share a name. */
+  readonly handlers: readonly (JobHandlerEntry & { readonly module: string })[];
+  /** Run by the seeded log clean-up job, after the run log. */
+  readonly reclaimers: readonly JobReclaimer[];
+  /** Told when a job with `alertByNotice` goes to Panic; none declared leaves the Job module's default. */
+  readonly alerts: readonly AlertAdministrators[];
 }
 
 /** What the definitions of the enabled modules declare, read before anything is built. */
@@ -115,6 +131,23 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
   services?: (build: ModuleBuild<O, T>) => S | Promise<S>;
   /** The module's routes, registered in this order (fixed paths before the `{id}` routes that would take them). */
   routes?: readonly ModuleRoute<NoInfer<S>>[];
+  /**
+   * Compiled job handlers this module brings (names as `handlerName` of a job with `handlerKind` 1). Module `Job`
+   * registers those of every enabled module; two modules declaring one name fail start-up naming both.
+   */
+  jobs?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly JobHandlerEntry[];
+  /** What the seeded log clean-up job (module `Job`) runs to free what this module left behind. */
+  reclaimers?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly JobReclaimer[];
+  /**
+   * Told when a job with `alertByNotice` goes to Panic. Declared by any enabled module, these replace the Job
+   * module's default (a notice to the super administrators while module `Notice` is on).
+   */
+  jobAlert?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => AlertAdministrators;
+  /**
+   * True for the module that runs the other modules' jobs (module `Job`): it starts after every other module and
+   * closes before them, so no handler runs before its module started or after it closed. @default false
+   */
+  runsJobs?: boolean;
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */

@@ -12,7 +12,6 @@ import { hashPassword } from '@svc/kernel';
 import { createConsoleLogger } from '@svc/logging';
 import type { CreateAppOptions } from '../app.js';
 import { createServer, type SvcServer } from '../host/create-server.js';
-import type { JobModuleOptions } from '../jobs/module.js';
 import type { AnyModule } from '../module/define.js';
 
 export interface TestServerOptions {
@@ -30,8 +29,6 @@ export interface TestServerOptions {
   seedMenus?: readonly SeedMenu[];
   /** The service clock (tests move it instead of sleeping). */
   now?: () => Date;
-  /** Scheduled-job handlers, alert and reclaimers. */
-  jobs?: JobModuleOptions;
   /** Reuse an existing database and content root (restart tests). */
   reuse?: { database: TestDatabase; contentRoot: string };
 }
@@ -90,7 +87,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.configure ? { configure: options.configure } : {}),
       ...(options.seedMenus ? { seedMenus: options.seedMenus } : {}),
       ...(options.now ? { now: options.now } : {}),
-      ...(options.jobs ? { jobs: options.jobs } : {}),
     });
   } catch (error) {
     if (!options.reuse) {

@@ -1,5 +1,5 @@
 /**
- * The libraries of module `Job`: bullmq and ioredis, optional peers of @svc/http needed only by the BullMQ engine
+ * The libraries of module `Job`: bullmq and ioredis, optional peers of @svc/modules needed only by the BullMQ engine
  * (`Service:Jobs:Engine` BullMQ, or Auto with `Service:Cache:Provider` Redis). The in-process engine and a host
  * with `Job` in `Service:Api:DisabledModules` need neither installed.
  */
@@ -8,7 +8,7 @@ import type { ServiceOptions } from '@svc/kernel';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-/** The versions supported: the peer ranges of @svc/http's package.json (packaging.test.ts keeps them equal). */
+/** The versions supported: the peer ranges of @svc/modules' package.json (packaging.test.ts keeps them equal). */
 export const JOB_LIBRARIES = {
   bullmq: { package: 'bullmq', range: '^6.7.0' },
   ioredis: { package: 'ioredis', range: '^5.9.2' },
@@ -34,7 +34,7 @@ export function jobLibraryNeeds(selectedBy: string): PeerNeed[] {
   return Object.values(JOB_LIBRARIES).map((peer) => ({
     ...peer,
     selectedBy: `${selectedBy} for module Job`,
-    owner: '@svc/http',
+    owner: '@svc/modules',
   }));
 }
 

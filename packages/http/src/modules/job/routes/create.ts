@@ -4,9 +4,10 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { JobCreateSchema, type JobRouteDeps, jobActorOf, jobInput } from './schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { JobCreateSchema, jobActorOf, jobInput } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -17,7 +18,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ id: z.number().int() })),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     const body = c.req.valid('json');
     const id = await d.jobs.service.create({ ...jobInput(body), code: body.code }, jobActorOf(c));

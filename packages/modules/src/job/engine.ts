@@ -634,7 +634,8 @@ function parseProps(json: string | null): unknown {
 export function logCleanupHandler(deps: {
   jobLogs: JobLogRepository;
   retentionDays: () => number;
-  reclaimers: readonly JobReclaimer[];
+  /** Read at each run. */
+  reclaimers: () => readonly JobReclaimer[];
   now: () => Date;
 }): JobHandler {
   return async (ctx) => {
@@ -643,7 +644,7 @@ export function logCleanupHandler(deps: {
     const parts = [
       `job log: ${await deps.jobLogs.deleteOlderThan(cutoff)} rows older than ${cutoff.toISOString()}`,
     ];
-    for (const reclaimer of deps.reclaimers) {
+    for (const reclaimer of deps.reclaimers()) {
       if (ctx.signal.aborted) break;
       try {
         parts.push(`${reclaimer.name}: ${await reclaimer.reclaim(at)}`);

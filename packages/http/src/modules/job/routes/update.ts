@@ -4,10 +4,11 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { idPath } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type JobRouteDeps, JobUpdateSchema, jobActorOf, jobInput } from './schemas.js';
+import { idPath } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { JobUpdateSchema, jobActorOf, jobInput } from './schemas.js';
 
 export const route = createRoute({
   method: 'put',
@@ -21,7 +22,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     await d.jobs.service.update(c.req.valid('param').id, jobInput(c.req.valid('json')), jobActorOf(c));
     return c.json(ok(null), 200);

@@ -1,9 +1,9 @@
 /** `POST /api/v1/sys/job/log/clear`: deletes the run log (of one job with `jobId`), keeping running rows. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
 
 export const route = createRoute({
   method: 'post',
@@ -25,7 +25,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ cleared: z.number().int() })),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     const body = (c.req.valid('json') ?? {}) as { jobId?: number };
     return c.json(ok({ cleared: await d.jobs.service.clearLog(body.jobId) }), 200);

@@ -4,9 +4,10 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type JobRouteDeps, jobActorOf } from './schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
@@ -22,7 +23,7 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Job' }, async (c) => {
     return c.json(ok(d.jobs.service.handlers(jobActorOf(c))), 200);
   });

@@ -1,9 +1,10 @@
 /** `GET /api/v1/sys/job/dashboard`: today's successes and failures (UTC day), runs in flight, jobs per status, 14-day trend, upcoming fires, nodes. */
 import { createRoute } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { DashboardSchema, dashboardDto, type JobRouteDeps } from './schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { DashboardSchema, dashboardDto } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
@@ -13,7 +14,7 @@ export const route = createRoute({
   responses: envelopeResponses(DashboardSchema),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Job' }, async (c) => {
     return c.json(ok(dashboardDto(await d.jobs.service.dashboard())), 200);
   });

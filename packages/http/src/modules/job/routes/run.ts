@@ -5,10 +5,11 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { idPath } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type JobRouteDeps, jobActorOf } from './schemas.js';
+import { idPath } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { jobActorOf } from './schemas.js';
 
 export const route = createRoute({
   method: 'post',
@@ -19,7 +20,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.object({ fireInstanceId: z.string() })),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     const fireInstanceId = await d.jobs.service.run(c.req.valid('param').id, jobActorOf(c));
     return c.json(ok({ fireInstanceId }), 200);

@@ -1,6 +1,7 @@
 /**
- * Builds the job module of one server: the engine (BullMQ on the cache Redis for several instances, in-process
- * timers otherwise), the handler policy and the service the routes call, plus the seeded clean-up handler.
+ * Builds the scheduled jobs of one server: the engine (BullMQ on the cache Redis for several instances, in-process
+ * timers otherwise), the handler policy, the service the routes call and the handler of the seeded clean-up job.
+ * Framework-free: module `Job` of @svc/http builds it once in its services, a worker process or a script can too.
  */
 
 import type { Repositories } from '@svc/data';
@@ -14,27 +15,32 @@ import { bullMqSelection, jobLibraryNeeds } from './libraries.js';
 import { createJobService, type JobService, LOG_CLEANUP_JOB } from './service.js';
 import type { AlertAdministrators, JobEngine, JobHandlerEntry, JobReclaimer } from './types.js';
 
-/** What a consumer (or the lead's composition) passes in for jobs. */
-export interface JobModuleOptions {
-  /** Compiled handlers, by name. */
+/** What the composition (module `Job`, or a script) passes in besides the layers below. */
+export interface JobSystemOptions {
+  /** Compiled handlers registered at once (more can be added with `engine.register` before `start`). */
   handlers?: readonly JobHandlerEntry[] | undefined;
   /** Called when a job with `alertByNotice` goes to Panic. @default logs a warning */
   alertAdministrators?: AlertAdministrators | undefined;
-  /** Run by the seeded log clean-up job. */
-  reclaimers?: readonly JobReclaimer[] | undefined;
+  /** What the seeded log clean-up job runs after the run log (read at each run). @default none */
+  reclaimers?: (() => readonly JobReclaimer[]) | undefined;
   /** DNS lookup of the HTTP fence (tests). */
   resolve?: Resolve | undefined;
 }
 
-export interface JobModule {
+export interface JobSystem {
   engine: JobEngine;
   service: JobService;
+  /**
+   * The handler of the seeded `sys-job-log-cleanup` job (old run-log rows, then the reclaimers). Not registered
+   * here: register it with the other handlers (module `Job` declares it as its own).
+   */
+  logCleanup: JobHandlerEntry;
   /** Seeds the system jobs and starts the engine. */
   start(): Promise<void>;
   stop(options?: { graceful?: boolean }): Promise<void>;
 }
 
-export interface JobModuleDeps {
+export interface JobSystemDeps {
   config: Configuration;
   repos: Repositories;
   cache: Cache;
@@ -44,7 +50,13 @@ export interface JobModuleDeps {
   now: () => Date;
 }
 
-export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions = {}): JobModule {
+/**
+ * @example
+ * const jobs = createJobSystem({ config, repos, cache, logger, now }, { handlers: [report] });
+ * jobs.engine.register(jobs.logCleanup.name, jobs.logCleanup.handler);
+ * await jobs.start();
+ */
+export function createJobSystem(deps: JobSystemDeps, options: JobSystemOptions = {}): JobSystem {
   const service = deps.config.service;
   const jobsOptions = service.Jobs;
   const logger = deps.logger.child('Service.Jobs');
@@ -87,16 +99,6 @@ export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions =
     takeoverGraceMs: 2 * (jobsOptions.LockDurationMs + jobsOptions.StalledIntervalMs),
     ...(deps.cacheHealth ? { cacheHealth: deps.cacheHealth } : {}),
   });
-  engine.register(
-    LOG_CLEANUP_JOB,
-    logCleanupHandler({
-      jobLogs: deps.repos.jobLogs,
-      retentionDays: () => jobsOptions.LogRetentionDays,
-      reclaimers: options.reclaimers ?? [],
-      now: deps.now,
-    }),
-    { description: 'Deletes run-log rows older than Service:Jobs:LogRetentionDays and runs the reclaimers.' },
-  );
   const jobService = createJobService({
     jobs: deps.repos.jobs,
     jobLogs: deps.repos.jobLogs,
@@ -107,6 +109,16 @@ export function createJobModule(deps: JobModuleDeps, options: JobModuleOptions =
   return {
     engine,
     service: jobService,
+    logCleanup: {
+      name: LOG_CLEANUP_JOB,
+      description: 'Deletes run-log rows older than Service:Jobs:LogRetentionDays and runs the reclaimers.',
+      handler: logCleanupHandler({
+        jobLogs: deps.repos.jobLogs,
+        retentionDays: () => jobsOptions.LogRetentionDays,
+        reclaimers: () => options.reclaimers?.() ?? [],
+        now: deps.now,
+      }),
+    },
     async start() {
       await jobService.ensureSystemJobs();
       await engine.start();

@@ -10,8 +10,10 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node
 import type { AddressInfo } from 'node:net';
 import { createRepositories, openDatabase } from '@svc/data';
 import type { DbType } from '@svc/kernel';
+import type { JobContext, JobSystem } from '@svc/modules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json, login } from '../testing/auth.js';
+import { defineModule } from '../../module/define.js';
+import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
   setRuntimeConfig,
@@ -19,10 +21,8 @@ import {
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
-} from '../testing/index.js';
-import { renameTable } from '../testing/rename-table.js';
-import type { JobModule } from './module.js';
-import type { JobContext } from './types.js';
+} from '../../testing/index.js';
+import { renameTable } from '../../testing/rename-table.js';
 
 /** Polls `check` until it answers a value (generous deadline; the assertion is on the value, not on time). */
 export async function waitFor<T>(
@@ -79,7 +79,7 @@ export function gateHandler() {
 export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = 'Memory'): void {
   describe(`scheduled jobs on ${dbType} with ${cache}`, () => {
     let t: TestServer;
-    let jobs: JobModule;
+    let jobs: JobSystem;
     let admin: Record<string, string>;
     const gate = gateHandler();
     const alerts: string[] = [];
@@ -98,32 +98,36 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
           Service__Security__RateLimit__Enabled: 'false',
           Service__Logging__RetentionDays: '90',
         },
-        jobs: {
-          handlers: [
-            { name: 'test.gate', description: 'waits for the test', handler: gate.handler },
-            {
-              name: 'test.fail',
-              handler: async () => {
-                failures++;
-                throw new Error(`boom ${failures}`);
+        // The test's handlers, its Panic alert and its reclaimer come from a module of its own.
+        modules: [
+          defineModule({
+            name: 'JobsTest',
+            jobs: () => [
+              { name: 'test.gate', description: 'waits for the test', handler: gate.handler },
+              {
+                name: 'test.fail',
+                handler: async () => {
+                  failures++;
+                  throw new Error(`boom ${failures}`);
+                },
               },
+              { name: 'test.hang', handler: () => new Promise(() => {}) },
+              { name: 'test.ok', handler: async () => 'fine' },
+            ],
+            jobAlert: () => async (job, text) => {
+              alerts.push(`${job.code}: ${text}`);
             },
-            { name: 'test.hang', handler: () => new Promise(() => {}) },
-            { name: 'test.ok', handler: async () => 'fine' },
-          ],
-          alertAdministrators: async (job, text) => {
-            alerts.push(`${job.code}: ${text}`);
-          },
-          reclaimers: [
-            {
-              name: 'test-chunks',
-              reclaim: async () => {
-                reclaimed++;
-                return 7;
+            reclaimers: () => [
+              {
+                name: 'test-chunks',
+                reclaim: async () => {
+                  reclaimed++;
+                  return 7;
+                },
               },
-            },
-          ],
-        },
+            ],
+          }),
+        ],
       });
       if (!t.server.jobs) throw new Error('the Job module is enabled by default');
       jobs = t.server.jobs;
@@ -656,6 +660,8 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect((await job(id))?.status).toBe(1);
       await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' });
       await waitFor(async () => (await job(id))?.status === 4, 'Panic');
+      // The alert follows the status write: the row can say Panic before the engine has called it.
+      await waitFor(async () => alerts.some((a) => a.startsWith('panics:')), 'the alert');
       expect(alerts.filter((a) => a.startsWith('panics:'))).toHaveLength(1);
       // Resume forgives the failures and plans the next fire.
       expect((await call(`/api/v1/sys/job/${id}/enabled?enabled=true`, { method: 'PUT' })).code).toBe(0);
@@ -747,13 +753,23 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         await jobs.engine.scan();
       };
       const skippedRows = async () => (await logs(id)).filter((r) => r.runStatus === 'skipped');
+      /**
+       * Polls (bounded, naming what it waited for) until exactly `n` runs of the job are alive on both sides: `n`
+       * gate handlers started and `n` running rows in the run log. Each step waits on this observable state,
+       * never on how long the machine takes to reach it.
+       */
+      const live = (n: number, what: string) =>
+        waitFor(async () => {
+          if (gateRuns().length !== n) return false;
+          return (await logs(id)).filter((r) => r.runStatus === 'running').length === n;
+        }, `${n} live runs: ${what}`);
       const capMessage =
         /^2 runs of the job are running, at the cap of 2 parallel runs \(Service:Jobs:MaxParallelRuns\)$/;
 
       // Two runs: one now, one scheduled; both stay running.
       expect((await call(`/api/v1/sys/job/${id}/run`, { method: 'POST' })).code).toBe(0);
       await fire();
-      await gate.startedRuns(id, 2);
+      await live(2, 'one run now and one scheduled');
       // The third fire finds the cap: a skipped row naming it, no third run.
       await fire();
       const [skipped] = await waitFor(async () => {
@@ -780,7 +796,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         'the first run done',
       );
       await fire();
-      await gate.startedRuns(id, 2); // a new run in the freed place
+      await live(2, 'a new run in the freed place');
       expect(await skippedRows()).toHaveLength(1);
 
       // At one below the cap, run-now requests sent at once let exactly one through. Straight to the service, on a
@@ -795,7 +811,7 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
       expect(codes.filter((c) => c === 0)).toHaveLength(1);
       expect(codes.filter((c) => c !== 0)).toEqual(Array(7).fill(47006));
       expect((await logs(id)).filter((r) => r.runStatus === 'running')).toHaveLength(2);
-      await gate.startedRuns(id, 2); // the two runs at the cap
+      await live(2, 'the two runs at the cap');
       expect(await job(id)).toMatchObject({ status: 1, numberOfErrors: 0, consecutiveErrors: 0 });
       for (const run of gateRuns()) {
         run.release('done');
@@ -805,7 +821,9 @@ export function defineJobsContract(dbType: DbType, cache: 'Memory' | 'Redis' = '
         async () => (await logs(id)).filter((r) => r.runStatus === 'success').length === 4,
         'every run done',
       );
-    });
+      // A bound of its own well above its steps': each wait above is bounded and fails by itself, naming what it
+      // waited for, however slowly a loaded machine gets there.
+    }, 120_000);
 
     it('fires on schedule: an interval job runs by itself', async () => {
       const id = await createId({
@@ -1574,16 +1592,19 @@ export function defineJobsPanicNoticeContract(dbType: DbType): void {
       t = await startTestServer({
         dbType,
         env: { Service__Security__RateLimit__Enabled: 'false' },
-        jobs: {
-          handlers: [
-            {
-              name: 'test.fail',
-              handler: async () => {
-                throw new Error('always');
+        modules: [
+          defineModule({
+            name: 'JobsTest',
+            jobs: () => [
+              {
+                name: 'test.fail',
+                handler: async () => {
+                  throw new Error('always');
+                },
               },
-            },
-          ],
-        },
+            ],
+          }),
+        ],
       });
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
     });

@@ -1,9 +1,9 @@
 /** `POST /api/v1/sys/job/preview-cron`: the normalised expression and its next fire times (UTC), or 47003 with `args.reason`. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import type { JobRouteDeps } from './schemas.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
 
 export const route = createRoute({
   method: 'post',
@@ -27,7 +27,7 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'authenticated', module: 'Job' }, async (c) => {
     const body = c.req.valid('json');
     const preview = d.jobs.service.previewCron(body.cron, body.count ?? 5);

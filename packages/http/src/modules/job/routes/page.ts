@@ -1,10 +1,11 @@
 /** `GET /api/v1/sys/job/page`: jobs, filters `name` (contains), `status`, `handlerKind`; secrets in props show as `***`. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { intParam, mapPage, pageQuerySchema, pageSchema, textParam } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import { type JobRouteDeps, JobRowSchema, jobDto } from './schemas.js';
+import { intParam, mapPage, pageQuerySchema, pageSchema, textParam } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
+import { JobRowSchema, jobDto } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
@@ -21,7 +22,7 @@ export const route = createRoute({
   responses: envelopeResponses(pageSchema(JobRowSchema)),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', module: 'Job' }, async (c) => {
     const query = c.req.valid('query');
     return c.json(ok(mapPage(await d.jobs.service.page(query), jobDto)), 200);

@@ -1,10 +1,10 @@
 /** `POST /api/v1/sys/job/log/{id}/kill`: stops a running run on whichever instance holds it (47007 when it is not alive). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import { idPath } from '../../openapi/query.js';
-import { type RegisterContext, registerRoute } from '../../openapi/register.js';
-import { envelopeResponses } from '../../openapi/schemas.js';
-import type { JobRouteDeps } from './schemas.js';
+import { idPath } from '../../../openapi/query.js';
+import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
+import { envelopeResponses } from '../../../openapi/schemas.js';
+import type { JobServices } from '../services.js';
 
 export const route = createRoute({
   method: 'post',
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.null()),
 });
 
-export function register(ctx: RegisterContext, d: JobRouteDeps): void {
+export function register(ctx: RegisterContext, d: Pick<JobServices, 'jobs'>): void {
   registerRoute(ctx, route, { auth: 'permission', reauth: true, module: 'Job' }, async (c) => {
     await d.jobs.service.kill(c.req.valid('param').id);
     return c.json(ok(null), 200);

@@ -5,17 +5,9 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { SysJobLogRow, SysJobRow } from '@svc/data';
+import { type Dashboard, type JobActor, type JobInput, maskPropsJson, storedCron } from '@svc/modules';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
-import type { JobModule } from '../../jobs/module.js';
-import { maskPropsJson } from '../../jobs/secrets.js';
-import type { Dashboard, JobActor, JobInput } from '../../jobs/service.js';
-import { storedCron } from '../../jobs/trigger.js';
-
-/** What every job route file receives. */
-export interface JobRouteDeps {
-  jobs: JobModule;
-}
+import type { AppEnv } from '../../../context.js';
 
 const time = z.string().openapi({ format: 'date-time' });
 const iso = (d: Date) => d.toISOString();
