@@ -14,7 +14,6 @@ const perm = (name: string, code: number) => k('permission', name, code);
 const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
-const job = (name: string, code: number) => k('job', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -90,17 +89,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   FileSignatureInvalid: file('FileSignatureInvalid', 44007),
   /** A chunked upload's init would open more uploads than `Service:Upload:ChunkMaxOpenPerUser`; `args.maxOpen`. */
   ChunkOpenLimitExceeded: file('ChunkOpenLimitExceeded', 44008),
-  JobNotFound: job('JobNotFound', 47001),
-  JobCodeExists: job('JobCodeExists', 47002),
-  /** `args.reason`: why the cron expression was refused. */
-  JobCronInvalid: job('JobCronInvalid', 47003),
-  JobTriggerInvalid: job('JobTriggerInvalid', 47004),
-  JobHandlerNotFound: job('JobHandlerNotFound', 47005),
-  JobAlreadyRunning: job('JobAlreadyRunning', 47006),
-  JobRunNotAlive: job('JobRunNotAlive', 47007),
-  JobSqlDisabled: job('JobSqlDisabled', 47008),
-  JobHttpUrlBlocked: job('JobHttpUrlBlocked', 47009),
-  JobStatusConflict: job('JobStatusConflict', 47010),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),

@@ -19,11 +19,13 @@
  *
  * Kill requests travel on the cache's publish/subscribe: the node holding the run aborts it and acknowledges.
  */
+
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobFireMode, JobLogRepository, JobRepository, SysJobRow } from '@svc/data';
 import { type Cache, type CacheHealth, CacheUnavailableError } from '@svc/data/cache';
 import { BusinessError, ErrorCode, isBusinessError, type Logger } from '@svc/kernel';
+import { JobErrorCode } from './codes.js';
 import { nextFireTime } from './trigger.js';
 import type {
   AlertAdministrators,
@@ -495,7 +497,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
 
   async function kill(logId: number): Promise<void> {
     const row = await jobLogs.get(logId);
-    if (row?.runStatus !== 'running') throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
+    if (row?.runStatus !== 'running') throw new BusinessError(JobErrorCode.JobRunNotAlive, { logId });
     const local = running.get(logId);
     // A run on another node is reached through Redis only: while it is down the request could not arrive, and
     // the missing acknowledgement would read as a run that is not alive.
@@ -521,7 +523,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
     if (await acked) return;
     // Redis went away while the request was under way.
     if (deps.cacheHealth?.health() === 'Degraded') throw killUnreachable();
-    throw new BusinessError(ErrorCode.JobRunNotAlive, { logId });
+    throw new BusinessError(JobErrorCode.JobRunNotAlive, { logId });
   }
 
   async function ensureSubscriptions() {
@@ -592,7 +594,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
       if (!alive())
         throw new BusinessError(ErrorCode.ServiceUnavailable, { reason: 'the job engine is stopping' });
       const job = await jobs.get(jobId);
-      if (!job) throw new BusinessError(ErrorCode.JobNotFound, { id: jobId });
+      if (!job) throw new BusinessError(JobErrorCode.JobNotFound, { id: jobId });
       const fire: Fire = { id: `m-${randomUUID()}`, jobId, scheduledTime: now().getTime(), mode: 'manual' };
       // The running row is written before the answer, in the one insert that decides serial-skip (or the locked
       // count and insert that keep a parallel job within its cap): a request that follows, here or on another
@@ -602,7 +604,7 @@ export function createJobEngine(deps: JobEngineDeps): JobEngine {
         // At a parallel job's cap the answer says how many run and the cap.
         const cap =
           logId?.kind === 'parallel' ? { running: logId.running, maxParallel: logId.maxParallel } : {};
-        throw new BusinessError(ErrorCode.JobAlreadyRunning, { id: jobId, ...cap });
+        throw new BusinessError(JobErrorCode.JobAlreadyRunning, { id: jobId, ...cap });
       }
       await jobs.setLastRunTime(jobId, new Date(fire.scheduledTime));
       // A manual run belongs to the instance that was asked: it runs here.

@@ -9,13 +9,15 @@
  * drops every header the job set (its credentials are for that origin only), as a redirect that turns the
  * request into a GET drops its body and the headers describing it, as fetch does.
  */
+
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import { ipv6Hextets } from '@svc/security';
+import { JobErrorCode } from './codes.js';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -99,7 +101,7 @@ export type Resolve = (host: string) => Promise<{ address: string; family: numbe
 const defaultResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 const refuse = (url: string, reason: string) =>
-  new BusinessError(ErrorCode.JobHttpUrlBlocked, { url, reason });
+  new BusinessError(JobErrorCode.JobHttpUrlBlocked, { url, reason });
 
 /** Checks one URL; answers the address to connect to. 47009 when refused. */
 export async function checkTarget(

@@ -4,10 +4,12 @@
  * stopped on the server at the job's timeout where the dialect can, its failure shown by the database's message
  * alone).
  */
+
 import type { JobRepository, SysJobRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { MASK, maskSensitive, nothingToMask } from '@svc/logging';
 import { z } from 'zod';
+import { JobErrorCode } from './codes.js';
 import type { HandlerResolver } from './engine.js';
 import { checkTarget, fencedFetch, type Resolve } from './fence.js';
 import { HARMLESS_HEADERS } from './secrets.js';
@@ -67,11 +69,11 @@ export async function validateHandler(
 ): Promise<void> {
   if (job.handlerKind === 1) {
     if (!compiled.has(job.handlerName))
-      throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
+      throw new BusinessError(JobErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
     return;
   }
   if (job.handlerKind === 3) {
-    if (!policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    if (!policy.allowSqlJobs()) throw new BusinessError(JobErrorCode.JobSqlDisabled);
     if (!SqlPropsSchema.safeParse(parseJson(job.propsJson)).success)
       throw paramInvalid('propsJson', 'expected {"sql": "..."}');
     return;
@@ -89,7 +91,7 @@ export function createHandlerResolver(policy: HandlerPolicy): HandlerResolver {
   return (job, compiled) => {
     if (job.handlerKind === 1) {
       const entry = compiled.get(job.handlerName);
-      if (!entry) throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
+      if (!entry) throw new BusinessError(JobErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
       return entry.handler;
     }
     if (job.handlerKind === 3) return sqlHandler(policy);
@@ -149,7 +151,7 @@ export function runLogBody(body: string, sent: readonly string[]): string {
 
 function sqlHandler(policy: HandlerPolicy): JobHandler {
   return async (ctx) => {
-    if (!policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    if (!policy.allowSqlJobs()) throw new BusinessError(JobErrorCode.JobSqlDisabled);
     const props = SqlPropsSchema.parse(ctx.props);
     let affected: number;
     try {

@@ -3,6 +3,7 @@
  * handler kinds (compiled, HTTP behind the outbound fence, SQL), Quartz-style triggers, secrets in props, and the
  * service the routes of module `Job` call. bullmq and ioredis are optional peers, loaded only by the BullMQ engine.
  */
+export { JobErrorCode } from './codes.js';
 export {
   bullMqSelection,
   JOB_LIBRARIES,

@@ -5,6 +5,7 @@
  * is a super administrator's power (41001 for anyone else, whatever job permissions they hold). Secrets in props are
  * write-only (`secrets.ts`).
  */
+
 import {
   isUniqueViolation,
   type JobConcurrencyMode,
@@ -21,6 +22,7 @@ import {
   type SysJobRow,
 } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { JobErrorCode } from './codes.js';
 import { type HandlerPolicy, validateHandler } from './handlers.js';
 import { keepStoredSecrets } from './secrets.js';
 import { cronFireTimes, nextFireTime, normaliseCron, validateTrigger } from './trigger.js';
@@ -96,8 +98,8 @@ export interface JobServiceDeps {
   now: () => Date;
 }
 
-const notFound = (id: number) => new BusinessError(ErrorCode.JobNotFound, { id });
-const conflict = (reason: string) => new BusinessError(ErrorCode.JobStatusConflict, { reason });
+const notFound = (id: number) => new BusinessError(JobErrorCode.JobNotFound, { id });
+const conflict = (reason: string) => new BusinessError(JobErrorCode.JobStatusConflict, { reason });
 const DAY = 86_400_000;
 
 export function createJobService(deps: JobServiceDeps): JobService {
@@ -109,7 +111,7 @@ export function createJobService(deps: JobServiceDeps): JobService {
    * 41001 unless a super administrator asks (SQL jobs are theirs alone, whatever job permissions others hold).
    */
   function assertSqlPower(actor: JobActor, switchedOn = true) {
-    if (switchedOn && !deps.policy.allowSqlJobs()) throw new BusinessError(ErrorCode.JobSqlDisabled);
+    if (switchedOn && !deps.policy.allowSqlJobs()) throw new BusinessError(JobErrorCode.JobSqlDisabled);
     if (!actor.isSuperAdmin) throw new BusinessError(ErrorCode.NoPermission, { reason: 'sql-job' });
   }
 
@@ -130,7 +132,7 @@ export function createJobService(deps: JobServiceDeps): JobService {
     await validateHandler(handler, compiled(), deps.policy);
     const next = nextFireTime(trigger, now());
     if (!next)
-      throw new BusinessError(ErrorCode.JobTriggerInvalid, { reason: 'the trigger has no future fire' });
+      throw new BusinessError(JobErrorCode.JobTriggerInvalid, { reason: 'the trigger has no future fire' });
     return {
       ...trigger,
       ...handler,
@@ -172,12 +174,13 @@ export function createJobService(deps: JobServiceDeps): JobService {
         createTime: now(),
       };
       if (await jobs.getByCode(input.code))
-        throw new BusinessError(ErrorCode.JobCodeExists, { code: input.code });
+        throw new BusinessError(JobErrorCode.JobCodeExists, { code: input.code });
       let id: number;
       try {
         id = await jobs.create(row);
       } catch (error) {
-        if (isUniqueViolation(error)) throw new BusinessError(ErrorCode.JobCodeExists, { code: input.code });
+        if (isUniqueViolation(error))
+          throw new BusinessError(JobErrorCode.JobCodeExists, { code: input.code });
         throw error;
       }
       await engine.reschedule(id);
@@ -236,7 +239,7 @@ export function createJobService(deps: JobServiceDeps): JobService {
       const job = await mustGet(id);
       if (job.handlerKind === 3) assertSqlPower(actor);
       if (job.handlerKind === 1 && !compiled().has(job.handlerName))
-        throw new BusinessError(ErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
+        throw new BusinessError(JobErrorCode.JobHandlerNotFound, { handlerName: job.handlerName });
       return engine.runNow(id);
     },
 
@@ -245,7 +248,7 @@ export function createJobService(deps: JobServiceDeps): JobService {
       const nextFireTimes = cronFireTimes(normalised, now(), count);
       // What saving the job would refuse, the preview refuses too (`0 0 0 30 2 ?` never fires).
       if (nextFireTimes.length === 0)
-        throw new BusinessError(ErrorCode.JobTriggerInvalid, { reason: 'the trigger has no future fire' });
+        throw new BusinessError(JobErrorCode.JobTriggerInvalid, { reason: 'the trigger has no future fire' });
       return { cron: normalised, nextFireTimes };
     },
 

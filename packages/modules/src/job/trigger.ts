@@ -2,9 +2,11 @@
  * Triggers of scheduled jobs: Quartz cron (parsed by croner, never by hand), fixed interval (≥ 5 s) and one-shot,
  * bounded by an optional start and end time. All times are UTC.
  */
+
 import type { SysJobRow } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import { Cron, type CronOptions } from 'croner';
+import { JobErrorCode } from './codes.js';
 
 /** Shortest fixed interval (modules.md). */
 export const MIN_INTERVAL_SECONDS = 5;
@@ -127,7 +129,7 @@ export function storedCron(expression: string): string {
   return fields.join(' ');
 }
 
-const cronInvalid = (reason: string) => new BusinessError(ErrorCode.JobCronInvalid, { reason });
+const cronInvalid = (reason: string) => new BusinessError(JobErrorCode.JobCronInvalid, { reason });
 
 /** The next `count` fire times of a stored cron expression strictly after `after`. */
 export function cronFireTimes(expression: string, after: Date, count: number): Date[] {
@@ -168,7 +170,7 @@ export function nextFireTime(job: TriggerFields, after: Date): Date | null {
 
 /** Checks a trigger's fields (47003 for a bad cron, 47004 otherwise) and answers them normalised. */
 export function validateTrigger<T extends TriggerFields>(input: T): T {
-  const reject = (reason: string) => new BusinessError(ErrorCode.JobTriggerInvalid, { reason });
+  const reject = (reason: string) => new BusinessError(JobErrorCode.JobTriggerInvalid, { reason });
   if (input.startTime && input.endTime && input.endTime.getTime() <= input.startTime.getTime())
     throw reject('endTime must be after startTime');
   switch (input.triggerKind) {

@@ -8,7 +8,7 @@
  * alert goes to the alerts the modules declare, or else as a notice to the super administrators while module
  * `Notice` is on.
  */
-import { createJobSystem } from '@svc/modules';
+import { createJobSystem, JobErrorCode } from '@svc/modules';
 import { asStartupError } from '../../host/startup-error.js';
 import { defineModule } from '../../module/define.js';
 import { logRetentionReclaimer, uploadReclaimer } from '../../ops/services.js';
@@ -33,6 +33,7 @@ export type { JobServices } from './services.js';
 
 export const jobModule = defineModule({
   name: 'Job',
+  errorCodes: [JobErrorCode],
   optional: [noticeModule, uploadModule],
   runsJobs: true,
   services: ({ core, useOptional, moduleJobs }): JobServices => {

@@ -3,7 +3,9 @@
  * own log clean-up handler among them), none of a disabled module, and start-up refuses two modules declaring one
  * handler name, naming both. The engine starts after the other modules started and stops before they close.
  */
+
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { JobErrorCode } from '@svc/modules';
 import { describe, expect, it } from 'vitest';
 import { StartupError } from '../../host/startup-error.js';
 import { defineModule } from '../../module/define.js';
@@ -109,7 +111,7 @@ describe('job handlers declared by modules', () => {
     }
     expect(seen).toEqual([
       'start: not running',
-      `started: running (${ErrorCode.JobNotFound.code})`,
+      `started: running (${JobErrorCode.JobNotFound.code})`,
       'close: not running',
     ]);
   });
