@@ -1,7 +1,8 @@
 /**
- * Builds the Hono app: trace ids, body limit, validation and error envelopes, the built-in routes of enabled
- * modules, the docs, consumer routes and (optionally) the frontend. The app is a plain value: serve it with
- * node-server or drive it with `app.request()` in tests.
+ * Builds the Hono app: its router, the request pipeline and its stages, validation and error envelopes, the
+ * built-in routes of enabled modules, the docs, consumer routes and (optionally) the frontend, and the direct
+ * answer the reference listener asks first. How a request then travels through them: middleware/pipeline.ts,
+ * "The request path". The app is a plain value: serve it with node-server or drive it with `app.request()`.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorCode, fail } from '@svc/kernel';

@@ -146,9 +146,8 @@ function listenMain(
     const direct = server.direct;
     const errors = server.deps.errors;
     const hostOk = hostVerdicts();
-    // What middleware/direct.ts can decide from the Node request is answered before node-server builds its
-    // request and Hono its context; a target node-server cannot build a request of is answered with the envelope
-    // (request-target.ts); everything else goes on to them unchanged.
+    // Step 1 of the request path (middleware/pipeline.ts, "The request path"): the direct answer first, then
+    // the targets node-server cannot build a request of, then node-server and Hono.
     const withDirect = (options: ServerOptions, listener: RequestListener) =>
       createServer(options, (incoming, outgoing) => {
         noteRequest(incoming);

@@ -7,9 +7,9 @@
  * kept (a handful per deployment), so the common request pays a map lookup and two character scans.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, type ErrorCodeRegistry, fail, traceIdAt } from '@svc/kernel';
+import { ErrorCode, type ErrorCodeRegistry, fail } from '@svc/kernel';
 import { API_SECURE_HEADERS, PERMISSIONS_POLICY } from '../middleware/secure-headers.js';
-import { TRACE_HEADER } from '../middleware/trace-id.js';
+import { newTraceId, TRACE_HEADER } from '../middleware/trace-id.js';
 
 const SECURE_HEADERS: Record<string, string> = Object.fromEntries(API_SECURE_HEADERS);
 
@@ -78,7 +78,7 @@ export function answerBadTarget(outgoing: ServerResponse, errors: ErrorCodeRegis
   outgoing.writeHead(400, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
-    [TRACE_HEADER]: traceIdAt(Date.now()),
+    [TRACE_HEADER]: newTraceId(),
     [PERMISSIONS_POLICY[0]]: PERMISSIONS_POLICY[1],
     ...SECURE_HEADERS,
   });

@@ -1,32 +1,23 @@
 /**
- * Answers before Hono (issue 16). The reference listener hands each request here first; a request this can
- * decide from the raw Node request alone is answered on the Node response at once, and anything else returns
- * false and takes the usual way (node-server's request, Hono's context, the router, the fused route).
+ * The direct answer: step 2 of the request path (middleware/pipeline.ts, "The request path", says when it
+ * applies and when it steps aside). The reference listener hands each request here first; what can be decided
+ * from the raw Node request alone is answered on the Node response at once, anything else returns false
+ * untouched and takes the usual way.
  *
- * What it decides, and only when the answer is exactly the one the usual way gives:
- * - a `GET` on a fixed path of a route whose first guard is the built-in bearer guard (`authenticated` or
- *   `permission`, see {@link DirectRoutes}) when the token is missing or refused outright (malformed, forged,
- *   expired in the verified-token cache, a revoked session's tombstone): 401 with the 40006 envelope, that
- *   guard's answer;
- * - a `GET` on a route registered with `direct` (its data a function of the user alone, such as the ping) whose
- *   session the security layer can confirm without waiting (`authenticateNow`): 200 with `ok(direct(user))`.
- *
- * Every rule the usual way applies to such a request still applies, because the cases where one would act
- * are left to it: no pipeline stage may have anything to do for the route (`Pipeline.quietFor`: the SQL request
- * scope and logged reads each keep their routes) but the rate limit, which counts the request here first as its
- * stage would (`DirectRateLimit`; a refusal, or a limiter that needs a round trip or a settings read, goes the
- * usual way, which answers from the kept decision or counts the request itself), metrics and tracing are off (they observe
- * every request), a consumer's middleware before the route keeps it (the router's match must be the route
- * alone), and the Host header must be one node-server accepts. A session that needs a check, a stamp or a
- * read (`authenticateNow` answers undefined) goes the usual way. The answer carries what the first stage adds
- * (the trace id and the secure headers of `/api`), and the listener's response class still adds
- * `Connection: close` while the server drains.
+ * An answer is given only when it is exactly the one the usual way gives (host/direct.test.ts compares both
+ * over the wire): the refused token's 401/40006 is the built-in bearer guard's answer, a `direct` route's 200
+ * is its handler's `ok(direct(user))`, and the headers are those the first stage and node-server would write
+ * ({@link headRecord}; the listener's response class still adds `Connection: close` while the server drains).
+ * The rate limit, the one stage allowed to apply, counts the request here first as its stage would
+ * (`DirectRateLimit.decideRaw`); a refusal, or a limiter that needs a round trip or a settings read, goes the
+ * usual way, which answers from the kept decision or counts the request itself. Whether a path may be decided
+ * here is drawn once per path from the router's match and the stages' tests, and again when the router changes.
  *
  * What it saves: node-server's light request and its URL, Hono's context, a router lookup, the response
  * object and its conversion to Node's header record: about a fifth of a bare Hono route's CPU per request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, type ErrorCodeRegistry, fail, ok, traceIdAt } from '@svc/kernel';
+import { ErrorCode, type ErrorCodeRegistry, fail, ok } from '@svc/kernel';
 import type { UserPrincipal } from '@svc/security';
 import { httpStatusOf } from '../errors/status.js';
 import { hostVerdicts } from '../host/request-target.js';
@@ -34,9 +25,9 @@ import { activeTracer } from '../observability/request.js';
 import type { RouteMeta } from '../openapi/auth.js';
 import { bearerToken } from '../security/bearer-token.js';
 import { handlerOf } from './fused-router.js';
-import { isThenable, type Pipeline, type Stage } from './pipeline.js';
-import { API_SECURE_HEADERS, PERMISSIONS_POLICY, wantsApiSecureHeaders } from './secure-headers.js';
-import { TRACE_HEADER } from './trace-id.js';
+import { isApiPath, isThenable, type Pipeline, type Stage } from './pipeline.js';
+import { API_SECURE_HEADERS, PERMISSIONS_POLICY } from './secure-headers.js';
+import { newTraceId, TRACE_HEADER } from './trace-id.js';
 
 /** A fused route as registered: its marker, its first handler, its guards and its `direct` answer if any. */
 export interface DirectRoute extends RouteMeta {
@@ -83,7 +74,7 @@ export class DirectRoutes {
     const first = route.guards[0];
     if (first === undefined || STANDARD_BEARERS.get(first) !== this.sessions) return;
     const answer = route.guards.length === 1 ? route.answer : undefined;
-    this.#byPath.set(route.path, { ...route, answer, secure: wantsApiSecureHeaders(route.path) });
+    this.#byPath.set(route.path, { ...route, answer, secure: isApiPath(route.path) });
   }
 
   get(path: string): KeptRoute | undefined {
@@ -158,7 +149,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   const limiter = options.rateLimit;
   const hostOk = hostVerdicts();
 
-  function routeOf(path: string): Verdict | null {
+  function verdictOf(path: string): Verdict | null {
     if (router.version !== verdictVersion) {
       verdicts.clear();
       verdictVersion = router.version;
@@ -182,8 +173,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
   }
 
   function send(outgoing: ServerResponse, route: KeptRoute, status: number, body: string, length: number) {
-    // The trace id as the first stage draws it (trace-id.ts): on the system clock.
-    const head = headRecord(length, traceIdAt(Date.now()), route.secure);
+    const head = headRecord(length, newTraceId(), route.secure);
     outgoing.writeHead(status, head as unknown as string);
     outgoing.end(body);
   }
@@ -198,7 +188,7 @@ export function createDirectDispatch(options: DirectDispatchOptions): DirectDisp
     const url = incoming.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    const verdict = routeOf(path);
+    const verdict = verdictOf(path);
     if (verdict === null || activeTracer() !== undefined) return undefined;
     const route = verdict.route;
     // The first Host and Authorization, as Node's header object would hold them (it drops later ones of both),

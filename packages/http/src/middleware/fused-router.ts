@@ -1,14 +1,13 @@
 /**
- * The app's router (issue 16). Hono's default SmartRouter falls back to its TrieRouter for our table
- * (RegExpRouter refuses `/sys/user/page` beside `/sys/user/:id`), so this router matches with a
- * {@link SegmentRouter} while every path registered is of its form (static segments, `:name`, a trailing `*`),
- * else with Hono's TrieRouter, and adds two things on top:
- * - the match of a path registered without parameters is kept (one Map lookup per request afterwards; the
- *   set of such paths is the route table, so the memo cannot grow with what clients send);
- * - a fused route (openapi/register.ts) is matched alone: the global pipeline middleware is left out (the
- *   route runs the stages itself) and so is everything after the route's own handlers (a route answers and
- *   never calls `next`). Hono then dispatches one handler without `compose`. When a consumer's own middleware
- *   matches before the route, the match is left as it is: the pipeline runs first, as it always did.
+ * The app's router: step 3 of the request path (middleware/pipeline.ts, "The request path"). Hono's default
+ * SmartRouter falls back to its TrieRouter for our table (RegExpRouter refuses `/sys/user/page` beside
+ * `/sys/user/:id`), so this one matches with a {@link SegmentRouter} while every path registered is of its form
+ * and with Hono's TrieRouter from the first path that is not, and adds two things on top:
+ * - the match of a path registered without parameters is kept (one Map lookup per request afterwards; the set
+ *   of such paths is the route table, so the memo cannot grow with what clients send);
+ * - a match is cut to a fused route's own entries ({@link FUSED}, set by openapi/register.ts) when only the
+ *   global pipeline middleware ({@link PIPELINE}) comes before it; a consumer's middleware before it keeps the
+ *   match whole.
  */
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';

@@ -1,19 +1,58 @@
 /**
- * The request pipeline as one stage (issue 16): trace id and secure headers, SQL request scope, body limit,
- * rate limit, demo mode and the operation log run here, in that order, instead of as a chain of Hono
- * middlewares. Each stage says with a cheap synchronous test whether it has anything to do for a request; a
- * stage with nothing to do is not called at all, so a read on node-server with metrics and tracing off costs
- * the trace id, a few `setHeader` calls and no promise of its own.
+ * The request path: how a request travels from the node listener to its handler and back (issues 16 and 45).
+ * This is its one description; direct.ts, fused-router.ts, segment-router.ts, trace-id.ts, host/listen.ts and
+ * openapi/register.ts describe only their own part and point here. What each step saves, measured, is in
+ * docs/performance.md ("How a request stays cheap"); the rule throughout: no Web `Headers` object, no
+ * `compose` and no promise of its own where a warm read does not need one.
  *
- * Routes registered with `registerRoute` carry the pipeline inside their own handler (fused with their guards,
- * see openapi/register.ts), and {@link FusedRouter} leaves the global pipeline middleware out of their match:
- * Hono then takes its single-handler path (no `compose`). Everything else (consumer routes added with plain
- * Hono, the docs, the web root, unmatched paths) still passes the same pipeline as a global middleware. A fused
- * route behind a consumer's own middleware keeps the global pipeline first; its handler sees the trace id set
- * and does not run the stages twice.
+ * 1. **Listener** (host/listen.ts). node:http hands the raw `IncomingMessage` to the listener given to
+ *    `serve`. It offers the request to the direct answer first (step 2); then a target node-server could not
+ *    build a `Request` of is answered with the 48000 envelope (host/request-target.ts); everything else goes to
+ *    node-server, which wraps it in its light `Request` and calls `app.fetch`. The server's response class
+ *    (`serviceResponse`) writes the headers the first stage preset (trace id, permissions policy, the secure
+ *    headers of `/api`) in its one `writeHead`, and `Connection: close` while the server drains.
+ * 2. **Direct answer** (direct.ts), on the reference listener only (never through `app.request()`). A `GET` on
+ *    a fixed path, registered through `registerRoute` with the built-in bearer guard first, is answered on the
+ *    Node response without Hono when that is exactly what the usual way would answer: 401/40006 for a token
+ *    missing or refused outright (malformed, forged, expired, a revoked session), or `ok(direct(user))` for a
+ *    route registered with `direct` (the ping) whose session `authenticateNow` confirms without waiting. It
+ *    steps aside (returns false) when a stage other than the rate limit applies to the path
+ *    ({@link Pipeline.quietFor}), when the router's match is not the route alone (a consumer's middleware in
+ *    front), with metrics or a tracer on, for a Host header node-server refuses, when the rate limit refuses or
+ *    cannot decide now, and when the session needs a check or a write.
+ * 3. **Router** (fused-router.ts over segment-router.ts). Hono's dispatch asks `app.router`, a `FusedRouter`:
+ *    it matches with the segment router (with Hono's TrieRouter once a path outside that router's form is
+ *    registered) and memoises the match of a path without parameters. A match whose route was registered fused
+ *    (its first handler carries {@link FUSED}) is cut to the route's own entries: the global pipeline
+ *    middleware before it and whatever follows are left out, so Hono calls one handler, without `compose`. Any
+ *    other match (a consumer's plain Hono route or middleware, the docs, the web root, a 404) keeps the global
+ *    `pipeline.middleware` (`app.use('*')`, marked {@link PIPELINE}) first and goes through `compose`.
+ * 4. **Stages** (this file; app.ts `pipelineStages` lists them). First the trace id and the headers every
+ *    answer starts with (trace-id.ts): synchronously (`quickTraceId`) on node-server without metrics or a
+ *    tracer, else as a middleware that also observes the request. Then, in this order and each only when
+ *    switched on: the SQL request scope, the body limit, the rate limit, demo mode, the operation log. Each
+ *    {@link Stage} tells with `applies(c)`, from the method and path alone, whether it has anything to do; one
+ *    that has not is not called, so a warm read runs none. A fused route runs the stages itself
+ *    (`pipeline.run`) unless the global middleware already did ({@link pipelineRan}: a fused route behind a
+ *    consumer's middleware).
+ * 5. **Guards and handler** (openapi/register.ts `registerFused`). After the stages come the guards of the
+ *    route's marker (`RouteGuards.forRoute`: bearer or API key, permission, re-authentication), then the
+ *    handler. A route with request parts or middleware of its own has the stages and guards as its first
+ *    middleware and Hono composes the rest (its middleware, zod's validators, the handler); a route without is
+ *    one function. With guards that cannot be fused (`RouteGuards.fusable` false) a route is a plain
+ *    zod-openapi route behind the global middleware.
+ * 6. **Back.** The handler's `Response` is settled into `c.res` as `compose` does; a throw anywhere below a
+ *    stage becomes the error handler's envelope there, so a stage acting after the rest (the operation log's
+ *    `leave`) sees the failure's answer. Hono returns the `Response`, node-server writes it to the Node
+ *    response, and the response class adds the preset headers in the same `writeHead`.
  *
- * Semantics are those of Hono's `compose`: an error thrown below a stage is turned into the error response
- * there, so a stage that runs after `next()` (the operation log) sees the failure's envelope in `c.res`.
+ * **Where a route's policy is read.** At registration (register.ts `registerRoute`), from the route's
+ * definition and its `RouteOptions`: the auth marker, permission code and re-authentication give the guards,
+ * the paged query's ceiling bounds its schema, `direct` enters it in direct.ts `DirectRoutes`. Per request, by
+ * the stages' `applies` and bodies, from the method and path: the body limit takes every write under `/api`
+ * (the upload and import paths app.ts lists get their own limits); the operation log every write under `/api`
+ * and the reads in op-log.ts `LOGGED_READS`, bodies summarised per `SUMMARISED_BODIES`; the rate limit and the
+ * SQL scope all of `/api`; demo mode every write outside `/api/v1/auth/`.
  */
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
@@ -46,10 +85,11 @@ export interface Stage {
 /** A step's answer once settled: the response kept in `c.res`, now or later. */
 type Settled = Response | undefined | Promise<Response | undefined>;
 
-/** What runs after the stages: a fused route's guards and handler, or Hono's `next`. */
-export type Inner = () => Response | undefined | Promise<unknown>;
-
+/** What a step answers: a response now, none, or a promise of the rest. */
 export type PipelineResult = Response | undefined | Promise<unknown>;
+
+/** What runs after the stages: a fused route's guards and handler, or Hono's `next`. */
+export type Inner = () => PipelineResult;
 
 export interface Pipeline {
   /** Runs the stages that apply, then `inner`. */
@@ -68,7 +108,11 @@ export const PIPELINE = Symbol('svc.pipeline');
 /** On a fused route's first handler: how many match entries belong to the route (itself, validators, handler). */
 export const FUSED = Symbol('svc.fused');
 
-/** True for paths under `/api` (what `app.use('/api/*')` matched). */
+/**
+ * True for `/api` and the paths under it (what `app.use('/api/*')` matched): the stages' scope and the paths
+ * whose answers carry the secure headers. Asked of a routed path (`c.req.path`, a route's path), never of a
+ * raw target with its query.
+ */
 export function isApiPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/api';
 }

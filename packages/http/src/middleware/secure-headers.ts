@@ -17,7 +17,10 @@ export const PERMISSIONS_POLICY: readonly [string, string] = [
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), publickey-credentials-get=(self)',
 ];
 
-/** Header name and value pairs, in the form `ServerResponse.setHeader` takes. */
+/**
+ * Header name and value pairs, in the form `ServerResponse.setHeader` takes: for the paths of the API,
+ * `/api` and everything under it (pipeline.ts `isApiPath`).
+ */
 export const API_SECURE_HEADERS: readonly (readonly [string, string])[] = [
   // RFC 9111 §5.2.2.5: nothing of the answer is stored, by the browser or any shared cache.
   ['Cache-Control', 'no-store'],
@@ -28,11 +31,6 @@ export const API_SECURE_HEADERS: readonly (readonly [string, string])[] = [
   // RFC 7034: API answers are never framed (clickjacking of an endpoint rendered in a frame).
   ['X-Frame-Options', 'DENY'],
 ];
-
-/** True for the paths whose responses get {@link API_SECURE_HEADERS}: `/api` and everything under it. */
-export function wantsApiSecureHeaders(path: string): boolean {
-  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?');
-}
 
 /**
  * A Node response that writes the trace id and the secure headers itself, in the one header write it makes

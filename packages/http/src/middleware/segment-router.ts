@@ -1,15 +1,14 @@
 /**
- * A router for route tables made of static segments, `:name` parameters and a trailing `*` (issue 16: "a router
- * that does not fall back to the trie for our route table"). Hono's SmartRouter falls back to its TrieRouter
- * for our table (RegExpRouter refuses `/sys/user/page` beside `/sys/user/:id`); on the reference host's 487
- * entries the trie costs 1.6–2.6 µs a match of a path with a parameter, this router a third of that
- * (bench/router.mjs): the trie copies a parameter object per pattern child it passes, keeps a list of candidate
- * nodes per segment and sorts its answers. This router answers what the TrieRouter answers
- * for such a table (segment-router.test.ts compares both on the reference host's table and on random ones):
- * every registration whose path matches, in registration order, each with its own parameters. One deliberate
- * difference: the trie keys a parameter's node by its label, so a request segment that spells a registered label
- * (`/users/:id` asked literally) reaches that node twice and the trie answers its registrations twice (a
- * middleware would run twice); this router answers them once.
+ * A router for route tables made of static segments, `:name` parameters and a trailing `*`: what the app's
+ * router (fused-router.ts, step 3 of the request path in middleware/pipeline.ts) matches with instead of Hono's
+ * TrieRouter. On the reference host's 487 entries the trie costs 1.6–2.6 µs a match of a path with a parameter,
+ * this router a third of that (bench/router.mjs): the trie copies a parameter object per pattern child it
+ * passes, keeps a list of candidate nodes per segment and sorts its answers. This router answers what the
+ * TrieRouter answers for such a table (segment-router.test.ts compares both on the reference host's table and
+ * on random ones): every registration whose path matches, in registration order, each with its own parameters.
+ * One deliberate difference: the trie keys a parameter's node by its label, so a request segment that spells a
+ * registered label (`/users/:id` asked literally) reaches that node twice and the trie answers its
+ * registrations twice (a middleware would run twice); this router answers them once.
  *
  * Paths outside that form (regular-expression parameters, optional parameters, wildcards inside a path or a
  * segment, a parameter name used twice) are refused by {@link SegmentRouter.supports}; the caller then keeps

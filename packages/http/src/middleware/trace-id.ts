@@ -7,9 +7,9 @@
  * This is also the observation stage (metrics, spans; observability/request.ts): no extra middleware layer.
  * With metrics off and no SDK registered it does what it always did plus one global lookup.
  *
- * The same first stage sets the secure headers of `/api/` responses (secure-headers.ts) before dispatch: one
- * place for the headers every response starts with (error, 404 and 413 envelopes included, because they are set
- * before anything can fail).
+ * It is the first stage of the request path (middleware/pipeline.ts, "The request path", step 4) and also sets
+ * the secure headers of `/api` answers (secure-headers.ts) before dispatch: one place for the headers every
+ * response starts with (error, 404 and 413 envelopes included, because they are set before anything can fail).
  */
 import type { HttpBindings } from '@hono/node-server';
 import { isSpanContextValid } from '@opentelemetry/api';
@@ -25,12 +25,8 @@ import {
   startSpan,
   withSpanContext,
 } from '../observability/request.js';
-import {
-  API_SECURE_HEADERS,
-  hasPresetHeaders,
-  PERMISSIONS_POLICY,
-  wantsApiSecureHeaders,
-} from './secure-headers.js';
+import { isApiPath } from './pipeline.js';
+import { API_SECURE_HEADERS, hasPresetHeaders, PERMISSIONS_POLICY } from './secure-headers.js';
 
 export const TRACE_HEADER = 'X-Trace-Id';
 
@@ -48,12 +44,14 @@ export interface TraceIdOptions {
 function setTraceHeaders(outgoing: NonNullable<HttpBindings['outgoing']>, id: string, path: string): void {
   outgoing.setHeader(TRACE_HEADER, id);
   outgoing.setHeader(PERMISSIONS_POLICY[0], PERMISSIONS_POLICY[1]);
-  if (wantsApiSecureHeaders(path))
-    for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
+  if (isApiPath(path)) for (const [name, value] of API_SECURE_HEADERS) outgoing.setHeader(name, value);
 }
 
-/** A new trace id: 32 hex characters, time-ordered (kernel `traceIdAt`: 48 bits of milliseconds, 80 random). */
-function newTraceId(): string {
+/**
+ * A new trace id: 32 hex characters, time-ordered (kernel `traceIdAt`: 48 bits of milliseconds, 80 random).
+ * Also the trace id of the answers the listener gives before Hono (direct.ts, host/request-target.ts).
+ */
+export function newTraceId(): string {
   return traceIdAt(Date.now());
 }
 
@@ -71,7 +69,7 @@ export function quickTraceId(options: TraceIdOptions = {}): (c: Context<AppEnv>)
     c.set('traceId', id);
     if (hasPresetHeaders(outgoing)) {
       outgoing.presetTraceId = id;
-      outgoing.presetSecure = wantsApiSecureHeaders(c.req.path);
+      outgoing.presetSecure = isApiPath(c.req.path);
     } else {
       setTraceHeaders(outgoing, id, c.req.path);
     }
@@ -115,7 +113,6 @@ export function traceId(options: TraceIdOptions = {}): MiddlewareHandler<AppEnv>
     c.res.headers.set(TRACE_HEADER, id);
     if (!c.res.headers.has(PERMISSIONS_POLICY[0]))
       c.res.headers.set(PERMISSIONS_POLICY[0], PERMISSIONS_POLICY[1]);
-    if (wantsApiSecureHeaders(c.req.path))
-      for (const [name, value] of API_SECURE_HEADERS) c.res.headers.set(name, value);
+    if (isApiPath(c.req.path)) for (const [name, value] of API_SECURE_HEADERS) c.res.headers.set(name, value);
   };
 }
