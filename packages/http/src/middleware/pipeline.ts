@@ -5,12 +5,13 @@
  * docs/performance.md ("How a request stays cheap"); the rule throughout: no Web `Headers` object, no
  * `compose` and no promise of its own where a warm read does not need one.
  *
- * 1. **Listener** (host/listen.ts). node:http hands the raw `IncomingMessage` to the listener given to
- *    `serve`. It offers the request to the direct answer first (step 2); then a target node-server could not
- *    build a `Request` of is answered with the 48000 envelope (host/request-target.ts); everything else goes to
- *    node-server, which wraps it in its light `Request` and calls `app.fetch`. The server's response class
- *    (`serviceResponse`) writes the headers the first stage preset (trace id, permissions policy, the secure
- *    headers of `/api`) in its one `writeHead`, and `Connection: close` while the server drains.
+ * 1. **Listener** (host/listen.ts). node:http calls the request listener listen.ts puts in front of
+ *    node-server's with the raw `IncomingMessage`. It offers the request to the direct answer first (step 2);
+ *    then a target node-server could not build a `Request` of is answered with the 48000 envelope
+ *    (host/request-target.ts); everything else goes to node-server, which wraps it in its light `Request` and
+ *    calls `app.fetch`. The server's response class (`serviceResponse`) writes the headers the first stage
+ *    preset (trace id, permissions policy, the secure headers of `/api`) in its one `writeHead`, and
+ *    `Connection: close` while the server drains.
  * 2. **Direct answer** (direct.ts), on the reference listener only (never through `app.request()`). A `GET` on
  *    a fixed path, registered through `registerRoute` with the built-in bearer guard first, is answered on the
  *    Node response without Hono when that is exactly what the usual way would answer: 401/40006 for a token
