@@ -11,7 +11,8 @@
  *    (host/request-target.ts); everything else goes to node-server, which wraps it in its light `Request` and
  *    calls `app.fetch`. The server's response class (`serviceResponse`) writes the headers the first stage
  *    preset (trace id, permissions policy, the secure headers of `/api`) in its one `writeHead`, and
- *    `Connection: close` while the server drains.
+ *    `Connection: close` while the server drains. A WebSocket upgrade a module takes (the realtime hub's) leaves
+ *    the HTTP path before all of this, through node:http's `upgrade` event.
  * 2. **Direct answer** (direct.ts), on the reference listener only (never through `app.request()`). A `GET` on
  *    a fixed path, registered through `registerRoute` with the built-in bearer guard first, is answered on the
  *    Node response without Hono when that is exactly what the usual way would answer: 401/40006 for a token
