@@ -48,13 +48,15 @@
  *    `leave`) sees the failure's answer. Hono returns the `Response`, node-server writes it to the Node
  *    response, and the response class adds the preset headers in the same `writeHead`.
  *
- * **Where a route's policy is read.** At registration (register.ts `registerRoute`), from the route's
- * definition and its `RouteOptions`: the auth marker, permission code and re-authentication give the guards,
- * the paged query's ceiling bounds its schema, `direct` enters it in direct.ts `DirectRoutes`. Per request, by
- * the stages' `applies` and bodies, from the method and path: the body limit takes every write under `/api`
- * (the upload and import paths app.ts lists get their own limits); the operation log every write under `/api`
- * and the reads in op-log.ts `LOGGED_READS`, bodies summarised per `SUMMARISED_BODIES`; the rate limit and the
- * SQL scope all of `/api`; demo mode every write outside `/api/v1/auth/`.
+ * **Where a route's policy is read.** All of it comes from the route's own definition and `RouteOptions`,
+ * taken once by register.ts `registerRoute`: the auth marker, permission code and re-authentication give the
+ * guards, the paged query's ceiling bounds its schema, `direct` enters the route in direct.ts `DirectRoutes`,
+ * and `opLog` and `bodyLimit` go into the app's route table (`RouteTable.policies`, openapi/policy.ts). Per
+ * request the stages ask the table by method and path alone (`policies.of`: the policy of the first route the
+ * router matches): the body limit acts on every write under `/api`, with the route's `bodyLimit` in place of
+ * `Service:Api:MaxBodyBytes`; the operation log on every write under `/api` and the reads marked `opLog.read`,
+ * a body recorded as its `opLog.summary` when the route has one. The rate limit and the SQL scope take all of
+ * `/api`, demo mode every write outside `/api/v1/auth/`.
  */
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
