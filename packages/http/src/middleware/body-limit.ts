@@ -8,7 +8,7 @@
  *
  * A declared `Content-Length` over the route's limit is answered at once, before any of the body is read
  * (contract §11), with 413 and `Connection: close`: a client announcing 50 MB learns at once that they will be
- * refused. The reference listener then closes the connection without a reset (listen.ts, `lingeringClose`):
+ * refused. The reference listener then closes the connection without a reset (listen.ts, `lingerOnClose`):
  * it ends its side after the answer and reads and drops what the client still sends, at most
  * {@link LINGER_BYTES}, so the kernel never answers those bytes with a reset that would lose the answer.
  * A chunked body over the limit is refused once the limit is passed; the rest of it is read and thrown away (at
