@@ -1,11 +1,11 @@
-import { defineGrantContract } from './admin/grants.contract.js';
-import { defineRankContract } from './admin/rank.contract.js';
-import { defineRouteSeedContract } from './admin/routes.contract.js';
-import { defineScopeContract } from './admin/scope.contract.js';
-import { defineSessionAdminContract } from './admin/sessions.contract.js';
-import { defineStructureContract } from './admin/structure.contract.js';
-import { defineUniquenessContract } from './admin/uniqueness.contract.js';
-import { defineUserAdminContract } from './admin/users.contract.js';
+import { defineGrantContract } from './modules/admin/grants.contract.js';
+import { defineRankContract } from './modules/admin/rank.contract.js';
+import { defineRouteSeedContract } from './modules/admin/routes.contract.js';
+import { defineScopeContract } from './modules/admin/scope.contract.js';
+import { defineSessionAdminContract } from './modules/admin/sessions.contract.js';
+import { defineStructureContract } from './modules/admin/structure.contract.js';
+import { defineUniquenessContract } from './modules/admin/uniqueness.contract.js';
+import { defineUserAdminContract } from './modules/admin/users.contract.js';
 
 defineUserAdminContract('PostgreSQL', 'Redis');
 defineGrantContract('PostgreSQL', 'Redis');

@@ -1,5 +1,5 @@
-import { defineBatchContract } from './admin/batches.contract.js';
-import { defineRecycleContract } from './admin/recycle.contract.js';
+import { defineBatchContract } from './modules/admin/batches.contract.js';
+import { defineRecycleContract } from './modules/recycle-bin/recycle.contract.js';
 
 defineBatchContract('PostgreSQL', 'Redis');
 defineRecycleContract('PostgreSQL', 'Redis');

@@ -5,7 +5,6 @@
 
 /** The route-definition helpers consumers use for their own routes, from the same @hono/zod-openapi instance. */
 export { createRoute, z } from '@hono/zod-openapi';
-export { adminServicesFor } from './admin/services.js';
 export { type CreateAppOptions, createApp, type SvcApp } from './app.js';
 export { type AppContext, type AppEnv, type AppVariables, readHeader } from './context.js';
 export type { CoreServices, HealthCheck, HttpDeps } from './deps.js';
@@ -60,6 +59,7 @@ export {
 export type { NoticeServices } from './modules/notice/index.js';
 export { HUB_PATH, HubCloseCode, type RealtimeHub } from './modules/realtime/hub.js';
 export type { RealtimeServices } from './modules/realtime/index.js';
+export type { RecycleBinServices } from './modules/recycle-bin/index.js';
 export type { AuthMarker, RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export type { BodyLimit, OpLogPolicy, RoutePolicy } from './openapi/policy.js';

@@ -1,3 +1,3 @@
-import { defineLargeRoleContract } from './admin/large-role.contract.js';
+import { defineLargeRoleContract } from './modules/admin/large-role.contract.js';
 
 defineLargeRoleContract('PostgreSQL', 'Redis');

@@ -44,7 +44,7 @@ import type { HttpDeps } from '../deps.js';
 import { type ComposedModules, composeModules, planModules } from '../module/compose.js';
 import type { ModuleCore } from '../module/core.js';
 import type { AnyModule } from '../module/define.js';
-import { BUILT_IN_MODULES, jobModule } from '../modules/index.js';
+import { BUILT_IN_MODULES, jobModule, recycleBinModule } from '../modules/index.js';
 import { HTTP_DEPS } from '../modules/legacy.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
@@ -375,6 +375,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const modules = composeModules(plan, moduleCore, {
     logger: startup,
     sections: (section) => config.section(section),
+    recycleBin: (servicesIfOn) => servicesIfOn(recycleBinModule)?.recycleBin,
   });
   const deps: HttpDeps = {
     config,

@@ -1,8 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, defineErrorCodes, ok } from '@svc/kernel';
+import { BusinessError, defineErrorCodes, ErrorCode, ok } from '@svc/kernel';
+import type { RecycleBinType } from '@svc/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartupError } from '../host/startup-error.js';
-import { adminModule, dashboardModule } from '../modules/index.js';
+import { adminModule, dashboardModule, recycleBinModule } from '../modules/index.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { bearer, login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
@@ -35,7 +36,31 @@ const emptyRoute = defineRoute(
 
 interface ShopServices {
   stock(): Promise<{ max: number; seeded: boolean }>;
+  /** Ids of the shop's items in the recycle bin. */
+  binned: Set<number>;
 }
+
+/** A consumer's recycle-bin type over rows kept in memory. */
+const memoryType = (type: string, binned: Set<number>): RecycleBinType => ({
+  type,
+  title: 'Shop items',
+  async page() {
+    const items = [...binned].map((id) => ({
+      id,
+      title: `item ${id}`,
+      subtitle: null,
+      deleteTime: null,
+      deleteUserId: null,
+    }));
+    return { current: 1, size: 20, total: items.length, pages: 1, items };
+  },
+  async restore(_actor, id) {
+    if (!binned.delete(id)) throw new BusinessError(ErrorCode.RecycleNotFound);
+  },
+  async purge(_actor, id) {
+    if (!binned.delete(id)) throw new BusinessError(ErrorCode.RecycleNotFound);
+  },
+});
 
 const shopModule = defineModule({
   name: 'Shop',
@@ -54,11 +79,13 @@ const shopModule = defineModule({
   services: ({ core, options, use }): ShopServices => {
     calls.push('build Shop');
     const admin = use(adminModule);
-    expect(admin.admin.recycleBin).toBeDefined();
+    expect(admin.admin.recycleTypes.map((t) => t.type)).toContain('user');
     return {
       stock: async () => ({ max: options.MaxItems, seeded: (await core.repos.menus.listAll()).length > 0 }),
+      binned: new Set([3]),
     };
   },
+  recycleTypes: (shop) => [memoryType('shop-item', shop.binned)],
   routes: [stockRoute, emptyRoute],
   health: () => [
     { name: 'shop', check: async () => (healthy ? undefined : Promise.reject(new Error('down'))) },
@@ -111,6 +138,32 @@ describe('a module of the consumer', () => {
     expect(tree.find((m) => m.id === 9101)?.permission).toBe('GET:/api/v1/shop/stock');
   });
 
+  it('puts its recycle-bin type into the bin, served by the bin routes', async () => {
+    const types = (await (
+      await t.request('/api/v1/sys/recycle/types', { headers: bearer(token) })
+    ).json()) as {
+      data: { type: string; title: string; codes: string[] }[];
+    };
+    expect(types.data.find((x) => x.type === 'shop-item')).toEqual({
+      type: 'shop-item',
+      title: 'Shop items',
+      codes: [],
+    });
+    // After the built-in types (module order: Admin's first).
+    expect(types.data[0]?.type).toBe('user');
+    expect(types.data.at(-1)?.type).toBe('shop-item');
+    const page = await t.request('/api/v1/sys/recycle/shop-item/page', { headers: bearer(token) });
+    expect(
+      ((await page.json()) as { data: { items: { id: number }[] } }).data.items.map((i) => i.id),
+    ).toEqual([3]);
+    const restore = await t.request('/api/v1/sys/recycle/shop-item/3/restore', {
+      method: 'POST',
+      headers: bearer(token),
+    });
+    expect(((await restore.json()) as { code: number }).code).toBe(0);
+    expect(t.server.modules.servicesOf(shopModule).binned.size).toBe(0);
+  });
+
   it('makes readiness fail when its health check does', async () => {
     expect((await t.request('/health/ready')).status).toBe(200);
     healthy = false;
@@ -141,6 +194,40 @@ describe('a disabled module', () => {
       expect((await t.server.database.repos.menus.listAll()).some((m) => m.id === 9101)).toBe(false);
       expect(t.server.deps.errors.catalog().some((c) => c.code === 61001)).toBe(false);
       expect(t.server.modules.servicesIfOn(shopModule)).toBeUndefined();
+      // Its recycle-bin type is not registered: not listed, its rows neither paged nor restorable (42022).
+      expect(
+        t.server.modules
+          .servicesOf(recycleBinModule)
+          .recycleBin.list()
+          .map((x) => x.type),
+      ).not.toContain('shop-item');
+      for (const [method, path] of [
+        ['GET', '/api/v1/sys/recycle/shop-item/page'],
+        ['POST', '/api/v1/sys/recycle/shop-item/3/restore'],
+      ] as const) {
+        const res = await t.request(path, { method, headers: bearer(token) });
+        expect(((await res.json()) as { code: number }).code, path).toBe(42022);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a built-in module switched off', () => {
+  it('leaves its recycle-bin types out of the bin (42022) while the others stay', async () => {
+    const t = await startTestServer({ env: { Service__Api__DisabledModules__0: 'Notice' } });
+    try {
+      const token = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      const types = (await (
+        await t.request('/api/v1/sys/recycle/types', { headers: bearer(token) })
+      ).json()) as {
+        data: { type: string }[];
+      };
+      expect(types.data.map((x) => x.type)).not.toContain('notice');
+      expect(types.data.map((x) => x.type)).toContain('job');
+      const res = await t.request('/api/v1/sys/recycle/notice/page', { headers: bearer(token) });
+      expect(((await res.json()) as { code: number }).code).toBe(42022);
     } finally {
       await t.close();
     }
@@ -208,6 +295,31 @@ describe('start-up refuses', () => {
         env: { Service__Realtime__Enabled: 'true' },
       },
       /Realtime message kind resync is claimed by module Realtime and by module Orders/,
+    ));
+
+  it('a recycle-bin type a built-in module declares, naming both', () =>
+    refused(
+      {
+        modules: [defineModule({ name: 'Orders', recycleTypes: () => [memoryType('Position', new Set())] })],
+      },
+      /Recycle-bin type "position" is declared by module Admin and by module Orders/,
+    ));
+
+  it('two modules claiming one recycle-bin type, naming both', () =>
+    refused(
+      {
+        modules: [
+          shopModule,
+          defineModule({ name: 'Orders', recycleTypes: () => [memoryType('shop-item', new Set())] }),
+        ],
+      },
+      /Recycle-bin type "shop-item" is declared by module Shop and by module Orders/,
+    ));
+
+  it('a recycle-bin type that is not a path segment, naming its module', () =>
+    refused(
+      { modules: [defineModule({ name: 'Orders', recycleTypes: () => [memoryType('a/b', new Set())] })] },
+      /Module Orders: Recycle-bin type "a\/b" is not a path segment/,
     ));
 
   it('a module whose dependency is off', () =>

@@ -1,9 +1,10 @@
 /**
  * The composition root of modules. `planModules` reads the definitions before anything is built: which modules
  * are on (the one reader of `Service:Api:DisabledModules`), in which order they are built (dependencies first),
- * and it refuses two modules claiming one name, error code, route or realtime message kind, naming both. `buildModules` then builds
- * each enabled module's services once, in that order, into a table owned by the server; `registerModuleRoutes`
- * registers their routes in the order the modules were given.
+ * and it refuses two modules claiming one name, error code, route or realtime message kind, naming both.
+ * `buildModules` then builds each enabled module's services once, in that order, into a table owned by the server,
+ * then puts the enabled modules' recycle-bin types into the bin; `registerRoutes` registers their routes in the
+ * order the modules were given.
  */
 import {
   type Database,
@@ -13,6 +14,7 @@ import {
   type SeedMenu,
 } from '@svc/data';
 import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
+import type { RecycleBinRegistry, RecycleBinType } from '@svc/security';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
@@ -212,7 +214,17 @@ interface Built {
 export function composeModules(
   plan: ModulePlan,
   core: ModuleCore,
-  options: { logger: Logger; sections: (section: string) => unknown },
+  options: {
+    logger: Logger;
+    sections: (section: string) => unknown;
+    /**
+     * The recycle bin the enabled modules' `recycleTypes` go into, once all are built (module `RecycleBin`'s,
+     * found through `servicesIfOn`); undefined when there is none, and then no type is registered.
+     */
+    recycleBin?: (
+      servicesIfOn: <M extends AnyModule>(module: M) => ServicesOf<M> | undefined,
+    ) => Pick<RecycleBinRegistry, 'register'> | undefined;
+  },
 ): ComposedModules {
   const built = new Map<AnyModule, Built>();
   const byName = new Map(plan.enabled.map((m) => [lower(m.name), m]));
@@ -257,6 +269,17 @@ export function composeModules(
       built.set(module, { services, build });
     }
     jobs = collectJobs(plan.enabled, built);
+    const types = recycleTypesOf(plan.enabled, built);
+    const bin = options.recycleBin?.(servicesIfOn);
+    if (!bin) return;
+    for (const { module, type } of types) {
+      try {
+        bin.register(type);
+      } catch (error) {
+        // The bin's own refusal: a name that is not a path segment.
+        throw new StartupError(`Module ${module}: ${(error as Error).message}`, { cause: error });
+      }
+    }
   };
   // The module running the jobs starts after the modules whose handlers it runs, and stops before they close.
   const startOrder = [
@@ -340,6 +363,35 @@ function collectJobs(enabled: readonly AnyModule[], built: ReadonlyMap<AnyModule
     if (module.jobAlert) alerts.push(module.jobAlert(b.services, b.build));
   }
   return { handlers, reclaimers, alerts };
+}
+
+/**
+ * The recycle-bin types of the enabled modules, in the order the modules were given; two claiming one name (any
+ * case, as the bin matches them) fail start-up naming both.
+ */
+function recycleTypesOf(
+  modules: readonly AnyModule[],
+  built: ReadonlyMap<AnyModule, Built>,
+): { module: string; type: RecycleBinType }[] {
+  const owner = new Map<string, string>();
+  const types: { module: string; type: RecycleBinType }[] = [];
+  for (const module of modules) {
+    if (!module.recycleTypes) continue;
+    const b = built.get(module) as Built;
+    for (const type of module.recycleTypes(b.services, b.build)) {
+      const key = type.type.trim().toLowerCase();
+      const taken = owner.get(key);
+      if (taken !== undefined)
+        throw new StartupError(
+          taken === module.name
+            ? `Module ${module.name} declares recycle-bin type "${key}" twice.`
+            : `Recycle-bin type "${key}" is declared by module ${taken} and by module ${module.name}.`,
+        );
+      owner.set(key, module.name);
+      types.push({ module: module.name, type });
+    }
+  }
+  return types;
 }
 
 function parseOptions(module: AnyModule, sections: (section: string) => unknown): unknown {

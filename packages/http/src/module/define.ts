@@ -11,6 +11,7 @@ import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { SeedMenu } from '@svc/data';
 import type { Configuration, DbType, ErrorCodeSet } from '@svc/kernel';
 import type { AlertAdministrators, JobHandlerEntry, JobReclaimer } from '@svc/modules';
+import type { RecycleBinType } from '@svc/security';
 import type { z } from 'zod';
 import type { AppEnv } from '../context.js';
 import { type RegisterContext, type RouteOptions, registerRoute } from '../openapi/register.js';
@@ -148,6 +149,13 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
    * closes before them, so no handler runs before its module started or after it closed. @default false
    */
   runsJobs?: boolean;
+  /**
+   * The module's recycle-bin types (`softDeleteRecycleType` of @svc/security, or a hand-written
+   * `RecycleBinType`), made from its services once every module is built and registered into the bin of module
+   * `RecycleBin` while that is on. A module that is off registers none; two modules claiming one type name fail
+   * start-up naming both.
+   */
+  recycleTypes?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly RecycleBinType[];
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
+import { type AdminHarness, startAdminServer } from '../modules/admin/harness.contract.js';
 import { bearer, json } from '../testing/auth.js';
 import { opsServicesFor, uploadReclaimer } from './services.js';
 

@@ -5,7 +5,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
+import { type AdminHarness, startAdminServer } from '../modules/admin/harness.contract.js';
 import { bearer, json } from '../testing/auth.js';
 
 const FILE_CODES = [

@@ -15,7 +15,7 @@ import type { NewOpLog } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
+import { type AdminHarness, startAdminServer } from '../modules/admin/harness.contract.js';
 import { bearer } from '../testing/auth.js';
 
 const LOG_CODES = [

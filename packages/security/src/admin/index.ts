@@ -1,7 +1,7 @@
 /**
  * The administration services, built once per server from the shared deps: users, roles, menus,
- * organisations, positions, online sessions, the personal centre, the recycle bin (users and roles
- * registered) and the actor factory that gives each request its codes and data scope.
+ * organisations, positions, online sessions, the personal centre, the recycle-bin types of the administration's
+ * own tables and the actor factory that gives each request its codes and data scope.
  */
 import { effectiveIterations, PBKDF2_DEFAULT_ITERATIONS } from '@svc/kernel';
 import { type AdminActorFactory, createAdminActorFactory } from './actor.js';
@@ -13,13 +13,7 @@ import { createOnlineSessionService, type OnlineSessionService } from './online-
 import { createOrgAdminService, type OrgAdminService } from './orgs.js';
 import { createPersonalService, type PersonalService } from './personal.js';
 import { createPositionAdminService, type PositionAdminService } from './positions.js';
-import {
-  adminRecycleEntries,
-  createRecycleBinRegistry,
-  type RecycleBinRegistry,
-  roleRecycleType,
-  userRecycleType,
-} from './recycle-bin.js';
+import { adminRecycleEntries, type RecycleBinType, roleRecycleType, userRecycleType } from './recycle-bin.js';
 import { createRoleAdminService, type RoleAdminService } from './roles.js';
 import { createUserAdminService, type UserAdminService } from './users.js';
 
@@ -35,8 +29,11 @@ export interface AdminServices {
   personal: PersonalService;
   /** The dashboard summary within the caller's data scope. */
   dashboard: DashboardService;
-  /** Register consumer types here (`recycleBin.register({ type: 'order', … })`). */
-  recycleBin: RecycleBinRegistry;
+  /**
+   * The recycle-bin types of the administration's own tables (users, roles, organisations, positions, menus),
+   * for a recycle bin to register (`createRecycleBinRegistry`); in a server, module `Admin` declares them.
+   */
+  recycleTypes: readonly RecycleBinType[];
 }
 
 /**
@@ -54,10 +51,6 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     menusChanged: deps.menusChanged ?? (async () => {}),
   };
   const scopes = createDataScopeResolver({ repos: resolved.repos });
-  const recycleBin = createRecycleBinRegistry();
-  recycleBin.register(userRecycleType(resolved));
-  recycleBin.register(roleRecycleType(resolved));
-  for (const type of adminRecycleEntries(resolved)) recycleBin.register(type);
   return {
     actorOf: createAdminActorFactory({ permissions: resolved.permissions, scopes }),
     scopes,
@@ -69,7 +62,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
     onlineSessions: createOnlineSessionService(resolved),
     personal: createPersonalService(resolved),
     dashboard: createDashboardService(resolved),
-    recycleBin,
+    recycleTypes: [userRecycleType(resolved), roleRecycleType(resolved), ...adminRecycleEntries(resolved)],
   };
 }
 

@@ -2,8 +2,8 @@
  * The recycle bin: a registry of soft-deletable types. Each type pages its soft-deleted rows, restores one
  * (a unique key now taken by a live row → 42021) and purges one for good. Users and roles are hand-written
  * types; every other soft-deletable table is one `SoftDeleteBinEntry` (table key, display, hooks) over the
- * generic trash repository — organisations, positions and menus here, dictionaries, files and modules in the
- * HTTP layer, jobs and notices wherever they are built. Unknown type → 42022; not in the bin → 42020.
+ * generic trash repository — organisations, positions and menus here, the other tables in the module that owns
+ * them (a server module's `recycleTypes`). Unknown type → 42022; not in the bin → 42020.
  */
 import {
   isInDataScope,

@@ -5,9 +5,9 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../../admin/harness.contract.js';
 import { bearer, login } from '../../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD } from '../../testing/index.js';
+import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const day = (offset: number, hour = 9) => new Date(Date.UTC(2026, 2, 10 + offset, hour));

@@ -9,7 +9,6 @@ import type { DbType } from '@svc/kernel';
 import { EXPORT_PAGE_SIZE, MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from '@svc/modules';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../../admin/harness.contract.js';
 import { opsServicesFor } from '../../ops/services.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import {
@@ -18,6 +17,7 @@ import {
   startTestServer,
   TEST_ADMIN_PASSWORD,
 } from '../../testing/index.js';
+import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 
 const HEADERS = USER_IMPORT_COLUMNS.map((c) => c.header);
 

@@ -14,6 +14,7 @@ import { defineModule } from '../../module/define.js';
 import { logRetentionReclaimer, uploadReclaimer } from '../../ops/services.js';
 import { noticeModule } from '../notice/index.js';
 import { uploadModule } from '../ops/index.js';
+import { jobRecycleTypes } from './recycle-types.js';
 import * as batchDelete from './routes/batch-delete.js';
 import * as create from './routes/create.js';
 import * as dashboard from './routes/dashboard.js';
@@ -75,6 +76,7 @@ export const jobModule = defineModule({
         : []),
     ];
   },
+  recycleTypes: (_jobs, { core }) => jobRecycleTypes(core),
   routes: [
     page,
     handlers,

@@ -6,9 +6,9 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminServicesFor } from '../../admin/services.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import { setRuntimeConfig, TEST_ADMIN_PASSWORD, type TestServer } from '../../testing/index.js';
+import { recycleBinModule } from '../recycle-bin/index.js';
 import { addUser, post, startMfaServer, testClock } from './helpers.contract.js';
 
 export function defineRecycleReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'): void {
@@ -95,7 +95,7 @@ export function defineRecycleReauthContract(dbType: DbType, cache: 'Memory' | 'R
     });
 
     it('marks exactly the kernel types whose writes are high-sensitivity', () => {
-      const bin = adminServicesFor(t.server.deps).recycleBin;
+      const bin = t.server.modules.servicesOf(recycleBinModule).recycleBin;
       const marked = bin
         .list()
         .filter(({ type }) => bin.get(type).reauth === true)

@@ -9,6 +9,7 @@ import { NOTICE_CHANGED, type NoticeDeps, NoticeErrorCode, noticeAlert } from '@
 import { defineModule } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
 import { realtimeModule } from '../realtime/index.js';
+import { noticeRecycleTypes } from './recycle-types.js';
 import * as remove from './routes/delete.js';
 import * as mine from './routes/mine.js';
 import * as page from './routes/page.js';
@@ -38,5 +39,6 @@ export const noticeModule = defineModule({
       repos: core.repos,
     };
   },
+  recycleTypes: ({ notices }, { core }) => noticeRecycleTypes({ ...notices, repos: core.repos }),
   routes: [page, mine, unread, readAll, publish, read, remove],
 });

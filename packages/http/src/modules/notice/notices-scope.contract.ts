@@ -13,7 +13,7 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer } from '../../admin/harness.contract.js';
+import { type AdminHarness, startAdminServer } from '../admin/harness.contract.js';
 
 const NOTICE_CODES = [
   'POST:/api/v1/sys/notice',

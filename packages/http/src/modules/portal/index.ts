@@ -5,6 +5,7 @@
  */
 import { defineModule } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
+import { portalRecycleTypes } from './recycle-types.js';
 import * as moduleCreate from './routes/module-create.js';
 import * as moduleDelete from './routes/module-delete.js';
 import * as moduleDetail from './routes/module-detail.js';
@@ -21,5 +22,6 @@ export const portalModule = defineModule({
     const { admin, portal } = use(adminModule);
     return { ...portal, actorOf: admin.actorOf };
   },
+  recycleTypes: (_portal, { core }) => portalRecycleTypes(core),
   routes: [moduleList, moduleCreate, moduleDetail, moduleUpdate, moduleDelete, myModules, myDefaultModule],
 });

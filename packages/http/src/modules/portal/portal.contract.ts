@@ -6,9 +6,9 @@
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../../admin/harness.contract.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD } from '../../testing/index.js';
+import { type AdminHarness, startAdminServer, USER_PASSWORD } from '../admin/harness.contract.js';
 
 const MODULE_CODES = [
   'GET:/api/v1/sys/module/list',

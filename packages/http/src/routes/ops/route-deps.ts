@@ -2,9 +2,9 @@
 import type { DataScopeFilter } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import type { Context } from 'hono';
-import { adminServicesFor } from '../../admin/services.js';
 import type { AppEnv } from '../../context.js';
 import type { HttpDeps } from '../../deps.js';
+import { adminModule } from '../../modules/admin/index.js';
 import { assertConfigKeyWritableBy } from '../../ops/config-keys.js';
 import type { OpsServices } from '../../ops/services.js';
 import { requirePrincipal } from '../../security/principal.js';
@@ -19,7 +19,7 @@ export const actorOf = (c: Context<AppEnv>): number | null => c.get('principal')
 
 /** The caller's data scope (files follow their uploader's, contract §10). */
 export const scopeOf = (c: Context<AppEnv>, d: OpsRouteDeps): Promise<DataScopeFilter> =>
-  adminServicesFor(d.http).scopes.forPrincipal(requirePrincipal(c));
+  d.http.modules.servicesOf(adminModule).admin.scopes.forPrincipal(requirePrincipal(c));
 
 /**
  * Refuses (41005, `reason: clear-beyond-scope`) a caller whose data scope is narrower than All; the super admin's

@@ -1,10 +1,10 @@
 /** `GET /api/v1/dashboard/summary`: counts and the 7-day login trend within the caller's data scope. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { AdminRouteDeps } from '../../../admin/route-deps.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { requirePrincipal } from '../../../security/principal.js';
+import type { AdminRouteDeps } from '../../admin/services.js';
 
 const seven = <T extends z.ZodType>(item: T) => z.array(item).length(7);
 

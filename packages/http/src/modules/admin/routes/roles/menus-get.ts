@@ -1,0 +1,24 @@
+/** `GET /api/v1/sys/role/{id}/menus`: ids of the menus granted to the role. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { IdParamSchema } from '../../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../../openapi/register.js';
+import { envelopeResponses } from '../../../../openapi/schemas.js';
+import type { AdminRouteDeps } from '../../services.js';
+import { actorOf } from '../actor.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/api/v1/sys/role/{id}/menus',
+  tags: ['Roles'],
+  summary: 'Menus granted to a role',
+  request: { params: IdParamSchema },
+  responses: envelopeResponses(z.object({ menuIds: z.array(z.number().int()) })),
+});
+
+export function register(ctx: RegisterContext, deps: Pick<AdminRouteDeps, 'admin'>): void {
+  registerRoute(ctx, route, { auth: 'permission' }, async (c) => {
+    const menuIds = await deps.admin.roles.menus(actorOf(c, deps), c.req.valid('param').id);
+    return c.json(ok({ menuIds }), 200);
+  });
+}

@@ -1,0 +1,29 @@
+/** `POST /api/v1/sys/user/batch-delete`: soft-deletes several users; any id refused refuses the whole batch. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ok } from '@svc/kernel';
+import { IdListSchema } from '../../../../admin/schemas.js';
+import { type RegisterContext, registerRoute } from '../../../../openapi/register.js';
+import { envelopeResponses } from '../../../../openapi/schemas.js';
+import type { AdminRouteDeps } from '../../services.js';
+import { actorOf } from '../actor.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/api/v1/sys/user/batch-delete',
+  tags: ['Users'],
+  summary: 'Delete several users',
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.object({ ids: IdListSchema.min(1) }).strict() } },
+    },
+  },
+  responses: envelopeResponses(z.object({ deleted: z.number().int() })),
+});
+
+export function register(ctx: RegisterContext, deps: Pick<AdminRouteDeps, 'admin'>): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true }, async (c) => {
+    const deleted = await deps.admin.users.removeMany(actorOf(c, deps), c.req.valid('json').ids);
+    return c.json(ok({ deleted }), 200);
+  });
+}
