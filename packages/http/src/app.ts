@@ -25,7 +25,6 @@ import { registerMetricsRoute } from './observability/metrics-route.js';
 import { pageSizeExceeded } from './openapi/query.js';
 import { type RegisterContext, RouteTable } from './openapi/register.js';
 import { opLog } from './ops/op-log.js';
-import { opsServicesFor } from './ops/services.js';
 import { sqlRequestScope } from './ops/sql-scope.js';
 import { registerDocs } from './routes/docs/openapi.js';
 import { demoMode, demoModeApplies } from './security/demo-mode.js';
@@ -148,7 +147,7 @@ function pipelineStages(
   // Every authenticated write, built-in or consumer; see ops/op-log.ts for why here and not in registerRoute.
   if (deps.config.service.Logging.OpLog.Enabled) {
     const stage = opLog({
-      writer: opsServicesFor(deps).opLog,
+      writer: deps.core.opLog,
       paramMaxChars: deps.config.service.Logging.OpLog.ParamMaxChars,
       resolveClientIp: deps.security.resolveClientIp,
       app,

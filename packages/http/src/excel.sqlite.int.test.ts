@@ -1,5 +1,5 @@
 import { defineImportContract } from './modules/import/import.contract.js';
-import { defineChunksContract } from './ops/chunks.contract.js';
+import { defineChunksContract } from './modules/upload/chunks.contract.js';
 
 defineImportContract('Sqlite', 'Memory');
 defineChunksContract('Sqlite', 'Memory');

@@ -77,8 +77,6 @@ export {
   envelopeOf,
   envelopeResponses,
 } from './openapi/schemas.js';
-export type { ChunkUploads, Reclaimer } from './ops/chunks.js';
-export { type OpsServices, opsServicesFor, uploadReclaimer } from './ops/services.js';
 export { SCALAR_PACKAGE, SCALAR_RANGE } from './routes/docs/scalar-bundle.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';

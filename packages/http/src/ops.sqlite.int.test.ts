@@ -1,9 +1,9 @@
+import { defineConfigContract } from './modules/config/config.contract.js';
+import { defineLoginLogContract } from './modules/log/login-log.contract.js';
+import { defineLogsScopeContract } from './modules/log/logs-scope.contract.js';
+import { defineFilesContract } from './modules/upload/files.contract.js';
+import { defineFilesScopeContract } from './modules/upload/files-scope.contract.js';
 import { defineRoutePolicyContract } from './openapi/policy.contract.js';
-import { defineConfigContract } from './ops/config.contract.js';
-import { defineFilesContract } from './ops/files.contract.js';
-import { defineFilesScopeContract } from './ops/files-scope.contract.js';
-import { defineLoginLogContract } from './ops/login-log.contract.js';
-import { defineLogsScopeContract } from './ops/logs-scope.contract.js';
 import { defineOpLogContract } from './ops/oplog.contract.js';
 import { defineSqlAndEventsContract } from './ops/sql-events.contract.js';
 

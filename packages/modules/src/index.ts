@@ -1,13 +1,18 @@
 /**
  * @svc/modules: the framework-free engines of the built-in modules (scheduled jobs, Excel import and export,
- * external login, files and chunked upload, notices, realtime messages). They know no HTTP framework: the module
- * definitions and routes that serve them live in @svc/http (`packages/http/src/modules/<name>/`), and a worker
- * process or a script can use an engine without them. Libraries only one module needs are optional peers, loaded
- * when that module is on.
+ * external login, files and chunked upload, notices, realtime messages, the cache actions, config-key rules, log
+ * retention and the server monitor). They know no HTTP framework: the module definitions and routes that serve
+ * them live in @svc/http (`packages/http/src/modules/<name>/`), and a worker process or a script can use an
+ * engine without them. Libraries only one module needs are optional peers, loaded when that module is on.
  */
+export * from './cache/index.js';
+export * from './config/index.js';
+export * from './dict/index.js';
 export * from './external-auth/index.js';
 export * from './import/index.js';
 export * from './job/index.js';
+export * from './log/index.js';
+export * from './monitor/index.js';
 export * from './notice/codes.js';
 export {
   assertRestorableWithin,
@@ -50,3 +55,4 @@ export {
   type MessageRate,
   takeMessage,
 } from './realtime/message-bucket.js';
+export * from './upload/index.js';

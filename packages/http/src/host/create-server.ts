@@ -49,13 +49,13 @@ import { HTTP_DEPS } from '../modules/legacy.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
-import { opsServicesFor } from '../ops/services.js';
 import { createRouteGuards } from '../security/guards.js';
 import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
 import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
 import { checkModuleLibraries } from './module-libraries.js';
+import { createServiceOpLog } from './op-log-writer.js';
 import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
 
@@ -344,6 +344,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       },
     },
   ];
+  // Built once for the server: the op-log stage, module Monitor and the shutdown drain share it.
+  const opLog = createServiceOpLog({ repo: repos.opLogs, config, logger });
   const coreServices: HttpDeps['core'] = {
     database: database.database,
     repos,
@@ -354,6 +356,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     permissions: security.permissions,
     jwtKey,
     mfa,
+    opLog,
   };
   const exceptions = createExceptionRecorder({
     sink: database.repos.exceptionLogs,
@@ -395,6 +398,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   try {
     await modules.build();
   } catch (error) {
+    opLog.close();
     durableLogin.writer.close();
     await Promise.allSettled([cache.close(), database.close()]);
     throw asStartupError(error);
@@ -414,7 +418,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       database: database.database,
       cache,
       rateLimiter: security.http.rateLimiter,
-      opLog: opsServicesFor(deps).opLog,
+      opLog,
       loginLog: durableLogin.writer,
     });
   }
@@ -439,7 +443,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     configStore,
     security,
     jwtKey,
-    logWriters: { opLog: opsServicesFor(deps).opLog, loginLog: durableLogin.writer },
+    logWriters: { opLog, loginLog: durableLogin.writer },
     metrics,
     modules,
     jobs: modules.servicesIfOn(jobModule)?.jobs,
@@ -450,17 +454,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       // before the pools close.
       await modules.close();
       // Spec: the operation-log queue gets 5 s to drain before the pools close; what is left is spilled.
-      const ops = opsServicesFor(deps);
       await Promise.all([
-        ops.opLog.drain(OP_LOG_DRAIN_MS).catch(() => {}),
+        opLog.drain(OP_LOG_DRAIN_MS).catch(() => {}),
         durableLogin.writer.drain(OP_LOG_DRAIN_MS).catch(() => {}),
       ]);
-      ops.opLog.close();
+      opLog.close();
       durableLogin.writer.close();
       // The repeats counted in open exception windows get their summary rows before the pool closes.
       await deps.exceptions.flush?.(true).catch(() => {});
       deps.exceptions.close?.();
-      await ops.close();
       await configStore.close().catch(() => {});
       await Promise.allSettled([cache.close(), database.close()]);
     },

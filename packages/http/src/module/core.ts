@@ -5,7 +5,7 @@
 import type { ConfigStore, Database, Repositories } from '@svc/data';
 import type { Cache, ResilientCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
-import type { ExceptionRecorder } from '@svc/logging';
+import type { ExceptionRecorder, OpLogWriter } from '@svc/logging';
 import type { MfaServices, PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import type { HttpSecurity } from '../security/deps.js';
@@ -25,6 +25,11 @@ export interface CoreServices {
   jwtKey: ResolvedJwtKey;
   /** Captcha, SMS and TOTP steps, re-authentication and the high-sensitivity list (the login hooks' instance). */
   mfa: MfaServices;
+  /**
+   * The operation-log writer (built once by the composition root): the op-log stage queues into it, module
+   * `Monitor` reports its state, the host drains it at shutdown.
+   */
+  opLog: OpLogWriter;
 }
 
 /**

@@ -9,7 +9,6 @@ import { ok } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoute, z } from '../index.js';
 import { defineModule, defineRoute } from '../module/define.js';
-import { opsServicesFor } from '../ops/services.js';
 import { bearer, json, login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 import { envelopeResponses } from './schemas.js';
@@ -110,7 +109,7 @@ export function defineRoutePolicyContract(dbType: DbType, cache: 'Memory' | 'Red
     afterAll(() => t?.close());
 
     const ops = async () => {
-      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      await t.server.deps.core.opLog.drain(5000);
       const res = await t.request('/api/v1/sys/log/op/page?size=200', { headers: admin });
       return (await json(res)).data.items as Record<string, unknown>[];
     };

@@ -67,3 +67,9 @@ export function envelopeResponses<T extends z.ZodType>(
     ...commonErrorResponses,
   } as const;
 }
+
+/** `{cleared}` of the cache actions and log clears. */
+export const ClearedSchema = z.object({ cleared: z.number().int() }).openapi('Cleared');
+
+/** `{id}` of a create. */
+export const IdSchema = z.object({ id: z.number().int() }).openapi('CreatedId');

@@ -13,7 +13,6 @@ import { registerRoute } from '../openapi/register.js';
 import { envelopeResponses } from '../openapi/schemas.js';
 import { bearer, json, login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
-import { opsServicesFor } from './services.js';
 
 const configure: NonNullable<CreateAppOptions['configure']> = (ctx) => {
   const echo = createRoute({
@@ -70,7 +69,7 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
     });
     afterAll(() => t?.close());
 
-    const flushed = () => opsServicesFor(t.server.deps).opLog.drain(5000);
+    const flushed = () => t.server.deps.core.opLog.drain(5000);
     const ops = async () => {
       await flushed();
       const res = await t.request('/api/v1/sys/log/op/page?size=200', { headers: admin });
@@ -399,7 +398,7 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
     });
 
     it('paces the writer by Logging:OpLog:FlushIntervalMs (100 ms unless set); the drain writes what waits', async () => {
-      expect(opsServicesFor(t.server.deps).opLog.flushIntervalMs).toBe(100);
+      expect(t.server.deps.core.opLog.flushIntervalMs).toBe(100);
       const paced = await startTestServer({
         dbType,
         cache,
@@ -407,7 +406,7 @@ export function defineOpLogContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
         env: { Service__Logging__OpLog__FlushIntervalMs: '60000' },
       });
       try {
-        const writer = opsServicesFor(paced.server.deps).opLog;
+        const writer = paced.server.deps.core.opLog;
         expect(writer.flushIntervalMs).toBe(60_000);
         const token = bearer((await login(paced, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
         await paced.request('/api/v1/test/echo', { headers: token, json: { n: 1 } });

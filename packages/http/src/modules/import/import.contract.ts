@@ -9,7 +9,6 @@ import type { DbType } from '@svc/kernel';
 import { EXPORT_PAGE_SIZE, MAX_SHEET_COLUMNS, USER_IMPORT_COLUMNS } from '@svc/modules';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opsServicesFor } from '../../ops/services.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
@@ -683,7 +682,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       const rows = await readBack(res);
       expect(rows[0]).toEqual(['Path', 'Method']);
       expect(rows.some((r) => r[0] === '/api/v1/sys/user/import/commit')).toBe(true);
-      await opsServicesFor(h.t.server.deps).opLog.drain(5000);
+      await h.t.server.deps.core.opLog.drain(5000);
       const page = await h.ok('GET', '/api/v1/sys/log/op/page?size=50');
       expect(page.items.some((r: { path: string }) => r.path === '/api/v1/sys/log/op/export')).toBe(true);
       // A commit is logged with its size, not with its rows of personal data.
@@ -697,7 +696,7 @@ export function defineImportContract(dbType: DbType, cache: 'Memory' | 'Redis'):
 
     it('exports each operation-log row once while rows are written between its pages', async () => {
       const opLogs = h.t.server.deps.core.repos.opLogs;
-      await opsServicesFor(h.t.server.deps).opLog.drain(5000);
+      await h.t.server.deps.core.opLog.drain(5000);
       const row = (path: string, success = true) => ({
         title: 'Export paging',
         httpMethod: 'POST',

@@ -8,12 +8,10 @@
  * alert goes to the alerts the modules declare, or else as a notice to the super administrators while module
  * `Notice` is on.
  */
-import { createJobSystem, JobErrorCode } from '@svc/modules';
+import { createJobSystem, JobErrorCode, logRetentionReclaimer } from '@svc/modules';
 import { asStartupError } from '../../host/startup-error.js';
 import { defineModule } from '../../module/define.js';
-import { logRetentionReclaimer, uploadReclaimer } from '../../ops/services.js';
 import { noticeModule } from '../notice/index.js';
-import { uploadModule } from '../ops/index.js';
 import { jobRecycleTypes } from './recycle-types.js';
 import * as batchDelete from './routes/batch-delete.js';
 import * as create from './routes/create.js';
@@ -35,7 +33,7 @@ export type { JobServices } from './services.js';
 export const jobModule = defineModule({
   name: 'Job',
   errorCodes: [JobErrorCode],
-  optional: [noticeModule, uploadModule],
+  optional: [noticeModule],
   runsJobs: true,
   services: ({ core, useOptional, moduleJobs }): JobServices => {
     const notice = useOptional(noticeModule)?.alertAdministrators;
@@ -67,15 +65,15 @@ export const jobModule = defineModule({
     return { jobs };
   },
   jobs: ({ jobs }) => [jobs.logCleanup],
-  reclaimers: (_services, { core, useOptional }) => {
-    const upload = useOptional(uploadModule);
-    return [
-      ...(upload ? [uploadReclaimer(upload)] : []),
-      ...(core.config.service.Logging.RetentionDays > 0
-        ? [logRetentionReclaimer({ core, config: core.config })]
-        : []),
-    ];
-  },
+  reclaimers: (_services, { core }) =>
+    core.config.service.Logging.RetentionDays > 0
+      ? [
+          logRetentionReclaimer({
+            repos: core.repos,
+            retentionDays: core.config.service.Logging.RetentionDays,
+          }),
+        ]
+      : [],
   recycleTypes: (_jobs, { core }) => jobRecycleTypes(core),
   routes: [
     page,

@@ -6,7 +6,6 @@
 import { createHighSensitivityRepository } from '@svc/data';
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opsServicesFor } from '../../ops/services.js';
 import { bearer, json, login } from '../../testing/auth.js';
 import {
   grantPermissions,
@@ -123,7 +122,7 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect(
         (await reauth(session.body.data.accessToken, { method: 'totp', totpCode: code })).body.code,
       ).toBe(0);
-      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      await t.server.deps.core.opLog.drain(5000);
       const page = await t.request('/api/v1/sys/log/op/page?size=200', { headers: as(admin) });
       const rows = (await json(page)).data.items as { path: string; paramJson: string | null }[];
       const row = rows.find((r) => r.path === '/api/v1/auth/reauth' && r.paramJson?.includes('totp'));
@@ -147,7 +146,7 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         traceId: 'w-1',
       });
       expect((await reauth(admin, { method: 'password', password: TEST_ADMIN_PASSWORD })).body.code).toBe(0);
-      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      await t.server.deps.core.opLog.drain(5000);
       const stolen = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
       const before = await rows();
       expect(Math.min(before.op, before.login, before.exception)).toBeGreaterThan(0);
@@ -157,7 +156,7 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
           expect(res.status, log).toBe(403);
           expect((await json(res)).code, log).toBe(40024);
         }
-        await opsServicesFor(t.server.deps).opLog.drain(5000);
+        await t.server.deps.core.opLog.drain(5000);
         const now = await rows();
         expect(now.login).toBeGreaterThanOrEqual(before.login);
         expect(now.exception).toBe(before.exception);
@@ -191,7 +190,7 @@ export function defineReauthContract(dbType: DbType, cache: 'Memory' | 'Redis'):
       expect((await reauth(stolen, { method: 'password', password: TEST_ADMIN_PASSWORD })).body.code).toBe(0);
       for (const log of wipes)
         expect((await json(await wipe(stolen, log))).data.cleared, log).toBeGreaterThan(0);
-      await opsServicesFor(t.server.deps).opLog.drain(5000);
+      await t.server.deps.core.opLog.drain(5000);
       const kept = (await db.select().from(tables.sysOpLog)).map(
         (r) => `${r.httpMethod} ${r.path} ${r.resultCode}`,
       );

@@ -1,0 +1,2 @@
+/** The cache actions of module `Cache`. */
+export { type CacheActions, type CacheActionsDeps, createCacheActions } from './actions.js';
