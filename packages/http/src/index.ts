@@ -63,6 +63,21 @@ export type { RecycleBinServices } from './modules/recycle-bin/index.js';
 export type { AuthMarker, RouteMeta } from './openapi/auth.js';
 export { buildDocument, errorCodeSchema } from './openapi/document.js';
 export type { BodyLimit, OpLogPolicy, RoutePolicy } from './openapi/policy.js';
+/**
+ * The contract's query and path parameters (§3) for a module's own routes: `pageQuerySchema(filters)` (paging
+ * plus filters, names case-insensitive, `size` bounded by `Service:Api:MaxPageSize` when the route registers),
+ * `pageSchema` (the page envelope around an item), `idPath` (`{id}`), and the filter types `textParam`,
+ * `intParam`, `idParam`, `boolParam` (malformed values answer 48000 naming the parameter).
+ */
+export {
+  boolParam,
+  idParam,
+  idPath,
+  intParam,
+  pageQuerySchema,
+  pageSchema,
+  textParam,
+} from './openapi/query.js';
 export {
   type RegisterContext,
   type RouteGuards,
