@@ -10,7 +10,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: resolve.conditions, externalConditions: resolve.conditions } },
   test: {
     globalSetup: ['./vitest.tmpdir.ts'],
-    include: ['packages/**/src/**/*.int.test.ts', 'apps/**/src/**/*.int.test.ts'],
+    include: [
+      'packages/**/src/**/*.int.test.ts',
+      'apps/**/src/**/*.int.test.ts',
+      'examples/**/src/**/*.int.test.ts',
+    ],
     exclude,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -7,7 +7,12 @@ export default defineConfig({
   ssr: { resolve: { conditions: resolve.conditions, externalConditions: resolve.conditions } },
   test: {
     globalSetup: ['./vitest.tmpdir.ts'],
-    include: ['packages/**/src/**/*.test.ts', 'apps/**/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'packages/**/src/**/*.test.ts',
+      'apps/**/src/**/*.test.ts',
+      'examples/**/src/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     exclude: [...exclude, '**/*.int.test.ts'],
     typecheck: {
       enabled: true,

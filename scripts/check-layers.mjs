@@ -13,6 +13,7 @@ const read = (p) => JSON.parse(readFileSync(p, 'utf8'));
 const units = [
   ...ORDER.map((n) => ({ name: n, dir: `packages/${n}`, rank: RANK[n] })),
   { name: 'host', dir: 'apps/host', rank: 6 },
+  { name: 'example shop', dir: 'examples/shop', rank: 6 },
 ];
 
 for (const unit of units) {
@@ -71,10 +72,37 @@ for (const dir of ['packages/web', 'apps/web']) {
   }
 }
 
+// The worked examples are a user's modules: they use the public API of the meta-package alone (`@svc/server` and
+// its subpaths), as an outside team would, never another @svc package or a workspace file by path.
+for (const dir of ['examples/shop']) {
+  const pkg = read(`${dir}/package.json`);
+  if (pkg.private !== true)
+    problems.push(`${dir}/package.json must be private (an example is never published)`);
+  for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    if (dep.startsWith('@svc/') && dep !== '@svc/server')
+      problems.push(`${dir} depends on ${dep}; an example uses @svc/server only`);
+  }
+  const tests = (d) =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? tests(join(d, e.name)) : /\.test\.ts$/.test(e.name) ? [join(d, e.name)] : [],
+    );
+  const configs = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+  for (const file of [...sources(`${dir}/src`), ...tests(`${dir}/src`), ...configs]) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](@svc\/[\w-]+)/g)) {
+      if (m[1] !== '@svc/server') problems.push(`${file} imports ${m[1]}; an example uses @svc/server only`);
+    }
+    if (/from\s+['"](\.\.\/)+(packages|apps)\//.test(text))
+      problems.push(`${file} reaches into the workspace by path`);
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Layer check failed:\n  - ${problems.join('\n  - ')}`);
   process.exit(1);
 }
 console.log(
-  `Layer check: ${units.length} units follow kernel <- data <- security, logging <- http <- server <- host.`,
+  `Layer check: ${units.length} units follow kernel <- data <- security, logging <- modules <- http <- server <- host, examples.`,
 );

@@ -114,7 +114,7 @@ describe('public packages', () => {
       cpSync(join(ROOT, 'pnpm-workspace.yaml'), join(work, 'pnpm-workspace.yaml'));
       mkdirSync(join(work, '.changeset'));
       cpSync(join(ROOT, '.changeset', 'config.json'), join(work, '.changeset', 'config.json'));
-      for (const dir of [...PUBLIC.map((p) => `packages/${p}`), 'apps/host', 'apps/web']) {
+      for (const dir of [...PUBLIC.map((p) => `packages/${p}`), 'apps/host', 'apps/web', 'examples/shop']) {
         mkdirSync(join(work, dir), { recursive: true });
         cpSync(join(ROOT, dir, 'package.json'), join(work, dir, 'package.json'));
       }
@@ -134,6 +134,9 @@ describe('public packages', () => {
       );
       expect(new Set(versions).size).toBe(1);
       expect(versions[0]).not.toBe(before);
+      // The worked example is private and ignored: never versioned, never published.
+      const example = JSON.parse(readFileSync(join(work, 'examples/shop/package.json'), 'utf8')) as Manifest;
+      expect(example.version).toBe(manifest('examples/shop').version);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -1,0 +1,74 @@
+/**
+ * Module `Shop`, a worked module of a user's, built only with the public API of `@svc/server`: two tables on the
+ * four dialects with their drizzle-kit migrations (applied under the module's own journal), CRUD routes under
+ * `/api/v1/shop/` guarded by permission codes, products scoped to the caller's organisations, re-authentication
+ * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299) and options under `Service:Shop`.
+ * `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
+ *
+ * @example
+ * import { createServer } from '@svc/server';
+ * import { shopModule } from '@svc-examples/shop';
+ * const server = await createServer({ modules: [shopModule] });
+ */
+import { adminModule, defineModule } from '@svc/server/http';
+import { z } from 'zod';
+import { createCategoryService } from './categories.js';
+import { ShopErrorCode } from './errors.js';
+import { shopMenus } from './menus.js';
+import { createProductService } from './products.js';
+import categoryCreate from './routes/category-create.js';
+import categoryDelete from './routes/category-delete.js';
+import categoryGet from './routes/category-get.js';
+import categoryPage from './routes/category-page.js';
+import categoryUpdate from './routes/category-update.js';
+import productCreate from './routes/product-create.js';
+import productDelete from './routes/product-delete.js';
+import productGet from './routes/product-get.js';
+import productPage from './routes/product-page.js';
+import productUpdate from './routes/product-update.js';
+import type { ShopServices } from './services.js';
+import { shopTables } from './tables.js';
+
+export type { CategoryService } from './categories.js';
+export { ShopErrorCode } from './errors.js';
+export { SHOP_MENU_IDS, shopMenus } from './menus.js';
+export { shopMessages } from './messages.js';
+export type { ProductService } from './products.js';
+export type { ShopServices } from './services.js';
+export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables.js';
+
+/** `Service:Shop`. */
+export const ShopOptionsSchema = z.object({
+  /** The most stock one product may hold (61004 above it). @default 1000000 */
+  MaxStock: z.coerce.number().int().min(0).max(2_147_483_647).default(1_000_000),
+});
+
+export const shopModule = defineModule({
+  name: 'Shop',
+  dependsOn: [adminModule],
+  options: { section: 'Shop', schema: ShopOptionsSchema },
+  tables: shopTables,
+  errorCodes: [ShopErrorCode],
+  seedMenus: shopMenus,
+  services: ({ core, options, tables, use }): ShopServices => {
+    const deps = { database: core.database, tables, now: core.now };
+    return {
+      categories: createCategoryService(deps),
+      products: createProductService({ ...deps, orgs: core.repos.orgs, maxStock: options.MaxStock }),
+      actorOf: use(adminModule).admin.actorOf,
+    };
+  },
+  // Fixed paths (`/page`) before the `{id}` routes that would take them.
+  routes: [
+    categoryPage,
+    categoryGet,
+    categoryCreate,
+    categoryUpdate,
+    categoryDelete,
+    productPage,
+    productGet,
+    productCreate,
+    productUpdate,
+    productDelete,
+  ],
+});

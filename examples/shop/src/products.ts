@@ -1,0 +1,156 @@
+/**
+ * Products: each belongs to a category and to an organisation, and a caller sees and changes only the products
+ * of the organisations in their data scope (the roles' scope the administration applies to users, resolved by
+ * the Admin module's actor and applied with `dataScopeCondition`). A product outside the scope answers as
+ * missing (61002), so its existence is not disclosed; placing one in an organisation outside the scope is
+ * refused (41005). Soft-deleted, audited.
+ */
+import {
+  containsIgnoreCase,
+  dataScopeCondition,
+  isInDataScope,
+  type Page,
+  type PageQuery,
+  paginate,
+  type Repositories,
+  restrictSort,
+} from '@svc/server/data';
+import { BusinessError, ErrorCode } from '@svc/server/kernel';
+import type { AdminActor } from '@svc/server/security';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import type { ShopDeps } from './categories.js';
+import { ShopErrorCode } from './errors.js';
+import type { ProductRow } from './tables.js';
+
+export interface ProductInput {
+  categoryId: number;
+  orgId: number;
+  name: string;
+  code: string;
+  priceCents?: number | undefined;
+  stock?: number | undefined;
+  enabled?: boolean | undefined;
+  remark?: string | null | undefined;
+}
+
+export interface ProductPageQuery extends PageQuery {
+  name?: string | undefined;
+  code?: string | undefined;
+  categoryId?: number | undefined;
+  orgId?: number | undefined;
+  enabled?: boolean | undefined;
+}
+
+export interface ProductService {
+  page(actor: AdminActor, query: ProductPageQuery): Promise<Page<ProductRow>>;
+  /** A live product in the caller's scope; 61002 otherwise. */
+  get(actor: AdminActor, id: number): Promise<ProductRow>;
+  create(actor: AdminActor, input: ProductInput): Promise<{ id: number }>;
+  update(actor: AdminActor, id: number, patch: Partial<ProductInput>): Promise<void>;
+  remove(actor: AdminActor, id: number): Promise<void>;
+}
+
+export interface ProductDeps extends ShopDeps {
+  /** The organisations a product may be placed in. */
+  orgs: Pick<Repositories['orgs'], 'findById'>;
+  /** `Service:Shop:MaxStock`. */
+  maxStock: number;
+}
+
+export function createProductService(deps: ProductDeps): ProductService {
+  const { database, tables, now, orgs, maxStock } = deps;
+  const { db, adapter } = database;
+  const t = tables.shopProduct;
+  const c = tables.shopCategory;
+  const sortable = [t.id, t.name, t.code, t.priceCents, t.stock, t.enabled, t.createTime, t.updateTime];
+
+  /** Live rows of the caller's scope: their organisation is in it, or (scope Self) the caller created them. */
+  const visible = async (actor: AdminActor, ...more: (SQL | undefined)[]) =>
+    and(
+      eq(t.isDelete, false),
+      dataScopeCondition(await actor.scope(), { org: t.orgId, owner: t.createUserId }),
+      ...more,
+    );
+
+  const get = async (actor: AdminActor, id: number) => {
+    const [row] = await db
+      .select()
+      .from(t)
+      .where(await visible(actor, eq(t.id, id)));
+    if (!row) throw new BusinessError(ShopErrorCode.ProductNotFound);
+    return row;
+  };
+
+  /** Refuses a category that is not live (61001), an unknown organisation (42003), one outside the scope (41005), too much stock (61004). */
+  const check = async (actor: AdminActor, input: Partial<ProductInput>) => {
+    if (input.stock !== undefined && input.stock > maxStock)
+      throw new BusinessError(ShopErrorCode.StockAboveMaximum, { max: maxStock });
+    if (input.categoryId !== undefined) {
+      const [category] = await db
+        .select({ id: c.id })
+        .from(c)
+        .where(and(eq(c.id, input.categoryId), eq(c.isDelete, false)));
+      if (!category) throw new BusinessError(ShopErrorCode.CategoryNotFound);
+    }
+    if (input.orgId !== undefined) {
+      const org = await orgs.findById(input.orgId);
+      if (!org) throw new BusinessError(ErrorCode.OrgNotFound);
+      if (!isInDataScope(await actor.scope(), { orgId: input.orgId }))
+        throw new BusinessError(ErrorCode.OutOfDataScope);
+    }
+  };
+
+  return {
+    async page(actor, query) {
+      return paginate(
+        { db, adapter },
+        {
+          table: t,
+          where: await visible(
+            actor,
+            containsIgnoreCase(t.name, query.name),
+            containsIgnoreCase(t.code, query.code),
+            query.categoryId !== undefined ? eq(t.categoryId, query.categoryId) : undefined,
+            query.orgId !== undefined ? eq(t.orgId, query.orgId) : undefined,
+            query.enabled !== undefined ? eq(t.enabled, query.enabled) : undefined,
+          ),
+          query: restrictSort(query, sortable),
+          defaultOrder: [desc(t.createTime), desc(t.id)],
+        },
+      );
+    },
+    get,
+    async create(actor, input) {
+      await check(actor, input);
+      const id = await adapter.insertReturningId(db, t, {
+        categoryId: input.categoryId,
+        orgId: input.orgId,
+        name: input.name,
+        code: input.code,
+        priceCents: input.priceCents ?? 0,
+        stock: input.stock ?? 0,
+        enabled: input.enabled ?? true,
+        remark: input.remark ?? null,
+        createTime: now(),
+        createUserId: actor.userId,
+      });
+      return { id };
+    },
+    async update(actor, id, patch) {
+      await get(actor, id);
+      await check(actor, patch);
+      const result = await db
+        .update(t)
+        .set({ ...patch, updateTime: now(), updateUserId: actor.userId })
+        .where(await visible(actor, eq(t.id, id)));
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
+    },
+    async remove(actor, id) {
+      const result = await db
+        .update(t)
+        .set({ isDelete: true, updateTime: now(), updateUserId: actor.userId })
+        .where(await visible(actor, eq(t.id, id)));
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
+    },
+  };
+}

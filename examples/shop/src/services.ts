@@ -1,0 +1,11 @@
+/** What the shop's route files receive: its services, built once by the module, and the caller as an actor. */
+import type { AdminServices } from '@svc/server/security';
+import type { CategoryService } from './categories.js';
+import type { ProductService } from './products.js';
+
+export interface ShopServices {
+  categories: CategoryService;
+  products: ProductService;
+  /** The caller of a request as the administration sees them (permission codes, data scope): the Admin module's. */
+  actorOf: AdminServices['actorOf'];
+}

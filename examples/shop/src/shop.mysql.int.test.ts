@@ -1,0 +1,3 @@
+import { defineShopContract } from './shop.contract.js';
+
+defineShopContract('MySql');
