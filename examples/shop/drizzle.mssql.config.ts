@@ -3,7 +3,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'mssql',
-  schema: './src/schema/mssql.ts',
+  schema: './src/tables/mssql.ts',
   out: './migrations/mssql',
   migrations: {
     table: 'sys_schema_version_shop',

@@ -3,7 +3,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'mysql',
-  schema: './src/schema/mysql.ts',
+  schema: './src/tables/mysql.ts',
   out: './migrations/mysql',
   migrations: {
     table: 'sys_schema_version_shop',

@@ -3,7 +3,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/schema/pg.ts',
+  schema: './src/tables/pg.ts',
   out: './migrations/pg',
   migrations: {
     table: 'sys_schema_version_shop',

@@ -3,7 +3,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/schema/sqlite.ts',
+  schema: './src/tables/sqlite.ts',
   out: './migrations/sqlite',
   migrations: {
     table: 'sys_schema_version_shop',

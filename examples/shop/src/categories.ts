@@ -14,7 +14,7 @@ import { BusinessError } from '@svc/server/kernel';
 import type { AdminActor } from '@svc/server/security';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { ShopErrorCode } from './errors.js';
-import type { CategoryRow, ShopTables } from './tables.js';
+import type { CategoryRow, ShopTables } from './tables/index.js';
 
 export interface CategoryInput {
   name: string;
@@ -35,6 +35,8 @@ export interface CategoryService {
   create(actor: AdminActor, input: CategoryInput): Promise<{ id: number }>;
   update(actor: AdminActor, id: number, patch: Partial<CategoryInput>): Promise<void>;
   remove(actor: AdminActor, id: number): Promise<void>;
+  /** Reads one row id: rejects while the shop's tables cannot be read (the module's readiness check). */
+  probe(): Promise<void>;
 }
 
 export interface ShopDeps {
@@ -71,6 +73,9 @@ export function createCategoryService({ database, tables, now }: ShopDeps): Cate
         },
       ),
     get,
+    async probe() {
+      await adapter.page(db.select({ id: t.id }).from(t), 0, 1);
+    },
     async create(actor, input) {
       const id = await adapter.insertReturningId(db, t, {
         name: input.name,

@@ -3,7 +3,7 @@
  * four dialects with their drizzle-kit migrations (applied under the module's own journal), CRUD routes under
  * `/api/v1/shop/` guarded by permission codes, products scoped to the caller's organisations, re-authentication
  * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299) and options under `Service:Shop`.
- * `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
+ * A readiness check reads its tables. `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
  *
  * @example
  * import { createServer } from '@svc/server';
@@ -27,7 +27,7 @@ import productGet from './routes/product-get.js';
 import productPage from './routes/product-page.js';
 import productUpdate from './routes/product-update.js';
 import type { ShopServices } from './services.js';
-import { shopTables } from './tables.js';
+import { shopTables } from './tables/index.js';
 
 export type { CategoryService } from './categories.js';
 export { ShopErrorCode } from './errors.js';
@@ -35,7 +35,7 @@ export { SHOP_MENU_IDS, shopMenus } from './menus.js';
 export { shopMessages } from './messages.js';
 export type { ProductService } from './products.js';
 export type { ShopServices } from './services.js';
-export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables.js';
+export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables/index.js';
 
 /** `Service:Shop`. */
 export const ShopOptionsSchema = z.object({
@@ -58,6 +58,8 @@ export const shopModule = defineModule({
       actorOf: use(adminModule).admin.actorOf,
     };
   },
+  // `GET /health/ready` fails while the shop's tables cannot be read.
+  health: (shop) => [{ name: 'shop-tables', check: () => shop.categories.probe() }],
   // Fixed paths (`/page`) before the `{id}` routes that would take them.
   routes: [
     categoryPage,

@@ -34,7 +34,7 @@ describe('shop migrations', () => {
           '--dialect',
           dialect,
           '--schema',
-          `./src/schema/${folder}.ts`,
+          `./src/tables/${folder}.ts`,
           '--out',
           copy,
         ],

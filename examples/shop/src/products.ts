@@ -20,7 +20,7 @@ import type { AdminActor } from '@svc/server/security';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { ShopDeps } from './categories.js';
 import { ShopErrorCode } from './errors.js';
-import type { ProductRow } from './tables.js';
+import type { ProductRow } from './tables/index.js';
 
 export interface ProductInput {
   categoryId: number;

@@ -3,7 +3,7 @@
  * 48000) and bounded by the column widths; answers carry instants as ISO strings, never the soft-delete flag.
  */
 import { boolParam, idParam, pageQuerySchema, pageSchema, textParam, z } from '@svc/server/http';
-import type { CategoryRow, ProductRow } from './tables.js';
+import type { CategoryRow, ProductRow } from './tables/index.js';
 
 const dateTime = z.string().openapi({ format: 'date-time' });
 const name = (max: number) => z.string().trim().min(1).max(max);

@@ -45,7 +45,13 @@ export function defineShopContract(dbType: DbType): void {
     let orgA: number;
     let orgB: number;
     /** What the first start, with the module off, showed. */
-    const off = { pageStatus: 0, menus: [] as number[], tables: [] as string[], errorCodes: [] as number[] };
+    const off = {
+      pageStatus: 0,
+      menus: [] as number[],
+      tables: [] as string[],
+      errorCodes: [] as number[],
+      health: [] as string[],
+    };
 
     const call = async (token: string, method: string, path: string, json?: unknown) => {
       const res = await t.request(`${SHOP}${path}`, {
@@ -103,6 +109,7 @@ export function defineShopContract(dbType: DbType): void {
       off.menus = (await shopMenuRows()).map((m) => m.id);
       off.tables = (await tables()).filter((name) => name.startsWith('shop_') || name === JOURNAL);
       off.errorCodes = (await errorCodes()).filter((c) => c.source === 'ShopErrorCode').map((c) => c.code);
+      off.health = t.server.modules.health().map((h) => h.name);
       await t.stop();
       t = await startTestServer({
         dbType,
@@ -123,8 +130,9 @@ export function defineShopContract(dbType: DbType): void {
     });
     afterAll(() => t?.close());
 
-    it('off: no route (404), no menu, no table, no error code of the module', () => {
+    it('off: no route (404), no menu, no table, no error code, no readiness check of the module', () => {
       expect(off.pageStatus).toBe(404);
+      expect(off.health).not.toContain('shop-tables');
       expect(off.menus).toEqual([]);
       expect(off.tables).toEqual([]);
       expect(off.errorCodes).toEqual([]);
@@ -141,6 +149,12 @@ export function defineShopContract(dbType: DbType): void {
       expect(buttons).toEqual(expect.arrayContaining(Object.values(PRODUCT)));
       expect(buttons).toContain(code('DELETE', '/category/{id}'));
       expect(buttons).toHaveLength(10);
+    });
+
+    it('adds a readiness check that reads its tables', async () => {
+      const check = t.server.modules.health().find((h) => h.name === 'shop-tables');
+      await expect(check?.check()).resolves.toBeUndefined();
+      expect((await t.request('/health/ready')).status).toBe(200);
     });
 
     it('creates, reads, pages, updates and soft-deletes categories and products', async () => {

@@ -8,12 +8,12 @@ import { getTableConfig as mysqlConfig } from 'drizzle-orm/mysql-core';
 import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { mssqlConforms, mysqlConforms, pgConforms } from './schema/conformance.js';
-import * as mssql from './schema/mssql.js';
-import * as mysql from './schema/mysql.js';
-import * as pg from './schema/pg.js';
-import * as sqlite from './schema/sqlite.js';
-import { shopTables } from './tables.js';
+import { mssqlConforms, mysqlConforms, pgConforms } from './conformance.js';
+import { shopTables } from './index.js';
+import * as mssql from './mssql.js';
+import * as mysql from './mysql.js';
+import * as pg from './pg.js';
+import * as sqlite from './sqlite.js';
 
 type Shape = { name: string; columns: { name: string; notNull: boolean }[]; indexes: string[] };
 const shape = (config: {

@@ -3,16 +3,16 @@
  * folder of each, and the row types derived from the SQLite set (the one the module's services are typed with).
  */
 import type { ModuleTables } from '@svc/server/http';
-import * as mssql from './schema/mssql.js';
-import * as mysql from './schema/mysql.js';
-import * as pg from './schema/pg.js';
-import * as sqlite from './schema/sqlite.js';
+import * as mssql from './mssql.js';
+import * as mysql from './mysql.js';
+import * as pg from './pg.js';
+import * as sqlite from './sqlite.js';
 
 export type ShopTables = typeof sqlite;
 export type CategoryRow = ShopTables['shopCategory']['$inferSelect'];
 export type ProductRow = ShopTables['shopProduct']['$inferSelect'];
 
-const migrations = (dialect: string) => new URL(`../migrations/${dialect}`, import.meta.url);
+const migrations = (dialect: string) => new URL(`../../migrations/${dialect}`, import.meta.url);
 
 export const shopTables: ModuleTables<ShopTables> = {
   Sqlite: sqlite,
