@@ -2,20 +2,22 @@
  * Module `Shop`, a worked module of a user's, built only with the public API of `@svc/server`: two tables on the
  * four dialects with their drizzle-kit migrations (applied under the module's own journal), CRUD routes under
  * `/api/v1/shop/` guarded by permission codes, products scoped to the caller's organisations, re-authentication
- * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299) and options under `Service:Shop`.
- * A readiness check reads its tables. `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
+ * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299), options under `Service:Shop` and
+ * a realtime message after product writes (while module Realtime is on), and a readiness check of its tables.
+ * `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
  *
  * @example
  * import { createServer } from '@svc/server';
  * import { shopModule } from '@svc-examples/shop';
  * const server = await createServer({ modules: [shopModule] });
  */
-import { adminModule, defineModule } from '@svc/server/http';
+import { adminModule, defineModule, realtimeModule } from '@svc/server/http';
 import { z } from 'zod';
 import { createCategoryService } from './categories.js';
 import { ShopErrorCode } from './errors.js';
 import { shopMenus } from './menus.js';
 import { createProductService } from './products.js';
+import { PRODUCT_CHANGED } from './realtime.js';
 import categoryCreate from './routes/category-create.js';
 import categoryDelete from './routes/category-delete.js';
 import categoryGet from './routes/category-get.js';
@@ -34,6 +36,7 @@ export { ShopErrorCode } from './errors.js';
 export { SHOP_MENU_IDS, shopMenus } from './menus.js';
 export { shopMessages } from './messages.js';
 export type { ProductService } from './products.js';
+export { PRODUCT_CHANGED, type ProductChange } from './realtime.js';
 export type { ShopServices } from './services.js';
 export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables/index.js';
 
@@ -46,15 +49,23 @@ export const ShopOptionsSchema = z.object({
 export const shopModule = defineModule({
   name: 'Shop',
   dependsOn: [adminModule],
+  optional: [realtimeModule],
+  realtimeKinds: [PRODUCT_CHANGED],
   options: { section: 'Shop', schema: ShopOptionsSchema },
   tables: shopTables,
   errorCodes: [ShopErrorCode],
   seedMenus: shopMenus,
-  services: ({ core, options, tables, use }): ShopServices => {
+  services: ({ core, options, tables, use, useOptional }): ShopServices => {
     const deps = { database: core.database, tables, now: core.now };
+    const realtime = useOptional(realtimeModule);
     return {
       categories: createCategoryService(deps),
-      products: createProductService({ ...deps, orgs: core.repos.orgs, maxStock: options.MaxStock }),
+      products: createProductService({
+        ...deps,
+        orgs: core.repos.orgs,
+        maxStock: options.MaxStock,
+        notify: realtime && ((change) => realtime.publish(PRODUCT_CHANGED, { all: true }, change)),
+      }),
       actorOf: use(adminModule).admin.actorOf,
     };
   },

@@ -20,6 +20,7 @@ import type { AdminActor } from '@svc/server/security';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { ShopDeps } from './categories.js';
 import { ShopErrorCode } from './errors.js';
+import type { ProductChange } from './realtime.js';
 import type { ProductRow } from './tables/index.js';
 
 export interface ProductInput {
@@ -55,10 +56,12 @@ export interface ProductDeps extends ShopDeps {
   orgs: Pick<Repositories['orgs'], 'findById'>;
   /** `Service:Shop:MaxStock`. */
   maxStock: number;
+  /** Tells connected consoles after a write (`shop-product-changed`); absent while module Realtime is off. */
+  notify?: ((change: ProductChange) => Promise<void>) | undefined;
 }
 
 export function createProductService(deps: ProductDeps): ProductService {
-  const { database, tables, now, orgs, maxStock } = deps;
+  const { database, tables, now, orgs, maxStock, notify } = deps;
   const { db, adapter } = database;
   const t = tables.shopProduct;
   const c = tables.shopCategory;
@@ -134,6 +137,7 @@ export function createProductService(deps: ProductDeps): ProductService {
         createTime: now(),
         createUserId: actor.userId,
       });
+      await notify?.({ action: 'created' });
       return { id };
     },
     async update(actor, id, patch) {
@@ -144,6 +148,7 @@ export function createProductService(deps: ProductDeps): ProductService {
         .set({ ...patch, updateTime: now(), updateUserId: actor.userId })
         .where(await visible(actor, eq(t.id, id)));
       if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
+      await notify?.({ action: 'updated' });
     },
     async remove(actor, id) {
       const result = await db
@@ -151,6 +156,7 @@ export function createProductService(deps: ProductDeps): ProductService {
         .set({ isDelete: true, updateTime: now(), updateUserId: actor.userId })
         .where(await visible(actor, eq(t.id, id)));
       if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
+      await notify?.({ action: 'deleted' });
     },
   };
 }

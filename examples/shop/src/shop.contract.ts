@@ -6,6 +6,7 @@
  * Written as an outside team would: `@svc/server` and its subpaths only.
  */
 import type { DbType } from '@svc/server/kernel';
+import { REALTIME_CHANNEL, type RealtimeEvent } from '@svc/server/modules';
 import {
   grantPermissions,
   setRuntimeConfig,
@@ -16,7 +17,7 @@ import {
 } from '@svc/server/testing';
 import { eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOP_MENU_IDS, type ShopTables, shopModule, shopTables } from './index.js';
+import { PRODUCT_CHANGED, SHOP_MENU_IDS, type ShopTables, shopModule, shopTables } from './index.js';
 
 const SHOP = '/api/v1/shop';
 const code = (method: string, path: string) => `${method}:${SHOP}${path}`;
@@ -114,7 +115,7 @@ export function defineShopContract(dbType: DbType): void {
       t = await startTestServer({
         dbType,
         modules: [shopModule],
-        env: { Service__Shop__MaxStock: '500' },
+        env: { Service__Shop__MaxStock: '500', Service__Realtime__Enabled: 'true' },
         reuse: { database: t.database, contentRoot: t.contentRoot },
       });
       admin = await login('superAdmin', TEST_ADMIN_PASSWORD);
@@ -284,6 +285,27 @@ export function defineShopContract(dbType: DbType): void {
         expect((await call(token, 'GET', `/product/${id}`)).body.code).toBe(61002);
       } finally {
         await setRuntimeConfig(t, 'sys.security.totp.enabled', 'false');
+      }
+    });
+
+    it('tells connected consoles after each product write, with nothing of the product (its realtime message)', async () => {
+      const seen: RealtimeEvent[] = [];
+      const stop = await t.server.cache.subscribe<RealtimeEvent>(REALTIME_CHANNEL, (e) => void seen.push(e));
+      try {
+        const categoryId = await newCategory('Realtime');
+        const id = (await newProduct(admin, { categoryId, orgId: orgA })).body.data.id as number;
+        await call(admin, 'PUT', `/product/${id}`, { stock: 2 });
+        await call(admin, 'PUT', `/product/${id}`, { stock: 501 }); // refused: no message
+        await call(admin, 'DELETE', `/product/${id}`);
+        const mine = () => seen.filter((e) => e.to === 'users' && e.kind === PRODUCT_CHANGED);
+        await expect.poll(() => mine().length).toBe(3);
+        expect(mine().map((e) => (e.to === 'users' ? [e.all, e.data] : []))).toEqual([
+          [true, { action: 'created' }],
+          [true, { action: 'updated' }],
+          [true, { action: 'deleted' }],
+        ]);
+      } finally {
+        await stop();
       }
     });
 
