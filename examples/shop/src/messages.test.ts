@@ -1,4 +1,5 @@
 /** Every shop error code has a message in both console languages, and the languages have the same keys. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ShopErrorCode } from './errors.js';
 import { shopMessages } from './messages.js';
@@ -19,5 +20,9 @@ describe('shop messages', () => {
       expect(placeholders(shopMessages['zh-CN'][key as keyof (typeof shopMessages)['zh-CN']])).toEqual(
         placeholders(text),
       );
+  });
+
+  it('import nothing, so a browser bundle takes them without the server (subpath ./messages)', () => {
+    expect(readFileSync(new URL('./messages.ts', import.meta.url), 'utf8')).not.toMatch(/^\s*import\b/m);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Texts of the shop's msgKeys (its error codes and menu titles) in the console's two languages, for the console
- * page to merge into its messages. `messages.test.ts` holds them complete: every code of `ShopErrorCode` has a
- * text in each language, and both languages have the same keys.
+ * Texts of the shop's msgKeys (its error codes) in the console's two languages, for the shop's console part to
+ * merge into its messages: `@svc-examples/shop/messages` imports nothing, so a browser bundle can take it without
+ * the server. `messages.test.ts` holds them complete: every code of `ShopErrorCode` has a text in each language,
+ * and both languages have the same placeholders.
  */
 export const shopMessages = {
   'en-US': {
