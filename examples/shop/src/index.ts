@@ -3,7 +3,8 @@
  * four dialects with their drizzle-kit migrations (applied under the module's own journal), CRUD routes under
  * `/api/v1/shop/` guarded by permission codes, products scoped to the caller's organisations, re-authentication
  * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299), options under `Service:Shop` and
- * a realtime message after product writes (while module Realtime is on), and a readiness check of its tables.
+ * a realtime message after product writes (while module Realtime is on), a scheduled-job handler
+ * (`shop.disableSoldOut`) and a readiness check of its tables.
  * `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
  *
  * @example
@@ -15,6 +16,7 @@ import { adminModule, defineModule, realtimeModule } from '@svc/server/http';
 import { z } from 'zod';
 import { createCategoryService } from './categories.js';
 import { ShopErrorCode } from './errors.js';
+import { shopJobs } from './jobs.js';
 import { shopMenus } from './menus.js';
 import { createProductService } from './products.js';
 import { PRODUCT_CHANGED } from './realtime.js';
@@ -33,6 +35,7 @@ import { shopTables } from './tables/index.js';
 
 export type { CategoryService } from './categories.js';
 export { ShopErrorCode } from './errors.js';
+export { SOLD_OUT_JOB, shopJobs } from './jobs.js';
 export { SHOP_MENU_IDS, shopMenus } from './menus.js';
 export { shopMessages } from './messages.js';
 export type { ProductService } from './products.js';
@@ -69,6 +72,8 @@ export const shopModule = defineModule({
       actorOf: use(adminModule).admin.actorOf,
     };
   },
+  // Scheduled-job handlers, registered by module Job while it is on.
+  jobs: (shop) => shopJobs(shop),
   // `GET /health/ready` fails while the shop's tables cannot be read.
   health: (shop) => [{ name: 'shop-tables', check: () => shop.categories.probe() }],
   // Fixed paths (`/page`) before the `{id}` routes that would take them.

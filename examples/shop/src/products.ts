@@ -49,6 +49,8 @@ export interface ProductService {
   create(actor: AdminActor, input: ProductInput): Promise<{ id: number }>;
   update(actor: AdminActor, id: number, patch: Partial<ProductInput>): Promise<void>;
   remove(actor: AdminActor, id: number): Promise<void>;
+  /** Disables every live, enabled product without stock (the scheduled job `shop.disableSoldOut`); answers how many. */
+  disableSoldOut(): Promise<number>;
 }
 
 export interface ProductDeps extends ShopDeps {
@@ -157,6 +159,15 @@ export function createProductService(deps: ProductDeps): ProductService {
         .where(await visible(actor, eq(t.id, id)));
       if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
       await notify?.({ action: 'deleted' });
+    },
+    async disableSoldOut() {
+      const result = await db
+        .update(t)
+        .set({ enabled: false, updateTime: now() })
+        .where(and(eq(t.isDelete, false), eq(t.enabled, true), eq(t.stock, 0)));
+      const disabled = adapter.affectedRows(result);
+      if (disabled > 0) await notify?.({ action: 'updated' });
+      return disabled;
     },
   };
 }

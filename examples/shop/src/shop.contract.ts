@@ -17,7 +17,14 @@ import {
 } from '@svc/server/testing';
 import { eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_CHANGED, SHOP_MENU_IDS, type ShopTables, shopModule, shopTables } from './index.js';
+import {
+  PRODUCT_CHANGED,
+  SHOP_MENU_IDS,
+  type ShopTables,
+  SOLD_OUT_JOB,
+  shopModule,
+  shopTables,
+} from './index.js';
 
 const SHOP = '/api/v1/shop';
 const code = (method: string, path: string) => `${method}:${SHOP}${path}`;
@@ -52,6 +59,7 @@ export function defineShopContract(dbType: DbType): void {
       tables: [] as string[],
       errorCodes: [] as number[],
       health: [] as string[],
+      jobHandlers: [] as string[],
     };
 
     const call = async (token: string, method: string, path: string, json?: unknown) => {
@@ -78,6 +86,12 @@ export function defineShopContract(dbType: DbType): void {
         .select({ id: k.sysMenu.id, type: k.sysMenu.type, permission: k.sysMenu.permission })
         .from(k.sysMenu)
         .where(gte(k.sysMenu.id, SHOP_MENU_IDS.catalog));
+    };
+    const jobHandlers = async () => {
+      const res = await t.request('/api/v1/sys/job/handlers', {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      return (((await res.json()) as Envelope).data.handlers as { name: string }[]).map((h) => h.name);
     };
     const errorCodes = async () => {
       const res = await t.request('/api/v1/meta/error-codes');
@@ -111,6 +125,7 @@ export function defineShopContract(dbType: DbType): void {
       off.tables = (await tables()).filter((name) => name.startsWith('shop_') || name === JOURNAL);
       off.errorCodes = (await errorCodes()).filter((c) => c.source === 'ShopErrorCode').map((c) => c.code);
       off.health = t.server.modules.health().map((h) => h.name);
+      off.jobHandlers = await jobHandlers();
       await t.stop();
       t = await startTestServer({
         dbType,
@@ -134,6 +149,8 @@ export function defineShopContract(dbType: DbType): void {
     it('off: no route (404), no menu, no table, no error code, no readiness check of the module', () => {
       expect(off.pageStatus).toBe(404);
       expect(off.health).not.toContain('shop-tables');
+      expect(off.jobHandlers.length).toBeGreaterThan(0);
+      expect(off.jobHandlers).not.toContain(SOLD_OUT_JOB);
       expect(off.menus).toEqual([]);
       expect(off.tables).toEqual([]);
       expect(off.errorCodes).toEqual([]);
@@ -307,6 +324,42 @@ export function defineShopContract(dbType: DbType): void {
       } finally {
         await stop();
       }
+    });
+
+    it('brings a scheduled-job handler that disables sold-out products, run by module Job', async () => {
+      expect(await jobHandlers()).toContain(SOLD_OUT_JOB);
+      const categoryId = await newCategory('Sold out');
+      const soldOut = (await newProduct(admin, { categoryId, orgId: orgA, stock: 0 })).body.data.id as number;
+      const stocked = (await newProduct(admin, { categoryId, orgId: orgA, stock: 4 })).body.data.id as number;
+      const job = await t.request('/api/v1/sys/job', {
+        headers: { authorization: `Bearer ${admin}` },
+        json: {
+          name: 'Disable sold-out products',
+          code: 'shop-sold-out',
+          handlerKind: 1,
+          handlerName: SOLD_OUT_JOB,
+          triggerKind: 1,
+          cronExpression: '0 0 0 1 1 ?',
+        },
+      });
+      const jobId = ((await job.json()) as Envelope).data.id as number;
+      const run = await t.request(`/api/v1/sys/job/${jobId}/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(((await run.json()) as Envelope).code).toBe(0);
+      const lastRun = async () => {
+        const res = await t.request(`/api/v1/sys/job/log/page?jobId=${jobId}`, {
+          headers: { authorization: `Bearer ${admin}` },
+        });
+        return (
+          ((await res.json()) as Envelope).data.items as { runStatus: string; messageText: string }[]
+        )[0];
+      };
+      await expect.poll(async () => (await lastRun())?.runStatus, { timeout: 10_000 }).toBe('success');
+      expect((await lastRun())?.messageText).toMatch(/^[1-9]\d* product\(s\) disabled$/);
+      expect((await call(admin, 'GET', `/product/${soldOut}`)).body.data.enabled).toBe(false);
+      expect((await call(admin, 'GET', `/product/${stocked}`)).body.data.enabled).toBe(true);
     });
 
     it('records its writes in the operation log under the route summary', async () => {
