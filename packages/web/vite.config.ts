@@ -5,7 +5,13 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [vue()],
   build: {
-    lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index', cssFileName: 'web' },
+    lib: {
+      // `@svc/web/crud`: the CRUD composable alone, importable without the components (and a Vue compiler).
+      entry: { index: 'src/index.ts', crud: 'src/crud/index.ts' },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+      cssFileName: 'web',
+    },
     sourcemap: true,
     rollupOptions: {
       external: [

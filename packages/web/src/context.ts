@@ -1,4 +1,5 @@
 /** What the console shares with its pages: the typed client and the options it was created with. */
+import type { Client } from 'openapi-fetch';
 import type { Component } from 'vue';
 import { type InjectionKey, inject } from 'vue';
 import type { ApiClient } from './api/client.js';
@@ -37,3 +38,15 @@ export function useConsole(): ConsoleContext {
 }
 
 export const useApi = (): ApiClient => useConsole().api;
+
+/**
+ * The console's client typed with a module's own contract: `Paths` is what openapi-typescript generates from the
+ * module's OpenAPI document. The same client as `useApi()` (the same session, CSRF header, refresh and
+ * re-authentication), only its types name the module's routes.
+ *
+ * @example
+ * import type { paths } from './schema.js'; // openapi-typescript of the module's routes
+ * const api = useModuleApi<paths>();
+ */
+export const useModuleApi = <Paths extends object>(): Client<Paths> =>
+  useConsole().api as unknown as Client<Paths>;

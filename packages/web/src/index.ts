@@ -9,18 +9,53 @@ export {
 } from './api/chain.js';
 export { type ApiClient, type ApiClientOptions, createApiClient } from './api/client.js';
 export { type Download, downloadOf, fileNameOf, saveDownload } from './api/download.js';
-export { ApiError, CLIENT_ERROR, type Envelope, unwrap } from './api/envelope.js';
+export {
+  ApiError,
+  CLIENT_ERROR,
+  type DataOf,
+  type Envelope,
+  type OperationData,
+  unwrap,
+} from './api/envelope.js';
 export { messageOf } from './api/messages.js';
 export type { paths } from './api/schema.js';
 export { default as ChunkUpload } from './components/ChunkUpload.vue';
+export { default as CrudFormModal } from './components/CrudFormModal.vue';
 export { sha256Hex, uploadInChunks } from './components/chunk-upload.js';
 export { default as DictSelect } from './components/DictSelect.vue';
 export { default as DictTag } from './components/DictTag.vue';
 export { default as ImportWizard } from './components/ImportWizard.vue';
 export { default as NoticeBell } from './components/NoticeBell.vue';
 export { default as PagedTable } from './components/PagedTable.vue';
-export { type ConsoleContext, type ConsoleOptions, type PageLoader, useApi, useConsole } from './context.js';
+export { default as StatusField } from './components/StatusField.vue';
+export {
+  type ConsoleContext,
+  type ConsoleOptions,
+  type PageLoader,
+  useApi,
+  useConsole,
+  useModuleApi,
+} from './context.js';
 export { createConsole } from './create-console.js';
+export {
+  type CallResult,
+  type CrudChange,
+  type CrudList,
+  type CrudListOptions,
+  type CrudPage,
+  type CrudPageOptions,
+  type CrudTableProps,
+  createCrudList,
+  createCrudPage,
+  createPageFeedback,
+  type FeedbackParts,
+  type Page,
+  type PageFeedback,
+  type PageQuery,
+  type RowSource,
+  useCrudPage,
+  usePageFeedback,
+} from './crud/index.js';
 export { vPerm } from './directives/perm.js';
 export { builtInMessages, type ConsoleLocale } from './locales/index.js';
 export { builtInPages } from './pages/index.js';

@@ -1,101 +1,18 @@
 /**
- * What the admin pages share: the page context (typed client, messages, permission check), an action button
- * shown only with its permission code, a delete confirmation, a named checkbox column, the expansion of tree
- * tables and accessible button colours. The pure tree helpers live in tree.ts (unit-tested).
+ * What the admin pages share: the page context (typed client, messages, permission check, action buttons and
+ * the delete confirmation, from crud/feedback.ts), a named checkbox column, the expansion of tree tables and
+ * accessible button colours. The pure tree helpers live in tree.ts (unit-tested).
  */
-import {
-  type ButtonProps,
-  type DataTableColumns,
-  type GlobalThemeOverrides,
-  NButton,
-  NCheckbox,
-  useDialog,
-  useMessage,
-} from 'naive-ui';
-import { h, type Ref, ref, type VNode } from 'vue';
-import { useI18n } from 'vue-i18n';
-import { messageOf } from '../../api/messages.js';
+import { type DataTableColumns, type GlobalThemeOverrides, NCheckbox } from 'naive-ui';
+import { h, type Ref, ref } from 'vue';
 import DictTag from '../../components/DictTag.vue';
-import { useApi } from '../../context.js';
-import { useUserStore } from '../../stores/user.js';
+import { type PageFeedback, usePageFeedback } from '../../crud/feedback.js';
 
 export { orNull, parentOptions, type TreeRow, toTree } from './tree.js';
 
-/** What {@link useAdminPage} answers (named, so that the library's declarations need no vue-i18n internals). */
-export interface AdminPage {
-  t: (key: string, named?: Record<string, unknown>) => string;
-  te: (key: string) => boolean;
-  api: ReturnType<typeof useApi>;
-  user: ReturnType<typeof useUserStore>;
-  message: ReturnType<typeof useMessage>;
-  fail: (e: unknown) => void;
-  write: (run: () => Promise<unknown>, then?: () => unknown) => Promise<boolean>;
-  confirmDelete: (run: () => Promise<unknown>, then?: () => unknown, text?: string) => void;
-  action: (
-    label: string,
-    code: string,
-    onClick: () => void,
-    testid: string,
-    type?: 'primary' | 'error',
-  ) => VNode | null;
-}
-
-/** The page's translator, typed client, user store and message helpers; call it in `<script setup>`. */
-export function useAdminPage(): AdminPage {
-  const { t, te } = useI18n();
-  const api = useApi();
-  const user = useUserStore();
-  const message = useMessage();
-  const dialog = useDialog();
-
-  /** Shows the catalog message of a failed call. */
-  const fail = (e: unknown) => {
-    message.error(messageOf(e, t, te));
-  };
-
-  /** Runs a write; on success shows "Done" and runs `then` (usually a reload); on failure the catalog message. */
-  async function write(run: () => Promise<unknown>, then?: () => unknown): Promise<boolean> {
-    try {
-      await run();
-      message.success(t('common.success'));
-      await then?.();
-      return true;
-    } catch (e) {
-      fail(e);
-      return false;
-    }
-  }
-
-  /** Asks before a delete (the dialog's buttons: Delete / Cancel), then runs it as a write. */
-  function confirmDelete(run: () => Promise<unknown>, then?: () => unknown, text?: string): void {
-    dialog.warning({
-      title: t('common.delete'),
-      content: text ?? t('common.confirmDelete'),
-      positiveText: t('common.delete'),
-      negativeText: t('common.cancel'),
-      // Error-type button: white on the darker red keeps a 4.5:1 contrast (the warning orange does not).
-      positiveButtonProps: { type: 'error', 'data-testid': 'confirm-delete' } as ButtonProps,
-      onPositiveClick: () => {
-        void write(run, then);
-      },
-    });
-  }
-
-  /** A small text button, rendered only when the user holds `code`. */
-  function action(
-    label: string,
-    code: string,
-    onClick: () => void,
-    testid: string,
-    type: 'primary' | 'error' = 'primary',
-  ): VNode | null {
-    return user.can(code)
-      ? h(NButton, { size: 'small', text: true, type, onClick, 'data-testid': testid }, () => label)
-      : null;
-  }
-
-  return { t, te, api, user, message, fail, write, confirmDelete, action };
-}
+/** The admin pages' helpers: the console's page feedback (see crud/feedback.ts). */
+export type AdminPage = PageFeedback;
+export const useAdminPage: () => AdminPage = usePageFeedback;
 
 /**
  * A checkbox column for batch actions. Naive UI's own selection column gives its checkboxes no accessible name
