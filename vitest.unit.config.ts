@@ -10,7 +10,7 @@ export default defineConfig({
     include: [
       'packages/**/src/**/*.test.ts',
       'apps/**/src/**/*.test.ts',
-      'examples/**/src/**/*.test.ts',
+      'examples/**/*.test.ts',
       'scripts/**/*.test.ts',
     ],
     exclude: [...exclude, '**/*.int.test.ts'],

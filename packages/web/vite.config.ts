@@ -6,8 +6,8 @@ export default defineConfig({
   plugins: [vue()],
   build: {
     lib: {
-      // `@svc/web/crud`: the CRUD composable alone, importable without the components (and a Vue compiler).
-      entry: { index: 'src/index.ts', crud: 'src/crud/index.ts' },
+      // `@svc/web/module`: a module's console kit, importable without the components (and a Vue compiler).
+      entry: { index: 'src/index.ts', module: 'src/module.ts' },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
       cssFileName: 'web',

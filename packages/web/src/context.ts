@@ -3,6 +3,7 @@ import type { Client } from 'openapi-fetch';
 import type { Component } from 'vue';
 import { type InjectionKey, inject } from 'vue';
 import type { ApiClient } from './api/client.js';
+import type { ConsoleModule } from './console-modules.js';
 
 /** A page: a component or a lazy import of one. */
 export type PageLoader = Component | (() => Promise<unknown>);
@@ -12,8 +13,10 @@ export interface ConsoleOptions {
   apiBase?: string;
   /** Shown in the header. @default '0.0.0' */
   version?: string;
-  /** Pages by key (`system/user/index`, `login`, `home`…): a built-in key is replaced. */
+  /** Pages by key (`system/user/index`, `login`, `home`…): a built-in or a module's key is replaced. */
   pages?: Record<string, PageLoader>;
+  /** Modules' pages and messages (`defineConsoleModule`), over the built-in ones and under `pages`/`messages`. */
+  modules?: readonly ConsoleModule[];
   /** Extra or overriding messages per locale. */
   messages?: Record<string, Record<string, string>>;
   /** @default 'zh-CN' */

@@ -1,6 +1,6 @@
 /**
- * `createConsole(options)`: the whole console as a Vue app. The consumer's pages replace built-in ones with the
- * same key, its messages extend or override the built-in locales.
+ * `createConsole(options)`: the whole console as a Vue app. Modules' pages and messages (`options.modules`) come
+ * over the built-in ones, the consumer's own pages and messages over those (a same key replaces).
  */
 import { createPinia } from 'pinia';
 import { type App, createApp } from 'vue';
@@ -9,6 +9,7 @@ import App_ from './App.vue';
 import { repairNaiveAccessibility } from './a11y.js';
 import { createApiClient } from './api/client.js';
 import { REAUTH } from './console-keys.js';
+import { composeConsole } from './console-modules.js';
 import { CONSOLE, type ConsoleContext, type ConsoleOptions } from './context.js';
 import { vPerm } from './directives/perm.js';
 import { builtInMessages } from './locales/index.js';
@@ -26,10 +27,11 @@ export function createConsole(options: ConsoleOptions = {}): App {
   const apiBase = options.apiBase ?? '';
   const appStore = useAppStore(pinia);
   appStore.version = options.version ?? '0.0.0';
-  const messages: Record<string, Record<string, string>> = {};
-  for (const [locale, base] of Object.entries(builtInMessages)) messages[locale] = { ...base };
-  for (const [locale, extra] of Object.entries(options.messages ?? {}))
-    messages[locale] = { ...messages[locale], ...extra };
+  const { pages, messages } = composeConsole(
+    { pages: builtInPages, messages: builtInMessages },
+    options.modules ?? [],
+    options,
+  );
   const locale = appStore.locale || options.locale || 'zh-CN';
   const i18n = createI18n({ legacy: false, locale, fallbackLocale: 'en-US', messages, flatJson: true });
   app.use(i18n);
@@ -46,7 +48,7 @@ export function createConsole(options: ConsoleOptions = {}): App {
     },
     reauthenticate: reauth.ask,
   });
-  router = createConsoleRouter({ ...builtInPages, ...options.pages }, api, {
+  router = createConsoleRouter(pages, api, {
     restore: () => auth.restore(apiBase),
   });
   app.use(router);

@@ -28,6 +28,7 @@ export { default as ImportWizard } from './components/ImportWizard.vue';
 export { default as NoticeBell } from './components/NoticeBell.vue';
 export { default as PagedTable } from './components/PagedTable.vue';
 export { default as StatusField } from './components/StatusField.vue';
+export { type ConsoleModule, composeConsole, defineConsoleModule } from './console-modules.js';
 export {
   type ConsoleContext,
   type ConsoleOptions,

@@ -1,7 +1,4 @@
-/**
- * `@svc/web/crud`: the CRUD page composable and what it is made of, without the console's components, so that a
- * module's page logic can be imported (and tested) without a Vue compiler. The root entry re-exports all of it.
- */
+/** The CRUD page composable and what it is made of (exported by the root entry and by `@svc/web/module`). */
 export { ApiError, type DataOf, unwrap } from '../api/envelope.js';
 export { createPageFeedback, type FeedbackParts, type PageFeedback, usePageFeedback } from './feedback.js';
 export {

@@ -1,0 +1,17 @@
+/**
+ * The Shop module's console part, for the shell's `createConsole({ modules: [shopConsole] })`: each page under its
+ * menu's component path, lazy (its own chunk), and the messages the pages use.
+ */
+import { defineConsoleModule, type PageLoader } from '@svc/web/module';
+import { shopMessages } from './messages.js';
+import { PRODUCT_PAGE } from './product.js';
+
+export { shopMessages } from './messages.js';
+export { PRODUCT_CODES, PRODUCT_PAGE, type ProductForm, productCrud } from './product.js';
+
+export const shopPages: Record<string, PageLoader> = {
+  [PRODUCT_PAGE]: () => import('./ProductPage.vue'),
+};
+
+/** The Shop module's pages and messages as one console module. */
+export const shopConsole = defineConsoleModule({ name: 'Shop', pages: shopPages, messages: shopMessages });
