@@ -45,7 +45,6 @@ import { type ComposedModules, composeModules, planModules } from '../module/com
 import type { ModuleCore } from '../module/core.js';
 import type { AnyModule } from '../module/define.js';
 import { BUILT_IN_MODULES, jobModule, recycleBinModule } from '../modules/index.js';
-import { HTTP_DEPS } from '../modules/legacy.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
@@ -363,7 +362,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logger: logger.child('Service.Exceptions'),
     now,
   });
-  const moduleCore: ModuleCore & { [HTTP_DEPS]?: HttpDeps } = {
+  const moduleCore: ModuleCore = {
     ...coreServices,
     config,
     errors,
@@ -394,7 +393,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     now,
     modules,
   };
-  moduleCore[HTTP_DEPS] = deps;
   try {
     await modules.build();
   } catch (error) {

@@ -8,8 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Configuration, ErrorCodeRegistry } from '@svc/kernel';
 import type { AppEnv } from '../../context.js';
-import type { HttpDeps } from '../../deps.js';
 import { buildDocument } from '../../openapi/document.js';
 import {
   findScalarBundle,
@@ -69,11 +69,19 @@ const DOCS_PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function isOpenApiExposed(deps: Pick<HttpDeps, 'config'>): boolean {
+/** What the contract and its reference page are built from. */
+export interface DocsDeps {
+  config: Configuration;
+  errors: ErrorCodeRegistry;
+  /** Package version shown in the contract. */
+  version: string;
+}
+
+export function isOpenApiExposed(deps: Pick<DocsDeps, 'config'>): boolean {
   return deps.config.environment.isDevelopment || deps.config.service.Api.ExposeOpenApi;
 }
 
-export function registerDocs(app: OpenAPIHono<AppEnv>, deps: HttpDeps): void {
+export function registerDocs(app: OpenAPIHono<AppEnv>, deps: DocsDeps): void {
   if (!isOpenApiExposed(deps)) return;
   let cached: unknown;
   const title = `${deps.config.service.Name} API`;

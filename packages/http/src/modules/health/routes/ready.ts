@@ -4,7 +4,7 @@
  * without is down (Redis: contract §10); otherwise 503 `Unhealthy` (the failing dependency is logged, not shown).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { HealthCheck, HttpDeps } from '../../../deps.js';
+import type { HealthCheck, ModuleCore } from '../../../module/core.js';
 import type { RegisterContext } from '../../../openapi/register.js';
 import { registerRoute } from '../../../openapi/register.js';
 
@@ -62,7 +62,7 @@ export async function checkReadiness(
   return { state: degraded ? 'Degraded' : 'Healthy' };
 }
 
-export function register(ctx: RegisterContext, deps: Pick<HttpDeps, 'readiness' | 'logger'>): void {
+export function register(ctx: RegisterContext, deps: Pick<ModuleCore, 'readiness' | 'logger'>): void {
   registerRoute(ctx, route, { auth: 'anonymous' }, async (c) => {
     const result = await checkReadiness(deps.readiness);
     if (result.state !== 'Unhealthy') return c.text(result.state, 200);

@@ -1,7 +1,7 @@
 /** `GET /api/v1/meta/error-codes`: the public catalog of every registered code (module `Meta`). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
-import type { HttpDeps } from '../../../deps.js';
+import type { ModuleCore } from '../../../module/core.js';
 import type { RegisterContext } from '../../../openapi/register.js';
 import { registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
@@ -23,7 +23,7 @@ export const route = createRoute({
   responses: envelopeResponses(z.array(CatalogEntrySchema)),
 });
 
-export function register(ctx: RegisterContext, deps: Pick<HttpDeps, 'errors'>): void {
+export function register(ctx: RegisterContext, deps: Pick<ModuleCore, 'errors'>): void {
   const catalog = deps.errors.catalog();
   registerRoute(ctx, route, { auth: 'anonymous', module: 'Meta' }, (c) => c.json(ok(catalog), 200));
 }
