@@ -2,7 +2,7 @@
  * Module `Shop`, a worked module of a user's, built only with the public API of `@svc/server`: two tables on the
  * four dialects with their drizzle-kit migrations (applied under the module's own journal), CRUD routes under
  * `/api/v1/shop/` guarded by permission codes, products scoped to the caller's organisations, re-authentication
- * on deletes, its own error codes (61xxx), seeded menus and buttons (9200–9299), options under `Service:Shop` and
+ * on deletes, deleted products in the recycle bin, an Excel export of products, its own error codes (61xxx), seeded menus and buttons (9200–9299), options under `Service:Shop` and
  * a realtime message after product writes (while module Realtime is on), a scheduled-job handler
  * (`shop.disableSoldOut`) and a readiness check of its tables.
  * `Service:Api:DisabledModules` listing `Shop` leaves no route, menu or table of it.
@@ -20,6 +20,7 @@ import { shopJobs } from './jobs.js';
 import { shopMenus } from './menus.js';
 import { createProductService } from './products.js';
 import { PRODUCT_CHANGED } from './realtime.js';
+import { shopRecycleTypes } from './recycle-types.js';
 import categoryCreate from './routes/category-create.js';
 import categoryDelete from './routes/category-delete.js';
 import categoryGet from './routes/category-get.js';
@@ -27,6 +28,7 @@ import categoryPage from './routes/category-page.js';
 import categoryUpdate from './routes/category-update.js';
 import productCreate from './routes/product-create.js';
 import productDelete from './routes/product-delete.js';
+import productExport from './routes/product-export.js';
 import productGet from './routes/product-get.js';
 import productPage from './routes/product-page.js';
 import productUpdate from './routes/product-update.js';
@@ -40,6 +42,8 @@ export { SHOP_MENU_IDS, shopMenus } from './menus.js';
 export { shopMessages } from './messages.js';
 export type { ProductService } from './products.js';
 export { PRODUCT_CHANGED, type ProductChange } from './realtime.js';
+export { PRODUCT_RECYCLE_TYPE, shopRecycleTypes } from './recycle-types.js';
+export { PRODUCT_EXPORT_COLUMNS } from './routes/product-export.js';
 export type { ShopServices } from './services.js';
 export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables/index.js';
 
@@ -47,6 +51,8 @@ export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from '
 export const ShopOptionsSchema = z.object({
   /** The most stock one product may hold (61004 above it). @default 1000000 */
   MaxStock: z.coerce.number().int().min(0).max(2_147_483_647).default(1_000_000),
+  /** The most products one export writes (46012 above it). @default 10000 */
+  ExportMaxRows: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export const shopModule = defineModule({
@@ -70,8 +76,12 @@ export const shopModule = defineModule({
         notify: realtime && ((change) => realtime.publish(PRODUCT_CHANGED, { all: true }, change)),
       }),
       actorOf: use(adminModule).admin.actorOf,
+      exportMaxRows: options.ExportMaxRows,
+      logger: core.logger,
     };
   },
+  // Deleted products in the recycle bin of module RecycleBin (while it is on), within the caller's data scope.
+  recycleTypes: (shop) => shopRecycleTypes(shop.products),
   // Scheduled-job handlers, registered by module Job while it is on.
   jobs: (shop) => shopJobs(shop),
   // `GET /health/ready` fails while the shop's tables cannot be read.
@@ -84,6 +94,7 @@ export const shopModule = defineModule({
     categoryUpdate,
     categoryDelete,
     productPage,
+    productExport,
     productGet,
     productCreate,
     productUpdate,

@@ -49,7 +49,7 @@ export const shopMenus: readonly SeedMenu[] = [
         path: '/shop/product',
         component: 'shop/product/index',
         icon: 'goods',
-        children: crud(9221, 'product'),
+        children: [...crud(9221, 'product'), button(9226, 'Export', api('GET', '/product/export'))],
       },
     ],
   },

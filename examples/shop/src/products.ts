@@ -17,7 +17,7 @@ import {
 } from '@svc/server/data';
 import { BusinessError, ErrorCode } from '@svc/server/kernel';
 import type { AdminActor } from '@svc/server/security';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { ShopDeps } from './categories.js';
 import { ShopErrorCode } from './errors.js';
 import type { ProductChange } from './realtime.js';
@@ -40,6 +40,8 @@ export interface ProductPageQuery extends PageQuery {
   categoryId?: number | undefined;
   orgId?: number | undefined;
   enabled?: boolean | undefined;
+  /** Only the products above this id (the export's pages after the first, by id rather than by offset). */
+  afterId?: number | undefined;
 }
 
 export interface ProductService {
@@ -49,6 +51,12 @@ export interface ProductService {
   create(actor: AdminActor, input: ProductInput): Promise<{ id: number }>;
   update(actor: AdminActor, id: number, patch: Partial<ProductInput>): Promise<void>;
   remove(actor: AdminActor, id: number): Promise<void>;
+  /** The soft-deleted products of the caller's scope, last deleted first (the recycle bin's page). */
+  deletedPage(actor: AdminActor, query: PageQuery): Promise<Page<ProductRow>>;
+  /** Brings a soft-deleted product of the caller's scope back (42020 otherwise; 61001 while its category is not live). */
+  restore(actor: AdminActor, id: number): Promise<void>;
+  /** Deletes a soft-deleted product of the caller's scope for good (42020 otherwise). */
+  purge(actor: AdminActor, id: number): Promise<void>;
   /** Disables every live, enabled product without stock (the scheduled job `shop.disableSoldOut`); answers how many. */
   disableSoldOut(): Promise<number>;
 }
@@ -69,13 +77,24 @@ export function createProductService(deps: ProductDeps): ProductService {
   const c = tables.shopCategory;
   const sortable = [t.id, t.name, t.code, t.priceCents, t.stock, t.enabled, t.createTime, t.updateTime];
 
-  /** Live rows of the caller's scope: their organisation is in it, or (scope Self) the caller created them. */
-  const visible = async (actor: AdminActor, ...more: (SQL | undefined)[]) =>
+  /** Rows of the caller's scope: their organisation is in it, or (scope Self) the caller created them. */
+  const inScope = async (actor: AdminActor, deleted: boolean, ...more: (SQL | undefined)[]) =>
     and(
-      eq(t.isDelete, false),
+      eq(t.isDelete, deleted),
       dataScopeCondition(await actor.scope(), { org: t.orgId, owner: t.createUserId }),
       ...more,
     );
+  /** Live rows of the caller's scope. */
+  const visible = (actor: AdminActor, ...more: (SQL | undefined)[]) => inScope(actor, false, ...more);
+  /** A soft-deleted product of the caller's scope; one outside it is not in their bin either (42020). */
+  const deleted = async (actor: AdminActor, id: number) => {
+    const [row] = await db
+      .select()
+      .from(t)
+      .where(await inScope(actor, true, eq(t.id, id)));
+    if (!row) throw new BusinessError(ErrorCode.RecycleNotFound);
+    return row;
+  };
 
   const get = async (actor: AdminActor, id: number) => {
     const [row] = await db
@@ -118,6 +137,7 @@ export function createProductService(deps: ProductDeps): ProductService {
             query.categoryId !== undefined ? eq(t.categoryId, query.categoryId) : undefined,
             query.orgId !== undefined ? eq(t.orgId, query.orgId) : undefined,
             query.enabled !== undefined ? eq(t.enabled, query.enabled) : undefined,
+            query.afterId !== undefined ? gt(t.id, query.afterId) : undefined,
           ),
           query: restrictSort(query, sortable),
           defaultOrder: [desc(t.createTime), desc(t.id)],
@@ -159,6 +179,33 @@ export function createProductService(deps: ProductDeps): ProductService {
         .where(await visible(actor, eq(t.id, id)));
       if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.ProductNotFound);
       await notify?.({ action: 'deleted' });
+    },
+    async deletedPage(actor, query) {
+      return paginate(
+        { db, adapter },
+        {
+          table: t,
+          where: await inScope(actor, true),
+          query: restrictSort(query, sortable),
+          defaultOrder: [desc(t.updateTime), desc(t.id)],
+        },
+      );
+    },
+    async restore(actor, id) {
+      const row = await deleted(actor, id);
+      // It comes back into a live category only (61001: restore the category first), as creating it would ask.
+      await check(actor, { categoryId: row.categoryId });
+      const result = await db
+        .update(t)
+        .set({ isDelete: false, updateTime: now(), updateUserId: actor.userId })
+        .where(await inScope(actor, true, eq(t.id, id)));
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(ErrorCode.RecycleNotFound);
+      await notify?.({ action: 'created' });
+    },
+    async purge(actor, id) {
+      await deleted(actor, id);
+      const result = await db.delete(t).where(await inScope(actor, true, eq(t.id, id)));
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(ErrorCode.RecycleNotFound);
     },
     async disableSoldOut() {
       const result = await db

@@ -16,9 +16,11 @@ import {
   type TestServer,
 } from '@svc/server/testing';
 import { eq, gte } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PRODUCT_CHANGED,
+  PRODUCT_RECYCLE_TYPE,
   SHOP_MENU_IDS,
   type ShopTables,
   SOLD_OUT_JOB,
@@ -34,6 +36,13 @@ const PRODUCT = {
   add: code('POST', '/product'),
   edit: code('PUT', '/product/{id}'),
   remove: code('DELETE', '/product/{id}'),
+  export: code('GET', '/product/export'),
+};
+const RECYCLE = '/api/v1/sys/recycle';
+const BIN = {
+  page: 'GET:/api/v1/sys/recycle/{type}/page',
+  restore: 'POST:/api/v1/sys/recycle/{type}/{id}/restore',
+  purge: 'DELETE:/api/v1/sys/recycle/{type}/{id}',
 };
 const SHOP_TABLES = ['shop_category', 'shop_product'];
 const JOURNAL = 'sys_schema_version_shop';
@@ -60,6 +69,7 @@ export function defineShopContract(dbType: DbType): void {
       errorCodes: [] as number[],
       health: [] as string[],
       jobHandlers: [] as string[],
+      recycleCode: 0,
     };
 
     const call = async (token: string, method: string, path: string, json?: unknown) => {
@@ -76,6 +86,18 @@ export function defineShopContract(dbType: DbType): void {
       if (body.code !== 0) throw new Error(`login of ${account} failed: ${JSON.stringify(body)}`);
       return body.data.accessToken as string;
     };
+    /** A call of the recycle bin's routes, under `/api/v1/sys/recycle`. */
+    const bin = async (token: string, method: string, path: string) => {
+      const res = await t.request(`${RECYCLE}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await res.json()) as Envelope;
+    };
+    const binIds = async (token: string) =>
+      (
+        (await bin(token, 'GET', `/${PRODUCT_RECYCLE_TYPE}/page?size=100`)).data.items as { id: number }[]
+      ).map((i) => i.id);
     const tables = async () => {
       const { adapter, db } = t.server.database.database;
       return (await adapter.listTables(db)).map((name) => name.toLowerCase());
@@ -126,6 +148,7 @@ export function defineShopContract(dbType: DbType): void {
       off.errorCodes = (await errorCodes()).filter((c) => c.source === 'ShopErrorCode').map((c) => c.code);
       off.health = t.server.modules.health().map((h) => h.name);
       off.jobHandlers = await jobHandlers();
+      off.recycleCode = (await bin(admin, 'GET', `/${PRODUCT_RECYCLE_TYPE}/page`)).code;
       await t.stop();
       t = await startTestServer({
         dbType,
@@ -154,6 +177,8 @@ export function defineShopContract(dbType: DbType): void {
       expect(off.menus).toEqual([]);
       expect(off.tables).toEqual([]);
       expect(off.errorCodes).toEqual([]);
+      // Nor a recycle-bin type: the bin does not know it (42022).
+      expect(off.recycleCode).toBe(42022);
     });
 
     it('on: its tables are migrated under its own journal, its menus and buttons seeded with their codes', async () => {
@@ -166,7 +191,7 @@ export function defineShopContract(dbType: DbType): void {
       const buttons = menus.filter((m) => m.type === 'button').map((m) => m.permission);
       expect(buttons).toEqual(expect.arrayContaining(Object.values(PRODUCT)));
       expect(buttons).toContain(code('DELETE', '/category/{id}'));
-      expect(buttons).toHaveLength(10);
+      expect(buttons).toHaveLength(11);
     });
 
     it('adds a readiness check that reads its tables', async () => {
@@ -360,6 +385,153 @@ export function defineShopContract(dbType: DbType): void {
       expect((await lastRun())?.messageText).toMatch(/^[1-9]\d* product\(s\) disabled$/);
       expect((await call(admin, 'GET', `/product/${soldOut}`)).body.data.enabled).toBe(false);
       expect((await call(admin, 'GET', `/product/${stocked}`)).body.data.enabled).toBe(true);
+    });
+
+    it("puts deleted products in the recycle bin: listed, restored, purged, within the caller's data scope", async () => {
+      const types = (await bin(admin, 'GET', '/types')).data as { type: string; codes: string[] }[];
+      expect(types.find((x) => x.type === PRODUCT_RECYCLE_TYPE)?.codes).toEqual([PRODUCT.remove]);
+      const categoryId = await newCategory('Binned');
+      const token = await clerk('shop-clerk-bin', orgA, [...Object.values(PRODUCT), ...Object.values(BIN)]);
+      const mine = (await newProduct(token, { categoryId, orgId: orgA, name: 'Binned A' })).body.data
+        .id as number;
+      const theirs = (await newProduct(admin, { categoryId, orgId: orgB, name: 'Binned B' })).body.data
+        .id as number;
+      expect((await call(token, 'DELETE', `/product/${mine}`)).body.code).toBe(0);
+      expect((await call(admin, 'DELETE', `/product/${theirs}`)).body.code).toBe(0);
+
+      const page = (await bin(admin, 'GET', `/${PRODUCT_RECYCLE_TYPE}/page?size=100`)).data;
+      expect(page.items).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            id: mine,
+            title: 'Binned A',
+            subtitle: 'W-1',
+            deleteUserId: expect.any(Number),
+          }),
+          expect.objectContaining({ id: theirs, title: 'Binned B' }),
+        ]),
+      );
+      // The clerk sees and acts on the deleted products of their own organisation only (42020 for another's).
+      const seen = await binIds(token);
+      expect(seen).toContain(mine);
+      expect(seen).not.toContain(theirs);
+      expect((await bin(token, 'POST', `/${PRODUCT_RECYCLE_TYPE}/${theirs}/restore`)).code).toBe(42020);
+      expect((await bin(token, 'DELETE', `/${PRODUCT_RECYCLE_TYPE}/${theirs}`)).code).toBe(42020);
+      expect((await call(admin, 'GET', `/product/${theirs}`)).body.code).toBe(61002);
+
+      // Restored: live again, in the product page, out of the bin.
+      expect((await bin(token, 'POST', `/${PRODUCT_RECYCLE_TYPE}/${mine}/restore`)).code).toBe(0);
+      const live = (await call(token, 'GET', `/product/page?categoryId=${categoryId}`)).body.data;
+      expect(live.items.map((p: { id: number }) => p.id)).toEqual([mine]);
+      expect(await binIds(token)).not.toContain(mine);
+      expect((await bin(token, 'POST', `/${PRODUCT_RECYCLE_TYPE}/${mine}/restore`)).code).toBe(42020);
+
+      // Purged: gone for good, row and all.
+      expect((await bin(admin, 'DELETE', `/${PRODUCT_RECYCLE_TYPE}/${theirs}`)).code).toBe(0);
+      expect(await binIds(admin)).not.toContain(theirs);
+      const { db } = t.server.database.database;
+      const { shopProduct } = shopTables[dbType] as ShopTables;
+      expect(await db.select().from(shopProduct).where(eq(shopProduct.id, theirs))).toEqual([]);
+      expect((await bin(admin, 'DELETE', `/${PRODUCT_RECYCLE_TYPE}/${theirs}`)).code).toBe(42020);
+    });
+
+    it('refuses a bin restore without the product delete code (41001)', async () => {
+      const categoryId = await newCategory('Bin codes');
+      const id = (await newProduct(admin, { categoryId, orgId: orgA })).body.data.id as number;
+      expect((await call(admin, 'DELETE', `/product/${id}`)).body.code).toBe(0);
+      const token = await clerk('shop-bin-only', orgA, Object.values(BIN));
+      expect(await binIds(token)).toContain(id);
+      expect((await bin(token, 'POST', `/${PRODUCT_RECYCLE_TYPE}/${id}/restore`)).code).toBe(41001);
+      expect((await call(admin, 'GET', `/product/${id}`)).body.code).toBe(61002);
+    });
+
+    it("exports the products of the caller's data scope as a workbook, written to the operation log", async () => {
+      const categoryId = await newCategory('Exported');
+      const a1 = (
+        await newProduct(admin, {
+          categoryId,
+          orgId: orgA,
+          name: 'Export A1',
+          code: 'XA-1',
+          priceCents: 990,
+          stock: 4,
+        })
+      ).body.data.id as number;
+      const a2 = (await newProduct(admin, { categoryId, orgId: orgA, name: 'Export A2', code: 'XA-2' })).body
+        .data.id as number;
+      await newProduct(admin, { categoryId, orgId: orgB, name: 'Export B', code: 'XB-1' });
+      const gone = (await newProduct(admin, { categoryId, orgId: orgA, name: 'Export gone', code: 'XA-3' }))
+        .body.data.id as number;
+      expect((await call(admin, 'DELETE', `/product/${gone}`)).body.code).toBe(0);
+      const token = await clerk('shop-exporter', orgA, [PRODUCT.export]);
+
+      const res = await t.request(`${SHOP}/product/export?categoryId=${categoryId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('spreadsheetml');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0];
+      const rows: unknown[][] = [];
+      sheet?.eachRow((row) => void rows.push((row.values as unknown[]).slice(1)));
+      expect(rows[0]).toEqual([
+        'ID',
+        'Code',
+        'Name',
+        'Category ID',
+        'Organisation ID',
+        'Price (cents)',
+        'Stock',
+        'Enabled',
+        'Remark',
+      ]);
+      // Oldest first, the other organisation's and the deleted product left out.
+      expect(rows.slice(1).map((r) => [Number(r[0]), r[1], r[2]])).toEqual([
+        [a1, 'XA-1', 'Export A1'],
+        [a2, 'XA-2', 'Export A2'],
+      ]);
+      expect(rows[1]?.slice(4, 8).map(String)).toEqual([String(orgA), '990', '4', 'yes']);
+
+      // Only the columns asked, in their order; an unknown one answers 46013.
+      const picked = await t.request(`${SHOP}/product/export?categoryId=${categoryId}&columns=name,code`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const narrow = new ExcelJS.Workbook();
+      await narrow.xlsx.load(Buffer.from(await picked.arrayBuffer()) as unknown as ArrayBuffer);
+      expect(((narrow.worksheets[0]?.getRow(1).values ?? []) as unknown[]).slice(1)).toEqual([
+        'Name',
+        'Code',
+      ]);
+      const unknown = await t.request(`${SHOP}/product/export?columns=nope`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(((await unknown.json()) as Envelope).code).toBe(46013);
+      // A caller without the export button is refused.
+      const viewer = await login('shop-viewer', TEST_USER_PASSWORD);
+      expect(
+        (await t.request(`${SHOP}/product/export`, { headers: { authorization: `Bearer ${viewer}` } }))
+          .status,
+      ).toBe(403);
+
+      await t.server.logWriters.opLog.drain(5000);
+      const log = await t.request('/api/v1/sys/log/op/page?size=50', {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      const logged = ((await log.json()) as Envelope).data.items as {
+        title: string;
+        httpMethod: string;
+        path: string;
+      }[];
+      expect(logged).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            title: 'Export shop products',
+            httpMethod: 'GET',
+            path: `${SHOP}/product/export`,
+          }),
+        ]),
+      );
     });
 
     it('records its writes in the operation log under the route summary', async () => {
