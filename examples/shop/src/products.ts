@@ -16,7 +16,7 @@ import {
   restrictSort,
 } from '@svc/server/data';
 import { BusinessError, ErrorCode } from '@svc/server/kernel';
-import type { AdminActor } from '@svc/server/security';
+import { type AdminActor, AdminErrorCode } from '@svc/server/security';
 import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { ShopDeps } from './categories.js';
 import { ShopErrorCode } from './errors.js';
@@ -92,7 +92,7 @@ export function createProductService(deps: ProductDeps): ProductService {
       .select()
       .from(t)
       .where(await inScope(actor, true, eq(t.id, id)));
-    if (!row) throw new BusinessError(ErrorCode.RecycleNotFound);
+    if (!row) throw new BusinessError(AdminErrorCode.RecycleNotFound);
     return row;
   };
 
@@ -118,7 +118,7 @@ export function createProductService(deps: ProductDeps): ProductService {
     }
     if (input.orgId !== undefined) {
       const org = await orgs.findById(input.orgId);
-      if (!org) throw new BusinessError(ErrorCode.OrgNotFound);
+      if (!org) throw new BusinessError(AdminErrorCode.OrgNotFound);
       if (!isInDataScope(await actor.scope(), { orgId: input.orgId }))
         throw new BusinessError(ErrorCode.OutOfDataScope);
     }
@@ -199,13 +199,13 @@ export function createProductService(deps: ProductDeps): ProductService {
         .update(t)
         .set({ isDelete: false, updateTime: now(), updateUserId: actor.userId })
         .where(await inScope(actor, true, eq(t.id, id)));
-      if (adapter.affectedRows(result) === 0) throw new BusinessError(ErrorCode.RecycleNotFound);
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(AdminErrorCode.RecycleNotFound);
       await notify?.({ action: 'created' });
     },
     async purge(actor, id) {
       await deleted(actor, id);
       const result = await db.delete(t).where(await inScope(actor, true, eq(t.id, id)));
-      if (adapter.affectedRows(result) === 0) throw new BusinessError(ErrorCode.RecycleNotFound);
+      if (adapter.affectedRows(result) === 0) throw new BusinessError(AdminErrorCode.RecycleNotFound);
     },
     async disableSoldOut() {
       const result = await db

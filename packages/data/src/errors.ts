@@ -231,7 +231,7 @@ export function isUniqueViolation(error: unknown): boolean {
 /**
  * Runs a write and answers a unique-constraint violation with `onConflict()` (the business error the check
  * before it throws), so two simultaneous creates end with one success and one business code, never a 500.
- * @example await uniqueOr(() => repos.roles.insert(row), () => new BusinessError(ErrorCode.RoleCodeExists));
+ * @example await uniqueOr(() => repos.roles.insert(row), () => new BusinessError(AdminErrorCode.RoleCodeExists));
  */
 export async function uniqueOr<T>(work: () => Promise<T>, onConflict: () => Error): Promise<T> {
   try {

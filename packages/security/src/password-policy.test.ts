@@ -1,5 +1,6 @@
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import { describe, expect, it } from 'vitest';
+import { AdminErrorCode } from './admin/codes.js';
 import { assertPassword, checkPassword, isPasswordExpired, type PasswordPolicy } from './password-policy.js';
 
 const DEFAULTS: PasswordPolicy = {
@@ -75,7 +76,7 @@ describe('assertPassword', () => {
     }
     expect(caught).toBeInstanceOf(BusinessError);
     const error = caught as BusinessError;
-    expect(error.code).toBe(ErrorCode.PasswordTooWeak.code);
+    expect(error.code).toBe(AdminErrorCode.PasswordTooWeak.code);
     expect(error.args).toEqual({
       minLength: 8,
       requireUpper: true,

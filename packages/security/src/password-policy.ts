@@ -2,7 +2,8 @@
  * Password policy (spec "Password policy"): the requirements read from the `sys.security.password.*` runtime
  * keys, the check that names every unmet requirement, and the expiry test used at login.
  */
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
+import { AdminErrorCode } from './admin/codes.js';
 
 /** The effective policy; each field mirrors one `sys.security.password.*` runtime key. */
 export interface PasswordPolicy {
@@ -66,7 +67,7 @@ export function assertPassword(password: string, policy: PasswordPolicy): void {
   const unmet = checkPassword(password, policy);
   if (unmet.length === 0) return;
   const { minLength, requireUpper, requireLower, requireDigit, requireSpecial } = policy;
-  throw new BusinessError(ErrorCode.PasswordTooWeak, {
+  throw new BusinessError(AdminErrorCode.PasswordTooWeak, {
     minLength,
     requireUpper,
     requireLower,

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, defineErrorCodes, ErrorCode, ok } from '@svc/kernel';
+import { BusinessError, defineErrorCodes, ok } from '@svc/kernel';
 import type { RecycleBinType } from '@svc/security';
+import { AdminErrorCode } from '@svc/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartupError } from '../host/startup-error.js';
 import { adminModule, dashboardModule, recycleBinModule } from '../modules/index.js';
@@ -55,10 +56,10 @@ const memoryType = (type: string, binned: Set<number>): RecycleBinType => ({
     return { current: 1, size: 20, total: items.length, pages: 1, items };
   },
   async restore(_actor, id) {
-    if (!binned.delete(id)) throw new BusinessError(ErrorCode.RecycleNotFound);
+    if (!binned.delete(id)) throw new BusinessError(AdminErrorCode.RecycleNotFound);
   },
   async purge(_actor, id) {
-    if (!binned.delete(id)) throw new BusinessError(ErrorCode.RecycleNotFound);
+    if (!binned.delete(id)) throw new BusinessError(AdminErrorCode.RecycleNotFound);
   },
 });
 

@@ -11,7 +11,6 @@ const k = (area: string, name: string, code: number): ErrorCodeSpec => ({
 
 const auth = (name: string, code: number) => k('auth', name, code);
 const perm = (name: string, code: number) => k('permission', name, code);
-const admin = (name: string, code: number) => k('admin', name, code);
 const config = (name: string, code: number) => k('config', name, code);
 const file = (name: string, code: number) => k('file', name, code);
 
@@ -43,33 +42,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),
-  UserNotFound: admin('UserNotFound', 42001),
-  RoleNotFound: admin('RoleNotFound', 42002),
-  OrgNotFound: admin('OrgNotFound', 42003),
-  OrgHasChildren: admin('OrgHasChildren', 42004),
-  PositionNotFound: admin('PositionNotFound', 42005),
-  AccountExists: admin('AccountExists', 42006),
-  SuperAdminProtected: admin('SuperAdminProtected', 42007),
-  OrgInvalidParent: admin('OrgInvalidParent', 42008),
-  ModuleNotFound: admin('ModuleNotFound', 42011),
-  ModuleCodeExists: admin('ModuleCodeExists', 42012),
-  ModuleProtected: admin('ModuleProtected', 42013),
-  ModuleAccessDenied: admin('ModuleAccessDenied', 42014),
-  MenuNotFound: admin('MenuNotFound', 42015),
-  MenuHasChildren: admin('MenuHasChildren', 42016),
-  RoleCodeExists: admin('RoleCodeExists', 42018),
-  PasswordTooWeak: admin('PasswordTooWeak', 42019),
-  RecycleNotFound: admin('RecycleNotFound', 42020),
-  RecycleUniqueConflict: admin('RecycleUniqueConflict', 42021),
-  RecycleInvalidType: admin('RecycleInvalidType', 42022),
-  ModuleHasMenus: admin('ModuleHasMenus', 42023),
-  SessionNotFound: admin('SessionNotFound', 42024),
-  PasswordReused: admin('PasswordReused', 42025),
-  OrgHasUsers: admin('OrgHasUsers', 42027),
-  CannotOperateSelf: admin('CannotOperateSelf', 42029),
-  MenuInvalidParent: admin('MenuInvalidParent', 42030),
-  /** A live organisation already holds the code (compared ignoring case). */
-  OrgCodeExists: admin('OrgCodeExists', 42031),
   DictTypeNotFound: config('DictTypeNotFound', 43001),
   DictTypeCodeExists: config('DictTypeCodeExists', 43002),
   DictItemNotFound: config('DictItemNotFound', 43003),

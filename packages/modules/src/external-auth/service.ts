@@ -33,6 +33,7 @@ import {
   parseDecimalInteger,
 } from '@svc/kernel';
 import {
+  AdminErrorCode,
   type ClientInfo,
   type HighSensitivityService,
   type IssuedSession,
@@ -349,7 +350,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
           } as Parameters<Repositories['users']['insertWithRoles']>[0],
           s.defaultRoleIds,
         ),
-      () => new BusinessError(ErrorCode.AccountExists),
+      () => new BusinessError(AdminErrorCode.AccountExists),
     );
   }
 

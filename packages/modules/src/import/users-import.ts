@@ -39,6 +39,7 @@ import {
 } from '@svc/kernel';
 import {
   type AdminActor,
+  AdminErrorCode,
   assertPassword,
   codesOfPermissionTexts,
   normalizeAccountName,
@@ -361,12 +362,13 @@ export function createUserImportService(deps: UserImportDeps): UserImportService
     const hidden = new Set<number>();
     for (const user of existing.values()) {
       // Nobody edits their own account through an import (admin update's self rules stay with admin update).
-      if (user.id === actor.userId) untouchable.set(user.id, err('account', ErrorCode.CannotOperateSelf));
+      if (user.id === actor.userId)
+        untouchable.set(user.id, err('account', AdminErrorCode.CannotOperateSelf));
       // Scope first (contract §11): of an account outside it the caller learns only that the name is taken, as
       // admin create tells anyone who may create users (42006), never its id, nor that it is the super admin's.
       else if (!isInDataScope(scope, { orgId: user.orgId, ownerId: user.id })) hidden.add(user.id);
       else if (user.isSuperAdmin && !actor.isSuperAdmin)
-        untouchable.set(user.id, err('account', ErrorCode.SuperAdminProtected));
+        untouchable.set(user.id, err('account', AdminErrorCode.SuperAdminProtected));
     }
     if (!actor.isSuperAdmin) {
       const held = await actor.codes();

@@ -68,6 +68,7 @@ export function createAdminServices(deps: AdminDeps): AdminServices {
 
 export * from './account-name.js';
 export * from './actor.js';
+export * from './codes.js';
 export * from './dashboard.js';
 export * from './data-scope.js';
 export type { AdminDeps } from './deps.js';

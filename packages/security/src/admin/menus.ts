@@ -7,8 +7,9 @@
  */
 import type { SysMenuRow } from '@svc/data';
 import { splitPermissionCodes } from '@svc/data';
-import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
+import { BusinessError, type ErrorCodeMember } from '@svc/kernel';
 import { type AdminActor, assertCanGrant } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import type { Patch } from './patch.js';
 import { normalizePermissionText } from './permission-codes.js';
@@ -78,12 +79,12 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
   async function checkParent(parentId: number): Promise<void> {
     if (parentId === 0) return;
     const parent = await repos.menus.findById(parentId);
-    if (!parent || parent.type === 'button') throw fail(ErrorCode.MenuInvalidParent);
+    if (!parent || parent.type === 'button') throw fail(AdminErrorCode.MenuInvalidParent);
   }
 
   async function checkModule(moduleId: number | null | undefined): Promise<void> {
     if (moduleId === undefined || moduleId === null) return;
-    if (!(await repos.modules.findById(moduleId))) throw fail(ErrorCode.ModuleNotFound);
+    if (!(await repos.modules.findById(moduleId))) throw fail(AdminErrorCode.ModuleNotFound);
   }
 
   function clean(input: MenuFields): Record<string, unknown> {
@@ -124,11 +125,11 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
 
     async update(actor, id, input) {
       const row = await repos.menus.findById(id);
-      if (!row) throw fail(ErrorCode.MenuNotFound);
+      if (!row) throw fail(AdminErrorCode.MenuNotFound);
       if (input.parentId !== undefined && input.parentId !== row.parentId) {
         await checkParent(input.parentId);
         if (wouldCreateCycle(await repos.menus.listAll(), id, input.parentId))
-          throw fail(ErrorCode.MenuInvalidParent);
+          throw fail(AdminErrorCode.MenuInvalidParent);
       }
       if (input.moduleId !== row.moduleId) await checkModule(input.moduleId);
       const patch = clean(input);
@@ -154,8 +155,8 @@ export function createMenuAdminService(deps: ResolvedAdminDeps): MenuAdminServic
 
     async remove(actor, id) {
       const row = await repos.menus.findById(id);
-      if (!row) throw fail(ErrorCode.MenuNotFound);
-      if (await repos.menus.hasChildren(id)) throw fail(ErrorCode.MenuHasChildren);
+      if (!row) throw fail(AdminErrorCode.MenuNotFound);
+      if (await repos.menus.hasChildren(id)) throw fail(AdminErrorCode.MenuHasChildren);
       if (row.enabled && splitPermissionCodes(row.permission).length > 0)
         await assertMayChangeRoles(actor, id);
       await repos.menus.softDelete(id, stamp(actor));

@@ -4,8 +4,9 @@
  * manager does all three), so the next request with its access token answers 401.
  */
 import { isInDataScope, type OnlineSessionQuery, type OnlineSessionRow, type Page } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { assertOutranksUsers } from './rank.js';
 
@@ -53,14 +54,15 @@ export function createOnlineSessionService(deps: ResolvedAdminDeps): OnlineSessi
 
     async forceLogout(actor, sessionId) {
       const session = await repos.onlineSessions.findOnline(sessionId, now());
-      if (!session) throw new BusinessError(ErrorCode.SessionNotFound);
+      if (!session) throw new BusinessError(AdminErrorCode.SessionNotFound);
       const user = await repos.users.findById(session.userId, { includeDeleted: true });
       // Scope before the protection: a caller who cannot list the session must not learn it is the super
       // admin's (42007 named which session ids were theirs to anyone holding the code), nor that it exists
       // (contract §11: a row the caller does not see answers as a missing one).
       if (!isInDataScope(await actor.scope(), { orgId: user?.orgId ?? null, ownerId: session.userId }))
-        throw new BusinessError(ErrorCode.SessionNotFound);
-      if (user?.isSuperAdmin && !actor.isSuperAdmin) throw new BusinessError(ErrorCode.SuperAdminProtected);
+        throw new BusinessError(AdminErrorCode.SessionNotFound);
+      if (user?.isSuperAdmin && !actor.isSuperAdmin)
+        throw new BusinessError(AdminErrorCode.SuperAdminProtected);
       await assertOutranksUsers(deps, actor, [session.userId]);
       await deps.sessions.revokeSession(sessionId, 'forced');
     },

@@ -8,10 +8,10 @@
  * Placing one under a parent they do not see answers 41005 (`reason: data-scope`, `args.orgIds`), and a new
  * top-level organisation (parent 0) is for callers who see all.
  */
-
 import { descendantOrgIds, type OrgListQuery, type SysOrgRow, uniqueOr } from '@svc/data';
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import type { Patch } from './patch.js';
 import { wouldCreateCycle } from './tree.js';
@@ -94,9 +94,9 @@ async function visibleOrg(deps: ResolvedAdminDeps, actor: AdminActor, id: number
   const row = await deps.repos.orgs.findById(id);
   if (row && !actor.isSuperAdmin) {
     const mine = await actor.scope();
-    if (!mine.all && !mine.orgIds.includes(id)) throw new BusinessError(ErrorCode.OrgNotFound);
+    if (!mine.all && !mine.orgIds.includes(id)) throw new BusinessError(AdminErrorCode.OrgNotFound);
   }
-  if (!row) throw new BusinessError(ErrorCode.OrgNotFound);
+  if (!row) throw new BusinessError(AdminErrorCode.OrgNotFound);
   return row;
 }
 
@@ -105,7 +105,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
   const stamp = (actor: AdminActor) => ({ userId: actor.userId, at: now() });
 
   async function checkParent(parentId: number): Promise<void> {
-    if (parentId !== 0 && !(await repos.orgs.findById(parentId))) throw fail(ErrorCode.OrgInvalidParent);
+    if (parentId !== 0 && !(await repos.orgs.findById(parentId))) throw fail(AdminErrorCode.OrgInvalidParent);
   }
 
   return {
@@ -123,7 +123,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       await assertOrgInScope(actor, parentId);
       const at = now();
       const code = input.code;
-      const taken = () => new BusinessError(ErrorCode.OrgCodeExists, { code });
+      const taken = () => new BusinessError(AdminErrorCode.OrgCodeExists, { code });
       // A given code is unique among live organisations, ignoring case; the database keeps it so under races.
       if (code.trim() !== '' && (await repos.orgs.codeTaken(code))) throw taken();
       const id = await uniqueOr(
@@ -147,7 +147,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
         await checkParent(input.parentId);
         await assertOrgInScope(actor, input.parentId);
         const links = await repos.orgs.links();
-        if (wouldCreateCycle(links, id, input.parentId)) throw fail(ErrorCode.OrgInvalidParent);
+        if (wouldCreateCycle(links, id, input.parentId)) throw fail(AdminErrorCode.OrgInvalidParent);
         // Org-and-children scopes follow the tree: moving an organisation brings its subtree into the view of
         // whoever sees the new parent's tree, so a caller who does not see all may move only what they see whole.
         const mine = actor.isSuperAdmin ? undefined : await actor.scope();
@@ -160,7 +160,7 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       // A new code must be free; the stored one saves unchanged (a row kept as a duplicate by the migration stays).
       const code = input.code;
       const changed = code !== undefined && code.toLowerCase() !== row.code.toLowerCase();
-      const taken = () => new BusinessError(ErrorCode.OrgCodeExists, { code });
+      const taken = () => new BusinessError(AdminErrorCode.OrgCodeExists, { code });
       if (changed && code.trim() !== '' && (await repos.orgs.codeTaken(code, id))) throw taken();
       const patch = changed ? { ...defined(input), liveExempt: false } : defined(input);
       await uniqueOr(() => repos.orgs.update(id, patch, stamp(actor)), taken);
@@ -212,15 +212,15 @@ export function createOrgAdminService(deps: ResolvedAdminDeps): OrgAdminService 
       // Free codes were chosen from one read: a copy or create racing this one answers 42031, never 500.
       const ids = await uniqueOr(
         () => repos.orgs.insertTree(source.parentId, nodes),
-        () => new BusinessError(ErrorCode.OrgCodeExists, { code: source.code }),
+        () => new BusinessError(AdminErrorCode.OrgCodeExists, { code: source.code }),
       );
       return { id: ids[0] as number };
     },
 
     async remove(actor, id) {
       await visibleOrg(deps, actor, id);
-      if (await repos.orgs.hasChildren(id)) throw fail(ErrorCode.OrgHasChildren);
-      if ((await repos.users.countInOrg(id)) > 0) throw fail(ErrorCode.OrgHasUsers);
+      if (await repos.orgs.hasChildren(id)) throw fail(AdminErrorCode.OrgHasChildren);
+      if ((await repos.users.countInOrg(id)) > 0) throw fail(AdminErrorCode.OrgHasUsers);
       await repos.orgs.softDelete(id, stamp(actor));
     },
   };

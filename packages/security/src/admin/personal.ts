@@ -4,8 +4,9 @@
  * super admin the codes are every permission route of the running app and the menu tree is every enabled menu.
  */
 import type { SysMenuRow } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import type { UserPrincipal } from '../auth/principal.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { type MenuNode, toMenuItem } from './menus.js';
 import { type OnlineSessionItem, toOnlineSessionItem } from './online-sessions.js';
@@ -68,7 +69,7 @@ export function createPersonalService(deps: ResolvedAdminDeps): PersonalService 
   const { repos, now } = deps;
   const self = async (principal: UserPrincipal) => {
     const user = await repos.users.findById(principal.userId);
-    if (!user) throw new BusinessError(ErrorCode.UserNotFound);
+    if (!user) throw new BusinessError(AdminErrorCode.UserNotFound);
     return user;
   };
 
@@ -93,7 +94,7 @@ export function createPersonalService(deps: ResolvedAdminDeps): PersonalService 
     async updateProfile(principal, fields) {
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       const ok = await repos.users.update(principal.userId, patch, { userId: principal.userId, at: now() });
-      if (!ok) throw new BusinessError(ErrorCode.UserNotFound);
+      if (!ok) throw new BusinessError(AdminErrorCode.UserNotFound);
     },
 
     async permissionCodes(principal, allCodes) {
@@ -119,7 +120,8 @@ export function createPersonalService(deps: ResolvedAdminDeps): PersonalService 
 
     async kickSession(principal, sessionId) {
       const session = await repos.onlineSessions.findOnline(sessionId, now());
-      if (!session || session.userId !== principal.userId) throw new BusinessError(ErrorCode.SessionNotFound);
+      if (!session || session.userId !== principal.userId)
+        throw new BusinessError(AdminErrorCode.SessionNotFound);
       await deps.sessions.revokeSession(sessionId, 'kicked');
     },
   };

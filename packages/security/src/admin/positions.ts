@@ -2,8 +2,9 @@
  * Position administration: page, detail, create, update, soft delete.
  */
 import type { Page, PositionPageQuery, SysPositionRow } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import type { AdminActor } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import type { Patch } from './patch.js';
 
@@ -41,7 +42,7 @@ export function toPositionItem(row: SysPositionRow): PositionItem {
   };
 }
 
-const notFound = () => new BusinessError(ErrorCode.PositionNotFound);
+const notFound = () => new BusinessError(AdminErrorCode.PositionNotFound);
 const defined = (input: object) =>
   Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 

@@ -16,8 +16,9 @@ import {
   type TrashRow,
   uniqueOr,
 } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import { type AdminActor, assertCanGrant, assertHolds } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import { assertOrgInScope } from './orgs.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -107,7 +108,7 @@ export function createRecycleBinRegistry(): RecycleBinRegistry {
     },
     get(name) {
       const type = types.get(name.trim().toLowerCase());
-      if (!type) throw new BusinessError(ErrorCode.RecycleInvalidType);
+      if (!type) throw new BusinessError(AdminErrorCode.RecycleInvalidType);
       return type;
     },
     list() {
@@ -116,7 +117,7 @@ export function createRecycleBinRegistry(): RecycleBinRegistry {
   };
 }
 
-const notInBin = () => new BusinessError(ErrorCode.RecycleNotFound);
+const notInBin = () => new BusinessError(AdminErrorCode.RecycleNotFound);
 
 /** Users: scoped like every user read and write (one outside the scope is not in the bin, 42020); restoring an account a live user now holds → 42021. */
 export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
@@ -149,13 +150,16 @@ export function userRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
     async restore(actor, id) {
       const row = await deleted(actor, id);
       if (await repos.users.accountTaken(row.account))
-        throw new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'account', value: row.account });
+        throw new BusinessError(AdminErrorCode.RecycleUniqueConflict, {
+          field: 'account',
+          value: row.account,
+        });
       // The user's roles come back with them: they may not grant more than the restorer holds.
       const roleIds = (await repos.users.roleIdsOf([id])).get(id) ?? [];
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(roleIds)));
       await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles(roleIds), [row]);
       const conflict = () =>
-        new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'account', value: row.account });
+        new BusinessError(AdminErrorCode.RecycleUniqueConflict, { field: 'account', value: row.account });
       if (!(await uniqueOr(() => repos.users.restore(id, { userId: actor.userId, at: now() }), conflict)))
         throw notInBin();
       await deps.permissions.invalidateUser(id);
@@ -198,7 +202,7 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
     async restore(actor, id) {
       const row = await deleted(id);
       if (await repos.roles.codeTaken(row.code))
-        throw new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
+        throw new BusinessError(AdminErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles([id])));
       // Its holders get it back: the restorer must outrank them all, inside their data scope.
       await assertMayChangeRole(deps, actor, id);
@@ -207,7 +211,7 @@ export function roleRecycleType(deps: ResolvedAdminDeps): RecycleBinType {
       const scopes = await repos.roles.scopesOfRoles([id], { includeDeleted: true });
       await assertScopeWithin(deps, actor, scopes, members);
       const conflict = () =>
-        new BusinessError(ErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
+        new BusinessError(AdminErrorCode.RecycleUniqueConflict, { field: 'code', value: row.code });
       if (!(await uniqueOr(() => repos.roles.restore(id, { userId: actor.userId, at: now() }), conflict)))
         throw notInBin();
       await deps.permissions.invalidateAll();
@@ -299,7 +303,8 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
     async restore(actor, id) {
       const row = await deleted(actor, id);
       await entry.checkRestore?.(actor, row);
-      const conflict = () => new BusinessError(ErrorCode.RecycleUniqueConflict, entry.uniqueKey?.(row) ?? {});
+      const conflict = () =>
+        new BusinessError(AdminErrorCode.RecycleUniqueConflict, entry.uniqueKey?.(row) ?? {});
       const stamp = { userId: actor.userId, at: deps.now() };
       if (!(await uniqueOr(() => trash.restore(entry.table, id, stamp, entry.restoreValues), conflict)))
         throw notInBin();
@@ -333,7 +338,7 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
       // creating it there would need (41005; the top level is for callers who see all).
       async checkRestore(actor, row) {
         if (row.parentId !== 0 && !(await repos.orgs.findById(row.parentId)))
-          throw new BusinessError(ErrorCode.OrgInvalidParent, { parentId: row.parentId });
+          throw new BusinessError(AdminErrorCode.OrgInvalidParent, { parentId: row.parentId });
         await assertOrgInScope(actor, row.parentId);
       },
       // Purging is deleting for good: by someone who sees where it was.
@@ -359,10 +364,10 @@ export function adminRecycleEntries(deps: ResolvedAdminDeps): RecycleBinType[] {
         // still has, so the restorer must hold them (41001).
         if (row.parentId !== 0) {
           const parent = await repos.menus.findById(row.parentId);
-          if (!parent || parent.type === 'button') throw new BusinessError(ErrorCode.MenuInvalidParent);
+          if (!parent || parent.type === 'button') throw new BusinessError(AdminErrorCode.MenuInvalidParent);
         }
         if (row.moduleId !== null && !(await repos.modules.findById(row.moduleId)))
-          throw new BusinessError(ErrorCode.ModuleNotFound);
+          throw new BusinessError(AdminErrorCode.ModuleNotFound);
         if (row.enabled) await assertCanGrant(actor, splitPermissionCodes(row.permission));
       },
       // Purging takes the menu's codes from every role still granting it for good, which only someone who holds

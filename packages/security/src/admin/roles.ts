@@ -19,6 +19,7 @@ import {
 import { BusinessError, ErrorCode, type ErrorCodeMember } from '@svc/kernel';
 import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import type { Patch } from './patch.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -105,7 +106,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
   async function role(id: number): Promise<SysRoleRow> {
     const row = await repos.roles.findById(id);
-    if (!row) throw fail(ErrorCode.RoleNotFound);
+    if (!row) throw fail(AdminErrorCode.RoleNotFound);
     return row;
   }
 
@@ -130,7 +131,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
 
     async create(actor, input) {
       const code = normalizeAccountName(input.code, 'code');
-      if (await repos.roles.codeTaken(code)) throw fail(ErrorCode.RoleCodeExists);
+      if (await repos.roles.codeTaken(code)) throw fail(AdminErrorCode.RoleCodeExists);
       const at = now();
       const id = await uniqueOr(
         () =>
@@ -144,7 +145,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
             createTime: at,
             createUserId: actor.userId,
           }),
-        () => fail(ErrorCode.RoleCodeExists),
+        () => fail(AdminErrorCode.RoleCodeExists),
       );
       return { id };
     },
@@ -158,7 +159,8 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
         input.code === undefined || input.code.trim() === row.code
           ? input.code?.trim()
           : normalizeAccountName(input.code, 'code');
-      if (code !== undefined && (await repos.roles.codeTaken(code, id))) throw fail(ErrorCode.RoleCodeExists);
+      if (code !== undefined && (await repos.roles.codeTaken(code, id)))
+        throw fail(AdminErrorCode.RoleCodeExists);
       if (input.enabled === true && !row.enabled) {
         await assertCanGrant(actor, await codesOfRole(id));
         await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles([id]), await membersOf(id));
@@ -167,7 +169,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       if (code !== undefined) patch.code = code;
       await uniqueOr(
         () => repos.roles.update(id, patch, stamp(actor)),
-        () => fail(ErrorCode.RoleCodeExists),
+        () => fail(AdminErrorCode.RoleCodeExists),
       );
       if (input.enabled !== undefined && input.enabled !== row.enabled) await permissions.invalidateAll();
     },
@@ -183,7 +185,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const unique = [...new Set(ids)];
       const rows = await repos.roles.findByIds(unique);
       const missing = unique.filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length > 0) throw fail(ErrorCode.RoleNotFound, { ids: missing });
+      if (missing.length > 0) throw fail(AdminErrorCode.RoleNotFound, { ids: missing });
       for (const id of unique) await assertMayChangeRole(deps, actor, id);
       const deleted = await repos.roles.softDeleteMany(unique, stamp(actor));
       await permissions.invalidateAll();
@@ -202,7 +204,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const unique = [...new Set(menuIds)];
       const found = await repos.menus.findByIds(unique);
       const missing = unique.filter((m) => !found.some((f) => f.id === m));
-      if (missing.length > 0) throw fail(ErrorCode.MenuNotFound, { ids: missing });
+      if (missing.length > 0) throw fail(AdminErrorCode.MenuNotFound, { ids: missing });
       const current = await grantsOf(id);
       const added = found.filter((m) => !current.live.includes(m.id));
       await assertMayChangeRole(deps, actor, id);
@@ -223,7 +225,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const orgIds = scope.scopeType === DataScope.Custom ? [...new Set(scope.customOrgIds)] : [];
       const existing = await repos.orgs.existingIds(orgIds);
       const missing = orgIds.filter((o) => !existing.includes(o));
-      if (missing.length > 0) throw fail(ErrorCode.OrgNotFound, { ids: missing });
+      if (missing.length > 0) throw fail(AdminErrorCode.OrgNotFound, { ids: missing });
       if (!actor.isSuperAdmin) {
         // Nobody widens a role beyond what they see themselves.
         const mine = await actor.scope();
@@ -258,7 +260,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       );
       const found = new Set(rows.map((r) => r.id));
       const missing = wanted.filter((u) => !found.has(u));
-      if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
+      if (missing.length > 0) throw fail(AdminErrorCode.UserNotFound, { ids: missing });
 
       // Sets, not list scans: a role may have tens of thousands of members, and scanning them once per wanted
       // or removed user was quadratic.
@@ -272,7 +274,7 @@ export function createRoleAdminService(deps: ResolvedAdminDeps): RoleAdminServic
       const isAdded = new Set(add);
       const touched = [...rows.filter((r) => isAdded.has(r.id)), ...leaving];
       if (touched.some((u) => u.isSuperAdmin) && !actor.isSuperAdmin)
-        throw fail(ErrorCode.SuperAdminProtected);
+        throw fail(AdminErrorCode.SuperAdminProtected);
       await assertOutranksUsers(
         deps,
         actor,

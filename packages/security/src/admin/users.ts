@@ -7,7 +7,6 @@
  * contract §11), and a user is placed only in an organisation the caller sees (41005); assigned roles may only grant codes the caller holds (41001). Deleting or disabling a
  * user revokes their sessions; every role change invalidates their cached codes.
  */
-
 import { isInDataScope, type Page, type SysUserRow, type UserPageQuery, uniqueOr } from '@svc/data';
 import {
   BusinessError,
@@ -19,6 +18,7 @@ import {
 import { assertPassword } from '../password-policy.js';
 import { normalizeAccountName } from './account-name.js';
 import { type AdminActor, assertCanGrant } from './actor.js';
+import { AdminErrorCode } from './codes.js';
 import type { ResolvedAdminDeps } from './deps.js';
 import type { Patch } from './patch.js';
 import { codesOfPermissionTexts } from './permission-codes.js';
@@ -143,7 +143,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
    */
   async function target(actor: AdminActor, id: number): Promise<SysUserRow> {
     const row = await visibleUser(actor, id);
-    if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
+    if (row.isSuperAdmin && !actor.isSuperAdmin) throw fail(AdminErrorCode.SuperAdminProtected);
     await assertOutranksUsers(deps, actor, [row.id]);
     return row;
   }
@@ -152,7 +152,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
   async function visibleUser(actor: AdminActor, id: number): Promise<SysUserRow> {
     const row = await repos.users.findById(id);
     if (!row || !isInDataScope(await actor.scope(), { orgId: row.orgId, ownerId: row.id }))
-      throw fail(ErrorCode.UserNotFound);
+      throw fail(AdminErrorCode.UserNotFound);
     return row;
   }
 
@@ -160,7 +160,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
   async function checkPlacement(actor: AdminActor, fields: UserFields, current?: SysUserRow): Promise<void> {
     if (fields.orgId !== undefined && fields.orgId !== current?.orgId) {
       if (fields.orgId !== null && !(await repos.orgs.findById(fields.orgId)))
-        throw fail(ErrorCode.OrgNotFound);
+        throw fail(AdminErrorCode.OrgNotFound);
       // The user must stay visible to the one who places them: an org outside the scope is refused.
       const ownerId = current?.id ?? null;
       if (!isInDataScope(await actor.scope(), { orgId: fields.orgId, ownerId }))
@@ -172,7 +172,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       fields.positionId !== current?.positionId &&
       !(await repos.positions.findById(fields.positionId))
     )
-      throw fail(ErrorCode.PositionNotFound);
+      throw fail(AdminErrorCode.PositionNotFound);
   }
 
   /**
@@ -189,7 +189,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     const unique = [...new Set(roleIds)];
     const found = await repos.roles.findByIds(unique);
     const missing = unique.filter((id) => !found.some((r) => r.id === id));
-    if (missing.length > 0) throw fail(ErrorCode.RoleNotFound, { ids: missing });
+    if (missing.length > 0) throw fail(AdminErrorCode.RoleNotFound, { ids: missing });
     const added = unique.filter((id) => !current.includes(id));
     if (added.length > 0)
       await assertCanGrant(actor, codesOfPermissionTexts(await repos.roles.permissionsOfRoles(added)));
@@ -221,9 +221,9 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
     );
     // One outside the scope is named with the missing ones, in the order given (contract §11).
     const missing = unique.filter((id) => !rows.some((r) => r.id === id));
-    if (missing.length > 0) throw fail(ErrorCode.UserNotFound, { ids: missing });
-    if (rows.some((r) => r.isSuperAdmin)) throw fail(ErrorCode.SuperAdminProtected);
-    if (actor.userId !== null && unique.includes(actor.userId)) throw fail(ErrorCode.CannotOperateSelf);
+    if (missing.length > 0) throw fail(AdminErrorCode.UserNotFound, { ids: missing });
+    if (rows.some((r) => r.isSuperAdmin)) throw fail(AdminErrorCode.SuperAdminProtected);
+    if (actor.userId !== null && unique.includes(actor.userId)) throw fail(AdminErrorCode.CannotOperateSelf);
     await assertOutranksUsers(deps, actor, unique);
     const count = await repos.users.softDelete(unique, stamp(actor));
     for (const id of unique) {
@@ -254,7 +254,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
     async create(actor, input) {
       const account = normalizeAccountName(input.account);
-      if (await repos.users.accountTaken(account)) throw fail(ErrorCode.AccountExists);
+      if (await repos.users.accountTaken(account)) throw fail(AdminErrorCode.AccountExists);
       await checkPlacement(actor, { ...input, orgId: input.orgId ?? null });
       await checkRoles(actor, { id: 0, orgId: input.orgId ?? null }, input.roleIds ?? [], []);
       const policy = await deps.settings.passwordPolicy();
@@ -279,7 +279,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
             },
             input.roleIds ?? [],
           ),
-        () => fail(ErrorCode.AccountExists),
+        () => fail(AdminErrorCode.AccountExists),
       );
       await repos.passwordHistory.add(id, password.hash, policy.historyCount, at);
       return password.generated ? { id, initialPassword: password.plain } : { id };
@@ -290,7 +290,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       // A second factor required of an administrator is their superior's call, not theirs to lift (the super
       // admin, whom nobody outranks, decides for themselves).
       if (actor.userId === id && !actor.isSuperAdmin && row.forceTotp && input.forceTotp === false)
-        throw fail(ErrorCode.CannotOperateSelf, { field: 'forceTotp' });
+        throw fail(AdminErrorCode.CannotOperateSelf, { field: 'forceTotp' });
       await checkPlacement(actor, input, row);
       const current = (await repos.users.roleIdsOf([id])).get(id) ?? [];
       const user = { id, orgId: input.orgId !== undefined ? input.orgId : row.orgId };
@@ -298,7 +298,7 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
       if (input.roleIds) await checkRoles(actor, user, input.roleIds, current, moved);
       else if (moved) await assertScopeWithin(deps, actor, await repos.roles.scopesOfRoles(current), [user]);
       const updated = await repos.users.update(id, profileOf(input), stamp(actor), input.roleIds);
-      if (!updated) throw fail(ErrorCode.UserNotFound);
+      if (!updated) throw fail(AdminErrorCode.UserNotFound);
       if (input.roleIds) await deps.permissions.invalidateUser(id);
     },
 
@@ -331,8 +331,8 @@ export function createUserAdminService(deps: ResolvedAdminDeps): UserAdminServic
 
     async setEnabled(actor, id, enabled) {
       const row = await target(actor, id);
-      if (!enabled && row.isSuperAdmin) throw fail(ErrorCode.SuperAdminProtected);
-      if (!enabled && actor.userId === id) throw fail(ErrorCode.CannotOperateSelf);
+      if (!enabled && row.isSuperAdmin) throw fail(AdminErrorCode.SuperAdminProtected);
+      if (!enabled && actor.userId === id) throw fail(AdminErrorCode.CannotOperateSelf);
       await repos.users.update(id, { enabled }, stamp(actor));
       if (!enabled) await deps.sessions.revokeUserSessions(id, 'user-disabled');
       await deps.permissions.invalidateUser(id);

@@ -8,7 +8,8 @@
  * The old password goes through the shared lock-aware check like a login: a stolen access token must not
  * become an unlimited oracle for guessing the password it would need to take the account over.
  */
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
+import { AdminErrorCode } from '../admin/codes.js';
 import { assertPassword } from '../password-policy.js';
 import type { ResolvedAuthDeps } from './auth-deps.js';
 import type { ClientInfo, UserPrincipal } from './principal.js';
@@ -37,7 +38,7 @@ export async function changeOwnPassword(
   const history = await repos.passwordHistory.listNewest(user.id, policy.historyCount);
   const previous = [...new Set([user.password, ...history])];
   const matches = await Promise.all(previous.map((hash) => hasher.verify(newPassword, hash)));
-  if (matches.some(Boolean)) throw new BusinessError(ErrorCode.PasswordReused);
+  if (matches.some(Boolean)) throw new BusinessError(AdminErrorCode.PasswordReused);
 
   const at = now();
   const hash = await hasher.hash(newPassword);

@@ -27,6 +27,7 @@ import {
   type PasswordHasher,
   type Pbkdf2Derive,
 } from '@svc/kernel';
+import { AdminErrorCode } from '../admin/codes.js';
 import {
   createLoginLock,
   type LockSubject,
@@ -89,7 +90,7 @@ export function createPasswordCheck(deps: PasswordCheckDeps): PasswordCheck {
       attempt.onResolved?.(found);
     }
     // A signed-in caller whose row is gone has nothing to check against.
-    if (!found && 'userId' in who) throw new BusinessError(ErrorCode.UserNotFound);
+    if (!found && 'userId' in who) throw new BusinessError(AdminErrorCode.UserNotFound);
     // A user resolved from submitted text counts on that text too (see LockSubject).
     const subject: LockSubject = found ? { ...who, userId: found.id } : who;
     await lock.assertOpen(subject);

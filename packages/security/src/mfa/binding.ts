@@ -9,6 +9,7 @@
  * is off, binding and recovery answer 40025.
  */
 import { BusinessError, ErrorCode, guidV7 } from '@svc/kernel';
+import { AdminErrorCode } from '../admin/codes.js';
 import type { ClientInfo } from '../auth/principal.js';
 import { settleAttempt } from '../lockout.js';
 import type { ClockStore } from './clock-store.js';
@@ -191,7 +192,7 @@ export function createTotpBinding(
 
     async clear(userId, actorId, actorSessionId) {
       if (!(await repos.totp.clear(userId, { userId: actorId, at: deps.now() }))) {
-        throw new BusinessError(ErrorCode.UserNotFound);
+        throw new BusinessError(AdminErrorCode.UserNotFound);
       }
       // Whoever signed in with the old factor is signed out, as after a recovery or a password reset.
       const own = actorId === userId && actorSessionId !== undefined;

@@ -7,6 +7,7 @@
  * Removing the number needs the current password.
  */
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { AdminErrorCode } from '../admin/codes.js';
 import type { ClientInfo, UserPrincipal } from '../auth/principal.js';
 import { type CaptchaFields, credentialStamp, type MfaDeps, type SharedChecks } from './common.js';
 import type { SmsCodeService, SmsSendResult } from './sms.js';
@@ -33,7 +34,7 @@ export function createPhoneChangeService(
 
   const setPhone = async (userId: number, phone: string | null) => {
     const ok = await repos.users.update(userId, { phone }, { userId, at: deps.now() });
-    if (!ok) throw new BusinessError(ErrorCode.UserNotFound);
+    if (!ok) throw new BusinessError(AdminErrorCode.UserNotFound);
   };
 
   return {

@@ -6,8 +6,9 @@
  * every instance answers `/personal/modules` and `/personal/menu` from fresh data at the next request.
  */
 import { type ModulePatch, SYSTEM_MODULE_CODE, type SysModuleRow, uniqueOr } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import type { AdminActor } from '../admin/actor.js';
+import { AdminErrorCode } from '../admin/codes.js';
 import type { PortalDeps } from './deps.js';
 
 /** A module as the administration API shows it. */
@@ -66,10 +67,10 @@ export function toModuleItem(row: SysModuleRow): ModuleItem {
 
 export function createModuleAdminService(deps: PortalDeps): ModuleAdminService {
   const { repos, now } = deps;
-  const codeExists = (code: string) => new BusinessError(ErrorCode.ModuleCodeExists, { code });
+  const codeExists = (code: string) => new BusinessError(AdminErrorCode.ModuleCodeExists, { code });
   const found = async (id: number) => {
     const row = await repos.modules.findById(id);
-    if (!row) throw new BusinessError(ErrorCode.ModuleNotFound);
+    if (!row) throw new BusinessError(AdminErrorCode.ModuleNotFound);
     return row;
   };
   const defined = (input: ModuleFields): ModulePatch =>
@@ -108,26 +109,26 @@ export function createModuleAdminService(deps: PortalDeps): ModuleAdminService {
       if (patch.code !== undefined) {
         patch.code = patch.code.trim();
         if (isSystemModule(row) && patch.code.toLowerCase() !== SYSTEM_MODULE_CODE)
-          throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'rename' });
+          throw new BusinessError(AdminErrorCode.ModuleProtected, { reason: 'rename' });
         if (await repos.modules.codeTaken(patch.code, id)) throw codeExists(patch.code);
       }
       if (patch.enabled === false && row.enabled && isSystemModule(row))
-        throw new BusinessError(ErrorCode.ModuleProtected, { reason: 'disable' });
+        throw new BusinessError(AdminErrorCode.ModuleProtected, { reason: 'disable' });
       const code = patch.code ?? row.code;
       const done = await uniqueOr(
         () => repos.modules.update(id, patch, { userId: actor.userId, at: now() }),
         () => codeExists(code),
       );
-      if (!done) throw new BusinessError(ErrorCode.ModuleNotFound);
+      if (!done) throw new BusinessError(AdminErrorCode.ModuleNotFound);
       await deps.bumpGeneration();
     },
 
     async remove(actor, id) {
       const row = await found(id);
-      if (isSystemModule(row)) throw new BusinessError(ErrorCode.ModuleProtected);
-      if (await repos.modules.hasMenus(id)) throw new BusinessError(ErrorCode.ModuleHasMenus);
+      if (isSystemModule(row)) throw new BusinessError(AdminErrorCode.ModuleProtected);
+      if (await repos.modules.hasMenus(id)) throw new BusinessError(AdminErrorCode.ModuleHasMenus);
       if (!(await repos.modules.softDelete(id, { userId: actor.userId, at: now() })))
-        throw new BusinessError(ErrorCode.ModuleNotFound);
+        throw new BusinessError(AdminErrorCode.ModuleNotFound);
       await deps.bumpGeneration();
     },
   };

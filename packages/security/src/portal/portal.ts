@@ -10,7 +10,8 @@
  * an invalidation on one instance takes effect on the next request on every other.
  */
 import type { SysModuleRow } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
+import { AdminErrorCode } from '../admin/codes.js';
 import type { MenuNode } from '../admin/menus.js';
 import { PERMISSION_GENERATION_KEY, PERMISSION_USER_GENERATION_PREFIX } from '../auth/constants.js';
 import type { UserPrincipal } from '../auth/principal.js';
@@ -99,7 +100,8 @@ export function createPortalService(
   }
 
   const reachableOrFail = (entry: Entry, moduleId: number) => {
-    if (!entry.modules.some((m) => m.id === moduleId)) throw new BusinessError(ErrorCode.ModuleAccessDenied);
+    if (!entry.modules.some((m) => m.id === moduleId))
+      throw new BusinessError(AdminErrorCode.ModuleAccessDenied);
   };
 
   return {
@@ -126,7 +128,7 @@ export function createPortalService(
         { defaultModuleId: moduleId },
         { userId: principal.userId, at: deps.now() },
       );
-      if (!done) throw new BusinessError(ErrorCode.UserNotFound);
+      if (!done) throw new BusinessError(AdminErrorCode.UserNotFound);
     },
   };
 }

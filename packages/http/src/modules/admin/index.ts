@@ -5,7 +5,12 @@
  * `use(adminModule)`. Its recycle-bin types are those of its own tables. Static paths (`/page`, `/batch-delete`,
  * `/list`, `/tree`) are registered before `/{id}` of the same resource, so they are never taken for an id.
  */
-import { createAdminServices, createPortalServices, PORTAL_GENERATION_KEY } from '@svc/security';
+import {
+  AdminErrorCode,
+  createAdminServices,
+  createPortalServices,
+  PORTAL_GENERATION_KEY,
+} from '@svc/security';
 import { defineModule } from '../../module/define.js';
 import * as menuCreate from './routes/menus/create.js';
 import * as menuDelete from './routes/menus/delete.js';
@@ -58,6 +63,7 @@ export type { AdminModuleServices, AdminRouteDeps } from './services.js';
 export const adminModule = defineModule({
   name: 'Admin',
   switchable: false,
+  errorCodes: [AdminErrorCode],
   services: ({ core }): AdminModuleServices => {
     const { repos, sessions, permissions, cache, config, now } = core;
     const admin = createAdminServices({

@@ -5,7 +5,8 @@
  * in the bin (42020), a consumer's own type, and the `RecycleBin` module switch.
  */
 import { RefreshTokenStatus } from '@svc/data';
-import { BusinessError, type DbType, ErrorCode } from '@svc/kernel';
+import { BusinessError, type DbType } from '@svc/kernel';
+import { AdminErrorCode } from '@svc/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineModule } from '../../module/define.js';
 import { login } from '../../testing/auth.js';
@@ -31,7 +32,7 @@ const ordersModule = defineModule({
         return { current: 1, size: 20, total: items.length, pages: 1, items };
       },
       async restore(_actor, id) {
-        if (!bin.delete(id)) throw new BusinessError(ErrorCode.RecycleNotFound);
+        if (!bin.delete(id)) throw new BusinessError(AdminErrorCode.RecycleNotFound);
       },
       async purge(_actor, id) {
         bin.delete(id);
