@@ -3,6 +3,7 @@
  * adapters, repositories written once for every dialect, and the first-start seed.
  */
 
+export * from './config/codes.js';
 export * from './config/config-service.js';
 export * from './config/dict-service.js';
 export * from './config/site-info.js';

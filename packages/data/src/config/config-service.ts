@@ -5,6 +5,7 @@
  * other key by its declared value type, so an operator cannot store a value that breaks login. Every write
  * raises `ConfigChangedEvent` for the keys it touched (`ConfigStore.invalidate`).
  */
+
 import {
   BusinessError,
   ErrorCode,
@@ -18,6 +19,7 @@ import { uniqueOr } from '../errors.js';
 import type { Page } from '../paging.js';
 import type { ConfigPageQuery, ConfigRepository } from '../repositories/configs.js';
 import type { ConfigValueType, SysConfigRow } from '../rows.js';
+import { ConfigErrorCode } from './codes.js';
 
 /** Longest value text accepted (the column is unbounded text; this keeps one row from holding megabytes). */
 export const CONFIG_VALUE_MAX_CHARS = 4000;
@@ -102,7 +104,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
 
   async function mustGet(id: number): Promise<SysConfigRow> {
     const row = await repo.getById(id);
-    if (!row) throw new BusinessError(ErrorCode.ConfigNotFound, { id });
+    if (!row) throw new BusinessError(ConfigErrorCode.ConfigNotFound, { id });
     return row;
   }
 
@@ -115,7 +117,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
       const def = runtimeKeyDef(key);
       const valueType = def?.valueType ?? input.valueType ?? 'string';
       const value = normalizeConfigValue(key, valueType, input.value);
-      if (await repo.getByKey(key)) throw new BusinessError(ErrorCode.ConfigKeyExists, { key });
+      if (await repo.getByKey(key)) throw new BusinessError(ConfigErrorCode.ConfigKeyExists, { key });
       const at = now();
       // The key is unique among live rows: a create racing this one answers 43005 too.
       const id = await uniqueOr(
@@ -130,7 +132,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
             createTime: at,
             createUserId: actorId,
           }),
-        () => new BusinessError(ErrorCode.ConfigKeyExists, { key }),
+        () => new BusinessError(ConfigErrorCode.ConfigKeyExists, { key }),
       );
       await store.invalidate(key);
       return id;
@@ -160,7 +162,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
       const normalized: { key: string; value: string }[] = [];
       for (const [index, entry] of entries.entries()) {
         const row = await repo.getByKey(entry.key);
-        if (!row) throw new BusinessError(ErrorCode.ConfigNotFound, { key: entry.key });
+        if (!row) throw new BusinessError(ConfigErrorCode.ConfigNotFound, { key: entry.key });
         normalized.push({
           key: row.configKey,
           value: normalizeConfigValue(row.configKey, row.valueType, entry.value, `${index}.value`),
@@ -174,7 +176,7 @@ export function createConfigService(deps: ConfigServiceDeps): ConfigService {
     async delete(id, actorId = null) {
       const row = await mustGet(id);
       if (row.builtIn || runtimeKeyDef(row.configKey)) {
-        throw new BusinessError(ErrorCode.ConfigBuiltIn, { key: row.configKey });
+        throw new BusinessError(ConfigErrorCode.ConfigBuiltIn, { key: row.configKey });
       }
       await repo.deleteById(id, { updateUserId: actorId, now: now() });
       await store.invalidate(row.configKey);

@@ -5,8 +5,9 @@
  * `invalidate(typeCode)` raises on demand. The event travels over the cache's pub/sub, so with Redis every
  * instance drops its copy and reads the change on its next call (the pattern of the config store).
  */
+
 import { randomUUID } from 'node:crypto';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
 import type { Cache, Unsubscribe } from '../cache/port.js';
 import { uniqueOr } from '../errors.js';
 import type { Page } from '../paging.js';
@@ -18,6 +19,7 @@ import type {
   DictTypePatch,
 } from '../repositories/dicts.js';
 import type { SysDictItemRow, SysDictTypeRow } from '../rows.js';
+import { DictErrorCode } from './codes.js';
 
 /** Channel of `DictChangedEvent`. */
 export const DICT_CHANGED_CHANNEL = 'events:dict-changed';
@@ -128,13 +130,13 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
 
   async function mustGetType(id: number): Promise<SysDictTypeRow> {
     const type = await repo.getType(id);
-    if (!type) throw new BusinessError(ErrorCode.DictTypeNotFound, { id });
+    if (!type) throw new BusinessError(DictErrorCode.DictTypeNotFound, { id });
     return type;
   }
 
   async function mustGetItem(id: number): Promise<SysDictItemRow> {
     const item = await repo.getItem(id);
-    if (!item) throw new BusinessError(ErrorCode.DictItemNotFound, { id });
+    if (!item) throw new BusinessError(DictErrorCode.DictItemNotFound, { id });
     return item;
   }
 
@@ -163,7 +165,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
 
     async createType(input, actorId) {
       const code = input.code.trim();
-      if (await repo.getTypeByCode(code)) throw new BusinessError(ErrorCode.DictTypeCodeExists, { code });
+      if (await repo.getTypeByCode(code)) throw new BusinessError(DictErrorCode.DictTypeCodeExists, { code });
       // Unique among live types in the database: a create racing this one answers 43002 too.
       const id = await uniqueOr(
         () =>
@@ -175,7 +177,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
             createTime: now(),
             createUserId: actorId,
           }),
-        () => new BusinessError(ErrorCode.DictTypeCodeExists, { code }),
+        () => new BusinessError(DictErrorCode.DictTypeCodeExists, { code }),
       );
       await invalidate(code);
       return id;
@@ -199,7 +201,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
       const unique = [...new Set(ids)];
       const types = await repo.getTypes(unique);
       const missing = unique.filter((id) => !types.some((t) => t.id === id));
-      if (missing.length > 0) throw new BusinessError(ErrorCode.DictTypeNotFound, { ids: missing });
+      if (missing.length > 0) throw new BusinessError(DictErrorCode.DictTypeNotFound, { ids: missing });
       const deleted = await repo.deleteTypes(unique, audit(actorId));
       for (const type of types) await invalidate(type.code);
       return deleted;
@@ -209,7 +211,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
       const unique = [...new Set(ids)];
       const items = await repo.getItems(unique);
       const missing = unique.filter((id) => !items.some((i) => i.id === id));
-      if (missing.length > 0) throw new BusinessError(ErrorCode.DictItemNotFound, { ids: missing });
+      if (missing.length > 0) throw new BusinessError(DictErrorCode.DictItemNotFound, { ids: missing });
       const deleted = await repo.deleteItems(unique, audit(actorId));
       for (const code of new Set(items.map((i) => i.typeCode))) await invalidate(code);
       return deleted;
@@ -219,7 +221,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
 
     async createItem(input, actorId) {
       const type = await mustGetType(input.typeId);
-      const taken = () => new BusinessError(ErrorCode.DictItemValueExists, { value: input.value });
+      const taken = () => new BusinessError(DictErrorCode.DictItemValueExists, { value: input.value });
       if (await repo.itemValueTaken(type.id, input.value)) throw taken();
       // Unique within its type among live items in the database: a create racing this one answers 43007 too.
       const id = await uniqueOr(
@@ -243,7 +245,7 @@ export async function createDictService(deps: DictServiceDeps): Promise<DictServ
 
     async updateItem(id, patch, actorId) {
       const item = await mustGetItem(id);
-      const taken = () => new BusinessError(ErrorCode.DictItemValueExists, { value: patch.value });
+      const taken = () => new BusinessError(DictErrorCode.DictItemValueExists, { value: patch.value });
       // A new value must be free; the stored one saves unchanged (a row kept as a duplicate by the migration stays).
       const changed = patch.value !== undefined && patch.value !== item.value;
       if (changed && (await repo.itemValueTaken(item.typeId, patch.value as string, id))) throw taken();

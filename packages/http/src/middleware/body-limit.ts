@@ -21,6 +21,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorCodeRegistry } from '@svc/kernel';
 import { ErrorCode } from '@svc/kernel';
+import { UploadErrorCode } from '@svc/modules';
 import type { Context, HonoRequest, MiddlewareHandler } from 'hono';
 import { type AppEnv, announcesBody, readHeader } from '../context.js';
 import { failure } from '../errors/handlers.js';
@@ -192,7 +193,7 @@ export function jsonBodyLimit(options: BodyLimitOptions): MiddlewareHandler<AppE
   function refuse(c: Context, upload: boolean, max: number): Response {
     closeAfterAnswer(c);
     return upload
-      ? failure(c, options.errors, ErrorCode.FileTooLarge, { maxBytes: maxFileBytes }, 413)
+      ? failure(c, options.errors, UploadErrorCode.FileTooLarge, { maxBytes: maxFileBytes }, 413)
       : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: max });
   }
 

@@ -1,6 +1,9 @@
 /**
- * The kernel catalog (contract §6). Numbers are part of the public contract: never renumber a member.
- * msgKeys are `error.<area>.<camelName>`; areas follow the segments of the spec's code space.
+ * The kernel catalog (contract §6): success, sign-in and second factors (40xxx), permissions (41xxx), parameters
+ * (48xxx) and the system (50xxx). Each module declares its own codes beside its logic (administration 42xxx in
+ * @svc/security, config and dictionaries 43xxx in @svc/data, files, notices, Excel and jobs 44xxx–47xxx and the
+ * external login's 40029–40034 in @svc/modules) and registers them while it is on. Numbers are part of the public
+ * contract: never renumber a member. msgKeys are `error.<area>.<camelName>`.
  */
 import { defineErrorCodes, type ErrorCodeSpec } from './define.js';
 
@@ -11,8 +14,6 @@ const k = (area: string, name: string, code: number): ErrorCodeSpec => ({
 
 const auth = (name: string, code: number) => k('auth', name, code);
 const perm = (name: string, code: number) => k('permission', name, code);
-const config = (name: string, code: number) => k('config', name, code);
-const file = (name: string, code: number) => k('file', name, code);
 
 /** Kernel error codes. `Success` is code 0 with msgKey `common.success`. */
 export const ErrorCode = defineErrorCodes('ErrorCode', {
@@ -42,25 +43,6 @@ export const ErrorCode = defineErrorCodes('ErrorCode', {
   NoPermission: perm('NoPermission', 41001),
   DemoModeReadOnly: perm('DemoModeReadOnly', 41002),
   OutOfDataScope: perm('OutOfDataScope', 41005),
-  DictTypeNotFound: config('DictTypeNotFound', 43001),
-  DictTypeCodeExists: config('DictTypeCodeExists', 43002),
-  DictItemNotFound: config('DictItemNotFound', 43003),
-  ConfigNotFound: config('ConfigNotFound', 43004),
-  ConfigKeyExists: config('ConfigKeyExists', 43005),
-  ConfigBuiltIn: config('ConfigBuiltIn', 43006),
-  /** A live item of the dictionary type already holds the value. */
-  DictItemValueExists: config('DictItemValueExists', 43007),
-  FileEmpty: file('FileEmpty', 44001),
-  FileTooLarge: file('FileTooLarge', 44002),
-  FileExtNotAllowed: file('FileExtNotAllowed', 44003),
-  FileNotFound: file('FileNotFound', 44004),
-  /** A chunked upload's complete misses a chunk; `args.index` names the first missing one. */
-  ChunkMissing: file('ChunkMissing', 44005),
-  /** The assembled chunks do not hash to the declared `fileHash`. */
-  ChunkHashMismatch: file('ChunkHashMismatch', 44006),
-  FileSignatureInvalid: file('FileSignatureInvalid', 44007),
-  /** A chunked upload's init would open more uploads than `Service:Upload:ChunkMaxOpenPerUser`; `args.maxOpen`. */
-  ChunkOpenLimitExceeded: file('ChunkOpenLimitExceeded', 44008),
   ParamInvalid: k('param', 'ParamInvalid', 48000),
   PageSizeExceeded: k('param', 'PageSizeExceeded', 48001),
   PayloadTooLarge: k('param', 'PayloadTooLarge', 48002),

@@ -28,9 +28,11 @@
  * every later count. Per-caller index folders are never removed (an empty one per caller who ever uploaded), so a
  * clean-up never pulls the folder from under another instance's marker write.
  */
+
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
+import { UploadErrorCode } from './codes.js';
 
 /** How long a marker whose upload folder (or its meta.json) is missing counts as an upload being made. */
 export const MARKER_GRACE_MS = 60_000;
@@ -159,7 +161,7 @@ export function createOpenUploadQuota(options: {
       return serial(caller, async () => {
         if (!(await isOpen(uploadId))) {
           if ((await countOf(caller)) >= options.maxOpen)
-            throw new BusinessError(ErrorCode.ChunkOpenLimitExceeded, { maxOpen: options.maxOpen });
+            throw new BusinessError(UploadErrorCode.ChunkOpenLimitExceeded, { maxOpen: options.maxOpen });
         }
         // Also on a resume: an upload opened before the index existed is named from now on. Written (its time
         // now) before `open` makes the folder or removes an earlier done.json, so no count drops it meanwhile.

@@ -35,6 +35,7 @@
  *   another row shares them), and partial files a dead process left in the store's tree go in `reclaim(now)`, which
  *   the scheduled clean-up runs.
  */
+
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -44,6 +45,7 @@ import type { DataScopeFilter, FileRepository, SysFileRow } from '@svc/data';
 import { BusinessError, ErrorCode } from '@svc/kernel';
 import { createChunkLedgers } from './chunk-ledger.js';
 import { createOpenUploadQuota } from './chunk-quota.js';
+import { UploadErrorCode } from './codes.js';
 import { extensionOf, type FileStore, type StoredUpload, uploadName } from './file-store.js';
 
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -149,10 +151,10 @@ export function createChunkUploads(options: {
       meta = JSON.parse(await readFile(join(dirOf(uploadId), 'meta.json'), 'utf8')) as ChunkMeta;
     } catch (error) {
       if (error instanceof BusinessError) throw error;
-      throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+      throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId });
     }
     // Another caller's upload is answered as an unknown one.
-    if (meta.userId !== userId) throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+    if (meta.userId !== userId) throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId });
     return meta;
   }
 
@@ -172,10 +174,10 @@ export function createChunkUploads(options: {
     uploadName(input.fileName);
     const ext = extensionOf(input.fileName);
     if (!ext || !allowed.has(ext))
-      throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
-    if (input.totalSize <= 0) throw new BusinessError(ErrorCode.FileEmpty);
+      throw new BusinessError(UploadErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+    if (input.totalSize <= 0) throw new BusinessError(UploadErrorCode.FileEmpty);
     if (input.totalSize > options.files.maxBytes)
-      throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.files.maxBytes });
+      throw new BusinessError(UploadErrorCode.FileTooLarge, { maxBytes: options.files.maxBytes });
     if (input.chunkCount > input.totalSize) throw invalid('chunkCount', 'more chunks than bytes');
   }
 
@@ -224,7 +226,7 @@ export function createChunkUploads(options: {
   ): Promise<SysFileRow | undefined> {
     const have = new Set(await received(dir));
     for (let i = 0; i < meta.chunkCount; i += 1)
-      if (!have.has(i)) throw new BusinessError(ErrorCode.ChunkMissing, { index: i });
+      if (!have.has(i)) throw new BusinessError(UploadErrorCode.ChunkMissing, { index: i });
     const sink = await options.files.begin(input.fileName);
     try {
       for (let i = 0; i < meta.chunkCount; i += 1)
@@ -251,7 +253,7 @@ export function createChunkUploads(options: {
       for (const index of have) await rm(join(dir, `${index}.part`), { force: true });
       ledgers.forgetStored(input.uploadId);
       await rm(join(dir, 'meta.json'), { force: true });
-      throw new BusinessError(ErrorCode.ChunkHashMismatch, mismatch);
+      throw new BusinessError(UploadErrorCode.ChunkHashMismatch, mismatch);
     }
     const row = await insert(stored, userId);
     await writeResult(dir, { id: row.id });
@@ -282,7 +284,7 @@ export function createChunkUploads(options: {
       await pause(200);
     }
     // Still assembling after a minute (a very large file on a slow disk): the client asks again.
-    throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
+    throw new BusinessError(UploadErrorCode.ChunkMissing, { index: 0 });
   }
 
   /**
@@ -293,7 +295,7 @@ export function createChunkUploads(options: {
     const done = await readFile(join(dir, 'done.json'), 'utf8').catch(() => undefined);
     if (!done) return undefined;
     const result = JSON.parse(done) as DoneResult;
-    if ('mismatch' in result) throw new BusinessError(ErrorCode.ChunkHashMismatch, result.mismatch);
+    if ('mismatch' in result) throw new BusinessError(UploadErrorCode.ChunkHashMismatch, result.mismatch);
     return options.repo.getById(result.id);
   }
 
@@ -328,7 +330,7 @@ export function createChunkUploads(options: {
     } catch (error) {
       // The upload went meanwhile (its chunks did not make the declared file, or it was reclaimed).
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+        throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId });
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = await lockHolder(lock);
       if (!holder?.stale) return undefined;
@@ -385,7 +387,7 @@ export function createChunkUploads(options: {
       ),
     ]);
     if (!finished && (!folder || expired(folder.mtimeMs)))
-      throw new BusinessError(ErrorCode.FileNotFound, { uploadId: input.uploadId });
+      throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId: input.uploadId });
     // A lock that goes without a result (its holder failed: a chunk missing, a wrong hash) or whose holder died is
     // taken here, so this request answers what the chunks make, not a guess; a few rounds at most.
     for (let round = 0; round < 3; round += 1) {
@@ -408,7 +410,7 @@ export function createChunkUploads(options: {
       const row = await waitForDone(dir);
       if (row) return row;
     }
-    throw new BusinessError(ErrorCode.ChunkMissing, { index: 0 });
+    throw new BusinessError(UploadErrorCode.ChunkMissing, { index: 0 });
   }
 
   return {
@@ -470,7 +472,7 @@ export function createChunkUploads(options: {
         stat(dir).catch(() => undefined),
       ]);
       if (completed || !folder || expired(folder.mtimeMs))
-        throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+        throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId });
       // A folder that receives bytes is named in the bound's index, whatever happened to its marker.
       await quota.mark(ownerOf(userId), uploadId);
       const ledger = await ledgers.enter(uploadId, dir);
@@ -489,7 +491,7 @@ export function createChunkUploads(options: {
             // so it does not count) and everything being written now, this request's bytes included.
             const held = ledger.storedBytes - (ledger.stored.get(index) ?? 0) + ledger.writingBytes;
             if (held + chunk.byteLength > meta.totalSize)
-              throw new BusinessError(ErrorCode.FileTooLarge, {
+              throw new BusinessError(UploadErrorCode.FileTooLarge, {
                 maxBytes: meta.totalSize,
                 index,
                 heldBytes: held,
@@ -502,7 +504,7 @@ export function createChunkUploads(options: {
             new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res()))),
             failed,
           ]);
-          if (size === 0) throw new BusinessError(ErrorCode.FileEmpty);
+          if (size === 0) throw new BusinessError(UploadErrorCode.FileEmpty);
           // Atomic: a chunk is either absent or whole (an interrupted one never counts as received).
           await rename(partial, join(dir, `${index}.part`));
           // A complete that ended while this chunk arrived (its file made, or its hash found wrong) wrote `done.json`
@@ -510,7 +512,7 @@ export function createChunkUploads(options: {
           // against the bound until the clean-up. It goes, answered as any chunk after a complete.
           if ((await stat(join(dir, 'done.json')).catch(() => undefined)) !== undefined) {
             await rm(join(dir, `${index}.part`), { force: true });
-            throw new BusinessError(ErrorCode.FileNotFound, { uploadId });
+            throw new BusinessError(UploadErrorCode.FileNotFound, { uploadId });
           }
         } catch (error) {
           out.destroy();

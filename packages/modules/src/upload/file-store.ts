@@ -5,12 +5,14 @@
  * part of a request ever becomes a path. Reads resolve the stored key and refuse anything outside the root.
  * The content type is decided by the extension, never by the client.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { BusinessError, ErrorCode } from '@svc/kernel';
+import { UploadErrorCode } from './codes.js';
 
 /** Content types by extension; what is not listed is served as `application/octet-stream`. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -157,11 +159,11 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const originalName = uploadName(file.name);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
-        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+        throw new BusinessError(UploadErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
       }
-      if (file.size === 0) throw new BusinessError(ErrorCode.FileEmpty);
+      if (file.size === 0) throw new BusinessError(UploadErrorCode.FileEmpty);
       if (file.size > options.maxBytes) {
-        throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
+        throw new BusinessError(UploadErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
       const at = options.now();
@@ -187,7 +189,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const originalName = uploadName(name);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
-        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+        throw new BusinessError(UploadErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
       }
       const at = options.now();
       const month = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
@@ -218,7 +220,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
           size += chunk.byteLength;
           if (size > options.maxBytes) {
             await abort();
-            throw new BusinessError(ErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
+            throw new BusinessError(UploadErrorCode.FileTooLarge, { maxBytes: options.maxBytes });
           }
           hash.update(chunk);
           if (!out.write(chunk)) {
@@ -243,7 +245,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
           if (failed) throw failed;
           if (size === 0) {
             await rm(partial, { force: true });
-            throw new BusinessError(ErrorCode.FileEmpty);
+            throw new BusinessError(UploadErrorCode.FileEmpty);
           }
           await rename(partial, full);
           return {
@@ -263,7 +265,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const originalName = uploadName(name);
       const ext = extensionOf(originalName);
       if (!ext || !/^[a-z0-9]{1,16}$/.test(ext) || !allowed.has(ext)) {
-        throw new BusinessError(ErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
+        throw new BusinessError(UploadErrorCode.FileExtNotAllowed, { ext, allowed: [...allowed] });
       }
       const full = pathOf(source.storageKey);
       const info = full ? await stat(full).catch(() => undefined) : undefined;

@@ -1,5 +1,7 @@
 /** Files and chunked upload (module `Upload`): storage under the upload root, resumable uploads, signed links. */
+
 export { type ChunkInit, type ChunkUploads, createChunkUploads, type Reclaimer } from './chunks.js';
+export { UploadErrorCode } from './codes.js';
 export {
   contentDisposition,
   createFileStore,

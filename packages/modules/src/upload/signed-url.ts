@@ -5,9 +5,11 @@
  * Links made without an expiry stop verifying as soon as a lifetime is configured. The check is constant-time
  * and runs before anything is looked up.
  */
+
 import { createHmac } from 'node:crypto';
-import { BusinessError, constantTimeEqual, ErrorCode } from '@svc/kernel';
+import { BusinessError, constantTimeEqual } from '@svc/kernel';
 import { deriveSubkey } from '@svc/security';
+import { UploadErrorCode } from './codes.js';
 
 export interface FileLinkSigner {
   /** `/api/v1/sys/file/{id}/view?sig=…[&exp=…]`. */
@@ -43,9 +45,9 @@ export function createFileLinkSigner(options: FileLinkSignerOptions): FileLinkSi
       const good = constantTimeEqual(sign(idText, signedExp), sig ?? '');
       // An expiry sent where none is signed, or missing where one must be, fails like a wrong signature.
       const shapeOk = limited ? /^\d{1,12}$/.test(signedExp) : exp === undefined;
-      if (!good || !shapeOk) throw new BusinessError(ErrorCode.FileSignatureInvalid);
+      if (!good || !shapeOk) throw new BusinessError(UploadErrorCode.FileSignatureInvalid);
       if (limited && Number(signedExp) < nowSeconds()) {
-        throw new BusinessError(ErrorCode.FileSignatureInvalid, { expired: true });
+        throw new BusinessError(UploadErrorCode.FileSignatureInvalid, { expired: true });
       }
     },
   };

@@ -3,7 +3,7 @@
  * effect. Its services (the config service and the site info) are built once here from the core's config store;
  * module `Cache` drops the site info through `useOptional(configModule)`.
  */
-import { createConfigService, createSiteInfoService } from '@svc/data';
+import { ConfigErrorCode, createConfigService, createSiteInfoService } from '@svc/data';
 import { defineModule } from '../../module/define.js';
 import { configRecycleTypes } from './recycle-types.js';
 import * as configBatch from './routes/batch.js';
@@ -21,6 +21,7 @@ export type { ConfigRouteDeps } from './services.js';
 
 export const configModule = defineModule({
   name: 'Config',
+  errorCodes: [ConfigErrorCode],
   services: ({ core }): ConfigRouteDeps => {
     const { configStore, cache, now } = core;
     const siteInfo = createSiteInfoService({

@@ -3,7 +3,7 @@
  * caller, cached per instance. Its service is built once here; module `Cache` and the recycle bin drop its copy
  * through `useOptional(dictModule)` / `servicesIfOn(dictModule)`.
  */
-import { createDictService } from '@svc/data';
+import { createDictService, DictErrorCode } from '@svc/data';
 import { defineModule } from '../../module/define.js';
 import { dictRecycleTypes } from './recycle-types.js';
 import * as itemBatchDelete from './routes/item-batch-delete.js';
@@ -24,6 +24,7 @@ export type { DictRouteDeps } from './services.js';
 
 export const dictModule = defineModule({
   name: 'Dict',
+  errorCodes: [DictErrorCode],
   services: ({ core }): DictRouteDeps => {
     const dicts = createDictService({
       repo: core.repos.dicts,

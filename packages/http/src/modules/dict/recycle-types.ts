@@ -1,6 +1,8 @@
 /** Recycle-bin types of module `Dict`: dictionary types and items (the dictionary cache is invalidated at restore). */
+
 import type { DictService, Repositories } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { DictErrorCode } from '@svc/data';
+import { BusinessError } from '@svc/kernel';
 import { deleteCodeOf, type RecycleBinType, softDeleteRecycleType } from '@svc/security';
 
 interface BinDeps {
@@ -37,7 +39,7 @@ export function dictRecycleTypes(
       // An item comes back only into a live type: restore the type first (43001).
       async checkRestore(_a, r) {
         if (!(await repos.dicts.getType(r.typeId)))
-          throw new BusinessError(ErrorCode.DictTypeNotFound, { typeId: r.typeId });
+          throw new BusinessError(DictErrorCode.DictTypeNotFound, { typeId: r.typeId });
       },
       afterRestore: (_a, r) => dictChanged(r.typeCode),
     }),

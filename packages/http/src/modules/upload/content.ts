@@ -3,9 +3,10 @@
  * types only; always `X-Content-Type-Options: nosniff`, and a sandboxing CSP so even a mislabelled file
  * cannot run script on this origin.
  */
+
 import type { DataScopeFilter } from '@svc/data';
-import { BusinessError, ErrorCode } from '@svc/kernel';
-import { contentDisposition, INLINE_CONTENT_TYPES } from '@svc/modules';
+import { BusinessError } from '@svc/kernel';
+import { contentDisposition, INLINE_CONTENT_TYPES, UploadErrorCode } from '@svc/modules';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import type { UploadRouteDeps } from './services.js';
@@ -20,7 +21,7 @@ export async function sendFile(
 ): Promise<Response> {
   const row = await d.fileRows.getById(id, scope);
   const opened = row ? await d.files.open(row.storageKey) : undefined;
-  if (!row || !opened) throw new BusinessError(ErrorCode.FileNotFound, { id });
+  if (!row || !opened) throw new BusinessError(UploadErrorCode.FileNotFound, { id });
   const inline = mode === 'view' && INLINE_CONTENT_TYPES.has(row.contentType);
   return new Response(opened.body, {
     status: 200,

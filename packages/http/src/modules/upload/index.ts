@@ -5,7 +5,7 @@
  * have their own body limit (`Upload:MaxSizeMb`, app.ts); the scheduled clean-up reclaims abandoned chunks and
  * deleted files through the reclaimer this module declares.
  */
-import { createUploadServices, uploadReclaimer } from '@svc/modules';
+import { createUploadServices, UploadErrorCode, uploadReclaimer } from '@svc/modules';
 import { defineModule } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
 import { fileRecycleTypes } from './recycle-types.js';
@@ -24,6 +24,7 @@ export type { UploadRouteDeps } from './services.js';
 
 export const uploadModule = defineModule({
   name: 'Upload',
+  errorCodes: [UploadErrorCode],
   dependsOn: [adminModule],
   services: ({ core, use }): UploadRouteDeps => ({
     ...createUploadServices({

@@ -3,8 +3,10 @@
  * load serves every key; a change through the config centre invalidates it on every instance). 43004 when no
  * row holds the key.
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { ConfigErrorCode } from '@svc/data';
+import { BusinessError, ok } from '@svc/kernel';
 import { noNul } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
@@ -32,7 +34,7 @@ export function register(ctx: RegisterContext, d: Pick<ConfigRouteDeps, 'configS
   registerRoute(ctx, route, { auth: 'permission', module: 'Config' }, async (c) => {
     const { key } = c.req.valid('param');
     const value = await d.configStore.getRaw(key);
-    if (value === undefined) throw new BusinessError(ErrorCode.ConfigNotFound, { key });
+    if (value === undefined) throw new BusinessError(ConfigErrorCode.ConfigNotFound, { key });
     return c.json(ok({ key, value }), 200);
   });
 }

@@ -3,8 +3,10 @@
  * within the caller's data scope (contract §10), else the whole batch is refused with 44004 naming the ids, as
  * the user batch delete does. The bytes stay until the file is purged from the recycle bin.
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { BusinessError, ok } from '@svc/kernel';
+import { UploadErrorCode } from '@svc/modules';
 import { IdListSchema } from '../../../admin/schemas.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
@@ -34,7 +36,7 @@ export function register(
     const files = d.fileRows;
     const visible = await files.findLive(ids, await scopeOf(c, d.scopes));
     const missing = ids.filter((id) => !visible.some((f) => f.id === id));
-    if (missing.length > 0) throw new BusinessError(ErrorCode.FileNotFound, { ids: missing });
+    if (missing.length > 0) throw new BusinessError(UploadErrorCode.FileNotFound, { ids: missing });
     const deleted = await files.softDeleteMany(ids, { userId: actorIdOf(c), now: d.now() });
     return c.json(ok({ deleted }), 200);
   });

@@ -2,8 +2,10 @@
  * `DELETE /api/v1/sys/file/{id}`: soft-deletes the row (44004 when absent or uploaded outside the caller's data
  * scope). The bytes stay, so a restore from the recycle bin gives the file back; a purge there removes them.
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode, ok } from '@svc/kernel';
+import { BusinessError, ok } from '@svc/kernel';
+import { UploadErrorCode } from '@svc/modules';
 import { idPath } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
@@ -27,7 +29,7 @@ export function register(
     const { id } = c.req.valid('param');
     const row = await d.fileRows.getById(id, await scopeOf(c, d.scopes));
     if (!row || !(await d.fileRows.softDelete(id, { userId: actorIdOf(c), now: d.now() }))) {
-      throw new BusinessError(ErrorCode.FileNotFound, { id });
+      throw new BusinessError(UploadErrorCode.FileNotFound, { id });
     }
     return c.json(ok(null), 200);
   });

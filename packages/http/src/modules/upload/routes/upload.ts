@@ -5,9 +5,11 @@
  * is streamed to disk as it arrives and the size is enforced while streaming (issue 11): memory stays flat
  * under parallel large uploads.
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
 import { BusinessError, ErrorCode, isBusinessError, ok } from '@svc/kernel';
 import type { FileStore, StoredUpload, UploadSink } from '@svc/modules';
+import { UploadErrorCode } from '@svc/modules';
 import type { Context } from 'hono';
 import { readHeader } from '../../../context.js';
 import { closeAfterAnswer, discardRest } from '../../../middleware/body-limit.js';
@@ -104,7 +106,7 @@ async function receive(c: Context, files: FileStore): Promise<StoredUpload> {
     if (sink && !stored) await sink.abort();
     if (stored) await files.remove(stored.storageKey);
     const drained = await discardRest(reader);
-    if (!drained || (isBusinessError(error) && error.code === ErrorCode.FileTooLarge.code))
+    if (!drained || (isBusinessError(error) && error.code === UploadErrorCode.FileTooLarge.code))
       closeAfterAnswer(c);
     if (error instanceof MultipartError) throw invalid(error.message);
     throw error;

@@ -3,8 +3,10 @@
  * before anything is parsed or looked up (44007); then the file is shown inline when it is a safe image/PDF
  * type, else sent as an attachment.
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
-import { BusinessError, ErrorCode } from '@svc/kernel';
+import { BusinessError } from '@svc/kernel';
+import { UploadErrorCode } from '@svc/modules';
 import { noNul } from '../../../openapi/query.js';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
@@ -46,7 +48,7 @@ export function register(
     const { id } = c.req.valid('param');
     const { sig, exp } = c.req.valid('query');
     d.links.verify(id, sig, exp);
-    if (!/^\d{1,15}$/.test(id)) throw new BusinessError(ErrorCode.FileNotFound);
+    if (!/^\d{1,15}$/.test(id)) throw new BusinessError(UploadErrorCode.FileNotFound);
     return sendFile(c, d, Number(id), 'view');
   });
 }
