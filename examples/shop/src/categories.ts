@@ -12,7 +12,7 @@ import {
 } from '@svc/server/data';
 import { BusinessError } from '@svc/server/kernel';
 import type { AdminActor } from '@svc/server/security';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq, not, sql } from 'drizzle-orm';
 import { ShopErrorCode } from './errors.js';
 import type { CategoryRow, ShopTables } from './tables/index.js';
 
@@ -97,17 +97,17 @@ export function createCategoryService({ database, tables, now }: ShopDeps): Cate
     async remove(actor, id) {
       await get(id);
       const p = tables.shopProduct;
-      const [used] = await db
-        .select({ n: count() })
-        .from(p)
-        .where(and(eq(p.categoryId, id), eq(p.isDelete, false)));
-      const products = Number(used?.n ?? 0);
-      if (products > 0) throw new BusinessError(ShopErrorCode.CategoryInUse, { products });
+      // One statement: a product created meanwhile keeps the category live. The refusal names no count, since
+      // products of organisations outside the caller's data scope count too.
+      const inUse = sql`exists (select 1 from ${p} where ${and(eq(p.categoryId, id), eq(p.isDelete, false))})`;
       const result = await db
         .update(t)
         .set({ isDelete: true, updateTime: now(), updateUserId: actor.userId })
-        .where(live(id));
-      if (adapter.affectedRows(result) === 0) throw new BusinessError(ShopErrorCode.CategoryNotFound);
+        .where(and(live(id), not(inUse)));
+      if (adapter.affectedRows(result) === 0) {
+        await get(id);
+        throw new BusinessError(ShopErrorCode.CategoryInUse);
+      }
     },
   };
 }

@@ -7,7 +7,7 @@ import { defineErrorCodes } from '@svc/server/kernel';
 export const ShopErrorCode = defineErrorCodes('ShopErrorCode', {
   CategoryNotFound: { code: 61001, msgKey: 'error.shop.categoryNotFound' },
   ProductNotFound: { code: 61002, msgKey: 'error.shop.productNotFound' },
-  /** A category that live products still name is not deleted. `args.products`: how many. */
+  /** A category that live products still name is not deleted. */
   CategoryInUse: { code: 61003, msgKey: 'error.shop.categoryInUse' },
   /** The stock is above `Service:Shop:MaxStock`. `args.max`: the ceiling. */
   StockAboveMaximum: { code: 61004, msgKey: 'error.shop.stockAboveMaximum' },

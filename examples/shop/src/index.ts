@@ -12,7 +12,7 @@
  * import { shopModule } from '@svc-examples/shop';
  * const server = await createServer({ modules: [shopModule] });
  */
-import { adminModule, defineModule, realtimeModule } from '@svc/server/http';
+import { adminModule, defineModule, importModule, realtimeModule } from '@svc/server/http';
 import { z } from 'zod';
 import { createCategoryService } from './categories.js';
 import { ShopErrorCode } from './errors.js';
@@ -57,7 +57,8 @@ export const ShopOptionsSchema = z.object({
 
 export const shopModule = defineModule({
   name: 'Shop',
-  dependsOn: [adminModule],
+  // Import: the Excel engine the product export streams with (its codes 46012/46013 and the exceljs check).
+  dependsOn: [adminModule, importModule],
   optional: [realtimeModule],
   realtimeKinds: [PRODUCT_CHANGED],
   options: { section: 'Shop', schema: ShopOptionsSchema },

@@ -237,8 +237,8 @@ export function defineShopContract(dbType: DbType): void {
       expect(inUse.body).toMatchObject({
         code: 61003,
         msgKey: 'error.shop.categoryInUse',
-        args: { products: 1 },
       });
+      expect(inUse.body.args).toBeUndefined();
       expect((await call(admin, 'DELETE', `/product/${productId}`)).body.code).toBe(0);
       expect((await call(admin, 'GET', `/product/${productId}`)).body.code).toBe(61002);
       expect((await call(admin, 'DELETE', `/category/${categoryId}`)).body.code).toBe(0);

@@ -108,7 +108,7 @@ export interface ModuleTables<T> {
 export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
   /** The module's name: its entry in `Service:Api:DisabledModules` and its `x-module` in the contract. */
   name: Name;
-  /** False for the modules the service cannot run without (listing them in DisabledModules fails start-up). @default true */
+  /** False for the modules the service cannot run without (listed in DisabledModules, they stay on with a start-up warning). @default true */
   switchable?: boolean;
   /** Extra condition besides the switch (e.g. `Service:Realtime:Enabled`); false leaves the module off. */
   when?: (config: Configuration) => boolean;
