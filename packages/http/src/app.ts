@@ -132,8 +132,6 @@ function pipelineStages(
       maxBytes: deps.config.service.Api.MaxBodyBytes,
       errors: deps.errors,
       limitOf: (method, path) => routes.policies.of(method, path)?.bodyLimit,
-      maxFileBytes: deps.config.service.Upload.MaxSizeMb * 1024 * 1024,
-      maxImportBytes: deps.config.service.Import.MaxFileSizeMb * 1024 * 1024,
     }),
   });
   // `Service:Security:RateLimit:Enabled=false` is a deploy hard switch (restart needed): no stage at all.

@@ -19,19 +19,24 @@ export type { DirectDispatch } from './middleware/direct.js';
 export { type ComposedModules, isModuleEnabled, type ModulePlan } from './module/compose.js';
 export {
   type AnyModule,
+  type DeclaredOptionsSpec,
   defineModule,
   defineRoute,
   type ModuleBuild,
   type ModuleDeclarations,
   type ModuleDefinition,
   type ModuleJobs,
+  type ModuleLibrary,
   type ModuleOptionsSpec,
   type ModuleRoute,
   type ModuleTables,
   type ModuleUpgrade,
+  moduleOptions,
   type ServicesOf,
   type SvcModule,
+  type ZodOptionsSpec,
 } from './module/define.js';
+export { configurationTable, describeConfiguration } from './module/options-reference.js';
 export type { AdminModuleServices } from './modules/admin/index.js';
 export {
   adminModule,

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { type ListeningServer, listen } from './host/listen.js';
 import { connectHub, type HubClient, hubOf } from './modules/realtime/client.contract.js';
 import { HubCloseCode } from './modules/realtime/hub.js';
+import { realtimeModule } from './modules/realtime/index.js';
 import { login } from './testing/auth.js';
 import { grantPermissions, startTestServer, TEST_USER_PASSWORD, type TestServer } from './testing/index.js';
 
@@ -43,7 +44,7 @@ describe('realtime hub bound on client messages', () => {
   });
 
   /** The defaults (60 at once, 10 a second): the tests follow whatever ships. */
-  const rate = () => t.server.deps.config.service.Realtime;
+  const rate = () => t.server.modules.plan.optionsOf(realtimeModule);
   let token = '';
   /**
    * The user's one socket, opened as the console opens it (the token in the query), once the server has seen the

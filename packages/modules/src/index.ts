@@ -55,4 +55,5 @@ export {
   type MessageRate,
   takeMessage,
 } from './realtime/message-bucket.js';
+export { type RealtimeOptions, realtimeOptions } from './realtime/options.js';
 export * from './upload/index.js';

@@ -31,7 +31,7 @@ import {
   type OpLogWriter,
   resolveSqlColor,
 } from '@svc/logging';
-import { type JobSystem, validateExternalAuth } from '@svc/modules';
+import type { JobSystem } from '@svc/modules';
 import {
   DATABASE_BACKED_CACHE_PREFIXES,
   type MfaServices,
@@ -49,7 +49,6 @@ import { createServiceMetrics, type ServiceMetrics } from '../observability/metr
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
 import { createRouteGuards } from '../security/guards.js';
-import { assertUploadRootNotExposed } from '../static/web-root.js';
 import { type OpenedDatabase, prepareDatabase } from './database.js';
 import { withDurableLoginLog } from './durable-logs.js';
 import { buildMfa, lateLoginHooks } from './mfa.js';
@@ -160,13 +159,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   try {
     plan = planModules([...BUILT_IN_MODULES, ...(options.modules ?? [])], config);
     errors = new ErrorCodeRegistry([...plan.errorCodes, ...(options.errorCodes ?? [])]);
-    assertUploadRootNotExposed({
-      webEnabled: service.Web.Enabled,
-      webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
-      uploadRoot: resolveContentPath(environment.contentRoot, service.Upload.RootPath),
-    });
-    const externalProblems = validateExternalAuth(config);
-    if (externalProblems.length > 0) throw new StartupError(externalProblems.join(' '));
     jwtKey = resolveJwtKey({
       secretKey: service.Jwt.SecretKey,
       isDevelopment: environment.isDevelopment,
@@ -178,7 +170,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   for (const warning of plan.warnings) startup.warn(warning);
   // Before the database: an enabled module whose library is missing or unsupported names the package to install.
   try {
-    await checkModuleLibraries(config, (module) => plan.isEnabled(module));
+    await checkModuleLibraries(plan.libraries);
   } catch (error) {
     throw asStartupError(error);
   }
@@ -376,7 +368,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   };
   const modules = composeModules(plan, moduleCore, {
     logger: startup,
-    sections: (section) => config.section(section),
     recycleBin: (servicesIfOn) => servicesIfOn(recycleBinModule)?.recycleBin,
   });
   const deps: HttpDeps = {

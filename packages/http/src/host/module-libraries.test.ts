@@ -13,12 +13,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DriverMissingError, DriverVersionError } from '@svc/data';
 import { loadConfiguration } from '@svc/kernel';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  checkModuleLibraries,
-  MODULE_LIBRARIES,
-  type ModuleLibraryUse,
-  moduleLibraryUses,
-} from './module-libraries.js';
+import { planModules } from '../module/compose.js';
+import type { ModuleLibrary } from '../module/define.js';
+import { BUILT_IN_MODULES } from '../modules/index.js';
+import { checkModuleLibraries, MODULE_LIBRARIES } from './module-libraries.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-module-libraries-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -37,13 +35,23 @@ function fakeInstall(name: string, packages: Record<string, string>): string {
 /** Every library in a supported version: a test then takes one away or changes one. */
 const SUPPORTED = { bullmq: '6.7.0', ioredis: '5.11.1', exceljs: '4.4.0', 'openid-client': '6.9.0' };
 
-const config = (env: Record<string, string> = {}) => loadConfiguration({ contentRoot: root, env });
-const ALL_ON = () => true;
-const ON_EXCEPT = (off: string) => (module: string) => module !== off;
+const config = (env: Record<string, string> = {}) =>
+  loadConfiguration({
+    contentRoot: root,
+    env,
+    moduleSections: BUILT_IN_MODULES.flatMap((m) => m.options?.section ?? []),
+  });
+/** What the built-in modules declare they load with this configuration (`libraries` of each enabled one). */
+const librariesOf = (env: Record<string, string>, off: readonly string[] = []) =>
+  planModules(
+    BUILT_IN_MODULES,
+    config({ ...env, ...Object.fromEntries(off.map((m, i) => [`Service__Api__DisabledModules__${i}`, m])) }),
+  ).libraries;
 const PROVIDER = {
   Service__ExternalAuth__Oidc__0__Code: 'corp',
   Service__ExternalAuth__Oidc__0__Authority: 'https://idp.example.com',
   Service__ExternalAuth__Oidc__0__ClientId: 'svc',
+  Service__ExternalAuth__CallbackBaseUrl: 'https://admin.example.com',
 };
 const BULLMQ = {
   Service__Jobs__Engine: 'BullMQ',
@@ -54,24 +62,22 @@ const BULLMQ = {
 async function check(
   env: Record<string, string>,
   from: string,
-  enabled: (module: string) => boolean = ALL_ON,
+  off: readonly string[] = [],
 ): Promise<{ error: unknown; imported: string[] }> {
   const imported: string[] = [];
-  const load = async (use: ModuleLibraryUse) => {
-    imported.push(use.module);
+  const libraries = librariesOf(env, off);
+  const load = async (library: ModuleLibrary & { module: string }) => {
+    imported.push(library.module);
     // As Node.js reports a package it cannot find: the first of the module's packages not installed at `from`.
-    const absent = use.needs.find((need) => !installed(from, need.package));
+    const absent = library.needs.find((need) => !installed(from, need.package));
     if (absent)
       throw Object.assign(new Error(`Cannot find package '${absent.package}' imported from ${from}`), {
         code: 'ERR_MODULE_NOT_FOUND',
       });
   };
-  const error = await checkModuleLibraries(
-    config(env),
-    enabled,
-    { from, nodeVersion: '20.19.0' },
-    load,
-  ).catch((e: unknown) => e);
+  const error = await checkModuleLibraries(libraries, { from, nodeVersion: '20.19.0' }, load).catch(
+    (e: unknown) => e,
+  );
   return { error, imported };
 }
 
@@ -109,11 +115,7 @@ describe('module libraries are checked at start-up like the database drivers', (
   });
 
   it('needs no exceljs with module Import off', async () => {
-    const { error, imported } = await check(
-      {},
-      fakeInstall('import-off', without('exceljs')),
-      ON_EXCEPT('Import'),
-    );
+    const { error, imported } = await check({}, fakeInstall('import-off', without('exceljs')), ['Import']);
     expect(error).toBeUndefined();
     expect(imported).toEqual([]);
   });
@@ -147,7 +149,7 @@ describe('module libraries are checked at start-up like the database drivers', (
     );
     expect((await check({}, from)).error).toBeUndefined();
     expect((await check({ Service__Jobs__Engine: 'InProcess' }, from)).error).toBeUndefined();
-    const off = await check(BULLMQ, from, ON_EXCEPT('Job'));
+    const off = await check(BULLMQ, from, ['Job']);
     expect(off.error).toBeUndefined();
     expect(off.imported).toEqual([]);
   });
@@ -164,15 +166,15 @@ describe('module libraries are checked at start-up like the database drivers', (
     expect(old.error).toBeInstanceOf(DriverVersionError);
     expect((old.error as Error).message).toContain('"openid-client" 5.7.1 is not supported');
     expect((await check({}, from)).error).toBeUndefined();
-    expect((await check(PROVIDER, from, ON_EXCEPT('ExternalAuth'))).error).toBeUndefined();
+    expect((await check(PROVIDER, from, ['ExternalAuth'])).error).toBeUndefined();
   });
 
   it('needs none of them with only login and administration', async () => {
-    const { error, imported } = await check(
-      { ...BULLMQ, ...PROVIDER },
-      fakeInstall('none', {}),
-      (module) => !['Job', 'Import', 'ExternalAuth'].includes(module),
-    );
+    const { error, imported } = await check({ ...BULLMQ, ...PROVIDER }, fakeInstall('none', {}), [
+      'Job',
+      'Import',
+      'ExternalAuth',
+    ]);
     expect(error).toBeUndefined();
     expect(imported).toEqual([]);
   });
@@ -181,7 +183,7 @@ describe('module libraries are checked at start-up like the database drivers', (
     const env = { ...BULLMQ, ...PROVIDER };
     let imported = false;
     await expect(
-      checkModuleLibraries(config(env), ALL_ON, undefined, async () => {
+      checkModuleLibraries(librariesOf(env), undefined, async () => {
         imported = true;
       }),
     ).resolves.toBeUndefined();
@@ -190,8 +192,8 @@ describe('module libraries are checked at start-up like the database drivers', (
   });
 
   it('resolves each library from the package declaring it as an optional peer (@svc/modules)', () => {
-    const uses = moduleLibraryUses(config({ ...BULLMQ, ...PROVIDER }), ALL_ON);
-    expect(uses.map((u) => u.module)).toEqual(['Job', 'Import', 'ExternalAuth']);
+    const uses = librariesOf({ ...BULLMQ, ...PROVIDER });
+    expect(uses.map((u) => u.module)).toEqual(['Import', 'ExternalAuth', 'Job']);
     for (const use of uses) {
       // The package.json of the package `from` lies in: under pnpm only its own peers are linked beside it.
       let dir = dirname(fileURLToPath(use.from));

@@ -1,10 +1,10 @@
 /**
  * Refuses request bodies above `Service:Api:MaxBodyBytes` (default 1 MiB) with HTTP 413 and the envelope,
  * by declared length or, for chunked bodies, while reading. A route may declare a limit of its own
- * (`bodyLimit` in its options, openapi/policy.ts). Upload routes (`'upload'`) get `Upload:MaxSizeMb` plus room
- * for the multipart framing, answered with 44002 `FileTooLarge`; a body within it is streamed by the upload
- * route, which enforces the file size while the bytes arrive. Import routes (`'import'`) have
- * `Import:MaxFileSizeMb`; a number is that many bytes.
+ * (`bodyLimit` in its options, openapi/policy.ts): a number is that many bytes (the import routes give
+ * `Import:MaxFileSizeMb`); an upload route (`{ upload: maxFileBytes }`) gets its file size plus room for the
+ * multipart framing, answered with 44002 `FileTooLarge`, and a body within it is streamed by the route, which
+ * enforces the file size while the bytes arrive.
  *
  * A declared `Content-Length` over the route's limit is answered at once, before any of the body is read
  * (contract §11), with 413 and `Connection: close`: a client announcing 50 MB learns at once that they will be
@@ -167,33 +167,22 @@ export interface BodyLimitOptions {
   errors: ErrorCodeRegistry;
   /** The `bodyLimit` of the route that answers this method and path (the route table's policies). @default none */
   limitOf?: (method: string, path: string) => BodyLimit | undefined;
-  /** `'upload'` routes: the largest accepted file in bytes (`Upload:MaxSizeMb`). @default 0 */
-  maxFileBytes?: number;
-  /**
-   * `'import'` routes (`Service:Import:MaxFileSizeMb`): their JSON (10,000 rows) or multipart bodies may reach this
-   * limit instead of `maxBytes`; above it they answer 413 with 48002 like any other body. @default maxBytes
-   */
-  maxImportBytes?: number;
 }
 
 export function jsonBodyLimit(options: BodyLimitOptions): MiddlewareHandler<AppEnv> {
   const limitOf = options.limitOf;
-  const maxFileBytes = options.maxFileBytes ?? 0;
-  const maxUploadBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
-  const maxImportBytes = options.maxImportBytes ?? options.maxBytes;
 
   /** The request's limit in bytes, by its route's `bodyLimit`. */
   function maxOf(limit: BodyLimit | undefined): number {
     if (limit === undefined) return options.maxBytes;
-    if (limit === 'upload') return maxUploadBytes;
-    return limit === 'import' ? maxImportBytes : limit;
+    return typeof limit === 'number' ? limit : limit.upload + MULTIPART_OVERHEAD_BYTES;
   }
 
   /** 413 with `Connection: close`; an upload's with 44002, which elsewhere is a business answer (HTTP 200). */
-  function refuse(c: Context, upload: boolean, max: number): Response {
+  function refuse(c: Context, limit: BodyLimit | undefined, max: number): Response {
     closeAfterAnswer(c);
-    return upload
-      ? failure(c, options.errors, UploadErrorCode.FileTooLarge, { maxBytes: maxFileBytes }, 413)
+    return typeof limit === 'object'
+      ? failure(c, options.errors, UploadErrorCode.FileTooLarge, { maxBytes: limit.upload }, 413)
       : failure(c, options.errors, ErrorCode.PayloadTooLarge, { maxBytes: max });
   }
 
@@ -227,12 +216,12 @@ export function jsonBodyLimit(options: BodyLimitOptions): MiddlewareHandler<AppE
   return async function jsonBodyLimitMiddleware(c, next) {
     if (!bodyLimitApplies(c)) return next();
     const limit = limitOf?.(c.req.method, c.req.path);
-    const upload = limit === 'upload';
+    const upload = typeof limit === 'object';
     const max = maxOf(limit);
     const declared = readHeader(c, 'content-length');
     if (declared !== undefined) {
       // At once, nothing of the body read (the listener drops what still arrives after the answer).
-      if (Number(declared) > max) return refuse(c, upload, max);
+      if (Number(declared) > max) return refuse(c, limit, max);
       // The framing bounds a body with a length: nothing to count.
       return upload ? next() : checkedJson(c, next, Number(declared));
     }
@@ -274,6 +263,6 @@ export function jsonBodyLimit(options: BodyLimitOptions): MiddlewareHandler<AppE
     } catch (error) {
       if (!exceeded) throw error;
     }
-    if (exceeded) c.res = refuse(c, false, max);
+    if (exceeded) c.res = refuse(c, limit, max);
   };
 }

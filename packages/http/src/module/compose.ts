@@ -13,7 +13,7 @@ import {
   migrateModuleTables,
   type SeedMenu,
 } from '@svc/data';
-import type { Configuration, ErrorCodeSet, Logger } from '@svc/kernel';
+import { type Configuration, type ErrorCodeSet, type Logger, OptionsError, parseSection } from '@svc/kernel';
 import type { RecycleBinRegistry, RecycleBinType } from '@svc/security';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
@@ -23,7 +23,9 @@ import type {
   ModuleBuild,
   ModuleDeclarations,
   ModuleJobs,
+  ModuleLibrary,
   ModuleUpgrade,
+  OptionsOf,
   ServicesOf,
 } from './define.js';
 
@@ -41,13 +43,18 @@ export interface ModulePlan extends ModuleDeclarations {
   readonly warnings: readonly string[];
   /** True when the module named (case-insensitive) is given and on. */
   isEnabled(name: string): boolean;
+  /** The parsed options of an enabled module (undefined for one without options, or one that is off). */
+  optionsOf<M extends AnyModule>(module: M): OptionsOf<M>;
+  /** The optional libraries the enabled modules load with their options (`libraries`), module by module. */
+  readonly libraries: readonly (ModuleLibrary & { readonly module: string })[];
 }
 
 const lower = (name: string) => name.toLowerCase();
 
 /**
- * Plans the modules of a server. Throws `StartupError` naming both sides of a clash (two modules of one name, one
- * error-code number or one route) and a module whose dependency is off.
+ * Plans the modules of a server. Parses the options of every module the switch leaves on (a bad value stops
+ * start-up naming the key) and asks their `when` and `check`. Throws `StartupError` naming both sides of a clash
+ * (two modules of one name, one error-code number or one route) and a module whose dependency is off.
  */
 export function planModules(modules: readonly AnyModule[], config: Configuration): ModulePlan {
   const byName = new Map<string, AnyModule>();
@@ -71,10 +78,21 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
       warnings.push(`Service:Api:DisabledModules names "${name}", which cannot be disabled; it is ignored.`);
     else disabled.add(lower(name));
   }
+  const options = new Map<AnyModule, unknown>();
+  for (const module of given) {
+    if (disabled.has(lower(module.name))) continue;
+    const parsed = parseOptions(module, config.section);
+    warnings.push(...parsed.warnings);
+    options.set(module, parsed.value);
+  }
   const on = new Set(
-    given.filter((m) => !disabled.has(lower(m.name)) && (m.when?.(config) ?? true)).map((m) => lower(m.name)),
+    given
+      .filter((m) => options.has(m) && (m.when?.(config, options.get(m)) ?? true))
+      .map((m) => lower(m.name)),
   );
   const enabled = given.filter((m) => on.has(lower(m.name)));
+  const problems = enabled.flatMap((m) => m.check?.(options.get(m), config) ?? []);
+  if (problems.length > 0) throw new StartupError(problems.join(' '));
   for (const module of enabled) {
     for (const dep of module.dependsOn ?? []) {
       if (!byName.has(lower(dep.name)))
@@ -98,6 +116,13 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
     realtimeKinds,
     warnings,
     isEnabled: (name) => on.has(lower(name)),
+    optionsOf: <M extends AnyModule>(module: M) => {
+      const given = byName.get(lower(module.name));
+      return (given && on.has(lower(module.name)) ? options.get(given) : undefined) as OptionsOf<M>;
+    },
+    libraries: enabled.flatMap((m) =>
+      (m.libraries?.(options.get(m), config) ?? []).map((library) => ({ ...library, module: m.name })),
+    ),
   };
 }
 
@@ -208,15 +233,13 @@ interface Built {
 
 /**
  * The modules of one server, to be built with `build()`: each enabled module's services once, dependencies
- * first. A module's options are parsed from `Service:<section>` with its schema; a bad value fails start-up
- * naming the key.
+ * first, each with the options its plan parsed.
  */
 export function composeModules(
   plan: ModulePlan,
   core: ModuleCore,
   options: {
     logger: Logger;
-    sections: (section: string) => unknown;
     /**
      * The recycle bin the enabled modules' `recycleTypes` go into, once all are built (module `RecycleBin`'s,
      * found through `servicesIfOn`); undefined when there is none, and then no type is registered.
@@ -244,7 +267,7 @@ export function composeModules(
         (list ?? []).some((d) => lower(d.name) === lower(dep.name));
       const build: ModuleBuild<unknown, unknown> = {
         core,
-        options: parseOptions(module, options.sections),
+        options: plan.optionsOf(module),
         tables: module.tables?.[core.database.dbType],
         use: (dep) => {
           if (!declared(dep, module.dependsOn))
@@ -394,13 +417,25 @@ function recycleTypesOf(
   return types;
 }
 
-function parseOptions(module: AnyModule, sections: (section: string) => unknown): unknown {
-  if (!module.options) return undefined;
-  const { section, schema } = module.options;
-  const parsed = schema.safeParse(sections(section) ?? {});
-  if (parsed.success) return parsed.data;
+function parseOptions(
+  module: AnyModule,
+  sections: (section: string) => unknown,
+): { value: unknown; warnings: readonly string[] } {
+  if (!module.options) return { value: undefined, warnings: [] };
+  const spec = module.options;
+  const raw = sections(spec.section);
+  if ('declared' in spec) {
+    try {
+      return parseSection(spec.declared, raw, `Service:${spec.section}`);
+    } catch (error) {
+      if (!(error instanceof OptionsError)) throw error;
+      throw new StartupError(`Module ${module.name} has invalid options. ${error.problems.join('; ')}`);
+    }
+  }
+  const parsed = spec.schema.safeParse(raw ?? {});
+  if (parsed.success) return { value: parsed.data, warnings: [] };
   const problems = parsed.error.issues.map(
-    (issue) => `Service:${[section, ...issue.path.map(String)].join(':')}: ${issue.message}`,
+    (issue) => `Service:${[spec.section, ...issue.path.map(String)].join(':')}: ${issue.message}`,
   );
   throw new StartupError(`Module ${module.name} has invalid options. ${problems.join('; ')}`);
 }

@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
-import type { SeedMenu } from '@svc/data';
-import type { Configuration, DbType, ErrorCodeSet } from '@svc/kernel';
+import type { PeerNeed, SeedMenu } from '@svc/data';
+import type { Configuration, DbType, ErrorCodeSet, Infer, Section } from '@svc/kernel';
 import type { AlertAdministrators, JobHandlerEntry, JobReclaimer } from '@svc/modules';
 import type { RecycleBinType } from '@svc/security';
 import type { z } from 'zod';
@@ -82,10 +82,52 @@ export interface ModuleRoute<S> {
   register(ctx: RegisterContext, services: S): void;
 }
 
-export interface ModuleOptionsSpec<O> {
-  /** The section under `Service` (`Service:<section>:…` in files and `Service__<section>__…` in the environment). */
+/**
+ * A module's options: the section under `Service` they are read from (`Service:<section>:…` in files and
+ * `Service__<section>__…` in the environment; a nested section is written `Security:Passkey`) and the schema
+ * parsing it, with its defaults. The schema is either zod, or the configuration's own declaration (`section`,
+ * `int`, `str`, … of @svc/kernel, given through {@link moduleOptions}): that one takes the forms every other key
+ * takes (`1`/`true`, decimal integers only, lists as `__0` entries), warns about unknown keys and appears in the
+ * configuration reference.
+ */
+export type ModuleOptionsSpec<O> = ZodOptionsSpec<O> | DeclaredOptionsSpec<O>;
+
+export interface ZodOptionsSpec<O> {
   section: string;
   schema: z.ZodType<O>;
+}
+
+export interface DeclaredOptionsSpec<O> {
+  section: string;
+  /** Declared with the leaves of @svc/kernel's options (`section({ MaxRows: int(10_000, '…') })`). */
+  declared: Section;
+  /** The parsed type, carried for inference only. */
+  readonly parsed?: O;
+}
+
+/**
+ * Options declared with the configuration's own leaves.
+ * @example options: moduleOptions('Shop', section({ PageLimit: int(50, 'Most products a page shows.', { min: 1 }) }))
+ */
+export function moduleOptions<S extends Section>(
+  section: string,
+  declared: S,
+): DeclaredOptionsSpec<Infer<S>> {
+  return { section, declared };
+}
+
+/**
+ * A library a module loads only when it is on and its options need it (an optional peer of the package whose code
+ * imports it). Start-up checks it before anything connects, as for the database drivers: a missing one or one
+ * outside its supported major stops start-up naming the package to install.
+ */
+export interface ModuleLibrary {
+  /** The packages and version ranges, with the setting that selects them (for the start-up message). */
+  needs: readonly PeerNeed[];
+  /** Imports the library (start-up calls it only when the package.json check cannot tell). */
+  load: () => Promise<unknown>;
+  /** Where it resolves from: the `import.meta.url` of the package whose code imports it. */
+  from: string;
 }
 
 /**
@@ -110,13 +152,23 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
   name: Name;
   /** False for the modules the service cannot run without (listed in DisabledModules, they stay on with a start-up warning). @default true */
   switchable?: boolean;
-  /** Extra condition besides the switch (e.g. `Service:Realtime:Enabled`); false leaves the module off. */
-  when?: (config: Configuration) => boolean;
+  /**
+   * Extra condition besides the switch (e.g. `Service:Realtime:Enabled`), asked with the module's parsed options;
+   * false leaves the module off.
+   */
+  when?: (config: Configuration, options: O) => boolean;
   /** Modules whose services this one uses; each must be enabled when this one is. */
   dependsOn?: readonly AnyModule[];
   /** Modules this one uses when they are on (`useOptional`). */
   optional?: readonly AnyModule[];
   options?: ModuleOptionsSpec<O>;
+  /**
+   * Problems of the module's options (each naming its key) that stop start-up before anything connects, when the
+   * schema alone cannot tell (a value that depends on another section or on the environment).
+   */
+  check?: (options: O, config: Configuration) => readonly string[];
+  /** The optional libraries the module loads with these options, checked at start-up (see {@link ModuleLibrary}). */
+  libraries?: (options: O, config: Configuration) => readonly ModuleLibrary[];
   /** The module's own tables per dialect, with their migrations. */
   tables?: ModuleTables<T>;
   /** The module's error codes (its own number segment); two modules claiming one number fail start-up. */
@@ -175,6 +227,10 @@ export interface SvcModule<Name extends string = string, S = unknown, O = unknow
 // biome-ignore lint/suspicious/noExplicitAny: the variance-free shape of any module, for lists and constraints.
 export type AnyModule = SvcModule<string, any, any, any>;
 
+/** The options a module parses. */
+// biome-ignore lint/suspicious/noExplicitAny: any services and tables match.
+export type OptionsOf<M> = M extends SvcModule<string, any, infer O, any> ? O : never;
+
 /** The services a module builds. */
 // biome-ignore lint/suspicious/noExplicitAny: options sit in a contravariant position; any module matches.
 export type ServicesOf<M> = M extends SvcModule<string, infer S, any, any> ? S : never;
@@ -201,19 +257,27 @@ export function defineModule<const Name extends string, S = unknown, O = unknown
 
 /**
  * Defines one route of a module: the `createRoute` definition, its policy (auth marker, re-authentication, …)
- * and a handler made from the module's services.
+ * and a handler made from the module's services. A policy that depends on the module's options (a body limit
+ * from its section) is given as a function of the services, asked once when the route registers.
  * @example
  * export default defineRoute(route, { auth: 'permission', reauth: true }, (shop: ShopServices) => async (c) =>
  *   c.json(ok(await shop.products.remove(c.req.valid('param').id)), 200));
+ * @example
+ * defineRoute(route, (s: ShopServices) => ({ auth: 'permission', bodyLimit: s.options.MaxImageKb * 1024 }), handler);
  */
 export function defineRoute<S, R extends RouteConfig>(
   route: R,
-  options: RouteOptions,
+  options: RouteOptions | ((services: S) => RouteOptions),
   handler: (services: S) => RouteHandler<R, AppEnv>,
-): ModuleRoute<S> & { readonly options: RouteOptions } {
+): ModuleRoute<S> {
   return {
     route,
-    options,
-    register: (ctx, services) => registerRoute(ctx, route, options, handler(services)),
+    register: (ctx, services) =>
+      registerRoute(
+        ctx,
+        route,
+        typeof options === 'function' ? options(services) : options,
+        handler(services),
+      ),
   };
 }

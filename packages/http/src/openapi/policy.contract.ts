@@ -1,21 +1,21 @@
 /**
  * A route's request policy from its own options (openapi/policy.ts), on a module defined here as a user's would
  * be: a read with `opLog: { read: true }` is recorded and a plain read is not, a body with an `opLog` summary is
- * recorded only as that summary (on a path with a parameter, matched by the router), and a named or numbered
- * `bodyLimit` takes a body over `Service:Api:MaxBodyBytes` and answers 413 over its own limit.
+ * recorded only as that summary (on a path with a parameter, matched by the router), and a `bodyLimit`, given or
+ * made from the module's own options, takes a body over `Service:Api:MaxBodyBytes` and answers 413 over it.
  */
 import type { DbType } from '@svc/kernel';
-import { ok } from '@svc/kernel';
+import { int, ok, section } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoute, z } from '../index.js';
-import { defineModule, defineRoute } from '../module/define.js';
+import { defineModule, defineRoute, moduleOptions } from '../module/define.js';
 import { bearer, json, login } from '../testing/auth.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/index.js';
 import { envelopeResponses } from './schemas.js';
 
-/** `Service:Api:MaxBodyBytes` of the test server (the smallest allowed), and its `Import:MaxFileSizeMb`. */
+/** `Service:Api:MaxBodyBytes` of the test server (the smallest allowed), and the module's `PolicyTest:MaxRowsKb`. */
 const MAX_BODY = 1024;
-const IMPORT_MB = 1;
+const ROWS_KB = 1024;
 const OWN_LIMIT = 4096;
 
 const rowsBody = {
@@ -25,6 +25,11 @@ const counted = envelopeResponses(z.object({ n: z.number() }));
 
 const policyModule = defineModule({
   name: 'PolicyTest',
+  options: moduleOptions(
+    'PolicyTest',
+    section({ MaxRowsKb: int(64, 'Body limit of the rows route.', { min: 1 }) }),
+  ),
+  services: ({ options }) => ({ rowsLimit: options.MaxRowsKb * 1024 }),
   routes: [
     defineRoute(
       createRoute({
@@ -61,7 +66,7 @@ const policyModule = defineModule({
         request: { body: rowsBody },
         responses: counted,
       }),
-      { auth: 'authenticated', bodyLimit: 'import' },
+      (s: { rowsLimit: number }) => ({ auth: 'authenticated', bodyLimit: s.rowsLimit }),
       () => (c) => c.json(ok({ n: c.req.valid('json').rows.length }), 200),
     ),
     defineRoute(
@@ -101,7 +106,7 @@ export function defineRoutePolicyContract(dbType: DbType, cache: 'Memory' | 'Red
         modules: [policyModule],
         env: {
           Service__Api__MaxBodyBytes: String(MAX_BODY),
-          Service__Import__MaxFileSizeMb: String(IMPORT_MB),
+          Service__PolicyTest__MaxRowsKb: String(ROWS_KB),
         },
       });
       admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
@@ -159,9 +164,15 @@ export function defineRoutePolicyContract(dbType: DbType, cache: 'Memory' | 'Red
 
       const imported = await t.request('/api/v1/policy-test/import', { headers: admin, json: over });
       expect((await json(imported)).data).toEqual({ n: 1 });
+      // Over the option's default (64 KiB): the limit is the configured `Service:PolicyTest:MaxRowsKb`.
+      const configured = await t.request('/api/v1/policy-test/import', {
+        headers: admin,
+        json: sized(512 * 1024),
+      });
+      expect((await json(configured)).data).toEqual({ n: 1 });
       const tooLarge = await t.request('/api/v1/policy-test/import', {
         headers: admin,
-        json: sized(IMPORT_MB * 1024 * 1024 + 1),
+        json: sized(ROWS_KB * 1024 + 1),
       });
       expect(tooLarge.status).toBe(413);
       expect(await json(tooLarge)).toMatchObject({ code: 48002, data: null });

@@ -28,13 +28,13 @@ export interface OpLogPolicy {
 
 /**
  * The largest request body a route takes, instead of `Service:Api:MaxBodyBytes`:
- * - `'upload'`: a streamed multipart upload, up to `Upload:MaxSizeMb` plus the multipart framing, refused with
- *   413 and 44002 `FileTooLarge`; its body is neither checked as JSON nor counted here without a length (the
- *   route counts while streaming);
- * - `'import'`: `Service:Import:MaxFileSizeMb` (an import's JSON rows or its workbook), refused with 413 and 48002;
- * - a number of bytes, refused with 413 and 48002.
+ * - a number of bytes, refused with 413 and 48002 (the import routes: `Service:Import:MaxFileSizeMb`);
+ * - `{ upload: maxFileBytes }`: a streamed multipart upload of a file up to that many bytes, plus the multipart
+ *   framing, refused with 413 and 44002 `FileTooLarge`; its body is neither checked as JSON nor counted here
+ *   without a length (the route counts while streaming).
+ * A module gives the value its options say when its routes register (`register(ctx, services)`).
  */
-export type BodyLimit = 'upload' | 'import' | number;
+export type BodyLimit = number | { readonly upload: number };
 
 /** The policy part of a route's options. */
 export interface RoutePolicy {

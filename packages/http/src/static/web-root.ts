@@ -76,22 +76,29 @@ export function isInside(outer: string, inner: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/**
- * Stops start-up when static files are served and the upload root lies inside the web root: uploads would be
- * anonymously readable there, bypassing the authenticated download endpoint.
- */
-export function assertUploadRootNotExposed(input: {
+interface UploadExposureInput {
   webEnabled: boolean;
   webRoot: string;
   uploadRoot: string;
-}): void {
-  if (!input.webEnabled) return;
-  if (isInside(resolve(input.webRoot), resolve(input.uploadRoot))) {
-    throw new UploadExposureError(
-      `Service:Upload:RootPath (${input.uploadRoot}) lies inside the web root (${input.webRoot}) that Service:Web:Enabled ` +
-        'serves anonymously. Move the upload root outside it, e.g. Service__Upload__RootPath=./storage/upload.',
-    );
-  }
+}
+
+/**
+ * The problem when static files are served and the upload root lies inside the web root (uploads would be
+ * anonymously readable there, bypassing the authenticated download endpoint); undefined otherwise. Module
+ * `Upload` checks it at start-up.
+ */
+export function uploadRootExposure(input: UploadExposureInput): string | undefined {
+  if (!input.webEnabled || !isInside(resolve(input.webRoot), resolve(input.uploadRoot))) return undefined;
+  return (
+    `Service:Upload:RootPath (${input.uploadRoot}) lies inside the web root (${input.webRoot}) that Service:Web:Enabled ` +
+    'serves anonymously. Move the upload root outside it, e.g. Service__Upload__RootPath=./storage/upload.'
+  );
+}
+
+/** Throws {@link UploadExposureError} with {@link uploadRootExposure}'s problem. */
+export function assertUploadRootNotExposed(input: UploadExposureInput): void {
+  const problem = uploadRootExposure(input);
+  if (problem) throw new UploadExposureError(problem);
 }
 
 /** Mounts static files and the index.html fallback; call after every API route is registered. */

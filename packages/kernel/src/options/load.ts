@@ -28,8 +28,9 @@ export interface Configuration {
   /** Unknown keys and other non-fatal findings, to be logged at start-up. */
   warnings: string[];
   /**
-   * The raw value of a module's own section `Service:<name>` (case-insensitive), as files, the environment and
-   * host defaults merged it; undefined when nothing sets it. Modules parse it with their own schema.
+   * The raw value of a module's own section `Service:<name>` (case-insensitive; a nested one as a path,
+   * `Security:Passkey`), as files, the environment and host defaults merged it; undefined when nothing sets it.
+   * Modules parse it with their own schema.
    */
   section(name: string): unknown;
 }
@@ -41,7 +42,10 @@ export interface LoadConfigurationInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** Host defaults in code, as a raw tree `{ Service: {...}, Logging: {...} }`; configuration files and the environment override them. */
   defaults?: Record<string, unknown>;
-  /** Sections under `Service` that modules own and parse themselves (not warned about as unknown keys). */
+  /**
+   * Sections under `Service` that modules own and parse themselves (not parsed or warned about here), nested ones
+   * as paths (`Security:Passkey`).
+   */
   moduleSections?: readonly string[];
 }
 
@@ -79,17 +83,7 @@ export function loadConfiguration(input: LoadConfigurationInput = {}): Configura
       return undefined;
     }
   };
-  const serviceTree = pick(tree, 'Service');
-  const owned = new Set((input.moduleSections ?? []).map((n) => n.toLowerCase()));
-  const modulesTree: Tree = {};
-  let kernelTree = serviceTree;
-  if (isRecord(serviceTree) && owned.size > 0) {
-    kernelTree = {};
-    for (const [key, value] of Object.entries(serviceTree)) {
-      if (owned.has(key.toLowerCase())) modulesTree[key.toLowerCase()] = value;
-      else (kernelTree as Tree)[key] = value;
-    }
-  }
+  const { kernelTree, modulesTree } = splitModuleSections(pick(tree, 'Service'), input.moduleSections ?? []);
   const service = parse(() => parseSection(serviceSchema, kernelTree, 'Service'));
   const logging = parse(() => parseSection(loggingSchema, pick(tree, 'Logging'), 'Logging'));
   if (problems.length > 0 || !service || !logging) throw new OptionsError(problems);
@@ -100,6 +94,38 @@ export function loadConfiguration(input: LoadConfigurationInput = {}): Configura
     warnings,
     section: (name) => modulesTree[name.toLowerCase()],
   };
+}
+
+/**
+ * Takes the sections modules own out of the `Service` tree (a nested one, `Security:Passkey`, out of its parent),
+ * so the kernel's schema neither parses nor warns about them; each is kept under its path in lower case.
+ */
+function splitModuleSections(
+  serviceTree: unknown,
+  owned: readonly string[],
+): { kernelTree: unknown; modulesTree: Tree } {
+  const modulesTree: Tree = {};
+  if (!isRecord(serviceTree) || owned.length === 0) return { kernelTree: serviceTree, modulesTree };
+  const kernelTree: Tree = { ...serviceTree };
+  for (const path of owned) {
+    const parts = path.split(':');
+    let parent: Tree = kernelTree;
+    for (const [i, part] of parts.entries()) {
+      const key = findKey(parent, part);
+      if (key === undefined) break;
+      if (i === parts.length - 1) {
+        modulesTree[path.toLowerCase()] = parent[key];
+        delete parent[key];
+        break;
+      }
+      const child = parent[key];
+      if (!isRecord(child)) break;
+      // Copied on the way down: the merged tree stays as it was read.
+      parent[key] = { ...child };
+      parent = parent[key] as Tree;
+    }
+  }
+  return { kernelTree, modulesTree };
 }
 
 /** Resolves a configured path against the content root. */

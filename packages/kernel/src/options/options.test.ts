@@ -170,19 +170,6 @@ describe('configuration sources and precedence', () => {
     expect(fromJson.service.Security.LoginLock.LockMinutes).toBe(7);
   });
 
-  it('caps the live runs of a parallel job at Service:Jobs:MaxParallelRuns: 8 by default, 1 to 1000', () => {
-    const maxParallel = (env: Record<string, string>) =>
-      loadConfiguration({ contentRoot: contentRoot(), env }).service.Jobs.MaxParallelRuns;
-    expect(maxParallel({})).toBe(8);
-    expect(maxParallel({ Service__Jobs__MaxParallelRuns: '1' })).toBe(1);
-    expect(maxParallel({ Service__Jobs__MaxParallelRuns: '1000' })).toBe(1000);
-    // No cap at all (0) or a negative one would bring back the unbounded runs the option is there to stop.
-    for (const bad of ['0', '-1', '1001', 'unlimited', '2.5'])
-      expect(() => maxParallel({ Service__Jobs__MaxParallelRuns: bad }), bad).toThrow(
-        'Service:Jobs:MaxParallelRuns: expected integer 1..1000',
-      );
-  });
-
   it('names a malformed appsettings file', () => {
     const dir = contentRoot({ 'appsettings.json': '{ "Service": ' });
     expect(() => loadConfiguration({ contentRoot: dir, env: {} })).toThrow(
@@ -198,19 +185,6 @@ describe('configuration sources and precedence', () => {
     expect(cfg.warnings).toContain('Service:Databse is not a known key and was ignored.');
   });
 
-  it('bounds the open chunked uploads of a user at Service:Upload:ChunkMaxOpenPerUser: 16 by default, 1 to 1000', () => {
-    const maxOpen = (env: Record<string, string>) =>
-      loadConfiguration({ contentRoot: contentRoot(), env }).service.Upload.ChunkMaxOpenPerUser;
-    expect(maxOpen({})).toBe(16);
-    expect(maxOpen({ Service__Upload__ChunkMaxOpenPerUser: '1' })).toBe(1);
-    expect(maxOpen({ Service__Upload__ChunkMaxOpenPerUser: '1000' })).toBe(1000);
-    // No bound (0) or a negative one would let a user stage unbounded bytes again; refused at start-up.
-    for (const bad of ['0', '-1', '1001', 'unlimited', '2.5'])
-      expect(() => maxOpen({ Service__Upload__ChunkMaxOpenPerUser: bad }), bad).toThrow(
-        'Service:Upload:ChunkMaxOpenPerUser: expected integer 1..1000',
-      );
-  });
-
   it('keeps every log row by default and takes Service:Logging:RetentionDays from 0 to 36500', () => {
     const days = (env: Record<string, string>) =>
       loadConfiguration({ contentRoot: contentRoot(), env }).service.Logging.RetentionDays;
@@ -220,24 +194,6 @@ describe('configuration sources and precedence', () => {
     for (const bad of ['-1', '36501', 'forever', '1.5'])
       expect(() => days({ Service__Logging__RetentionDays: bad }), bad).toThrow(
         'Service:Logging:RetentionDays: expected integer 0..36500',
-      );
-  });
-
-  it('bounds what one hub socket sends at Service:Realtime:MessageBurst (60) and MessagesPerSecond (10)', () => {
-    const realtime = (env: Record<string, string>) =>
-      loadConfiguration({ contentRoot: contentRoot(), env }).service.Realtime;
-    expect(realtime({})).toMatchObject({ MessageBurst: 60, MessagesPerSecond: 10 });
-    expect(
-      realtime({ Service__Realtime__MessageBurst: '1', Service__Realtime__MessagesPerSecond: '10000' }),
-    ).toMatchObject({ MessageBurst: 1, MessagesPerSecond: 10_000 });
-    // No bound (0), a negative one or a fraction is refused at start-up, naming the key and its range.
-    for (const bad of ['0', '-1', '1000001', 'unlimited', '2.5'])
-      expect(() => realtime({ Service__Realtime__MessageBurst: bad }), bad).toThrow(
-        'Service:Realtime:MessageBurst: expected integer 1..1000000',
-      );
-    for (const bad of ['0', '-1', '10001', 'unlimited', '0.5'])
-      expect(() => realtime({ Service__Realtime__MessagesPerSecond: bad }), bad).toThrow(
-        'Service:Realtime:MessagesPerSecond: expected integer 1..10000',
       );
   });
 

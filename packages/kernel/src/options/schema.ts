@@ -188,93 +188,6 @@ export const serviceSchema = section({
     AdminAccount: str('superAdmin', 'Account name of the seeded super admin.'),
     AdminPassword: str(null, 'Seed password; when unset a random one is generated and printed once.'),
   }),
-  Upload: section({
-    RootPath: str('./wwwroot/upload', 'Where uploaded files are stored (relative to the content root).'),
-    SignedUrlTtlMinutes: int(0, 'Lifetime of signed view links (0 = never expire).', { min: 0 }),
-    MaxSizeMb: int(50, 'Largest accepted upload.', { min: 1, max: 10_240 }),
-    AllowedExtensions: strings(
-      [
-        'jpg',
-        'jpeg',
-        'png',
-        'gif',
-        'webp',
-        'bmp',
-        'pdf',
-        'txt',
-        'csv',
-        'zip',
-        'doc',
-        'docx',
-        'xls',
-        'xlsx',
-        'ppt',
-        'pptx',
-      ],
-      'File extensions (without dot, any case) an upload may have; anything else answers 44003.',
-    ),
-    ChunkRetentionHours: int(
-      24,
-      'Chunks of an upload not completed within this time, and files deleted longer ago, are reclaimed.',
-      { min: 1, max: 24 * 366 },
-    ),
-    ChunkMaxOpenPerUser: int(
-      16,
-      'Most chunked uploads one user may have open (started, not completed) at once; the init of another answers 44008. Resuming an open upload and instant uploads are not counted, nor is an upload untouched for ChunkRetentionHours (expired: it takes no more chunks).',
-      { min: 1, max: 1000 },
-    ),
-  }),
-  Import: section({
-    MaxFileSizeMb: int(
-      32,
-      'Body limit of the import routes (the .xlsx upload and the JSON rows of validate, error report and commit).',
-      { min: 1, max: 1024 },
-    ),
-    MaxRows: int(10_000, 'Most data rows one import may carry (46003 beyond).', { min: 1, max: 1_000_000 }),
-    MaxUnpackedMb: int(
-      32,
-      'Most bytes an uploaded .xlsx may inflate to, all its entries together, counted while inflating (48000 beyond): a small deflated file can unpack to gigabytes. 10,000 rows of the import inflate to a few MiB.',
-      { min: 1, max: 4096 },
-    ),
-    ExportMaxRows: int(100_000, 'Most rows one export may write (46012 beyond).', {
-      min: 1,
-      max: 10_000_000,
-    }),
-    CommandTimeoutSeconds: int(
-      120,
-      'Statement timeout inside an import commit (the other routes keep `Service:Database:CommandTimeoutSeconds`).',
-      { min: 1, max: 3600 },
-    ),
-  }),
-  ExternalAuth: section({
-    CallbackBaseUrl: str(
-      null,
-      "Public base URL of the service (`https://admin.example.com`): the OpenID redirect URI is built from it. Required in Production when a provider is configured; without it (Development, tests) the request's own origin is used.",
-    ),
-    FrontendResultPath: str(
-      '/oauth/callback',
-      'Frontend path (or absolute URL) the callback redirects to with `?ticket=`, `?bind=`, `?error=` or `?pendingLink=`.',
-    ),
-    Oidc: listOf(
-      section({
-        Code: str(
-          '',
-          'Provider code in routes and config keys (`sys.externalauth.{code}.*`): letters, digits, `-`, `_`.',
-        ),
-        DisplayName: str('', 'Name on the login button (default: the code).'),
-        Icon: str('', 'Icon name or URL for the login button.'),
-        Authority: str(
-          '',
-          'Issuer URL; discovery reads `{Authority}/.well-known/openid-configuration`. HTTPS in Production.',
-        ),
-        ClientId: str('', 'Client id registered at the provider.'),
-        ClientSecret: str('', 'Client secret (empty: a public client); inject from the environment.'),
-        Scopes: str('openid profile email', 'Requested scopes (space-separated; `openid` is always added).'),
-        UsePkce: bool(true, 'Send a PKCE S256 challenge.'),
-      }),
-      'OpenID Connect providers; each is off until `sys.externalauth.{code}.enabled` is true.',
-    ),
-  }),
   Web: section({
     Enabled: bool(false, 'Serve a frontend build from the web root with an index.html fallback.'),
     RootPath: str('./wwwroot', 'Web root (relative to the content root).'),
@@ -317,58 +230,6 @@ export const serviceSchema = section({
       ),
     }),
   }),
-  Jobs: section({
-    Engine: oneOf(
-      ['Auto', 'InProcess', 'BullMQ'],
-      'Auto',
-      'Scheduled-job engine: Auto = BullMQ on the cache Redis when Provider is Redis, else in-process.',
-    ),
-    QueueName: str(
-      'svc-jobs',
-      'BullMQ queue name (under the cache key prefix); instances sharing it share jobs.',
-    ),
-    NodeName: str(null, 'Name of this instance in the run log (default: host name and process id).'),
-    ScanSeconds: int(5, 'How often each instance makes sure the next fire of every Ready job is queued.', {
-      min: 1,
-      max: 3600,
-    }),
-    MisfireThresholdSeconds: int(
-      30,
-      'A fire picked up this much later than scheduled is a misfire (skipped or run once now, per job).',
-      { min: 1, max: 86_400 },
-    ),
-    StalledIntervalMs: int(30_000, 'BullMQ: how often a worker looks for runs of dead instances.', {
-      min: 100,
-      max: 3_600_000,
-    }),
-    LockDurationMs: int(30_000, 'BullMQ: a run whose lock is not renewed for this long is taken over.', {
-      min: 100,
-      max: 3_600_000,
-    }),
-    KillAckMs: int(3000, 'How long a kill waits for the instance running the run to confirm it.', {
-      min: 100,
-      max: 60_000,
-    }),
-    LogRetentionDays: int(30, 'The log clean-up job deletes run-log rows older than this.', { min: 1 }),
-    AllowPrivateHttpTargets: bool(
-      false,
-      'Let HTTP jobs call private, loopback and link-local addresses (refused with 47009 otherwise).',
-    ),
-    AllowSqlJobs: bool(
-      false,
-      'Allow SQL jobs (refused with 47008 otherwise); only a super administrator creates, changes or runs one.',
-    ),
-    HttpTimeoutSeconds: int(
-      300,
-      'Run timeout of an HTTP job whose timeoutSeconds is 0, so a target that never answers cannot hold a serial job for ever.',
-      { min: 1, max: 86_400 },
-    ),
-    MaxParallelRuns: int(
-      8,
-      'Most runs of one parallel job alive at once across all instances; a scheduled fire beyond it is skipped, a run now answers 47006.',
-      { min: 1, max: 1000 },
-    ),
-  }),
   Server: section({
     IdleTimeoutSeconds: int(
       30,
@@ -400,38 +261,6 @@ export const serviceSchema = section({
       0,
       'Time to keep serving normally after SIGTERM before the drain starts, for load balancers that still route to a stopping instance.',
       { min: 0, max: 300 },
-    ),
-  }),
-  Realtime: section({
-    Enabled: bool(null, 'Serve the WebSocket hub at /hub/realtime (default: on in Development only).'),
-    MaxConnectionsPerUser: int(10, 'Open hub connections one user may hold on one instance (more: 429).', {
-      min: 1,
-      max: 1000,
-    }),
-    MaxConnections: int(10000, 'Open hub connections one instance accepts (more: 503).', {
-      min: 1,
-      max: 1_000_000,
-    }),
-    HeartbeatSeconds: int(30, 'Ping interval; a socket that missed the previous pong is dropped.', {
-      min: 1,
-      max: 3600,
-    }),
-    // The console sends the hub no message at all: its browser answers the heartbeat's ping, one pong every
-    // HeartbeatSeconds (at least 1 s). A script pinging to test its socket needs one every few seconds. 10 a second
-    // with a burst of 60 leaves such clients a hundredfold margin (a reconnecting tab or a script's catch-up
-    // included), and holds a hostile user to ten parses and answers a second instead of as many as it can send.
-    // Per user, not per socket: a user holding MaxConnectionsPerUser sockets would otherwise send that many times
-    // the rate. Kept after the user's last socket closes until refilled: reconnecting does not refill it.
-    // No 0 = unlimited: that is the unbounded stream this bound is there to stop.
-    MessageBurst: int(
-      60,
-      'Frames one user may send at once over all their hub sockets on one instance (messages, binary or not, pings and pongs); the socket that finds the bucket empty closes with 1008.',
-      { min: 1, max: 1_000_000 },
-    ),
-    MessagesPerSecond: int(
-      10,
-      'Steady rate at which the bucket of `MessageBurst` refills, one bucket per user and instance shared by all their sockets.',
-      { min: 1, max: 10_000 },
     ),
   }),
   Metrics: section({

@@ -4,14 +4,14 @@
  * `Service:Api:DisabledModules`, it need not be installed.
  */
 import type { PeerNeed } from '@svc/data';
-import type { ServiceOptions } from '@svc/kernel';
+import type { ExternalAuthOptions } from './options.js';
 
 /** The version supported: the peer range of @svc/modules' package.json (packaging.test.ts keeps them equal). */
 export const OPENID_LIBRARY = { package: 'openid-client', range: '^6.9.0' } as const;
 
 /** What module `ExternalAuth` loads with the providers configured: openid-client once there is one. */
-export function externalAuthLibraryNeeds(service: Pick<ServiceOptions, 'ExternalAuth'>): PeerNeed[] {
-  const count = service.ExternalAuth.Oidc.length;
+export function externalAuthLibraryNeeds(options: Pick<ExternalAuthOptions, 'Oidc'>): PeerNeed[] {
+  const count = options.Oidc.length;
   if (count === 0) return [];
   return [
     {

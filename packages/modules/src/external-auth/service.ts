@@ -26,8 +26,8 @@ import { uniqueOr } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import {
   BusinessError,
-  type Configuration,
   ErrorCode,
+  type HostEnvironment,
   isBusinessError,
   type Logger,
   parseDecimalInteger,
@@ -45,7 +45,7 @@ import {
 import type * as oidc from 'openid-client';
 import { ExternalAuthErrorCode } from './codes.js';
 import { importOpenidClient } from './library.js';
-import type { OidcProviderOptions } from './options.js';
+import type { ExternalAuthOptions, OidcProviderOptions } from './options.js';
 
 export const FLOW_TTL_MS = 5 * 60_000;
 export const TICKET_TTL_MS = 120_000;
@@ -103,7 +103,10 @@ export interface ProviderSwitches {
 export type CallbackOutcome = Record<string, string>;
 
 export interface ExternalAuthDeps {
-  config: Configuration;
+  /** The environment (Production refuses plain-HTTP providers and the request's origin as callback base). */
+  environment: Pick<HostEnvironment, 'isProduction'>;
+  /** The module's options (`Service:ExternalAuth`). */
+  options: ExternalAuthOptions;
   repos: Repositories;
   cache: Cache;
   configStore: { getRaw(key: string): Promise<string | undefined> };
@@ -199,8 +202,7 @@ let openidClient: Promise<typeof oidc> | undefined;
 const loadOpenidClient = () => (openidClient ??= importOpenidClient());
 
 export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthService {
-  const { config, repos, cache, logger } = deps;
-  const options = config.service.ExternalAuth;
+  const { options, repos, cache, logger } = deps;
   const list = options.Oidc;
   const discovered = new Map<string, Promise<oidc.Configuration>>();
 
@@ -221,7 +223,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
               // it came through (openid-client checks it only when asked to).
               client.enableNonRepudiationChecks,
               // Plain HTTP only for an http: authority outside Production (Production refuses one at start-up).
-              ...(!config.environment.isProduction && p.Authority.startsWith('http:')
+              ...(!deps.environment.isProduction && p.Authority.startsWith('http:')
                 ? [client.allowInsecureRequests]
                 : []),
             ],
@@ -273,7 +275,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
 
   /** Production: from CallbackBaseUrl only; elsewhere CallbackBaseUrl when set, else the request's origin. */
   function redirectUri(p: OidcProviderOptions, requestOrigin: string): string {
-    const base = options.CallbackBaseUrl || (config.environment.isProduction ? null : requestOrigin);
+    const base = options.CallbackBaseUrl || (deps.environment.isProduction ? null : requestOrigin);
     if (!base) throw new BusinessError(ExternalAuthErrorCode.ExternalProviderDisabled);
     return new URL(CALLBACK_PATH(p.Code), base.endsWith('/') ? base : `${base}/`).href;
   }

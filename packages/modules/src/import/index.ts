@@ -2,6 +2,7 @@
 export * from './cells.js';
 export * from './codes.js';
 export * from './export.js';
+export * from './options.js';
 export * from './provider.js';
 export * from './sheet-zip.js';
 export * from './unpacked.js';

@@ -50,6 +50,7 @@ import {
 } from '@svc/security';
 import { neutralise, readCellText, unneutralise } from './cells.js';
 import { ImportErrorCode } from './codes.js';
+import type { ImportOptions } from './options.js';
 import { loadExcel } from './provider.js';
 import { readerInput, sheetEntries, sheetZip } from './sheet-zip.js';
 import { UnpackedTooLarge, unpackWorkbook } from './unpacked.js';
@@ -304,8 +305,10 @@ export interface UserImportDeps {
   sessions: Pick<SessionManager, 'revokeUserSessions'>;
   /** Drops a user's cached permission codes when an overwrite changes their roles or disables them. */
   permissions: Pick<PermissionCache, 'invalidateUser'>;
-  /** `Service:Import` and the initial-password settings of `Service:Security`. */
+  /** The initial-password settings of `Service:Security`. */
   config: Configuration;
+  /** The module's options (`Service:Import`). */
+  options: ImportOptions;
   /** The message keys written into the error report. */
   errors: Pick<ErrorCodeRegistry, 'msgKeyOf'>;
   /** The password policy an initial password given with a commit is checked against. */
@@ -315,7 +318,7 @@ export interface UserImportDeps {
 
 export function createUserImportService(deps: UserImportDeps): UserImportService {
   const { repos } = deps;
-  const options = deps.config.service.Import;
+  const { options } = deps;
   const BIG = { current: 1, size: 100_000 };
 
   async function dictItems(): Promise<Map<string, Map<string, string>>> {

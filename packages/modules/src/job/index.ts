@@ -10,6 +10,7 @@ export {
   jobLibraryNeeds,
   loadJobLibraries,
 } from './libraries.js';
+export { type JobsOptions, jobsOptions } from './options.js';
 export { maskPropsJson } from './secrets.js';
 export {
   type Dashboard,

@@ -7,6 +7,7 @@ import type { PeerNeed } from '@svc/data';
 import type { ServiceOptions } from '@svc/kernel';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { JobsOptions } from './options.js';
 
 /** The versions supported: the peer ranges of @svc/modules' package.json (packaging.test.ts keeps them equal). */
 export const JOB_LIBRARIES = {
@@ -16,15 +17,14 @@ export const JOB_LIBRARIES = {
 
 /**
  * The setting that puts the job engine on BullMQ, or null for the in-process engine.
- * @example bullMqSelection(service) // 'Service:Jobs:Engine selects BullMQ'
+ * @example bullMqSelection(options, config.service.Cache) // 'Service:Jobs:Engine selects BullMQ'
  */
-export function bullMqSelection(service: Pick<ServiceOptions, 'Jobs' | 'Cache'>): string | null {
-  if (service.Jobs.Engine === 'BullMQ') return 'Service:Jobs:Engine selects BullMQ';
-  if (
-    service.Jobs.Engine === 'Auto' &&
-    service.Cache.Provider === 'Redis' &&
-    service.Cache.Redis.Configuration !== null
-  )
+export function bullMqSelection(
+  options: Pick<JobsOptions, 'Engine'>,
+  cache: ServiceOptions['Cache'],
+): string | null {
+  if (options.Engine === 'BullMQ') return 'Service:Jobs:Engine selects BullMQ';
+  if (options.Engine === 'Auto' && cache.Provider === 'Redis' && cache.Redis.Configuration !== null)
     return 'Service:Jobs:Engine Auto with Service:Cache:Provider Redis selects BullMQ';
   return null;
 }

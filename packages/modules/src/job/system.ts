@@ -12,6 +12,7 @@ import { createJobEngine, type JobEngineDeps, logCleanupHandler } from './engine
 import type { Resolve } from './fence.js';
 import { createHandlerResolver, type HandlerPolicy } from './handlers.js';
 import { bullMqSelection, jobLibraryNeeds } from './libraries.js';
+import type { JobsOptions } from './options.js';
 import { createJobService, type JobService, LOG_CLEANUP_JOB } from './service.js';
 import type { AlertAdministrators, JobEngine, JobHandlerEntry, JobReclaimer } from './types.js';
 
@@ -41,7 +42,10 @@ export interface JobSystem {
 }
 
 export interface JobSystemDeps {
-  config: Configuration;
+  /** `Service:Cache` (the BullMQ engine runs on the cache's Redis). */
+  config: Pick<Configuration, 'service'>;
+  /** The module's options (`Service:Jobs`). */
+  options: JobsOptions;
   repos: Repositories;
   cache: Cache;
   /** The cache's health when it is the Redis one: the engine's sweep reads node heartbeats only while it serves. */
@@ -52,16 +56,16 @@ export interface JobSystemDeps {
 
 /**
  * @example
- * const jobs = createJobSystem({ config, repos, cache, logger, now }, { handlers: [report] });
+ * const jobs = createJobSystem({ config, options, repos, cache, logger, now }, { handlers: [report] });
  * jobs.engine.register(jobs.logCleanup.name, jobs.logCleanup.handler);
  * await jobs.start();
  */
 export function createJobSystem(deps: JobSystemDeps, options: JobSystemOptions = {}): JobSystem {
   const service = deps.config.service;
-  const jobsOptions = service.Jobs;
+  const jobsOptions = deps.options;
   const logger = deps.logger.child('Service.Jobs');
   const redisUrl = service.Cache.Provider === 'Redis' ? service.Cache.Redis.Configuration : null;
-  const bull = bullMqSelection(service);
+  const bull = bullMqSelection(jobsOptions, service.Cache);
   if (bull && !redisUrl)
     throw new Error('Service:Jobs:Engine BullMQ needs Service:Cache:Redis:Configuration.');
   const dispatcher =

@@ -11,6 +11,7 @@ export {
   type StoredUpload,
   type UploadSink,
 } from './file-store.js';
+export { uploadOptions } from './options.js';
 export {
   createUploadServices,
   type UploadOptions,

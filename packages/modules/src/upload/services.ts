@@ -4,14 +4,14 @@
  * view links; and the reclaimer the scheduled clean-up runs for them.
  */
 import type { FileRepository } from '@svc/data';
-import type { Configuration } from '@svc/kernel';
 import { type ChunkUploads, createChunkUploads, type Reclaimer } from './chunks.js';
 import { createFileStore, type FileStore } from './file-store.js';
+import type { UploadOptions } from './options.js';
 import { createFileLinkSigner, type FileLinkSigner } from './signed-url.js';
 
 const MIB = 1024 * 1024;
 
-export type UploadOptions = Configuration['service']['Upload'];
+export type { UploadOptions } from './options.js';
 
 export interface UploadServices {
   files: FileStore;
@@ -45,7 +45,7 @@ export function uploadFileStore(deps: Pick<UploadServicesDeps, 'root' | 'options
 
 /**
  * The upload services of one server.
- * @example const upload = createUploadServices({ root, options: config.service.Upload, repo: repos.files, jwtKey, now });
+ * @example const upload = createUploadServices({ root, options, repo: repos.files, jwtKey, now });
  */
 export function createUploadServices(deps: UploadServicesDeps): UploadServices {
   const { root, options, now } = deps;

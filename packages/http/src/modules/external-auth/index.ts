@@ -2,8 +2,16 @@
  * Module `ExternalAuth`: login with OpenID Connect providers, the nine routes under `/api/v1/auth/external`.
  * Its login service is built once here from the core.
  */
-import { createExternalAuthService, ExternalAuthErrorCode } from '@svc/modules';
-import { defineModule } from '../../module/define.js';
+import {
+  createExternalAuthService,
+  ExternalAuthErrorCode,
+  externalAuthLibraryNeeds,
+  externalAuthOptions,
+  importOpenidClient,
+  MODULE_PEERS_FROM,
+  validateExternalAuth,
+} from '@svc/modules';
+import { defineModule, moduleOptions } from '../../module/define.js';
 import * as authorize from './routes/authorize.js';
 import * as bind from './routes/bind.js';
 import * as bindings from './routes/bindings.js';
@@ -19,13 +27,21 @@ export type { ExternalAuthRouteDeps } from './services.js';
 
 export const externalAuthModule = defineModule({
   name: 'ExternalAuth',
+  options: moduleOptions('ExternalAuth', externalAuthOptions),
   errorCodes: [ExternalAuthErrorCode],
-  services: ({ core }): ExternalAuthRouteDeps => {
+  check: (options, config) => validateExternalAuth(options, config.environment),
+  // openid-client once a provider is configured; none configured needs none installed.
+  libraries: (options) => {
+    const needs = externalAuthLibraryNeeds(options);
+    return needs.length > 0 ? [{ needs, load: importOpenidClient, from: MODULE_PEERS_FROM }] : [];
+  },
+  services: ({ core, options }): ExternalAuthRouteDeps => {
     const { config } = core;
     const environment = config.environment.name.toLowerCase();
     return {
       service: createExternalAuthService({
-        config,
+        environment: config.environment,
+        options,
         repos: core.repos,
         cache: core.cache,
         configStore: core.configStore,
@@ -43,7 +59,7 @@ export const externalAuthModule = defineModule({
         environment === 'test' ||
         environment === 'testing'
       ),
-      resultPath: config.service.ExternalAuth.FrontendResultPath || '/oauth/callback',
+      resultPath: options.FrontendResultPath || '/oauth/callback',
     };
   },
   // Fixed paths before the `{provider}` templates.

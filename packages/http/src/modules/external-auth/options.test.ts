@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfiguration } from '@svc/kernel';
-import { validateExternalAuth } from '@svc/modules';
+import { loadConfiguration, parseSection } from '@svc/kernel';
+import { externalAuthOptions, validateExternalAuth } from '@svc/modules';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../host/create-server.js';
 import { StartupError } from '../../host/startup-error.js';
@@ -16,8 +16,11 @@ const provider = (authority: string) => ({
   Service__ExternalAuth__Oidc__0__ClientId: 'svc',
 });
 
-const check = (env: Record<string, string>) =>
-  validateExternalAuth(loadConfiguration({ contentRoot: root(), env }));
+const check = (env: Record<string, string>) => {
+  const config = loadConfiguration({ contentRoot: root(), env, moduleSections: ['ExternalAuth'] });
+  const options = parseSection(externalAuthOptions, config.section('ExternalAuth'), 'Service:ExternalAuth');
+  return validateExternalAuth(options.value, config.environment);
+};
 
 describe('Service:ExternalAuth at start-up', () => {
   it('Production refuses a provider without CallbackBaseUrl', async () => {

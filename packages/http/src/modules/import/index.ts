@@ -3,11 +3,18 @@
  * It comes before `Admin` in the built-in list, so its routes register before the user `{id}` routes
  * (`/sys/user/export` must not be taken for an id); it builds its services once from the core and the Admin
  * module's administration services. Each route declares its request policy in its own options: the import
- * routes their body limit (`bodyLimit: 'import'`, `Service:Import:MaxFileSizeMb`) and, with JSON rows, a body
- * summary for the operation log (`IMPORT_ROWS`, services.ts); the exports that their reads are logged.
+ * routes their body limit (`Service:Import:MaxFileSizeMb`) and, with JSON rows, a body summary for the
+ * operation log (`importRowsPolicy`, services.ts); the exports that their reads are logged.
  */
-import { createUserImportService, ImportErrorCode } from '@svc/modules';
-import { defineModule } from '../../module/define.js';
+import {
+  createUserImportService,
+  excelLibraryNeeds,
+  ImportErrorCode,
+  importExcel,
+  importOptions,
+  MODULE_PEERS_FROM,
+} from '@svc/modules';
+import { defineModule, moduleOptions } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
 import * as opLogExport from './routes/op-log-export.js';
 import * as userCommit from './routes/user-commit.js';
@@ -22,21 +29,25 @@ export type { ImportRouteDeps } from './services.js';
 
 export const importModule = defineModule({
   name: 'Import',
+  options: moduleOptions('Import', importOptions),
   errorCodes: [ImportErrorCode],
   dependsOn: [adminModule],
-  services: ({ core, use }): ImportRouteDeps => ({
+  libraries: () => [{ needs: excelLibraryNeeds(), load: importExcel, from: MODULE_PEERS_FROM }],
+  services: ({ core, options, use }): ImportRouteDeps => ({
     admin: use(adminModule).admin,
     imports: createUserImportService({
       repos: core.repos,
       sessions: core.sessions,
       permissions: core.permissions,
       config: core.config,
+      options,
       errors: core.errors,
       settings: core.security.settings,
       now: core.now,
     }),
     opLogs: core.repos.opLogs,
-    options: core.config.service.Import,
+    options,
+    maxBodyBytes: options.MaxFileSizeMb * 1024 * 1024,
     logger: core.logger,
   }),
   routes: [userTemplate, userPreview, userValidate, userErrorReport, userCommit, userExport, opLogExport],

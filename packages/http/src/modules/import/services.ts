@@ -1,7 +1,7 @@
 /** What the import/export route files receive (module `Import`), built once by the module. */
 import type { Repositories } from '@svc/data';
-import type { Configuration, Logger } from '@svc/kernel';
-import type { UserImportService } from '@svc/modules';
+import type { Logger } from '@svc/kernel';
+import type { ImportOptions, UserImportService } from '@svc/modules';
 import type { AdminActor, AdminServices } from '@svc/security';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
@@ -15,7 +15,9 @@ export interface ImportRouteDeps {
   /** The operation log the op-log export reads. */
   opLogs: Repositories['opLogs'];
   /** `Service:Import` (row limits of the error report and the exports). */
-  options: Configuration['service']['Import'];
+  options: ImportOptions;
+  /** `Service:Import:MaxFileSizeMb` in bytes: the body limit of the import routes. */
+  maxBodyBytes: number;
   /** Logs an export that fails midway. */
   logger: Logger;
 }
@@ -25,16 +27,18 @@ export interface ImportRouteDeps {
  * `Service:Import:MaxFileSizeMb` (10,000 rows), and the operation log gets a request's size and strategy, never
  * its rows of personal data (a request a guard refuses or validation rejects included).
  */
-export const IMPORT_ROWS: RoutePolicy = {
-  bodyLimit: 'import',
-  opLog: {
-    summary(body) {
-      const { rows, strategy } = (body ?? {}) as { rows?: unknown; strategy?: unknown };
-      return {
-        rows: Array.isArray(rows) ? rows.length : null,
-        ...(typeof strategy === 'number' ? { strategy } : {}),
-      };
-    },
+export const importRowsPolicy = (d: Pick<ImportRouteDeps, 'maxBodyBytes'>): RoutePolicy => ({
+  bodyLimit: d.maxBodyBytes,
+  opLog: IMPORT_ROWS_LOG,
+});
+
+const IMPORT_ROWS_LOG: NonNullable<RoutePolicy['opLog']> = {
+  summary(body) {
+    const { rows, strategy } = (body ?? {}) as { rows?: unknown; strategy?: unknown };
+    return {
+      rows: Array.isArray(rows) ? rows.length : null,
+      ...(typeof strategy === 'number' ? { strategy } : {}),
+    };
   },
 };
 

@@ -8,9 +8,18 @@
  * alert goes to the alerts the modules declare, or else as a notice to the super administrators while module
  * `Notice` is on.
  */
-import { createJobSystem, JobErrorCode, logRetentionReclaimer } from '@svc/modules';
+import {
+  bullMqSelection,
+  createJobSystem,
+  JobErrorCode,
+  jobLibraryNeeds,
+  jobsOptions,
+  loadJobLibraries,
+  logRetentionReclaimer,
+  MODULE_PEERS_FROM,
+} from '@svc/modules';
 import { asStartupError } from '../../host/startup-error.js';
-import { defineModule } from '../../module/define.js';
+import { defineModule, moduleOptions } from '../../module/define.js';
 import { noticeModule } from '../notice/index.js';
 import { jobRecycleTypes } from './recycle-types.js';
 import * as batchDelete from './routes/batch-delete.js';
@@ -32,14 +41,21 @@ export type { JobServices } from './services.js';
 
 export const jobModule = defineModule({
   name: 'Job',
+  options: moduleOptions('Jobs', jobsOptions),
   errorCodes: [JobErrorCode],
   optional: [noticeModule],
   runsJobs: true,
-  services: ({ core, useOptional, moduleJobs }): JobServices => {
+  // bullmq and ioredis for the BullMQ engine only; the in-process engine needs neither installed.
+  libraries: (options, config) => {
+    const bull = bullMqSelection(options, config.service.Cache);
+    return bull ? [{ needs: jobLibraryNeeds(bull), load: loadJobLibraries, from: MODULE_PEERS_FROM }] : [];
+  },
+  services: ({ core, options, useOptional, moduleJobs }): JobServices => {
     const notice = useOptional(noticeModule)?.alertAdministrators;
     const jobs = createJobSystem(
       {
         config: core.config,
+        options,
         repos: core.repos,
         cache: core.cache,
         ...(core.cacheHealth ? { cacheHealth: core.cacheHealth } : {}),

@@ -35,7 +35,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Repositories } from '@svc/data';
 import type { CacheHealth } from '@svc/data/cache';
-import { type Configuration, ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
+import { ErrorCode, type ErrorCodeRegistry, fail, type Logger } from '@svc/kernel';
 import {
   fullBucket,
   isRefilled,
@@ -43,6 +43,7 @@ import {
   type MessageRate,
   type RealtimeBus,
   type RealtimeEvent,
+  type RealtimeOptions,
   takeMessage,
 } from '@svc/modules';
 import type { SessionManager, UserPrincipal } from '@svc/security';
@@ -111,7 +112,8 @@ export interface HubCacheHealth {
 
 /** What the hub is built from (module `Realtime` hands it the core's parts it uses). */
 export interface HubDeps {
-  options: Configuration['service']['Realtime'];
+  /** The module's options (`Service:Realtime`). */
+  options: RealtimeOptions;
   /** The bus it subscribes to and tells session ends through. */
   bus: RealtimeBus;
   logger: Logger;

@@ -7,8 +7,8 @@
  * `realtimeKinds`; the hub's own frames (`force-logout`, `resync`, `pong`) are declared here, so no module can
  * claim them.
  */
-import { createRealtimeBus } from '@svc/modules';
-import { defineModule } from '../../module/define.js';
+import { createRealtimeBus, realtimeOptions } from '@svc/modules';
+import { defineModule, moduleOptions } from '../../module/define.js';
 import { createRealtimeHub, isHubUpgrade } from './hub.js';
 import * as hubRoute from './routes/hub.js';
 import type { RealtimeServices } from './services.js';
@@ -20,9 +20,10 @@ const HUB_KINDS = ['force-logout', 'resync', 'pong'] as const;
 
 export const realtimeModule = defineModule({
   name: 'Realtime',
-  when: (config) => config.service.Realtime.Enabled ?? config.environment.isDevelopment,
+  options: moduleOptions('Realtime', realtimeOptions),
+  when: (config, options) => options.Enabled ?? config.environment.isDevelopment,
   realtimeKinds: HUB_KINDS,
-  services: ({ core, declared }): RealtimeServices => {
+  services: ({ core, options, declared }): RealtimeServices => {
     const own = new Set<string>(HUB_KINDS);
     const bus = createRealtimeBus({
       cache: core.cache,
@@ -30,7 +31,7 @@ export const realtimeModule = defineModule({
       kinds: new Set([...declared.realtimeKinds.keys()].filter((kind) => !own.has(kind))),
     });
     const hub = createRealtimeHub({
-      options: core.config.service.Realtime,
+      options,
       bus,
       logger: core.logger,
       now: core.now,

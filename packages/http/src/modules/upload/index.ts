@@ -2,11 +2,13 @@
  * Module `Upload`: files (`/sys/file`): single and chunked, resumable uploads streamed to disk, the file page,
  * downloads within the caller's data scope and signed view links. The storage, chunk and link services of
  * @svc/modules are built once here (`createUploadServices`); the data scopes are the Admin module's. Its routes
- * have their own body limit (`Upload:MaxSizeMb`, app.ts); the scheduled clean-up reclaims abandoned chunks and
+ * have their own body limit (`bodyLimit: { upload: maxFileBytes }`, `Upload:MaxSizeMb`); the scheduled clean-up reclaims abandoned chunks and
  * deleted files through the reclaimer this module declares.
  */
-import { createUploadServices, UploadErrorCode, uploadReclaimer } from '@svc/modules';
-import { defineModule } from '../../module/define.js';
+import { resolveContentPath } from '@svc/kernel';
+import { createUploadServices, UploadErrorCode, uploadOptions, uploadReclaimer } from '@svc/modules';
+import { defineModule, moduleOptions } from '../../module/define.js';
+import { uploadRootExposure } from '../../static/web-root.js';
 import { adminModule } from '../admin/index.js';
 import { fileRecycleTypes } from './recycle-types.js';
 import * as fileBatchDelete from './routes/batch-delete.js';
@@ -24,12 +26,22 @@ export type { UploadRouteDeps } from './services.js';
 
 export const uploadModule = defineModule({
   name: 'Upload',
+  options: moduleOptions('Upload', uploadOptions),
   errorCodes: [UploadErrorCode],
   dependsOn: [adminModule],
-  services: ({ core, use }): UploadRouteDeps => ({
+  // Spec "Upload exposure rule": the upload root must not lie inside a web root served anonymously.
+  check: (options, { service, environment }) => {
+    const problem = uploadRootExposure({
+      webEnabled: service.Web.Enabled,
+      webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
+      uploadRoot: uploadRootOf(options, environment),
+    });
+    return problem ? [problem] : [];
+  },
+  services: ({ core, options, use }): UploadRouteDeps => ({
     ...createUploadServices({
-      root: uploadRootOf(core.config),
-      options: core.config.service.Upload,
+      root: uploadRootOf(options, core.config.environment),
+      options,
       repo: core.repos.files,
       jwtKey: core.jwtKey.key,
       now: core.now,
@@ -37,6 +49,7 @@ export const uploadModule = defineModule({
     fileRows: core.repos.files,
     scopes: use(adminModule).admin.scopes,
     now: core.now,
+    maxFileBytes: options.MaxSizeMb * 1024 * 1024,
   }),
   // Fixed paths before `/sys/file/{id}`, which would take them.
   routes: [

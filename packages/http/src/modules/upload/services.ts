@@ -1,7 +1,7 @@
 /** What the file routes receive (module `Upload`), built once by the module. */
 import type { Repositories } from '@svc/data';
-import { type Configuration, resolveContentPath } from '@svc/kernel';
-import type { ChunkUploads, FileLinkSigner, FileStore } from '@svc/modules';
+import { type HostEnvironment, resolveContentPath } from '@svc/kernel';
+import type { ChunkUploads, FileLinkSigner, FileStore, UploadOptions } from '@svc/modules';
 import type { DataScopeResolver } from '@svc/security';
 
 export interface UploadRouteDeps {
@@ -17,8 +17,12 @@ export interface UploadRouteDeps {
   scopes: Pick<DataScopeResolver, 'forPrincipal'>;
   /** The service clock (audit columns). */
   now: () => Date;
+  /** The largest file an upload takes (`Upload:MaxSizeMb`): the upload routes' body limit. */
+  maxFileBytes: number;
 }
 
 /** The absolute upload root: `Upload:RootPath` under the content root. */
-export const uploadRootOf = (config: Configuration): string =>
-  resolveContentPath(config.environment.contentRoot, config.service.Upload.RootPath);
+export const uploadRootOf = (
+  options: Pick<UploadOptions, 'RootPath'>,
+  environment: Pick<HostEnvironment, 'contentRoot'>,
+): string => resolveContentPath(environment.contentRoot, options.RootPath);

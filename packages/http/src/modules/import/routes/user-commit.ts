@@ -8,7 +8,7 @@ import { ok } from '@svc/kernel';
 import type { ImportStrategyValue } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { IMPORT_ROWS, type ImportRouteDeps, importActorOf } from '../services.js';
+import { type ImportRouteDeps, importActorOf, importRowsPolicy } from '../services.js';
 import { CellErrorSchema, ImportRowInSchema } from './schemas.js';
 
 export const ImportCommitPath = '/api/v1/sys/user/import/commit';
@@ -53,8 +53,11 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
-  registerRoute(ctx, route, { auth: 'permission', reauth: true, ...IMPORT_ROWS }, async (c) => {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'admin' | 'imports' | 'maxBodyBytes'>,
+): void {
+  registerRoute(ctx, route, { auth: 'permission', reauth: true, ...importRowsPolicy(d) }, async (c) => {
     const body = c.req.valid('json');
     const result = await d.imports.commit(
       importActorOf(c, d),

@@ -4,7 +4,7 @@ import { BusinessError } from '@svc/kernel';
 import { ImportErrorCode, xlsxResponse } from '@svc/modules';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { commonErrorResponses, ErrorEnvelopeSchema } from '../../../openapi/schemas.js';
-import { IMPORT_ROWS, type ImportRouteDeps } from '../services.js';
+import { type ImportRouteDeps, importRowsPolicy } from '../services.js';
 import { ImportRowsBodySchema } from './schemas.js';
 
 export const ImportErrorReportPath = '/api/v1/sys/user/import/error-report';
@@ -29,8 +29,11 @@ export const route = createRoute({
   },
 });
 
-export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'imports' | 'options'>): void {
-  registerRoute(ctx, route, { auth: 'permission', ...IMPORT_ROWS }, async (c) => {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'imports' | 'options' | 'maxBodyBytes'>,
+): void {
+  registerRoute(ctx, route, { auth: 'permission', ...importRowsPolicy(d) }, async (c) => {
     const rows = c.req.valid('json').rows;
     const max = d.options.MaxRows;
     if (rows.length > max)

@@ -71,8 +71,11 @@ function parseMapping(raw: unknown): Record<string, string> | undefined {
   return Object.fromEntries(entries);
 }
 
-export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
-  registerRoute(ctx, route, { auth: 'permission', bodyLimit: 'import' }, async (c) => {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'admin' | 'imports' | 'maxBodyBytes'>,
+): void {
+  registerRoute(ctx, route, { auth: 'permission', bodyLimit: d.maxBodyBytes }, async (c) => {
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();

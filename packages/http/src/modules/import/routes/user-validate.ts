@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
 import { envelopeResponses } from '../../../openapi/schemas.js';
-import { IMPORT_ROWS, type ImportRouteDeps, importActorOf } from '../services.js';
+import { type ImportRouteDeps, importActorOf, importRowsPolicy } from '../services.js';
 import { ImportRowSchema, ImportRowsBodySchema } from './schemas.js';
 
 export const ImportValidatePath = '/api/v1/sys/user/import/validate';
@@ -19,8 +19,11 @@ export const route = createRoute({
   ),
 });
 
-export function register(ctx: RegisterContext, d: Pick<ImportRouteDeps, 'admin' | 'imports'>): void {
-  registerRoute(ctx, route, { auth: 'permission', ...IMPORT_ROWS }, async (c) => {
+export function register(
+  ctx: RegisterContext,
+  d: Pick<ImportRouteDeps, 'admin' | 'imports' | 'maxBodyBytes'>,
+): void {
+  registerRoute(ctx, route, { auth: 'permission', ...importRowsPolicy(d) }, async (c) => {
     const input = c.req.valid('json').rows;
     const rows = await d.imports.validate(importActorOf(c, d), input);
     const errorRows = rows.filter((r) => r.errors.length > 0).length;

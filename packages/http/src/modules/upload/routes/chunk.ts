@@ -48,8 +48,9 @@ const invalid = (path: string, message: string) =>
 /** Small fields are at most this long. */
 const MAX_FIELD_CHARS = 128;
 
-export function register(ctx: RegisterContext, d: Pick<UploadRouteDeps, 'chunks'>): void {
-  registerRoute(ctx, route, { auth: 'permission', module: 'Upload', bodyLimit: 'upload' }, async (c) => {
+export function register(ctx: RegisterContext, d: Pick<UploadRouteDeps, 'chunks' | 'maxFileBytes'>): void {
+  const policy = { auth: 'permission', module: 'Upload', bodyLimit: { upload: d.maxFileBytes } } as const;
+  registerRoute(ctx, route, policy, async (c) => {
     const boundary = boundaryOf(readHeader(c, 'content-type'));
     const body = c.req.raw.body;
     if (!boundary || !body) throw invalid('chunk', 'multipart body expected');

@@ -117,9 +117,10 @@ async function receive(c: Context, files: FileStore): Promise<StoredUpload> {
 
 export function register(
   ctx: RegisterContext,
-  d: Pick<UploadRouteDeps, 'fileRows' | 'files' | 'links' | 'now'>,
+  d: Pick<UploadRouteDeps, 'fileRows' | 'files' | 'links' | 'now' | 'maxFileBytes'>,
 ): void {
-  registerRoute(ctx, route, { auth: 'permission', module: 'Upload', bodyLimit: 'upload' }, async (c) => {
+  const policy = { auth: 'permission', module: 'Upload', bodyLimit: { upload: d.maxFileBytes } } as const;
+  registerRoute(ctx, route, policy, async (c) => {
     const stored = await receive(c, d.files);
     // The body is consumed by now: the operation log gets the file's description from here.
     setOpLogBody(c, {
