@@ -13,7 +13,15 @@ import {
   migrateModuleTables,
   type SeedMenu,
 } from '@svc/data';
-import { type Configuration, type ErrorCodeSet, type Logger, OptionsError, parseSection } from '@svc/kernel';
+import {
+  type Configuration,
+  type ErrorCodeSet,
+  type Logger,
+  type Node,
+  OptionsError,
+  parseSection,
+  serviceSchema,
+} from '@svc/kernel';
 import type { RecycleBinRegistry, RecycleBinType } from '@svc/security';
 import { StartupError } from '../host/startup-error.js';
 import type { RegisterContext } from '../openapi/register.js';
@@ -78,6 +86,7 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
       warnings.push(`Service:Api:DisabledModules names "${name}", which cannot be disabled; it is ignored.`);
     else disabled.add(lower(name));
   }
+  assertNoSectionClash(given);
   const options = new Map<AnyModule, unknown>();
   for (const module of given) {
     if (disabled.has(lower(module.name))) continue;
@@ -124,6 +133,41 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
       (m.libraries?.(options.get(m), config) ?? []).map((library) => ({ ...library, module: m.name })),
     ),
   };
+}
+
+/**
+ * A module's options section is its own: it may not be one of the kernel's sections or keys (the kernel would
+ * quietly fall back to its defaults for what the module took), nor the section of another module, nor lie inside
+ * or around one (`Shop` and `Shop:Images`).
+ */
+function assertNoSectionClash(modules: readonly AnyModule[]): void {
+  const owner = new Map<string, string>();
+  for (const module of modules) {
+    const section = module.options?.section;
+    if (section === undefined) continue;
+    const parts = section.split(':');
+    if (parts.some((part) => !/^[A-Za-z][A-Za-z0-9]*$/.test(part)))
+      throw new StartupError(
+        `Module ${module.name} declares options section "${section}": each part must be letters and digits, starting with a letter, joined by ":".`,
+      );
+    let node: Node | undefined = serviceSchema;
+    for (const part of parts) {
+      const children: Record<string, Node> = node?.kind === 'section' ? node.children : {};
+      node = Object.entries(children).find(([name]) => lower(name) === lower(part))?.[1];
+    }
+    if (node !== undefined)
+      throw new StartupError(
+        `Module ${module.name} declares options section Service:${section}, which is the kernel's: choose a section of its own.`,
+      );
+    const key = lower(section);
+    for (const [taken, name] of owner) {
+      if (taken === key || taken.startsWith(`${key}:`) || key.startsWith(`${taken}:`))
+        throw new StartupError(
+          `Options section Service:${section} of module ${module.name} overlaps section Service:${taken} of module ${name}.`,
+        );
+    }
+    owner.set(key, module.name);
+  }
 }
 
 function assertNoCodeClash(modules: readonly AnyModule[]): void {

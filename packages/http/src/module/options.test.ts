@@ -7,11 +7,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bool, int, loadConfiguration, section, strings } from '@svc/kernel';
+
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StartupError } from '../host/startup-error.js';
 import { planModules } from './compose.js';
 import { type AnyModule, defineModule, moduleOptions } from './define.js';
+
+/** A section of one key, for the modules that only claim one. */
+const section_ = () => section({ On: bool(true, 'On.') });
 
 const root = mkdtempSync(join(tmpdir(), 'svc-module-options-'));
 
@@ -116,5 +120,30 @@ describe('module options', () => {
     });
     expect(p.isEnabled('Vault')).toBe(false);
     expect(p.optionsOf(vault)).toBeUndefined();
+  });
+
+  it("refuses a section of the kernel, another module's, or one inside or around it, naming both", () => {
+    const claiming = (name: string, section: string) =>
+      defineModule({ name, options: moduleOptions(section, section_()) });
+    const refused = (modules: readonly AnyModule[]) => {
+      try {
+        plan({}, modules);
+      } catch (error) {
+        if (error instanceof StartupError) return error.message;
+        throw error;
+      }
+      return 'started';
+    };
+    expect(refused([claiming('Thief', 'security')])).toMatch(/Service:security, which is the kernel's/);
+    expect(refused([claiming('Thief', 'Security:LoginLock')])).toMatch(/which is the kernel's/);
+    expect(refused([claiming('Thief', 'Database:DbType')])).toMatch(/which is the kernel's/);
+    expect(refused([shop, claiming('Copy', 'SHOP')])).toMatch(
+      /Service:SHOP of module Copy overlaps section Service:shop of module Shop/,
+    );
+    expect(refused([shop, claiming('Images', 'Shop:Images')])).toMatch(
+      /of module Images overlaps .* module Shop/,
+    );
+    expect(refused([claiming('Odd', 'Shop::x')])).toMatch(/each part must be letters and digits/);
+    expect(refused([vault, claiming('Sibling', 'Security:Vaults')])).toBe('started');
   });
 });
