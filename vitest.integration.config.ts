@@ -13,7 +13,7 @@ export default defineConfig({
     include: [
       'packages/**/src/**/*.int.test.ts',
       'apps/**/src/**/*.int.test.ts',
-      'examples/**/src/**/*.int.test.ts',
+      'examples/**/*.int.test.ts',
     ],
     exclude,
     testTimeout: 30_000,

@@ -2,7 +2,7 @@
 // Checks the layer rule of the house style: workspace packages depend only on layers below them, and each
 // package's tsconfig `references` repeat exactly its workspace dependencies (so a cycle breaks the type check).
 // File-level import cycles are found by madge (see the `cycles` script).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const ORDER = ['kernel', 'data', 'security', 'logging', 'modules', 'http', 'server'];
 // modules: the framework-free engines of the built-in modules, below HTTP (which holds their routes).
@@ -89,7 +89,13 @@ for (const dir of ['examples/shop']) {
   const configs = readdirSync(dir)
     .filter((f) => f.endsWith('.ts'))
     .map((f) => join(dir, f));
-  for (const file of [...sources(`${dir}/src`), ...tests(`${dir}/src`), ...configs]) {
+  // Its scripts too (the generator of its console's client types starts a server as a host would).
+  const scripts = existsSync(`${dir}/scripts`)
+    ? readdirSync(`${dir}/scripts`)
+        .filter((f) => /\.m?[jt]s$/.test(f))
+        .map((f) => join(dir, 'scripts', f))
+    : [];
+  for (const file of [...sources(`${dir}/src`), ...tests(`${dir}/src`), ...configs, ...scripts]) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](@svc\/[\w-]+)/g)) {
       if (m[1] !== '@svc/server') problems.push(`${file} imports ${m[1]}; an example uses @svc/server only`);

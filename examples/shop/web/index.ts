@@ -7,7 +7,15 @@ import { shopMessages } from './messages.js';
 import { PRODUCT_PAGE } from './product.js';
 
 export { shopMessages } from './messages.js';
-export { PRODUCT_CODES, PRODUCT_PAGE, type ProductForm, productCrud } from './product.js';
+export {
+  PRODUCT_CODES,
+  PRODUCT_PAGE,
+  type Product,
+  type ProductForm,
+  type ProductPageContext,
+  productCategories,
+  productCrud,
+} from './product.js';
 
 export const shopPages: Record<string, PageLoader> = {
   [PRODUCT_PAGE]: () => import('./ProductPage.vue'),
