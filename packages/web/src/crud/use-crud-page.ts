@@ -15,8 +15,8 @@ import { type CallResult, type CrudPage, type CrudPageOptions, createCrudPage } 
  *   page: async (query, f) =>
  *     unwrap(await api.GET('/api/v1/shop/product/page', { params: { query: { ...query, ...f } } })),
  *   filters: () => ({ name: '' }),
- *   blank: () => ({ name: '', price: 0 }),
- *   toForm: (row) => ({ id: row.id, name: row.name, price: row.price }),
+ *   blank: () => ({ name: '', priceCents: 0 }),
+ *   toForm: (row) => ({ id: row.id, name: row.name, priceCents: row.priceCents }),
  *   create: (form) => api.POST('/api/v1/shop/product', { body: form }),
  *   update: ({ id, ...body }) => api.PUT('/api/v1/shop/product/{id}', { params: { path: { id } }, body }),
  *   remove: (row) => api.DELETE('/api/v1/shop/product/{id}', { params: { path: { id: row.id } } }),
