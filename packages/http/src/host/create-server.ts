@@ -410,6 +410,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       opLog,
       loginLog: durableLogin.writer,
     });
+    try {
+      modules.registerMetrics(metrics);
+    } catch (error) {
+      opLog.close();
+      durableLogin.writer.close();
+      await Promise.allSettled([cache.close(), database.close()]);
+      throw asStartupError(error);
+    }
   }
 
   // The module Job starts its engine here, after the other modules started.

@@ -235,6 +235,8 @@ describe('a built-in module switched off', () => {
   });
 });
 
+const METRICS_ON = { Service__Metrics__Enabled: 'true' };
+
 describe('start-up refuses', () => {
   const refused = async (options: Parameters<typeof startTestServer>[0], message: RegExp) => {
     const error = await startTestServer(options).then(
@@ -349,6 +351,65 @@ describe('start-up refuses', () => {
 
   it('an option its schema refuses, naming the key', () =>
     refused({ modules: [shopModule], env: { Service__Shop__MaxItems: '0' } }, /Service:Shop:MaxItems/));
+
+  const gauge = (name: string) => ({ name, help: 'A gauge.', read: () => 1 });
+
+  it("a metric of the service's own, naming it", () =>
+    refused(
+      { modules: [defineModule({ name: 'Thief', metrics: () => [gauge('svc_cache_up')] })], env: METRICS_ON },
+      /Metric svc_cache_up of module Thief is one of the service's own/,
+    ));
+
+  it('two modules declaring one metric, naming both', () =>
+    refused(
+      {
+        modules: [
+          defineModule({ name: 'First', metrics: () => [gauge('shop_widgets')] }),
+          defineModule({ name: 'Second', metrics: () => [gauge('shop_widgets')] }),
+        ],
+        env: METRICS_ON,
+      },
+      /Metric shop_widgets is declared by module First and by module Second/,
+    ));
+});
+
+describe('module metrics', () => {
+  it("are read at scrape time from the module's services, a built-in's among them, and not asked while metrics are off", async () => {
+    let asked = 0;
+    const widgets = defineModule({
+      name: 'Widgets',
+      services: () => ({ count: 3 }),
+      metrics: (services) => {
+        asked += 1;
+        return [
+          { name: 'widgets_total', help: 'Widgets made.', kind: 'counter', read: () => services.count },
+          {
+            name: 'widgets_by_colour',
+            help: 'Widgets by colour.',
+            label: 'colour',
+            read: () => ({ red: 2, blue: 1 }),
+          },
+        ];
+      },
+    });
+    const off = await startTestServer({ modules: [widgets] });
+    await off.close();
+    expect(asked).toBe(0);
+    const t = await startTestServer({
+      modules: [widgets],
+      env: { ...METRICS_ON, Service__Realtime__Enabled: 'true' },
+    });
+    try {
+      const text = await (t.server.metrics as NonNullable<typeof t.server.metrics>).render();
+      expect(text).toContain('# TYPE widgets_total counter');
+      expect(text).toMatch(/^widgets_total 3$/m);
+      expect(text).toMatch(/^widgets_by_colour\{colour="red"\} 2$/m);
+      expect(text).toMatch(/^svc_realtime_connections 0$/m);
+      expect(asked).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('the switch', () => {

@@ -24,6 +24,7 @@ import {
 } from '@svc/kernel';
 import type { RecycleBinRegistry, RecycleBinType } from '@svc/security';
 import { StartupError } from '../host/startup-error.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import type { RegisterContext } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
 import type {
@@ -261,6 +262,11 @@ export interface ComposedModules {
   registerRoutes(ctx: RegisterContext): void;
   /** The scheduled-job contributions of the enabled modules (after `build`). */
   jobs(): ModuleJobs;
+  /**
+   * Registers the enabled modules' `metrics` into the server's registry (after `build` and the service's own
+   * series); a name taken by the service or by another module throws `StartupError` naming both.
+   */
+  registerMetrics(metrics: Pick<ServiceMetrics, 'registry' | 'addGauge'>): void;
   /** Runs each module's `start`, dependencies first (the module running jobs last). */
   start(): Promise<void>;
   /**
@@ -384,6 +390,28 @@ export function composeModules(
       }
     },
     jobs: moduleJobs,
+    registerMetrics(metrics) {
+      const owner = new Map<string, string>();
+      for (const module of plan.buildOrder) {
+        const b = built.get(module);
+        if (!module.metrics || !b) continue;
+        for (const source of module.metrics(b.services, b.build)) {
+          const taken = owner.get(source.name);
+          if (taken !== undefined)
+            throw new StartupError(
+              taken === module.name
+                ? `Module ${module.name} declares metric ${source.name} twice.`
+                : `Metric ${source.name} is declared by module ${taken} and by module ${module.name}.`,
+            );
+          if (metrics.registry.getSingleMetric(source.name))
+            throw new StartupError(
+              `Metric ${source.name} of module ${module.name} is one of the service's own: choose another name.`,
+            );
+          metrics.addGauge(source);
+          owner.set(source.name, module.name);
+        }
+      }
+    },
     async start() {
       for (const module of startOrder) {
         const b = built.get(module) as Built;

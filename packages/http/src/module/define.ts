@@ -14,6 +14,7 @@ import type { AlertAdministrators, JobHandlerEntry, JobReclaimer } from '@svc/mo
 import type { RecycleBinType } from '@svc/security';
 import type { z } from 'zod';
 import type { AppEnv } from '../context.js';
+import type { GaugeSource } from '../observability/metrics.js';
 import { type RegisterContext, type RouteOptions, registerRoute } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
 
@@ -208,6 +209,12 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
    * start-up naming both.
    */
   recycleTypes?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly RecycleBinType[];
+  /**
+   * The module's Prometheus series, read at scrape time (`GaugeSource`: a gauge, a running total with `kind:
+   * 'counter'`, one number or one per label value), registered while `Service:Metrics:Enabled`. A name another
+   * module or the service already uses stops start-up naming both.
+   */
+  metrics?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly GaugeSource[];
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */

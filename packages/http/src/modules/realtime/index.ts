@@ -44,6 +44,13 @@ export const realtimeModule = defineModule({
     return { publish: bus.publish, hub };
   },
   routes: [hubRoute],
+  metrics: ({ hub }) => [
+    {
+      name: 'svc_realtime_connections',
+      help: 'Open hub sockets on this instance.',
+      read: () => hub.connectionCount(),
+    },
+  ],
   upgrade: ({ hub }) => ({ accepts: isHubUpgrade, handle: hub.handleUpgrade, drain: hub.close }),
   start: ({ hub }) => hub.start(),
   close: ({ hub }) => hub.close(),
