@@ -12,8 +12,8 @@
  * import { shopModule } from '@svc-examples/shop';
  * const server = await createServer({ modules: [shopModule] });
  */
-import { adminModule, defineModule, importModule, realtimeModule } from '@svc/server/http';
-import { z } from 'zod';
+import { adminModule, defineModule, importModule, moduleOptions, realtimeModule } from '@svc/server/http';
+import { int, section } from '@svc/server/kernel';
 import { createCategoryService } from './categories.js';
 import { ShopErrorCode } from './errors.js';
 import { shopJobs } from './jobs.js';
@@ -47,12 +47,19 @@ export { PRODUCT_EXPORT_COLUMNS } from './routes/product-export.js';
 export type { ShopServices } from './services.js';
 export { type CategoryRow, type ProductRow, type ShopTables, shopTables } from './tables/index.js';
 
-/** `Service:Shop`. */
-export const ShopOptionsSchema = z.object({
-  /** The most stock one product may hold (61004 above it). @default 1000000 */
-  MaxStock: z.coerce.number().int().min(0).max(2_147_483_647).default(1_000_000),
-  /** The most products one export writes (46012 above it). @default 10000 */
-  ExportMaxRows: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+/**
+ * `Service:Shop`, declared with the configuration's own leaves: the same forms as every key of the service (plain
+ * decimal integers; `1e3` or `''` are refused naming the key), unknown keys warned about.
+ */
+export const shopOptions = section({
+  MaxStock: int(1_000_000, 'The most stock one product may hold (61004 above it).', {
+    min: 0,
+    max: 2_147_483_647,
+  }),
+  ExportMaxRows: int(10_000, 'The most products one export writes (46012 above it).', {
+    min: 1,
+    max: 1_000_000,
+  }),
 });
 
 export const shopModule = defineModule({
@@ -61,7 +68,7 @@ export const shopModule = defineModule({
   dependsOn: [adminModule, importModule],
   optional: [realtimeModule],
   realtimeKinds: [PRODUCT_CHANGED],
-  options: { section: 'Shop', schema: ShopOptionsSchema },
+  options: moduleOptions('Shop', shopOptions),
   tables: shopTables,
   errorCodes: [ShopErrorCode],
   seedMenus: shopMenus,

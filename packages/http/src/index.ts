@@ -101,4 +101,4 @@ export { SCALAR_PACKAGE, SCALAR_RANGE } from './routes/docs/scalar-bundle.js';
 export type { CookieSettings, HttpSecurity } from './security/deps.js';
 export { bearerToken, createRouteGuards, type ReauthCheck } from './security/guards.js';
 export { requirePrincipal, requireUser } from './security/principal.js';
-export { assertUploadRootNotExposed, UploadExposureError } from './static/web-root.js';
+export { uploadRootExposure } from './static/web-root.js';

@@ -44,7 +44,11 @@ describe('realtime hub bound on client messages', () => {
   });
 
   /** The defaults (60 at once, 10 a second): the tests follow whatever ships. */
-  const rate = () => t.server.modules.plan.optionsOf(realtimeModule);
+  const rate = () => {
+    const options = t.server.modules.plan.optionsOf(realtimeModule);
+    if (!options) throw new Error('module Realtime is on in this test');
+    return options;
+  };
   let token = '';
   /**
    * The user's one socket, opened as the console opens it (the token in the query), once the server has seen the

@@ -117,18 +117,19 @@ describe('heavy and broken bodies', () => {
     const multipart = `multipart/form-data; boundary=${BOUNDARY}`;
     const cases = [
       // A normal route: Service:Api:MaxBodyBytes (1 MiB).
-      ['JSON route, 50 MB', '/api/v1/test/body', 50 * 1000 * 1000, json, 48002],
-      ['JSON route, one byte over', '/api/v1/test/body', MIB + 1, json, 48002],
-      // The built-in upload route: Upload:MaxSizeMb (50 here) plus the multipart framing.
-      ['upload, 60 MB', '/api/v1/sys/file/upload', 60 * MIB, multipart, 44002],
+      ['JSON route, 50 MB', '/api/v1/test/body', 50 * 1000 * 1000, json, 48002, MIB],
+      ['JSON route, one byte over', '/api/v1/test/body', MIB + 1, json, 48002, MIB],
+      // The built-in upload route: Upload:MaxSizeMb (50 here) plus the multipart framing; it names the file size.
+      ['upload, 60 MB', '/api/v1/sys/file/upload', 60 * MIB, multipart, 44002, 50 * MIB],
       // An import route: Import:MaxFileSizeMb (32).
-      ['import, 50 MB', '/api/v1/sys/user/import/preview', 50 * MIB, multipart, 48002],
+      ['import, 50 MB', '/api/v1/sys/user/import/preview', 50 * MIB, multipart, 48002, 32 * MIB],
     ] as const;
-    for (const [what, path, length, type, code] of cases) {
+    for (const [what, path, length, type, code, maxBytes] of cases) {
       const { res, errors } = await declaredOnly(path, length, type);
       expect(res.status, what).toBe(413);
       expect(res.headers.connection, what).toBe('close');
       expect(JSON.parse(res.body).code, what).toBe(code);
+      expect(JSON.parse(res.body).args, what).toEqual({ maxBytes });
       expect(errors, what).toEqual([]);
     }
     await nextRequestWorks();

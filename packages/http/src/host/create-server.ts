@@ -45,6 +45,7 @@ import { type ComposedModules, composeModules, planModules } from '../module/com
 import type { ModuleCore } from '../module/core.js';
 import type { AnyModule } from '../module/define.js';
 import { BUILT_IN_MODULES, jobModule, recycleBinModule } from '../modules/index.js';
+import { uploadExposureOf } from '../modules/upload/index.js';
 import { createServiceMetrics, type ServiceMetrics } from '../observability/metrics.js';
 import { observeCache, observeLoginLog, registerServerGauges } from '../observability/sources.js';
 import type { RouteTable } from '../openapi/register.js';
@@ -157,8 +158,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   let jwtKey: ResolvedJwtKey;
   let plan: ReturnType<typeof planModules>;
   try {
-    plan = planModules([...BUILT_IN_MODULES, ...(options.modules ?? [])], config);
+    plan = planModules([...BUILT_IN_MODULES, ...(options.modules ?? [])], config, (warning) =>
+      startup.warn(warning),
+    );
     errors = new ErrorCodeRegistry([...plan.errorCodes, ...(options.errorCodes ?? [])]);
+    const exposure = uploadExposureOf(config);
+    if (exposure) throw new StartupError(exposure);
     jwtKey = resolveJwtKey({
       secretKey: service.Jwt.SecretKey,
       isDevelopment: environment.isDevelopment,
@@ -167,7 +172,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   } catch (error) {
     throw asStartupError(error);
   }
-  for (const warning of plan.warnings) startup.warn(warning);
   // Before the database: an enabled module whose library is missing or unsupported names the package to install.
   try {
     await checkModuleLibraries(plan.libraries);
@@ -384,8 +388,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     now,
     modules,
   };
+  if (metrics) {
+    registerServerGauges(metrics, {
+      database: database.database,
+      cache,
+      rateLimiter: security.http.rateLimiter,
+      opLog,
+      loginLog: durableLogin.writer,
+    });
+  }
   try {
     await modules.build();
+    // After the service's own series: a module's name clashing with one of them is refused naming it.
+    if (metrics) modules.registerMetrics(metrics);
   } catch (error) {
     opLog.close();
     durableLogin.writer.close();
@@ -402,23 +417,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   });
 
   routeTable = built.routes;
-  if (metrics) {
-    registerServerGauges(metrics, {
-      database: database.database,
-      cache,
-      rateLimiter: security.http.rateLimiter,
-      opLog,
-      loginLog: durableLogin.writer,
-    });
-    try {
-      modules.registerMetrics(metrics);
-    } catch (error) {
-      opLog.close();
-      durableLogin.writer.close();
-      await Promise.allSettled([cache.close(), database.close()]);
-      throw asStartupError(error);
-    }
-  }
 
   // The module Job starts its engine here, after the other modules started.
   try {

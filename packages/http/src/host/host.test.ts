@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertUploadRootNotExposed, isInside } from '../static/web-root.js';
+import { isInside, uploadRootExposure } from '../static/web-root.js';
 import { seedPasswordBanner } from './banner.js';
 import { createServer } from './create-server.js';
 import { parseListenUrl } from './listen.js';
@@ -22,29 +22,29 @@ describe('listen URL', () => {
 
 describe('upload exposure rule', () => {
   it('refuses an upload root inside a served web root', () => {
-    expect(() =>
-      assertUploadRootNotExposed({
+    expect(
+      uploadRootExposure({
         webEnabled: true,
         webRoot: '/srv/app/wwwroot',
         uploadRoot: '/srv/app/wwwroot/upload',
       }),
-    ).toThrow(/Service:Upload:RootPath .* lies inside the web root/);
+    ).toMatch(/Service:Upload:RootPath .* lies inside the web root/);
   });
   it('allows it when static files are not served, or when the root is outside', () => {
-    expect(() =>
-      assertUploadRootNotExposed({
+    expect(
+      uploadRootExposure({
         webEnabled: false,
         webRoot: '/srv/app/wwwroot',
         uploadRoot: '/srv/app/wwwroot/upload',
       }),
-    ).not.toThrow();
-    expect(() =>
-      assertUploadRootNotExposed({
+    ).toBeUndefined();
+    expect(
+      uploadRootExposure({
         webEnabled: true,
         webRoot: '/srv/app/wwwroot',
         uploadRoot: '/srv/app/storage/upload',
       }),
-    ).not.toThrow();
+    ).toBeUndefined();
     expect(isInside('/srv/app/wwwroot', '/srv/app/wwwroot-other')).toBe(false);
   });
 });
@@ -73,6 +73,28 @@ describe('start-up failures name what to change', () => {
         env: { ASPNETCORE_ENVIRONMENT: 'Development', Service__Web__Enabled: 'true' },
       }),
     ).rejects.toThrow(/lies inside the web root/);
+  });
+  it('the BullMQ engine without a Redis cache, before the database is touched', async () => {
+    const dir = root();
+    await expect(
+      createServer({
+        contentRoot: dir,
+        env: { ASPNETCORE_ENVIRONMENT: 'Development', Service__Jobs__Engine: 'BullMQ' },
+      }),
+    ).rejects.toThrow(/Service:Jobs:Engine BullMQ needs Service:Cache:Provider Redis/);
+    expect(existsSync(join(dir, 'data')), 'no database file was created').toBe(false);
+  });
+  it('the upload root under a served web root with module Upload off: its files stay on disk', async () => {
+    await expect(
+      createServer({
+        contentRoot: root(),
+        env: {
+          ASPNETCORE_ENVIRONMENT: 'Development',
+          Service__Web__Enabled: 'true',
+          Service__Api__DisabledModules__0: 'Upload',
+        },
+      }),
+    ).rejects.toThrow(/Service:Upload:RootPath .* lies inside the web root/);
   });
   it('an unreachable database', async () => {
     await expect(

@@ -55,6 +55,7 @@ const PROVIDER = {
 };
 const BULLMQ = {
   Service__Jobs__Engine: 'BullMQ',
+  Service__Cache__Provider: 'Redis',
   Service__Cache__Redis__Configuration: 'redis://127.0.0.1:1',
 };
 

@@ -376,13 +376,22 @@ describe('start-up refuses', () => {
 describe('module metrics', () => {
   it("are read at scrape time from the module's services, a built-in's among them, and not asked while metrics are off", async () => {
     let asked = 0;
+    let broken = false;
     const widgets = defineModule({
       name: 'Widgets',
       services: () => ({ count: 3 }),
       metrics: (services) => {
         asked += 1;
         return [
-          { name: 'widgets_total', help: 'Widgets made.', kind: 'counter', read: () => services.count },
+          {
+            name: 'widgets_total',
+            help: 'Widgets made.',
+            kind: 'counter',
+            read: () => {
+              if (broken) throw new Error('the widget table is away');
+              return services.count;
+            },
+          },
           {
             name: 'widgets_by_colour',
             help: 'Widgets by colour.',
@@ -400,12 +409,34 @@ describe('module metrics', () => {
       env: { ...METRICS_ON, Service__Realtime__Enabled: 'true' },
     });
     try {
-      const text = await (t.server.metrics as NonNullable<typeof t.server.metrics>).render();
+      const render = () => (t.server.metrics as NonNullable<typeof t.server.metrics>).render();
+      const text = await render();
       expect(text).toContain('# TYPE widgets_total counter');
       expect(text).toMatch(/^widgets_total 3$/m);
       expect(text).toMatch(/^widgets_by_colour\{colour="red"\} 2$/m);
       expect(text).toMatch(/^svc_realtime_connections 0$/m);
       expect(asked).toBe(1);
+      // A read that fails is not known at that scrape (a counter keeps its last total), never fails the whole
+      // answer; logged once.
+      broken = true;
+      for (const _ of [1, 2]) {
+        const during = await render();
+        expect(during).toMatch(/^widgets_total 3$/m);
+        expect(during).toMatch(/^widgets_by_colour\{colour="red"\} 2$/m);
+        expect(during).toMatch(/^svc_cache_up\{/m);
+      }
+      expect(
+        t.logs.filter((l) => l.includes('Metric widgets_total of module Widgets could not be read')),
+      ).toHaveLength(1);
+      broken = false;
+      expect(await render()).toMatch(/^widgets_total 3$/m);
+      broken = true;
+      expect(t.logs.filter((l) => l.includes('could not be read'))).toHaveLength(1);
+      await render();
+      expect(
+        t.logs.filter((l) => l.includes('could not be read')),
+        'again after a good read',
+      ).toHaveLength(2);
     } finally {
       await t.close();
     }

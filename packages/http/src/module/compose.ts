@@ -24,7 +24,7 @@ import {
 } from '@svc/kernel';
 import type { RecycleBinRegistry, RecycleBinType } from '@svc/security';
 import { StartupError } from '../host/startup-error.js';
-import type { ServiceMetrics } from '../observability/metrics.js';
+import type { GaugeSource, ServiceMetrics } from '../observability/metrics.js';
 import type { RegisterContext } from '../openapi/register.js';
 import type { HealthCheck, ModuleCore } from './core.js';
 import type {
@@ -53,7 +53,7 @@ export interface ModulePlan extends ModuleDeclarations {
   /** True when the module named (case-insensitive) is given and on. */
   isEnabled(name: string): boolean;
   /** The parsed options of an enabled module (undefined for one without options, or one that is off). */
-  optionsOf<M extends AnyModule>(module: M): OptionsOf<M>;
+  optionsOf<M extends AnyModule>(module: M): OptionsOf<M> | undefined;
   /** The optional libraries the enabled modules load with their options (`libraries`), module by module. */
   readonly libraries: readonly (ModuleLibrary & { readonly module: string })[];
 }
@@ -65,7 +65,12 @@ const lower = (name: string) => name.toLowerCase();
  * start-up naming the key) and asks their `when` and `check`. Throws `StartupError` naming both sides of a clash
  * (two modules of one name, one error-code number or one route) and a module whose dependency is off.
  */
-export function planModules(modules: readonly AnyModule[], config: Configuration): ModulePlan {
+export function planModules(
+  modules: readonly AnyModule[],
+  config: Configuration,
+  /** Told each finding at once, so it is logged even when a later step stops start-up. */
+  onWarning?: (warning: string) => void,
+): ModulePlan {
   const byName = new Map<string, AnyModule>();
   for (const module of modules) {
     const taken = byName.get(lower(module.name));
@@ -78,13 +83,16 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
   }
   const given = [...byName.values()];
   const warnings: string[] = [];
+  const warn = (warning: string) => {
+    warnings.push(warning);
+    onWarning?.(warning);
+  };
   const disabled = new Set<string>();
   for (const name of config.service.Api.DisabledModules) {
     const module = byName.get(lower(name));
-    if (!module)
-      warnings.push(`Service:Api:DisabledModules names "${name}", which no module has; it is ignored.`);
+    if (!module) warn(`Service:Api:DisabledModules names "${name}", which no module has; it is ignored.`);
     else if (module.switchable === false)
-      warnings.push(`Service:Api:DisabledModules names "${name}", which cannot be disabled; it is ignored.`);
+      warn(`Service:Api:DisabledModules names "${name}", which cannot be disabled; it is ignored.`);
     else disabled.add(lower(name));
   }
   assertNoSectionClash(given);
@@ -92,7 +100,7 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
   for (const module of given) {
     if (disabled.has(lower(module.name))) continue;
     const parsed = parseOptions(module, config.section);
-    warnings.push(...parsed.warnings);
+    for (const warning of parsed.warnings) warn(warning);
     options.set(module, parsed.value);
   }
   const on = new Set(
@@ -128,11 +136,40 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
     isEnabled: (name) => on.has(lower(name)),
     optionsOf: <M extends AnyModule>(module: M) => {
       const given = byName.get(lower(module.name));
-      return (given && on.has(lower(module.name)) ? options.get(given) : undefined) as OptionsOf<M>;
+      return (given && on.has(lower(module.name)) ? options.get(given) : undefined) as
+        | OptionsOf<M>
+        | undefined;
     },
     libraries: enabled.flatMap((m) =>
       (m.libraries?.(options.get(m), config) ?? []).map((library) => ({ ...library, module: m.name })),
     ),
+  };
+}
+
+/**
+ * A module's series whose read fails is not known at that scrape (a gauge shows NaN, a counter its last total,
+ * one with labels no sample) while the others, the service's own included, still answer: a read that needs the
+ * database fails exactly during the outage an operator is watching. The failure is logged once, and again only
+ * after a read succeeded in between.
+ */
+function unfailing(source: GaugeSource, module: string, log: Logger): GaugeSource {
+  let failing = false;
+  return {
+    ...source,
+    async read() {
+      try {
+        const value = await source.read();
+        failing = false;
+        return value;
+      } catch (error) {
+        if (!failing)
+          log.warn(`Metric ${source.name} of module ${module} could not be read; left out of the scrape.`, {
+            error,
+          });
+        failing = true;
+        return undefined;
+      }
+    },
   };
 }
 
@@ -142,7 +179,7 @@ export function planModules(modules: readonly AnyModule[], config: Configuration
  * or around one (`Shop` and `Shop:Images`).
  */
 function assertNoSectionClash(modules: readonly AnyModule[]): void {
-  const owner = new Map<string, string>();
+  const owner = new Map<string, { section: string; module: string }>();
   for (const module of modules) {
     const section = module.options?.section;
     if (section === undefined) continue;
@@ -151,23 +188,32 @@ function assertNoSectionClash(modules: readonly AnyModule[]): void {
       throw new StartupError(
         `Module ${module.name} declares options section "${section}": each part must be letters and digits, starting with a letter, joined by ":".`,
       );
-    let node: Node | undefined = serviceSchema;
+    // The kernel's when it names a node of the kernel's schema, or lies below one of its keys (`Jwt:SecretKey:Foo`).
+    let node: Node = serviceSchema;
+    let kernels = true;
     for (const part of parts) {
-      const children: Record<string, Node> = node?.kind === 'section' ? node.children : {};
-      node = Object.entries(children).find(([name]) => lower(name) === lower(part))?.[1];
+      if (node.kind !== 'section') break;
+      const child: Node | undefined = Object.entries(node.children).find(
+        ([name]) => lower(name) === lower(part),
+      )?.[1];
+      if (!child) {
+        kernels = false;
+        break;
+      }
+      node = child;
     }
-    if (node !== undefined)
+    if (kernels)
       throw new StartupError(
         `Module ${module.name} declares options section Service:${section}, which is the kernel's: choose a section of its own.`,
       );
     const key = lower(section);
-    for (const [taken, name] of owner) {
+    for (const [taken, other] of owner) {
       if (taken === key || taken.startsWith(`${key}:`) || key.startsWith(`${taken}:`))
         throw new StartupError(
-          `Options section Service:${section} of module ${module.name} overlaps section Service:${taken} of module ${name}.`,
+          `Options section Service:${section} of module ${module.name} overlaps section Service:${other.section} of module ${other.module}.`,
         );
     }
-    owner.set(key, module.name);
+    owner.set(key, { section, module: module.name });
   }
 }
 
@@ -407,7 +453,7 @@ export function composeModules(
             throw new StartupError(
               `Metric ${source.name} of module ${module.name} is one of the service's own: choose another name.`,
             );
-          metrics.addGauge(source);
+          metrics.addGauge(unfailing(source, module.name, log));
           owner.set(source.name, module.name);
         }
       }

@@ -137,8 +137,9 @@ describe('module options', () => {
     expect(refused([claiming('Thief', 'security')])).toMatch(/Service:security, which is the kernel's/);
     expect(refused([claiming('Thief', 'Security:LoginLock')])).toMatch(/which is the kernel's/);
     expect(refused([claiming('Thief', 'Database:DbType')])).toMatch(/which is the kernel's/);
+    expect(refused([claiming('Thief', 'Jwt:SecretKey:Foo')])).toMatch(/which is the kernel's/);
     expect(refused([shop, claiming('Copy', 'SHOP')])).toMatch(
-      /Service:SHOP of module Copy overlaps section Service:shop of module Shop/,
+      /Service:SHOP of module Copy overlaps section Service:Shop of module Shop/,
     );
     expect(refused([shop, claiming('Images', 'Shop:Images')])).toMatch(
       /of module Images overlaps .* module Shop/,

@@ -23,7 +23,8 @@ export interface GaugeSource {
   label?: string;
   /** `counter` for a running total kept by the source (typed as a counter for `rate()`). @default 'gauge' */
   kind?: 'gauge' | 'counter';
-  read(): GaugeValue | Promise<GaugeValue>;
+  /** Undefined: not known at this scrape (a gauge shows NaN, a counter keeps its last total). */
+  read(): GaugeValue | undefined | Promise<GaugeValue | undefined>;
 }
 
 /** One number, or one number per label value (undefined: not known, left out). */
@@ -114,6 +115,7 @@ export function createServiceMetrics(): ServiceMetrics {
           ...config,
           async collect() {
             const value = await source.read();
+            if (value === undefined) return;
             this.reset();
             if (typeof value === 'number') this.inc(value);
             else if (label)
@@ -127,6 +129,10 @@ export function createServiceMetrics(): ServiceMetrics {
         async collect() {
           const value = await source.read();
           this.reset();
+          if (value === undefined) {
+            if (!label) this.set(Number.NaN);
+            return;
+          }
           if (typeof value === 'number') this.set(value);
           else if (label)
             for (const [key, n] of Object.entries(value)) if (n !== undefined) this.set({ [label]: key }, n);

@@ -162,9 +162,10 @@ export function registerRoute<R extends RouteConfig>(
 function policyOf(options: RouteOptions): RoutePolicy | undefined {
   if (options.opLog === undefined && options.bodyLimit === undefined) return undefined;
   const limit = options.bodyLimit;
-  if (typeof limit === 'number' && !(Number.isSafeInteger(limit) && limit > 0))
+  const bytes = typeof limit === 'object' && limit !== null ? limit.upload : limit;
+  if (limit !== undefined && !(Number.isSafeInteger(bytes) && (bytes as number) > 0))
     throw new TypeError(
-      `bodyLimit must be a positive whole number of bytes, 'upload' or 'import' (got ${limit})`,
+      `bodyLimit must be a positive whole number of bytes or { upload: bytes } (got ${JSON.stringify(limit)})`,
     );
   return {
     ...(options.opLog !== undefined ? { opLog: options.opLog } : {}),

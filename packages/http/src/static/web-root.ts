@@ -1,7 +1,8 @@
 /**
  * Single-process hosting of a frontend build: static files from the web root, and `index.html` for GET/HEAD
  * paths that match nothing else and are not API, probe or docs paths. Enabled by `Service:Web:Enabled`.
- * The upload-exposure rule (spec "Upload exposure rule") is checked at start-up by `assertUploadRootNotExposed`.
+ * The upload-exposure rule (spec "Upload exposure rule") is checked at start-up with `uploadRootExposure`
+ * (modules/upload/index.ts, whether module `Upload` is on or not).
  *
  * What a web root often holds besides the build stays out: a path with a segment that starts with a dot
  * (`.env`, `.git/`; `.well-known/` excepted), in any encoding, answers 404, and so does a file whose real path
@@ -66,10 +67,6 @@ function readings(path: string): string[] {
   return out;
 }
 
-export class UploadExposureError extends Error {
-  override readonly name = 'UploadExposureError';
-}
-
 /** True when `inner` is `outer` or lies below it. */
 export function isInside(outer: string, inner: string): boolean {
   const rel = relative(outer, inner);
@@ -93,12 +90,6 @@ export function uploadRootExposure(input: UploadExposureInput): string | undefin
     `Service:Upload:RootPath (${input.uploadRoot}) lies inside the web root (${input.webRoot}) that Service:Web:Enabled ` +
     'serves anonymously. Move the upload root outside it, e.g. Service__Upload__RootPath=./storage/upload.'
   );
-}
-
-/** Throws {@link UploadExposureError} with {@link uploadRootExposure}'s problem. */
-export function assertUploadRootNotExposed(input: UploadExposureInput): void {
-  const problem = uploadRootExposure(input);
-  if (problem) throw new UploadExposureError(problem);
 }
 
 /** Mounts static files and the index.html fallback; call after every API route is registered. */

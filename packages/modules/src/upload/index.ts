@@ -17,7 +17,6 @@ export {
   type UploadOptions,
   type UploadServices,
   type UploadServicesDeps,
-  uploadFileStore,
   uploadReclaimer,
 } from './services.js';
 export { createFileLinkSigner, type FileLinkSigner, type FileLinkSignerOptions } from './signed-url.js';

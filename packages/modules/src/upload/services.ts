@@ -30,11 +30,8 @@ export interface UploadServicesDeps {
   now: () => Date;
 }
 
-/**
- * The file store under the upload root. It keeps no state of its own (every rule holds between instances on one
- * root), so the recycle bin's purge may use one of its own while module `Upload` is off.
- */
-export function uploadFileStore(deps: Pick<UploadServicesDeps, 'root' | 'options' | 'now'>): FileStore {
+/** The file store under the upload root. It keeps no state of its own: every rule holds between instances on one root. */
+function uploadFileStore(deps: Pick<UploadServicesDeps, 'root' | 'options' | 'now'>): FileStore {
   return createFileStore({
     root: deps.root,
     maxBytes: deps.options.MaxSizeMb * MIB,

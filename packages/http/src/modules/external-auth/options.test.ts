@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfiguration, parseSection } from '@svc/kernel';
+import { createStructuredLogger } from '@svc/logging';
 import { externalAuthOptions, validateExternalAuth } from '@svc/modules';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../host/create-server.js';
@@ -23,6 +24,25 @@ const check = (env: Record<string, string>) => {
 };
 
 describe('Service:ExternalAuth at start-up', () => {
+  it('logs the unknown key that explains a refused start before refusing it', async () => {
+    const lines: string[] = [];
+    const logger = createStructuredLogger({
+      format: 'json',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    await expect(
+      createServer({
+        contentRoot: root(),
+        logger,
+        env: {
+          ...provider('https://idp.example.com'),
+          Service__ExternalAuth__CallbackUrl: 'https://x.example',
+        },
+      }),
+    ).rejects.toThrow(/CallbackBaseUrl is required in Production/);
+    expect(lines.some((l) => l.includes('Service:ExternalAuth:CallbackUrl is not a known key'))).toBe(true);
+  });
+
   it('Production refuses a provider without CallbackBaseUrl', async () => {
     await expect(
       createServer({ contentRoot: root(), env: provider('https://idp.example.com') }),

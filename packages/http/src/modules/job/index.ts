@@ -45,6 +45,14 @@ export const jobModule = defineModule({
   errorCodes: [JobErrorCode],
   optional: [noticeModule],
   runsJobs: true,
+  // Before anything connects: the BullMQ engine runs on the cache's Redis.
+  check: (options, { service }) =>
+    bullMqSelection(options, service.Cache) &&
+    !(service.Cache.Provider === 'Redis' && service.Cache.Redis.Configuration)
+      ? [
+          'Service:Jobs:Engine BullMQ needs Service:Cache:Provider Redis with Service:Cache:Redis:Configuration.',
+        ]
+      : [],
   // bullmq and ioredis for the BullMQ engine only; the in-process engine needs neither installed.
   libraries: (options, config) => {
     const bull = bullMqSelection(options, config.service.Cache);

@@ -5,7 +5,7 @@
  * have their own body limit (`bodyLimit: { upload: maxFileBytes }`, `Upload:MaxSizeMb`); the scheduled clean-up reclaims abandoned chunks and
  * deleted files through the reclaimer this module declares.
  */
-import { resolveContentPath } from '@svc/kernel';
+import { type Configuration, parseSection, resolveContentPath } from '@svc/kernel';
 import { createUploadServices, UploadErrorCode, uploadOptions, uploadReclaimer } from '@svc/modules';
 import { defineModule, moduleOptions } from '../../module/define.js';
 import { uploadRootExposure } from '../../static/web-root.js';
@@ -24,33 +24,44 @@ import { type UploadRouteDeps, uploadRootOf } from './services.js';
 
 export type { UploadRouteDeps } from './services.js';
 
+/**
+ * Spec "Upload exposure rule": the upload root must not lie inside a web root served anonymously. Checked by
+ * start-up whether module `Upload` is on or not (files stay on disk when it is switched off), before anything
+ * connects; the section is read for it even when the module is off.
+ */
+export function uploadExposureOf(config: Configuration): string | undefined {
+  const { service, environment } = config;
+  if (!service.Web.Enabled) return undefined;
+  const options = parseSection(uploadOptions, config.section('Upload'), 'Service:Upload').value;
+  return uploadRootExposure({
+    webEnabled: true,
+    webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
+    uploadRoot: uploadRootOf(options, environment),
+  });
+}
+
 export const uploadModule = defineModule({
   name: 'Upload',
   options: moduleOptions('Upload', uploadOptions),
   errorCodes: [UploadErrorCode],
   dependsOn: [adminModule],
-  // Spec "Upload exposure rule": the upload root must not lie inside a web root served anonymously.
-  check: (options, { service, environment }) => {
-    const problem = uploadRootExposure({
-      webEnabled: service.Web.Enabled,
-      webRoot: resolveContentPath(environment.contentRoot, service.Web.RootPath),
-      uploadRoot: uploadRootOf(options, environment),
-    });
-    return problem ? [problem] : [];
-  },
-  services: ({ core, options, use }): UploadRouteDeps => ({
-    ...createUploadServices({
+  services: ({ core, options, use }): UploadRouteDeps => {
+    const upload = createUploadServices({
       root: uploadRootOf(options, core.config.environment),
       options,
       repo: core.repos.files,
       jwtKey: core.jwtKey.key,
       now: core.now,
-    }),
-    fileRows: core.repos.files,
-    scopes: use(adminModule).admin.scopes,
-    now: core.now,
-    maxFileBytes: options.MaxSizeMb * 1024 * 1024,
-  }),
+    });
+    return {
+      ...upload,
+      fileRows: core.repos.files,
+      scopes: use(adminModule).admin.scopes,
+      now: core.now,
+      // The store's own limit: the 413 before the body and the store's check while streaming cannot differ.
+      maxFileBytes: upload.files.maxBytes,
+    };
+  },
   // Fixed paths before `/sys/file/{id}`, which would take them.
   routes: [
     fileUpload,
