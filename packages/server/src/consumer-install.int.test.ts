@@ -415,6 +415,7 @@ describe('consumer install from packed tarballs', () => {
           env: {
             ...allBut('Job'),
             Service__Jobs__Engine: 'BullMQ',
+            Service__Cache__Provider: 'Redis',
             Service__Cache__Redis__Configuration: 'redis://127.0.0.1:6379',
           },
           pkg: 'bullmq',
