@@ -1,6 +1,6 @@
 /**
  * @svc/modules: the framework-free engines of the built-in modules (scheduled jobs, Excel import and export,
- * external login, files and chunked upload, notices, realtime messages, the cache actions, config-key rules, log
+ * external login, passkeys, files and chunked upload, notices, realtime messages, the cache actions, config-key rules, log
  * retention and the server monitor). They know no HTTP framework: the module definitions and routes that serve
  * them live in @svc/http (`packages/http/src/modules/<name>/`), and a worker process or a script can use an
  * engine without them. Libraries only one module needs are optional peers, loaded when that module is on.
@@ -36,6 +36,7 @@ export {
   readNotice,
   unreadNoticeCount,
 } from './notice/service.js';
+export * from './passkey/index.js';
 export * from './peers.js';
 export {
   createRealtimeBus,

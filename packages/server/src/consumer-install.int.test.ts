@@ -73,8 +73,8 @@ function readmeNpmLine(first: string): string[] {
   return line[1].trim().split(/\s+/);
 }
 
-/** The optional libraries of modules Job, Import and ExternalAuth. */
-const MODULE_LIBRARIES = ['bullmq', 'ioredis', 'exceljs', 'openid-client'] as const;
+/** The optional libraries of modules Job, Import, ExternalAuth and Passkey. */
+const MODULE_LIBRARIES = ['bullmq', 'ioredis', 'exceljs', 'openid-client', '@simplewebauthn/server'] as const;
 
 /** The README's `pnpm add @svc/server ...` arguments and its `"pnpm": {...}` package.json settings. */
 function readmePnpm(): { args: string[]; settings: Record<string, unknown> } {
@@ -411,6 +411,7 @@ describe('consumer install from packed tarballs', () => {
         );
       const refusals = [
         { env: allBut('Import'), pkg: 'exceljs', spec: 'exceljs@4' },
+        { env: allBut('Passkey'), pkg: '@simplewebauthn/server', spec: '@simplewebauthn/server@13' },
         {
           env: {
             ...allBut('Job'),

@@ -81,6 +81,13 @@ export const defaultSeedMenus: readonly SeedMenu[] = [
           api('POST', '/sys/user/import/commit'),
         ),
         button(111, 'Export', api('GET', '/sys/user/export')),
+        // Module Passkey's routes (as Import's above): a user's passkeys, listed and removed.
+        button(
+          112,
+          'Passkeys',
+          api('GET', '/sys/user/{id}/passkeys'),
+          api('DELETE', '/sys/user/{id}/passkeys/{passkeyId}'),
+        ),
       ]),
       menu(200, 'Roles', '/system/role', 'team', [
         ...crudButtons(201, '/sys/role'),

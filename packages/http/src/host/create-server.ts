@@ -350,6 +350,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     sessions: security.sessions,
     permissions: security.permissions,
     jwtKey,
+    passwords: security.passwords,
     mfa,
     opLog,
   };

@@ -33,7 +33,13 @@ function fakeInstall(name: string, packages: Record<string, string>): string {
 }
 
 /** Every library in a supported version: a test then takes one away or changes one. */
-const SUPPORTED = { bullmq: '6.7.0', ioredis: '5.11.1', exceljs: '4.4.0', 'openid-client': '6.9.0' };
+const SUPPORTED = {
+  bullmq: '6.7.0',
+  ioredis: '5.11.1',
+  exceljs: '4.4.0',
+  'openid-client': '6.9.0',
+  '@simplewebauthn/server': '13.3.0',
+};
 
 const config = (env: Record<string, string> = {}) =>
   loadConfiguration({
@@ -115,8 +121,28 @@ describe('module libraries are checked at start-up like the database drivers', (
     expect(imported).toEqual([]);
   });
 
+  it('refuses module Passkey on without @simplewebauthn/server (or another major); none needs it with Passkey off', async () => {
+    const from = fakeInstall('no-webauthn', without('@simplewebauthn/server'));
+    const missing = await check({}, from, ['Import']);
+    expect(missing.error).toBeInstanceOf(DriverMissingError);
+    expect((missing.error as Error).message).toContain(
+      'Module Passkey is on (Service:Api:DisabledModules does not list it), which needs the npm package "@simplewebauthn/server"',
+    );
+    expect((missing.error as Error).message).toContain('npm install @simplewebauthn/server@13');
+    const newer = await check(
+      {},
+      fakeInstall('webauthn14', { ...SUPPORTED, '@simplewebauthn/server': '14.1.0' }),
+    );
+    expect(newer.error).toBeInstanceOf(DriverVersionError);
+    expect((newer.error as Error).message).toContain('"@simplewebauthn/server" 14.1.0 is not supported');
+    expect((await check({}, from, ['Import', 'Passkey'])).error).toBeUndefined();
+  });
+
   it('needs no exceljs with module Import off', async () => {
-    const { error, imported } = await check({}, fakeInstall('import-off', without('exceljs')), ['Import']);
+    const { error, imported } = await check({}, fakeInstall('import-off', without('exceljs')), [
+      'Import',
+      'Passkey',
+    ]);
     expect(error).toBeUndefined();
     expect(imported).toEqual([]);
   });
@@ -175,6 +201,7 @@ describe('module libraries are checked at start-up like the database drivers', (
       'Job',
       'Import',
       'ExternalAuth',
+      'Passkey',
     ]);
     expect(error).toBeUndefined();
     expect(imported).toEqual([]);
@@ -194,7 +221,7 @@ describe('module libraries are checked at start-up like the database drivers', (
 
   it('resolves each library from the package declaring it as an optional peer (@svc/modules)', () => {
     const uses = librariesOf({ ...BULLMQ, ...PROVIDER });
-    expect(uses.map((u) => u.module)).toEqual(['Import', 'ExternalAuth', 'Job']);
+    expect(uses.map((u) => u.module)).toEqual(['Import', 'ExternalAuth', 'Passkey', 'Job']);
     for (const use of uses) {
       // The package.json of the package `from` lies in: under pnpm only its own peers are linked beside it.
       let dir = dirname(fileURLToPath(use.from));

@@ -1,14 +1,14 @@
 /**
  * The optional libraries of the modules (each module's `libraries`): for the built-in ones optional peers of
  * @svc/modules (whose engines import them) as the database drivers are of @svc/data: bullmq and ioredis (module
- * `Job` on the BullMQ engine), exceljs (module `Import`) and openid-client (module `ExternalAuth` with a
- * provider). Each is loaded on first use; start-up checks the ones the enabled modules need with the drivers' check (@svc/data drivers.ts: the package.json read,
+ * `Job` on the BullMQ engine), exceljs (module `Import`), openid-client (module `ExternalAuth` with a
+ * provider) and @simplewebauthn/server (module `Passkey`). Each is loaded on first use; start-up checks the ones the enabled modules need with the drivers' check (@svc/data drivers.ts: the package.json read,
  * never imported, its version and `engines.node` judged), so a missing one or one outside the supported major
  * stops start-up with the package to install. A module listed in `Service:Api:DisabledModules`, or one not using
  * its library, needs nothing.
  */
 import { type DriverProbe, requirePeers } from '@svc/data';
-import { EXCEL_LIBRARY, JOB_LIBRARIES, OPENID_LIBRARY } from '@svc/modules';
+import { EXCEL_LIBRARY, JOB_LIBRARIES, OPENID_LIBRARY, WEBAUTHN_LIBRARY } from '@svc/modules';
 import type { ModuleLibrary } from '../module/define.js';
 
 /** Every library of the built-in modules and the versions supported (the peer ranges of package.json). */
@@ -17,6 +17,7 @@ export const MODULE_LIBRARIES = [
   JOB_LIBRARIES.ioredis,
   EXCEL_LIBRARY,
   OPENID_LIBRARY,
+  WEBAUTHN_LIBRARY,
 ] as const;
 
 /**

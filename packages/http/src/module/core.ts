@@ -6,7 +6,13 @@ import type { ConfigStore, Database, Repositories } from '@svc/data';
 import type { Cache, ResilientCache } from '@svc/data/cache';
 import type { Configuration, ErrorCodeRegistry, Logger, ResolvedJwtKey } from '@svc/kernel';
 import type { ExceptionRecorder, OpLogWriter } from '@svc/logging';
-import type { MfaServices, PermissionCache, SessionAuthService, SessionManager } from '@svc/security';
+import type {
+  MfaServices,
+  PasswordCheck,
+  PermissionCache,
+  SessionAuthService,
+  SessionManager,
+} from '@svc/security';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import type { HttpSecurity } from '../security/deps.js';
 
@@ -23,6 +29,11 @@ export interface CoreServices {
   /** Permission codes per user, with invalidation after grant changes. */
   permissions: PermissionCache;
   jwtKey: ResolvedJwtKey;
+  /**
+   * The one lock-aware password check of the login, with both counters (password, second factor) and the
+   * login-log writer: a module's way in (a passkey) follows the same locks and writes the same rows.
+   */
+  passwords: PasswordCheck;
   /** Captcha, SMS and TOTP steps, re-authentication and the high-sensitivity list (the login hooks' instance). */
   mfa: MfaServices;
   /**

@@ -18,6 +18,7 @@ import { metaModule } from './meta/index.js';
 import { mfaModule } from './mfa/index.js';
 import { monitorModule } from './monitor/index.js';
 import { noticeModule } from './notice/index.js';
+import { passkeyModule } from './passkey/index.js';
 import { personalModule } from './personal/index.js';
 import { portalModule } from './portal/index.js';
 import { realtimeModule } from './realtime/index.js';
@@ -33,6 +34,7 @@ export const BUILT_IN_MODULES: readonly AnyModule[] = [
   importModule,
   externalAuthModule,
   adminModule,
+  passkeyModule,
   recycleBinModule,
   configModule,
   dictModule,
@@ -63,6 +65,7 @@ export {
   mfaModule,
   monitorModule,
   noticeModule,
+  passkeyModule,
   personalModule,
   portalModule,
   realtimeModule,

@@ -122,6 +122,9 @@ export const RUNTIME_KEYS = [
   bool('sys.security.mfa.enabled', 'SMS second factor', (o) => o.Security.SmsOtp.MfaEnabled),
   bool('sys.security.smsLogin.enabled', 'SMS login', (o) => o.Security.SmsOtp.LoginEnabled, true),
   bool('sys.security.totp.enabled', 'TOTP authenticator', (o) => o.Security.Totp.Enabled),
+  // Module Passkey's switch (its deploy floor `Service:Security:Passkey:Enabled` is the module's own option);
+  // public, so the login page knows whether to offer "Sign in with a passkey".
+  bool('sys.security.passkey.enabled', 'Passkeys (WebAuthn)', () => false, true),
   bool('sys.security.totp.requireForSuperAdmin', 'Super admin must use a second factor', () => false),
   int('sys.security.password.minLength', 'Password minimum length', () => 8, 1, 128),
   bool('sys.security.password.requireUpper', 'Password needs an upper-case letter', () => true),

@@ -27,6 +27,7 @@ export const API_MODULES = [
   'Import',
   'ExternalAuth',
   'Realtime',
+  'Passkey',
 ] as const;
 
 const MAX_MINUTES = 60 * 24 * 366;

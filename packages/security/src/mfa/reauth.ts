@@ -25,6 +25,16 @@ export interface ReauthService {
   open(principal: UserPrincipal, input: ReauthInput, client?: ClientInfo): Promise<{ expiresAt: Date }>;
   /** True when a marked route may proceed: the TOTP capability is off, or the window is open. */
   satisfied(principal: UserPrincipal): Promise<boolean>;
+  /**
+   * Opens the window for a proof another module checked (a passkey assertion of the caller's own credential,
+   * counted on the second-factor counter there); answers when it ends.
+   */
+  grant(principal: UserPrincipal): Promise<{ expiresAt: Date }>;
+  /**
+   * True while the window is open, whatever the TOTP capability: for actions that need a re-authentication even
+   * while TOTP is off (adding a passkey: a stolen access token must not add a lasting way in).
+   */
+  windowOpen(principal: UserPrincipal): Promise<boolean>;
 }
 
 const windowKey = (p: UserPrincipal) => `${MFA_KEYS.reauth}${p.userId}:${p.sessionId}`;
@@ -35,6 +45,13 @@ export function createReauthService(
 ): ReauthService {
   const { settings, repositories: repos, passwords } = deps;
   const { checks, store, totp } = parts;
+
+  async function openWindow(principal: UserPrincipal): Promise<{ expiresAt: Date }> {
+    const record = await store.put(windowKey(principal), {}, settings.totp.reauthWindowMinutes * 60_000);
+    return { expiresAt: new Date(record.expiresAt) };
+  }
+  const windowOpen = async (principal: UserPrincipal) =>
+    (await store.peek(windowKey(principal))) !== undefined;
 
   return {
     async open(principal, input, client) {
@@ -72,13 +89,15 @@ export function createReauthService(
           },
         );
       }
-      const record = await store.put(windowKey(principal), {}, settings.totp.reauthWindowMinutes * 60_000);
-      return { expiresAt: new Date(record.expiresAt) };
+      return openWindow(principal);
     },
+
+    grant: openWindow,
+    windowOpen,
 
     async satisfied(principal) {
       if (!(await settings.totpEnabled())) return true;
-      return (await store.peek(windowKey(principal))) !== undefined;
+      return windowOpen(principal);
     },
   };
 }

@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Re-authenticate for high-risk operations
-         * @description Opens a window of `ReauthWindowMinutes` for this session. 40001/40004 wrong password; 40019 wrong code.
+         * @description Opens a window of `ReauthWindowMinutes` for this session. 40001/40004 wrong password; 40019 wrong code; passkey: 40035 assertion refused or not the caller’s, 40036 dead challenge, 40037 passkeys off (48000 while module Passkey is off).
          */
         post: operations["postAuthReauth"];
         delete?: never;
@@ -396,7 +396,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Clear a user's TOTP binding
+         * Clear a user's TOTP binding and passkeys
          * @description 42001 unknown user or one outside the data scope; 42007 the super admin (for others); 41001 a user holding codes the caller lacks. Revokes the user's sessions (the caller's own one excepted).
          */
         post: operations["postSysMfaClear"];
@@ -1275,6 +1275,165 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey login
+         * @description 40037 passkeys off.
+         */
+        post: operations["postAuthPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/passkey/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a passkey
+         * @description 40035 assertion refused (counts on the second-factor counter); 40036 dead challenge; 40004 locked; 40005 disabled; without user verification 40009/40018/40020 as after a password.
+         */
+        post: operations["postAuthPasskeyLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/reauth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a re-authentication with a passkey
+         * @description 40037 passkeys off.
+         */
+        post: operations["postAuthReauthPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personal/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey
+         * @description 40024 without a recent re-authentication (also while TOTP is off); 40037 passkeys off.
+         */
+        post: operations["postPersonalPasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personal/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My passkeys */
+        get: operations["getPersonalPasskeys"];
+        put?: never;
+        /**
+         * Add a passkey
+         * @description 40036 unknown, expired or used challenge, or one of another flow, user or session; 40035 attestation refused.
+         */
+        post: operations["postPersonalPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personal/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename my passkey */
+        put: operations["putPersonalPasskeysById"];
+        post?: never;
+        /** Remove my passkey */
+        delete: operations["deletePersonalPasskeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/{id}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's passkeys
+         * @description 42001 unknown user or one outside the data scope; 42007 the super admin (for others); 41001 rank.
+         */
+        get: operations["getSysUserByIdPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sys/user/{id}/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user's passkey
+         * @description 42001/42007/41001 as for every user action; 40038 unknown passkey. Revokes the user's sessions.
+         */
+        delete: operations["deleteSysUserByIdPasskeysByPasskeyId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2467,6 +2626,26 @@ export interface components {
         TotpRecoveryCodes: {
             recoveryCodes: string[];
         };
+        PasskeyAuthenticationResponse: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         HighSensitivityItem: {
             /** @description Null for built-in items, which cannot be deleted. */
             id: number | null;
@@ -2797,6 +2976,40 @@ export interface components {
             path: string;
             reauth: boolean;
             module: string | null;
+        };
+        PasskeyCeremonyOptions: {
+            challengeId: string;
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        Passkey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            createTime: string;
+            /** Format: date-time */
+            lastUsedTime: string | null;
+            backedUp: boolean;
+        };
+        PasskeyRegistrationResponse: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                transports?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @default {} */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         RecycleType: {
             /** @example position */
@@ -5412,14 +5625,29 @@ export interface operations {
                  * @example {
                  *       "method": "password",
                  *       "password": "string",
-                 *       "totpCode": "string"
+                 *       "totpCode": "string",
+                 *       "challengeId": "string",
+                 *       "response": {
+                 *         "id": "string",
+                 *         "rawId": "string",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "string",
+                 *           "authenticatorData": "string",
+                 *           "signature": "string",
+                 *           "userHandle": "string"
+                 *         },
+                 *         "clientExtensionResults": {}
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
-                    method: "password" | "totp";
+                    method: "password" | "totp" | "passkey";
                     password?: string;
                     totpCode?: string;
+                    challengeId?: string;
+                    response?: components["schemas"]["PasskeyAuthenticationResponse"];
                 };
             };
         };
@@ -12628,6 +12856,1110 @@ export interface operations {
                         code: components["schemas"]["ErrorCode"];
                         msgKey: string;
                         data: components["schemas"]["PermissionRoute"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "challengeId": "string",
+                     *         "options": {}
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["PasskeyCeremonyOptions"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthPasskeyLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challengeId": "string",
+                 *       "response": {
+                 *         "id": "string",
+                 *         "rawId": "string",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "string",
+                 *           "authenticatorData": "string",
+                 *           "signature": "string",
+                 *           "userHandle": "string"
+                 *         },
+                 *         "clientExtensionResults": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    challengeId: string;
+                    response: components["schemas"]["PasskeyAuthenticationResponse"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "accessToken": "string",
+                     *         "expiresAt": "2026-01-01T08:00:00.000Z",
+                     *         "refreshToken": "string",
+                     *         "refreshExpiresAt": "2026-01-01T08:00:00.000Z",
+                     *         "mustChangePassword": true,
+                     *         "sessionMode": "cookie",
+                     *         "csrfRequired": true,
+                     *         "userId": 1,
+                     *         "account": "string",
+                     *         "name": "string",
+                     *         "isSuperAdmin": true
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["LoginOutput"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthReauthPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "challengeId": "string",
+                     *         "options": {}
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["PasskeyCeremonyOptions"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postPersonalPasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "challengeId": "string",
+                     *         "options": {}
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["PasskeyCeremonyOptions"];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPersonalPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "string",
+                     *           "createTime": "2026-01-01T08:00:00.000Z",
+                     *           "lastUsedTime": "2026-01-01T08:00:00.000Z",
+                     *           "backedUp": true
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["Passkey"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postPersonalPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challengeId": "string",
+                 *       "response": {
+                 *         "id": "string",
+                 *         "rawId": "string",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "string",
+                 *           "attestationObject": "string",
+                 *           "transports": [
+                 *             "string"
+                 *           ]
+                 *         },
+                 *         "clientExtensionResults": {}
+                 *       },
+                 *       "name": "string"
+                 *     }
+                 */
+                "application/json": {
+                    challengeId: string;
+                    response: components["schemas"]["PasskeyRegistrationResponse"];
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "string"
+                     *       },
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: {
+                            id: number;
+                            name: string;
+                        };
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putPersonalPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deletePersonalPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSysUserByIdPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "string",
+                     *           "createTime": "2026-01-01T08:00:00.000Z",
+                     *           "lastUsedTime": "2026-01-01T08:00:00.000Z",
+                     *           "backedUp": true
+                     *         }
+                     *       ],
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: components["schemas"]["Passkey"][];
+                        args?: {
+                            [key: string]: unknown;
+                        };
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (40006, 40027). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40006,
+                     *       "msgKey": "error.auth.tokenInvalid",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No permission (41001), demo mode (41002), re-authentication needed (40024). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 41001,
+                     *       "msgKey": "error.permission.noPermission",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited (40008); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 40008,
+                     *       "msgKey": "error.auth.tooManyRequests",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unhandled error (50000); `args.traceId` names the exception log row. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50000,
+                     *       "msgKey": "error.system.systemError",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSysUserByIdPasskeysByPasskeyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                passkeyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success envelope (`code` 0) or a business failure (`code` non-zero, `data` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "msgKey": "string",
+                     *       "data": null,
+                     *       "args": {}
+                     *     }
+                     */
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        msgKey: string;
+                        data: null;
                         args?: {
                             [key: string]: unknown;
                         };

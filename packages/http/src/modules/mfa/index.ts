@@ -2,10 +2,12 @@
  * Module `Mfa`: second factors and step-up (captcha, SMS and TOTP login steps, binding, recovery codes,
  * re-authentication, the high-sensitivity list, SMS login); always on. Its services are the core's `mfa` (built
  * with the security layer in host/mfa.ts, since the password login and the route guards use the same instance)
- * and the Admin module's target checks for `clear`.
+ * and the Admin module's target checks for `clear`; module Passkey's service when that is on (`reauth` by passkey,
+ * `clear` removing passkeys).
  */
 import { defineModule } from '../../module/define.js';
 import { adminModule } from '../admin/index.js';
+import { passkeyModule } from '../passkey/index.js';
 import * as bindComplete from './routes/bind-complete.js';
 import * as bindStart from './routes/bind-start.js';
 import * as captcha from './routes/captcha.js';
@@ -26,12 +28,15 @@ export const mfaModule = defineModule({
   name: 'Mfa',
   switchable: false,
   dependsOn: [adminModule],
-  services: ({ core, use }): MfaRouteDeps => ({
+  // Re-authentication by passkey and the passkeys' removal by `clear`, while module Passkey is on.
+  optional: [passkeyModule],
+  services: ({ core, use, useOptional }): MfaRouteDeps => ({
     mfa: core.mfa,
     security: core.security,
     resolveClientIp: core.security.resolveClientIp,
     now: core.now,
     admin: use(adminModule).admin,
+    passkeys: useOptional(passkeyModule)?.passkeys,
   }),
   routes: [
     captcha,

@@ -1,0 +1,3 @@
+import { definePasskeyContract } from './modules/passkey/passkey.contract.js';
+
+definePasskeyContract('MySql');
