@@ -3,12 +3,14 @@ import { adminEnUS } from './parts/admin.js';
 import { dataEnUS } from './parts/data.js';
 import { liveEnUS } from './parts/live.js';
 import { opsEnUS } from './parts/ops.js';
+import { passkeyEnUS } from './parts/passkey.js';
 
 export const enUS: Record<string, string> = {
   ...adminEnUS,
   ...opsEnUS,
   ...liveEnUS,
   ...dataEnUS,
+  ...passkeyEnUS,
   'common.success': 'Done',
   'common.ok': 'OK',
   'common.cancel': 'Cancel',

@@ -3,12 +3,14 @@ import { adminZhCN } from './parts/admin.js';
 import { dataZhCN } from './parts/data.js';
 import { liveZhCN } from './parts/live.js';
 import { opsZhCN } from './parts/ops.js';
+import { passkeyZhCN } from './parts/passkey.js';
 
 export const zhCN: Record<string, string> = {
   ...adminZhCN,
   ...opsZhCN,
   ...liveZhCN,
   ...dataZhCN,
+  ...passkeyZhCN,
   'common.success': '操作成功',
   'common.ok': '确定',
   'common.cancel': '取消',
