@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
 import { WEB_ROOT } from './host.js';
 
 export const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -34,7 +34,7 @@ interface AxeViolation {
 }
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+export async function seriousViolations(page: Page, session?: CDPSession): Promise<string[]> {
   // A table that is loading dims its rows behind a veil until the answer is in (every cell once failed colour
   // contrast that way, a poll having clicked a last refresh just before the check): wait until none is loading.
   await page.locator('.n-data-table--loading').first().waitFor({ state: 'detached' });
@@ -46,10 +46,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
   );
   // Through the DevTools protocol, not a script tag: the console's content security policy refuses inline
-  // scripts (as it should), and the tests run under it.
-  const cdp = await page.context().newCDPSession(page);
+  // scripts (as it should), and the tests run under it. A page that holds a session of its own passes it: closing
+  // another one ends what that one set up (Chromium drops the page's virtual authenticators then).
+  const cdp = session ?? (await page.context().newCDPSession(page));
   await cdp.send('Runtime.evaluate', { expression: AXE });
-  await cdp.detach();
+  if (!session) await cdp.detach();
   const violations = await page.evaluate(async () => {
     const axe = (
       globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }
