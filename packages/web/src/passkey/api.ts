@@ -7,20 +7,13 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { Client } from 'openapi-fetch';
 import type { ApiClient } from '../api/client.js';
 import { unwrap } from '../api/envelope.js';
 import type { components } from '../api/schema.js';
-import type {
-  AuthenticationResponseSchema,
-  PasskeyPaths,
-  PasskeySchema,
-  RegistrationResponseSchema,
-} from './contract.js';
 
-export type PasskeyRow = PasskeySchema;
-export type AuthenticationResponse = AuthenticationResponseSchema;
-export type RegistrationResponse = RegistrationResponseSchema;
+export type PasskeyRow = components['schemas']['Passkey'];
+export type AuthenticationResponse = components['schemas']['PasskeyAuthenticationResponse'];
+export type RegistrationResponse = components['schemas']['PasskeyRegistrationResponse'];
 export type LoginOutput = components['schemas']['LoginOutput'];
 
 /** A ceremony's start: the challenge's id (sent back with the answer) and the options for the browser. */
@@ -63,9 +56,7 @@ export interface PasskeyApi {
   removeOfUser(userId: number, passkeyId: number): Promise<void>;
 }
 
-export function passkeyApi(client: ApiClient): PasskeyApi {
-  // The console's client (session, refresh, re-authentication), typed with the provisional contract.
-  const api = client as unknown as Client<PasskeyPaths>;
+export function passkeyApi(api: ApiClient): PasskeyApi {
   return {
     loginOptions: async () => asRequest(unwrap(await api.POST('/api/v1/auth/passkey/options'))),
     login: async (challengeId, response) =>
