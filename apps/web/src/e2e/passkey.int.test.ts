@@ -130,7 +130,7 @@ describe('passkeys in Chromium: personal page, login, re-authentication, user pa
   };
 
   beforeAll(async () => {
-    host = await startHost(buildConsole(), { Service__Passkey__Enabled: 'true' });
+    host = await startHost(buildConsole(), { Service__Security__Passkey__Enabled: 'true' });
     url = host.url.replace('127.0.0.1', 'localhost');
     await createUser(host.url);
     browser = await launchChromium();
