@@ -411,7 +411,16 @@ describe('consumer install from packed tarballs', () => {
         );
       const refusals = [
         { env: allBut('Import'), pkg: 'exceljs', spec: 'exceljs@4' },
-        { env: allBut('Passkey'), pkg: '@simplewebauthn/server', spec: '@simplewebauthn/server@13' },
+        {
+          // The library is needed once the deploy floor turns passkeys on.
+          env: {
+            ...allBut('Passkey'),
+            Service__Security__Passkey__Enabled: 'true',
+            Service__Security__Passkey__RpId: 'localhost',
+          },
+          pkg: '@simplewebauthn/server',
+          spec: '@simplewebauthn/server@13',
+        },
         {
           env: {
             ...allBut('Job'),

@@ -59,6 +59,11 @@ const PROVIDER = {
   Service__ExternalAuth__Oidc__0__ClientId: 'svc',
   Service__ExternalAuth__CallbackBaseUrl: 'https://admin.example.com',
 };
+/** The passkeys' deploy floor on (the WebAuthn library is needed only then). */
+const PASSKEY = {
+  Service__Security__Passkey__Enabled: 'true',
+  Service__Security__Passkey__RpId: 'localhost',
+};
 const BULLMQ = {
   Service__Jobs__Engine: 'BullMQ',
   Service__Cache__Provider: 'Redis',
@@ -121,21 +126,22 @@ describe('module libraries are checked at start-up like the database drivers', (
     expect(imported).toEqual([]);
   });
 
-  it('refuses module Passkey on without @simplewebauthn/server (or another major); none needs it with Passkey off', async () => {
+  it('refuses module Passkey with passkeys on without @simplewebauthn/server (or another major); none needs it with Passkey off or its floor off', async () => {
     const from = fakeInstall('no-webauthn', without('@simplewebauthn/server'));
-    const missing = await check({}, from, ['Import']);
+    const missing = await check(PASSKEY, from, ['Import']);
     expect(missing.error).toBeInstanceOf(DriverMissingError);
     expect((missing.error as Error).message).toContain(
       'Module Passkey is on (Service:Api:DisabledModules does not list it), which needs the npm package "@simplewebauthn/server"',
     );
     expect((missing.error as Error).message).toContain('npm install @simplewebauthn/server@13');
     const newer = await check(
-      {},
+      PASSKEY,
       fakeInstall('webauthn14', { ...SUPPORTED, '@simplewebauthn/server': '14.1.0' }),
     );
     expect(newer.error).toBeInstanceOf(DriverVersionError);
     expect((newer.error as Error).message).toContain('"@simplewebauthn/server" 14.1.0 is not supported');
-    expect((await check({}, from, ['Import', 'Passkey'])).error).toBeUndefined();
+    expect((await check(PASSKEY, from, ['Import', 'Passkey'])).error).toBeUndefined();
+    expect((await check({}, from, ['Import'])).error, 'the floor off by default').toBeUndefined();
   });
 
   it('needs no exceljs with module Import off', async () => {
@@ -208,7 +214,7 @@ describe('module libraries are checked at start-up like the database drivers', (
   });
 
   it('passes the libraries installed in this workspace, every module on and using its library', async () => {
-    const env = { ...BULLMQ, ...PROVIDER };
+    const env = { ...BULLMQ, ...PROVIDER, ...PASSKEY };
     let imported = false;
     await expect(
       checkModuleLibraries(librariesOf(env), undefined, async () => {
@@ -220,7 +226,7 @@ describe('module libraries are checked at start-up like the database drivers', (
   });
 
   it('resolves each library from the package declaring it as an optional peer (@svc/modules)', () => {
-    const uses = librariesOf({ ...BULLMQ, ...PROVIDER });
+    const uses = librariesOf({ ...BULLMQ, ...PROVIDER, ...PASSKEY });
     expect(uses.map((u) => u.module)).toEqual(['Import', 'ExternalAuth', 'Passkey', 'Job']);
     for (const use of uses) {
       // The package.json of the package `from` lies in: under pnpm only its own peers are linked beside it.

@@ -44,7 +44,11 @@ export const passkeyModule: SvcModule<'Passkey', PasskeyModuleServices, PasskeyO
     dependsOn: [adminModule],
     options: moduleOptions(PASSKEY_SECTION, passkeyOptionsSchema),
     check: (options, config) => validatePasskeyOptions(options, config.environment),
-    libraries: () => [{ needs: passkeyLibraryNeeds(), load: importWebAuthn, from: MODULE_PEERS_FROM }],
+    // Only with the deploy floor on: a host that never turns passkeys on needs no WebAuthn library installed.
+    libraries: (options) =>
+      options.Enabled
+        ? [{ needs: passkeyLibraryNeeds(), load: importWebAuthn, from: MODULE_PEERS_FROM }]
+        : [],
     tables,
     errorCodes: [PasskeyErrorCode],
     services: ({ core, options, tables, use }): PasskeyModuleServices => {
