@@ -166,7 +166,7 @@ describe('operator pages in Chromium', () => {
     await admin.locator('[data-testid="config-delete-shop.orders.limit-ok"]').click();
     await expect.poll(() => tabs.count(), UNTIL).toBe(0);
     await admin.locator('[data-testid=config-filter] input').fill('');
-    await expect.poll(() => tabs.allTextContents(), UNTIL).toEqual(['Security (22)', 'Site (3)']);
+    await expect.poll(() => tabs.allTextContents(), UNTIL).toEqual(['Security (23)', 'Site (3)']);
   }, 120_000);
 
   it('adds a high-sensitivity permission code picked from the service routes', async () => {
