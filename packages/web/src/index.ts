@@ -58,11 +58,23 @@ export {
   usePageFeedback,
 } from './crud/index.js';
 export { vPerm } from './directives/perm.js';
+export {
+  describeUserAgent,
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRelative,
+  formatUserAgent,
+  type UserAgentInfo,
+} from './format/index.js';
 export { builtInMessages, type ConsoleLocale } from './locales/index.js';
 export { builtInPages } from './pages/index.js';
 export { useAppStore } from './stores/app.js';
 export { useAuthStore } from './stores/auth.js';
 export { useDictStore } from './stores/dict.js';
+export { useErrorCatalogStore } from './stores/errors.js';
 export { useRealtimeStore } from './stores/realtime.js';
 export { useTabsStore } from './stores/tabs.js';
 export { useUserStore } from './stores/user.js';

@@ -1,6 +1,7 @@
 /** English messages, flat keys: the service's msgKeys (`error.*`, `common.*`) and the console's own texts. */
 import { adminEnUS } from './parts/admin.js';
 import { dataEnUS } from './parts/data.js';
+import { formatEnUS } from './parts/format.js';
 import { liveEnUS } from './parts/live.js';
 import { opsEnUS } from './parts/ops.js';
 import { passkeyEnUS } from './parts/passkey.js';
@@ -11,6 +12,7 @@ export const enUS: Record<string, string> = {
   ...liveEnUS,
   ...dataEnUS,
   ...passkeyEnUS,
+  ...formatEnUS,
   'common.success': 'Done',
   'common.ok': 'OK',
   'common.cancel': 'Cancel',

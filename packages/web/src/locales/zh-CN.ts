@@ -1,6 +1,7 @@
 /** 简体中文消息，键与 en-US 相同（服务端 msgKey 与控制台文本）。 */
 import { adminZhCN } from './parts/admin.js';
 import { dataZhCN } from './parts/data.js';
+import { formatZhCN } from './parts/format.js';
 import { liveZhCN } from './parts/live.js';
 import { opsZhCN } from './parts/ops.js';
 import { passkeyZhCN } from './parts/passkey.js';
@@ -11,6 +12,7 @@ export const zhCN: Record<string, string> = {
   ...liveZhCN,
   ...dataZhCN,
   ...passkeyZhCN,
+  ...formatZhCN,
   'common.success': '操作成功',
   'common.ok': '确定',
   'common.cancel': '取消',
