@@ -3,10 +3,10 @@
  * menu's component path, lazy (its own chunk), and the messages the pages use.
  */
 import { defineConsoleModule, type PageLoader } from '@svc/web/module';
-import { shopMessages } from './messages.js';
+import { shopLabels, shopMessages } from './messages.js';
 import { PRODUCT_PAGE } from './product.js';
 
-export { shopMessages } from './messages.js';
+export { shopLabels, shopMessages } from './messages.js';
 export {
   PRODUCT_CODES,
   PRODUCT_PAGE,
@@ -21,5 +21,10 @@ export const shopPages: Record<string, PageLoader> = {
   [PRODUCT_PAGE]: () => import('./ProductPage.vue'),
 };
 
-/** The Shop module's pages and messages as one console module. */
-export const shopConsole = defineConsoleModule({ name: 'Shop', pages: shopPages, messages: shopMessages });
+/** The Shop module's pages, messages and labels as one console module. */
+export const shopConsole = defineConsoleModule({
+  name: 'Shop',
+  pages: shopPages,
+  messages: shopMessages,
+  labels: shopLabels,
+});

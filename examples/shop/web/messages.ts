@@ -25,3 +25,17 @@ export const shopMessages = {
     'shop.product.orgRequired': '当前账号不属于任何机构，无法新增商品。',
   },
 } satisfies Record<string, Record<string, string>>;
+
+/**
+ * The shop's seeded words (its menus and buttons, its recycle-bin type), stored in English, in the console's other
+ * language (see `useLabel` of @svc/web): the words the kernel already seeds ('List', 'Edit'…) come translated.
+ */
+export const shopLabels = {
+  'zh-CN': {
+    Shop: '商城',
+    Categories: '商品分类',
+    Products: '商品管理',
+    Remove: '移除',
+    'Shop products': '商城商品',
+  },
+};

@@ -31,6 +31,24 @@ describe('composeConsole', () => {
     expect(base.messages['en-US']['common.save']).toBe('Save');
   });
 
+  it("adds a module's labels over the built-in ones and the app's over both", () => {
+    const shop = defineConsoleModule({
+      name: 'Shop',
+      labels: { 'zh-CN': { Products: '商品', Users: '顾客' } },
+    });
+    const { labels } = composeConsole(
+      { ...base, labels: { 'zh-CN': { Users: '用户', Roles: '角色' } } },
+      [shop],
+      {
+        labels: { 'zh-CN': { Roles: '岗位角色' }, 'en-US': { 商品: 'Goods' } },
+      },
+    );
+    expect(labels).toEqual({
+      'zh-CN': { Users: '顾客', Roles: '岗位角色', Products: '商品' },
+      'en-US': { 商品: 'Goods' },
+    });
+  });
+
   it('refuses two modules claiming one page, naming both, and two modules of one name', () => {
     const a = defineConsoleModule({ name: 'Shop', pages: { 'shop/product/index': page('a') } });
     const b = defineConsoleModule({ name: 'Stock', pages: { 'shop/product/index': page('b') } });

@@ -5,6 +5,7 @@
  * modules claiming one page key, or one name, stop the console with a message naming both.
  */
 import type { PageLoader } from './context.js';
+import { type Labels, mergeLabels } from './labels.js';
 
 export interface ConsoleModule {
   /** The module's name (the server module's `name`, e.g. `Shop`), for messages. */
@@ -13,6 +14,11 @@ export interface ConsoleModule {
   pages?: Record<string, PageLoader>;
   /** Messages per locale (flat keys), over the built-in ones. */
   messages?: Record<string, Record<string, string>>;
+  /**
+   * Translations of the module's seeded words (its menus' titles, its recycle-bin types…) per locale, keyed by
+   * the stored text: `{ 'zh-CN': { Products: '商品' } }` (see `useLabel`).
+   */
+  labels?: Labels;
 }
 
 /** A module's console part, typed (an identity: it only checks the shape). */
@@ -20,12 +26,12 @@ export const defineConsoleModule = <M extends ConsoleModule>(module: M): M => mo
 
 type Messages = Record<string, Record<string, string>>;
 
-/** The pages and messages of the console: `base`, then each module's, then the app's own (`own`). */
+/** The pages, messages and labels of the console: `base`, then each module's, then the app's own (`own`). */
 export function composeConsole(
-  base: { pages: Record<string, PageLoader>; messages: Readonly<Messages> },
+  base: { pages: Record<string, PageLoader>; messages: Readonly<Messages>; labels?: Readonly<Labels> },
   modules: readonly ConsoleModule[],
-  own: { pages?: Record<string, PageLoader>; messages?: Messages } = {},
-): { pages: Record<string, PageLoader>; messages: Messages } {
+  own: { pages?: Record<string, PageLoader>; messages?: Messages; labels?: Labels } = {},
+): { pages: Record<string, PageLoader>; messages: Messages; labels: Labels } {
   const pages = { ...base.pages };
   const messages: Messages = {};
   const merge = (extra: Messages | undefined) => {
@@ -49,5 +55,6 @@ export function composeConsole(
   }
   Object.assign(pages, own.pages);
   merge(own.messages);
-  return { pages, messages };
+  const labels = mergeLabels(base.labels, ...modules.map((m) => m.labels), own.labels);
+  return { pages, messages, labels };
 }

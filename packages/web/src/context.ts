@@ -4,6 +4,7 @@ import type { Component } from 'vue';
 import { type InjectionKey, inject } from 'vue';
 import type { ApiClient } from './api/client.js';
 import type { ConsoleModule } from './console-modules.js';
+import type { Labels } from './labels.js';
 
 /** A page: a component or a lazy import of one. */
 export type PageLoader = Component | (() => Promise<unknown>);
@@ -19,7 +20,12 @@ export interface ConsoleOptions {
   modules?: readonly ConsoleModule[];
   /** Extra or overriding messages per locale. */
   messages?: Record<string, Record<string, string>>;
-  /** @default 'zh-CN' */
+  /** Translations of stored words per locale, keyed by the text (`useLabel`), over the built-in and modules' ones. */
+  labels?: Labels;
+  /**
+   * The language when the user has not chosen one and the browser asks for none the console has.
+   * @default 'zh-CN'
+   */
   locale?: string;
   /** @default 'Admin console' (from the locale) */
   title?: string;

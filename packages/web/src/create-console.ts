@@ -12,7 +12,10 @@ import { REAUTH } from './console-keys.js';
 import { composeConsole } from './console-modules.js';
 import { CONSOLE, type ConsoleContext, type ConsoleOptions } from './context.js';
 import { vPerm } from './directives/perm.js';
+import { LABELS } from './labels.js';
 import { builtInMessages } from './locales/index.js';
+import { builtInLabels } from './locales/labels.js';
+import { preferredLocale } from './locales/preferred.js';
 import { builtInPages } from './pages/index.js';
 import { createReauth } from './reauth.js';
 import { createConsoleRouter, toLogin } from './router/index.js';
@@ -27,12 +30,15 @@ export function createConsole(options: ConsoleOptions = {}): App {
   const apiBase = options.apiBase ?? '';
   const appStore = useAppStore(pinia);
   appStore.version = options.version ?? '0.0.0';
-  const { pages, messages } = composeConsole(
-    { pages: builtInPages, messages: builtInMessages },
+  const { pages, messages, labels } = composeConsole(
+    { pages: builtInPages, messages: builtInMessages, labels: builtInLabels },
     options.modules ?? [],
     options,
   );
-  const locale = appStore.locale || options.locale || 'zh-CN';
+  // The user's choice, else the browser's language when the console has it, else the app's default.
+  const locale =
+    appStore.locale ||
+    preferredLocale(Object.keys(messages), globalThis.navigator?.languages, options.locale || 'zh-CN');
   const i18n = createI18n({ legacy: false, locale, fallbackLocale: 'en-US', messages, flatJson: true });
   app.use(i18n);
 
@@ -75,6 +81,7 @@ export function createConsole(options: ConsoleOptions = {}): App {
   };
   app.provide(CONSOLE, context);
   app.provide(REAUTH, reauth);
+  app.provide(LABELS, labels);
   app.directive('perm', vPerm);
   repairNaiveAccessibility();
   return app;

@@ -69,7 +69,10 @@ export {
   formatUserAgent,
   type UserAgentInfo,
 } from './format/index.js';
+export { LABELS, type Labels, labelIn, mergeLabels, useLabel } from './labels.js';
 export { builtInMessages, type ConsoleLocale } from './locales/index.js';
+export { builtInLabels } from './locales/labels.js';
+export { preferredLocale } from './locales/preferred.js';
 export { builtInPages } from './pages/index.js';
 export { useAppStore } from './stores/app.js';
 export { useAuthStore } from './stores/auth.js';

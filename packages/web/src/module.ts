@@ -10,3 +10,5 @@ export {
 } from './console-modules.js';
 export { type PageLoader, useModuleApi } from './context.js';
 export * from './crud/index.js';
+export { type Labels, labelIn, mergeLabels, useLabel } from './labels.js';
+export { builtInLabels } from './locales/labels.js';
