@@ -115,6 +115,7 @@ export * from './repositories/users.js';
 export * from './rows.js';
 export {
   ROOT_ORG,
+  SEED_ADMIN_REAL_NAME,
   SEED_DICTIONARIES,
   SEED_MODULES,
   SEED_ROLES,

@@ -103,10 +103,14 @@ interface InitScriptTarget {
  * The console's defaults for a test browser: English, and no motion. Transitions and animations last 0 s, so a
  * dialog or drop-down is in place the moment it appears: a click during an entry transition was lost twice in
  * CI (a confirm button that stayed, a select whose menu never opened), and no wait on time can rule that out.
+ * `{ chooseLanguage: false }` leaves the language to the browser (and to what the user picks on the page).
  */
-export async function consoleDefaults(target: InitScriptTarget): Promise<void> {
+export async function consoleDefaults(
+  target: InitScriptTarget,
+  { chooseLanguage = true }: { chooseLanguage?: boolean } = {},
+): Promise<void> {
+  if (chooseLanguage) await target.addInitScript(() => localStorage.setItem('svc.locale', 'en-US'));
   await target.addInitScript(() => {
-    localStorage.setItem('svc.locale', 'en-US');
     const still = () => {
       const style = document.createElement('style');
       style.textContent =

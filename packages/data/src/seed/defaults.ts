@@ -4,6 +4,9 @@
  */
 import { DataScope } from '../rows.js';
 
+/** The seeded super admin's real name (`SeedInput.adminRealName`'s default). */
+export const SEED_ADMIN_REAL_NAME = 'Super Admin';
+
 /** The root organisation (parent 0). */
 export const ROOT_ORG = { code: 'root', name: 'Headquarters' } as const;
 

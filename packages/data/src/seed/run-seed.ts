@@ -14,7 +14,14 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import type { QueryDb } from '../dialect.js';
 import type { ConfigValueType } from '../rows.js';
-import { ROOT_ORG, SEED_DICTIONARIES, SEED_MODULES, SEED_ROLES, SYSTEM_MODULE_CODE } from './defaults.js';
+import {
+  ROOT_ORG,
+  SEED_ADMIN_REAL_NAME,
+  SEED_DICTIONARIES,
+  SEED_MODULES,
+  SEED_ROLES,
+  SYSTEM_MODULE_CODE,
+} from './defaults.js';
 import { defaultSeedMenus, flattenSeedMenus, type SeedMenu } from './menus.js';
 
 /** One runtime `sys.*` config row, with the value in effect at first start. */
@@ -171,7 +178,7 @@ async function seedInto(database: Database, tx: QueryDb, input: SeedInput): Prom
 
   await adapter.insertReturningId(tx, t.sysUser, {
     account: input.adminAccount.trim(),
-    realName: input.adminRealName ?? 'Super Admin',
+    realName: input.adminRealName ?? SEED_ADMIN_REAL_NAME,
     password: input.adminPasswordHash,
     orgId: rootOrgId,
     isSuperAdmin: true,

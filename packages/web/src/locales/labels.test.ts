@@ -6,6 +6,7 @@ import {
   defaultSeedMenus,
   flattenSeedMenus,
   ROOT_ORG,
+  SEED_ADMIN_REAL_NAME,
   SEED_DICTIONARIES,
   SEED_MODULES,
   SEED_ROLES,
@@ -32,6 +33,7 @@ function seededWords(): string[] {
     words.add(role.remark);
   }
   words.add(ROOT_ORG.name);
+  words.add(SEED_ADMIN_REAL_NAME);
   return [...words];
 }
 

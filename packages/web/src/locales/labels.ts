@@ -102,6 +102,7 @@ const zhCN: Record<string, string> = {
   'Empty on purpose: grant menus and a data scope before assigning it.':
     '有意留空：分配给用户前，请先授予菜单和数据范围。',
   Headquarters: '总部',
+  'Super Admin': '超级管理员',
   // Recycle-bin types the built-in modules register.
   'Dictionary types': '字典类型',
   'Dictionary items': '字典项',
