@@ -384,6 +384,8 @@ export const sysLoginLog = table(
     ip: str('ip', 64),
     userAgent: str('user_agent', 500),
     traceId: str('trace_id', 64),
+    /** How the attempt proved itself (`LOGIN_METHODS`); null on rows written before the column and on security events. */
+    method: str('method', 16),
     createTime: instant('create_time').notNull(),
   },
   (t) => [index('sys_login_log_create_time_idx').on(t.createTime)],

@@ -587,6 +587,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
           account: refusal.account,
           userId: refusal.userId,
           resultCode: refusal.code,
+          method: 'external',
           client: input.client,
         });
         return { outcome: { error: String(refusal.code) } };
@@ -608,6 +609,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
           account: user.account,
           userId: user.id,
           resultCode: 0,
+          method: 'external',
           client,
         });
         return issued;
@@ -617,6 +619,7 @@ export function createExternalAuthService(deps: ExternalAuthDeps): ExternalAuthS
           account: user?.account ?? '',
           userId: user?.id ?? null,
           resultCode,
+          method: 'external',
           client,
         });
         throw error;

@@ -288,6 +288,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps): PasskeyService {
           account: user.account,
           resultCode: PasskeyErrorCode.PasskeyCloneSuspected.code,
           userId: user.id,
+          method: 'passkey',
           client,
         });
         logger.warn('Passkey signature counter did not increase: possible cloned authenticator.', {
@@ -440,13 +441,20 @@ export function createPasskeyService(deps: PasskeyServiceDeps): PasskeyService {
             revokeReason: () => 'mfa-cleared',
           },
         });
-        await passwords.log({ account: owner.account, resultCode: 0, userId: owner.id, client });
+        await passwords.log({
+          account: owner.account,
+          resultCode: 0,
+          userId: owner.id,
+          method: 'passkey',
+          client,
+        });
         return issued;
       } catch (error) {
         await passwords.log({
           account: user?.account ?? '',
           resultCode: isBusinessError(error) ? error.code : ErrorCode.SystemError.code,
           userId: user?.id ?? null,
+          method: 'passkey',
           client,
         });
         throw error;
@@ -489,6 +497,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps): PasskeyService {
           account: user.account,
           resultCode: isBusinessError(error) ? error.code : ErrorCode.SystemError.code,
           userId: user.id,
+          method: 'passkey',
           client,
         });
         throw error;

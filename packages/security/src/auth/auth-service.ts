@@ -41,7 +41,7 @@ export function createAuthService(deps: AuthServiceDeps): SessionAuthService {
     logger,
     refreshReuseIntervalSeconds: deps.refreshReuseIntervalSeconds ?? DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS,
     // Security events go through the same login-log writer as every attempt.
-    securityEvents: { record: (event) => deps.passwords.log(event) },
+    securityEvents: { record: (event) => deps.passwords.log({ ...event, method: event.method ?? null }) },
   };
   const login = createLoginFlow(resolved);
 

@@ -3,7 +3,7 @@
  * completions, SMS login, the other password doors). Its input is the row's own shape plus the client info,
  * so a new column that the client info carries is one line here.
  */
-import type { LoginLogRepository } from '@svc/data';
+import type { LoginLogRepository, LoginMethod } from '@svc/data';
 import { ErrorCode, type Logger } from '@svc/kernel';
 import type { ClientInfo } from './principal.js';
 
@@ -14,6 +14,8 @@ export interface LoginAttemptRecord {
   /** 0 for success, else the business code answered. */
   resultCode: number;
   userId: number | null;
+  /** How the attempt proved itself (the flow's own method); null only for a security event that is no login. */
+  method: LoginMethod | null;
   /** Absent when the flow has no request facts (a service called without HTTP). */
   client?: ClientInfo | undefined;
 }
@@ -26,7 +28,7 @@ export function createLoginLogWriter(deps: {
   now: () => Date;
   logger: Logger;
 }): LoginLogWriter {
-  return async function writeLoginLog({ account, resultCode, userId, client }) {
+  return async function writeLoginLog({ account, resultCode, userId, method, client }) {
     try {
       await deps.loginLogs.insert({
         account,
@@ -36,6 +38,7 @@ export function createLoginLogWriter(deps: {
         ip: client?.ip || null,
         userAgent: client?.userAgent || null,
         traceId: client?.traceId ?? null,
+        method,
         createTime: deps.now(),
       });
     } catch (error) {

@@ -70,6 +70,7 @@ export function createLoginFlow(deps: ResolvedAuthDeps): LoginFlow {
       account: typeof input.account === 'string' ? input.account : '',
       resultCode,
       userId,
+      method: 'password',
       client: input.client,
     });
 

@@ -16,7 +16,7 @@
  * Doors other than login ask for a login-log row of each refused attempt (the login records every outcome
  * itself, with the same writer).
  */
-import type { LoginLogRepository, SysUserRow, UserRepository } from '@svc/data';
+import type { LoginLogRepository, LoginMethod, SysUserRow, UserRepository } from '@svc/data';
 import type { Cache } from '@svc/data/cache';
 import {
   BusinessError,
@@ -47,6 +47,8 @@ export interface PasswordAttempt {
   beforeHash?: () => Promise<void>;
   /** Record refused attempts in the login log (doors other than login). @default false */
   record?: boolean;
+  /** The method those rows carry: the door's own (the recovery door's password is part of `recovery`). @default 'password' */
+  method?: LoginMethod;
   client?: ClientInfo | undefined;
   /** Told the user as soon as the account resolves (the login's own log row of a refused attempt). */
   onResolved?: (user: SysUserRow) => void;
@@ -134,6 +136,7 @@ export function createPasswordCheck(deps: PasswordCheckDeps): PasswordCheck {
             account: 'account' in who ? who.account : (seen.user?.account ?? ''),
             resultCode: isBusinessError(error) ? error.code : ErrorCode.SystemError.code,
             userId: seen.user?.id ?? null,
+            method: attempt.method ?? 'password',
             client: attempt.client,
           });
         }

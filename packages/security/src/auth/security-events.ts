@@ -4,7 +4,7 @@
  * the client's address, user agent and the request's trace id. A row that cannot be written is reported to the
  * service log; the refusal itself stands.
  */
-import type { LoginLogRepository } from '@svc/data';
+import type { LoginLogRepository, LoginMethod } from '@svc/data';
 import { type Logger, silentLogger } from '@svc/kernel';
 import { createLoginLogWriter } from './login-log.js';
 import type { ClientInfo } from './principal.js';
@@ -16,6 +16,8 @@ export interface SecurityEvent {
   userId: number | null;
   /** The error code answered (40007, 40023, …). */
   resultCode: number;
+  /** The login method when the event is a login (an external login's outcome); absent for other refusals. */
+  method?: LoginMethod | undefined;
   client: ClientInfo;
 }
 
@@ -44,5 +46,5 @@ export function createSecurityEventLog(deps: SecurityEventLogDeps): SecurityEven
     now: deps.now,
     logger: deps.logger ?? silentLogger,
   });
-  return { record: (event) => write(event) };
+  return { record: (event) => write({ ...event, method: event.method ?? null }) };
 }

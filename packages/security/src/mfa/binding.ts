@@ -158,9 +158,10 @@ export function createTotpBinding(
         password: currentPassword,
         beforeHash: checks.captcha(options.captcha),
         record: true,
+        method: 'recovery',
         client: options.client,
       });
-      const who = { account, userId: user.id, client: options.client };
+      const who = { account, userId: user.id, method: 'recovery' as const, client: options.client };
       const sealed = user.totpSecret;
       await recordingRefusal(deps.passwords.log, who, async () => {
         const attempt = await deps.passwords.secondFactorLock.begin({ userId: user.id });

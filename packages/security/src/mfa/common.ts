@@ -4,6 +4,7 @@
  */
 import type {
   HighSensitivityRepository,
+  LoginMethod,
   PhoneUserRepository,
   SysUserRow,
   TotpRepository,
@@ -102,18 +103,24 @@ export function createSharedChecks(deps: MfaDeps, captcha: Pick<CaptchaService, 
  * Runs a second-factor check of a door outside the login (recovery, re-authentication) and writes a login-log
  * row of its refusal, as the login does for its own steps: a wrong code there is a guess like any other.
  * @example
- * await recordingRefusal(passwords.log, { account: user.account, userId: user.id, client }, () => checkCode());
+ * await recordingRefusal(passwords.log, { account: user.account, userId: user.id, method: 'totp', client }, () => checkCode());
  */
 export async function recordingRefusal<T>(
   log: PasswordCheck['log'],
-  who: { account: string; userId: number; client?: ClientInfo | undefined },
+  who: { account: string; userId: number; method: LoginMethod; client?: ClientInfo | undefined },
   work: () => Promise<T>,
 ): Promise<T> {
   try {
     return await work();
   } catch (error) {
     const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
-    await log({ account: who.account, resultCode, userId: who.userId, client: who.client });
+    await log({
+      account: who.account,
+      resultCode,
+      userId: who.userId,
+      method: who.method,
+      client: who.client,
+    });
     throw error;
   }
 }

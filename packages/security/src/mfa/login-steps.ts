@@ -9,7 +9,7 @@
  * A completion opens the session through `auth.openSession(..., { isMfa: true })` and writes its own login-log
  * row; each challenge or code is taken atomically, so one correct code opens one session.
  */
-import type { SysUserRow } from '@svc/data';
+import type { LoginMethod, SysUserRow } from '@svc/data';
 import { BusinessError, ErrorCode, guidV7, isBusinessError } from '@svc/kernel';
 import type { LoginHooks } from '../auth/auth-deps.js';
 import type { IssuedSession } from '../auth/contracts.js';
@@ -67,6 +67,7 @@ export function createLoginSteps(
    * a step started after a password, what the new session must find unchanged once its row exists.
    */
   async function complete(
+    method: LoginMethod,
     account: () => string,
     client: ClientInfo,
     work: () => Promise<{ user: SysUserRow; credential?: CredentialRecheck }>,
@@ -79,11 +80,11 @@ export function createLoginSteps(
         isMfa: true,
         ...(granted.credential ? { credential: granted.credential } : {}),
       });
-      await deps.passwords.log({ account: user.account, resultCode: 0, userId: user.id, client });
+      await deps.passwords.log({ account: user.account, resultCode: 0, userId: user.id, method, client });
       return issued;
     } catch (error) {
       const resultCode = isBusinessError(error) ? error.code : ErrorCode.SystemError.code;
-      await deps.passwords.log({ account: account(), resultCode, userId: user?.id ?? null, client });
+      await deps.passwords.log({ account: account(), resultCode, userId: user?.id ?? null, method, client });
       throw error;
     }
   }
@@ -198,6 +199,7 @@ export function createLoginSteps(
     async completeTotp(challengeId, code, client) {
       let account = '';
       return complete(
+        'totp',
         () => account,
         client,
         async () => {
@@ -241,6 +243,7 @@ export function createLoginSteps(
       const known = await sms.peekMfaUser(challengeId);
       const owner = known === undefined ? undefined : await repos.users.findById(known);
       return complete(
+        'sms',
         () => owner?.account ?? '',
         client,
         async () => {
@@ -271,6 +274,7 @@ export function createLoginSteps(
 
     async smsLogin(phone, code, client) {
       return complete(
+        'sms',
         // A refused SMS login records what was submitted: a number, not an account.
         () => phone,
         client,

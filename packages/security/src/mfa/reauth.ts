@@ -70,7 +70,7 @@ export function createReauthService(
         // A wrong code counts on the account's second-factor counter and is a login-log row, as at login.
         await recordingRefusal(
           passwords.log,
-          { account: user.account, userId: user.id, client },
+          { account: user.account, userId: user.id, method: 'totp', client },
           async () => {
             const attempt = await passwords.secondFactorLock.begin({ userId: user.id });
             await settleAttempt(attempt, async () => {

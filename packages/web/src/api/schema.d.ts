@@ -3128,9 +3128,15 @@ export interface components {
             ip: string | null;
             userAgent: string | null;
             traceId: string | null;
+            method: components["schemas"]["LoginMethod"];
             /** Format: date-time */
             createTime: string;
         };
+        /**
+         * @description How the attempt proved itself; null on rows written before methods were recorded (shown as unknown) and on security events that are no login (refresh-token reuse, CSRF refusals).
+         * @enum {string|null}
+         */
+        LoginMethod: "password" | "sms" | "totp" | "recovery" | "passkey" | "external" | null;
         ExceptionLog: {
             id: number;
             httpMethod: string;
@@ -17556,6 +17562,7 @@ export interface operations {
                 /** @description `asc` or `desc`. */
                 sortOrder?: string;
                 account?: string;
+                method?: components["schemas"]["LoginMethod"];
             };
             header?: never;
             path?: never;
@@ -17588,6 +17595,7 @@ export interface operations {
                      *             "ip": "string",
                      *             "userAgent": "string",
                      *             "traceId": "string",
+                     *             "method": "password",
                      *             "createTime": "2026-01-01T08:00:00.000Z"
                      *           }
                      *         ]

@@ -258,9 +258,11 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
     }
 
     async function loginLogCodes(): Promise<number[]> {
+      return (await loginLogRows()).map((r) => r.resultCode);
+    }
+    async function loginLogRows() {
       const { db, tables } = t.server.database.database;
-      const rows = await db.select().from(tables.sysLoginLog);
-      return rows.map((r) => r.resultCode);
+      return (await db.select().from(tables.sysLoginLog)).sort((a, b) => a.id - b.id);
     }
 
     beforeAll(async () => {
@@ -380,6 +382,14 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       expect((await t.server.database.repos.userExternal.find('corp', 'u-new'))?.userId).toBe(user?.id);
       const codes = await loginLogCodes();
       expect(codes).toContain(40032);
+      // The login and the refused tickets are external logins in the log.
+      const rows = await loginLogRows();
+      expect(rows.filter((r) => r.userId === user?.id).map((r) => `${r.resultCode} ${r.method}`)).toEqual([
+        '0 external',
+      ]);
+      expect(new Set(rows.filter((r) => r.resultCode === 40032).map((r) => r.method))).toEqual(
+        new Set(['external']),
+      );
       await setSwitch('sys.externalauth.corp.provisioning', 'false');
     });
 
@@ -509,6 +519,9 @@ export function defineOidcContract(dbType: DbType, cache: 'Memory' | 'Redis'): v
       });
       expect(done.body.code).toBe(0);
       expect(done.body.data.account).toBe('tina');
+      // The provider's login only led to the step (no row); the step opened the session and logged it.
+      const tina = (await loginLogRows()).filter((r) => r.userId === done.body.data.userId);
+      expect(tina.map((r) => `${r.resultCode} ${r.method}`)).toEqual(['0 totp']);
       await setSwitch('sys.externalauth.corp.linkByAccount', 'false');
     });
 

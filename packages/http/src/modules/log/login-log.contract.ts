@@ -1,6 +1,7 @@
 /**
- * The login-log page's `account` filter (contains, case-insensitive) filters: today it was ignored and every
- * row came back.
+ * The login-log page's filters: `account` (contains, case-insensitive) and `method` (one of the closed set, exactly;
+ * another value is refused naming the field). Each row answers its method; a row written before methods were
+ * recorded answers null.
  */
 import type { DbType } from '@svc/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,40 @@ export function defineLoginLogContract(dbType: DbType, cache: 'Memory' | 'Redis'
       expect(await accounts('')).toEqual(
         expect.arrayContaining(['Carol.Filter', 'carol-other', 'dave', 'superAdmin']),
       );
+    });
+
+    it('answers each row’s method and filters by it; a value outside the set is 48000 naming the field', async () => {
+      await t.request('/api/v1/auth/login', { json: { account: 'erin-method', password: 'Wrong#Pass1' } });
+      // A row of an earlier release: no method.
+      await t.server.database.repos.loginLogs.insert({
+        account: 'erin-method-old',
+        success: false,
+        resultCode: 40001,
+        createTime: new Date(),
+      });
+      const rows = async (query: string) => {
+        const res = await json(
+          await t.request(`/api/v1/sys/log/login/page?size=100&account=erin-method${query}`, {
+            headers: admin,
+          }),
+        );
+        expect(res.code).toBe(0);
+        return (res.data.items as { account: string; method: string | null }[])
+          .map((r) => `${r.account} ${r.method}`)
+          .sort();
+      };
+      expect(await rows('')).toEqual(['erin-method password', 'erin-method-old null']);
+      expect(await rows('&method=password')).toEqual(['erin-method password']);
+      expect(await rows('&method=passkey')).toEqual([]);
+      for (const bad of ['PASSWORD', 'magic', '', 'password,sms']) {
+        const res = await json(
+          await t.request(`/api/v1/sys/log/login/page?method=${encodeURIComponent(bad)}`, { headers: admin }),
+        );
+        expect({ bad, res }).toMatchObject({
+          bad,
+          res: { code: 48000, args: { errors: [{ path: 'method' }] } },
+        });
+      }
     });
   });
 }

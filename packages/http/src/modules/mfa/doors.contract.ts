@@ -92,6 +92,13 @@ export function defineDoorsContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       const refused = rows.filter((r) => r.userId === userId && !r.success).map((r) => r.resultCode);
       expect(refused.filter((c) => c === 40001)).toHaveLength(6);
       expect(refused.filter((c) => c === 40004)).toHaveLength(8);
+      // Each door's rows carry its method: the recovery door's password is part of the recovery.
+      const methods = rows
+        .filter((r) => r.userId === userId && !r.success)
+        .sort((a, b) => a.id - b.id)
+        .map((r) => r.method);
+      const perDoor = ['password', 'password', 'recovery', 'password', 'password', 'password', 'password'];
+      expect(methods).toEqual([...perDoor, ...perDoor]);
       await maxFail(5);
     });
 
@@ -224,6 +231,19 @@ export function defineDoorsContract(dbType: DbType, cache: 'Memory' | 'Redis'): 
       expect(codes.filter((c) => c === 40019)).toHaveLength(1);
       // login/totp twice, re-auth, password login, recovery.
       expect(codes.filter((c) => c === 40004)).toHaveLength(5);
+      // Each row names the step it came from: the password login, the TOTP step or re-authentication, the recovery.
+      expect(refused.map((r) => `${r.resultCode} ${r.method}`).sort()).toEqual([
+        '40004 password',
+        '40004 recovery',
+        '40004 totp',
+        '40004 totp',
+        '40004 totp',
+        '40018 password',
+        '40018 password',
+        '40019 totp',
+        '40022 recovery',
+      ]);
+      expect(rows.filter((r) => r.account === name && r.success).map((r) => r.method)).toEqual(['totp']);
       await maxFail(5);
     });
 

@@ -65,6 +65,8 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
         const logs = (await t.server.database.repos.loginLogs.page({ current: 1, size: 100 })).items;
         const mine = logs.filter((r) => r.userId === userId);
         expect(mine.map((r) => r.resultCode).sort()).toEqual([0, 40009]);
+        // The password asked for the step; the SMS code opened the session.
+        expect(mine.map((r) => `${r.resultCode} ${r.method}`).sort()).toEqual(['0 sms', '40009 password']);
         // Used once: the same code again is dead.
         expect((await post(t, '/api/v1/auth/login/sms', { challengeId, code })).body.code).toBe(40011);
       });
@@ -228,6 +230,11 @@ export function defineSmsContract(dbType: DbType, cache: 'Memory' | 'Redis'): vo
         const sid = String(decodeJwt(done.body.data.accessToken).sid);
         expect((await t.server.database.repos.sessions.findById(sid))?.isMfa).toBe(true);
         expect((await post(t, '/api/v1/auth/sms/login', { phone: number, code })).body.code).toBe(40011);
+        // Both attempts are SMS logins in the log: the refused one under the submitted number.
+        const logs = (await t.server.database.repos.loginLogs.page({ current: 1, size: 100, method: 'sms' }))
+          .items;
+        expect(logs.filter((r) => r.userId === userId).map((r) => r.resultCode)).toEqual([0]);
+        expect(logs.filter((r) => r.account === number).map((r) => r.resultCode)).toEqual([40011]);
       });
 
       it('answers unknown, shared and disabled numbers exactly like a real one, but sends nothing', async () => {

@@ -79,6 +79,12 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
       const rows = await db.select().from(tables.sysLoginLog);
       return rows.filter((r) => r.userId === userId).map((r) => r.resultCode);
     };
+    /** A user's login-log rows as `code method`, oldest first. */
+    const loginMethods = async (userId: number) => {
+      const { db, tables } = t.server.database.database;
+      const rows = (await db.select().from(tables.sysLoginLog)).sort((a, b) => a.id - b.id);
+      return rows.filter((r) => r.userId === userId).map((r) => `${r.resultCode} ${r.method}`);
+    };
 
     beforeAll(async () => {
       t = await startMfaServer(dbType, cache, clock);
@@ -150,6 +156,7 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
       const sessions = await db.select().from(tables.sysSession);
       expect(sessions.find((s) => s.userId === userId && s.revokedAt === null && s.isMfa)).toBeDefined();
       expect((await loginLog(userId)).at(-1)).toBe(0);
+      expect(await loginMethods(userId)).toEqual(['0 password', '0 passkey']);
       const [listed] = (await call(token, 'GET', PERSONAL)).body.data;
       expect(Date.parse(listed.lastUsedTime)).toBe(clock.now().getTime());
       // The new session works.
@@ -203,7 +210,7 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
       // B's credential for A's re-authentication: refused, and counted on A's second-factor counter.
       const foreign = await passkeyReauth(a.token, b.credential);
       expect(foreign.body.code).toBe(40035);
-      expect((await loginLog(a.userId)).at(-1)).toBe(40035);
+      expect((await loginMethods(a.userId)).at(-1)).toBe('40035 passkey');
       // A login challenge is not a re-authentication challenge (another flow's).
       const { challengeId, options } = await loginOptions();
       const crossed = await call(a.token, 'POST', REAUTH, {
@@ -280,6 +287,7 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
       const clone = await passkeyLogin(credential, { counter: 11 });
       expect(clone.body.code).toBe(40035);
       expect((await loginLog(userId)).slice(-2)).toEqual([40039, 40035]);
+      expect((await loginMethods(userId)).slice(-2)).toEqual(['40039 passkey', '40035 passkey']);
       expect((await passkeyLogin(credential, { counter: 12 })).body.code).toBe(0);
     });
 

@@ -1,5 +1,6 @@
 /**
- * `GET /api/v1/sys/log/login/page`: the login log, newest first; filter `account` (contains); only attempts on
+ * `GET /api/v1/sys/log/login/page`: the login log, newest first; filters `account` (contains) and `method` (one of
+ * `LOGIN_METHODS`, exactly; another value answers 48000 naming it); only attempts on
  * accounts within the caller's data scope (unknown accounts: an All scope only).
  */
 import { createRoute } from '@hono/zod-openapi';
@@ -9,14 +10,16 @@ import { type RegisterContext, registerRoute } from '../../../openapi/register.j
 import { envelopeResponses } from '../../../openapi/schemas.js';
 import { scopeOf } from '../../../security/principal.js';
 import type { LogRouteDeps } from '../services.js';
-import { LoginLogSchema, loginLogDto } from './schemas.js';
+import { LoginLogSchema, LoginMethodSchema, loginLogDto } from './schemas.js';
 
 export const route = createRoute({
   method: 'get',
   path: '/api/v1/sys/log/login/page',
   tags: ['Log'],
   summary: 'List login logs',
-  request: { query: pageQuerySchema({ account: textParam.optional() }) },
+  request: {
+    query: pageQuerySchema({ account: textParam.optional(), method: LoginMethodSchema.optional() }),
+  },
   responses: envelopeResponses(pageSchema(LoginLogSchema)),
 });
 

@@ -1,6 +1,12 @@
 /** Row shapes of the log routes (contract §5), as the frontend sees them: camelCase, ISO-8601 times. */
 import { z } from '@hono/zod-openapi';
-import type { SysExceptionLogRow, SysLoginLogRow, SysOpLogRow } from '@svc/data';
+import {
+  asLoginMethod,
+  LOGIN_METHODS,
+  type SysExceptionLogRow,
+  type SysLoginLogRow,
+  type SysOpLogRow,
+} from '@svc/data';
 
 const time = z.string().openapi({ format: 'date-time' });
 const iso = (d: Date) => d.toISOString();
@@ -29,6 +35,9 @@ export const opLogDto = (r: SysOpLogRow): z.infer<typeof OpLogSchema> => ({
   createTime: iso(r.createTime),
 });
 
+/** The login methods (`LOGIN_METHODS` of `@svc/data`). */
+export const LoginMethodSchema = z.enum(LOGIN_METHODS).openapi('LoginMethod');
+
 export const LoginLogSchema = z
   .object({
     id: z.number().int(),
@@ -40,12 +49,17 @@ export const LoginLogSchema = z
     userAgent: z.string().nullable(),
     /** `X-Trace-Id` of the request that wrote the row. */
     traceId: z.string().nullable(),
+    method: LoginMethodSchema.nullable().openapi({
+      description:
+        'How the attempt proved itself; null on rows written before methods were recorded (shown as unknown) and on security events that are no login (refresh-token reuse, CSRF refusals).',
+    }),
     createTime: time,
   })
   .openapi('LoginLog');
 
 export const loginLogDto = (r: SysLoginLogRow): z.infer<typeof LoginLogSchema> => ({
   ...r,
+  method: asLoginMethod(r.method),
   createTime: iso(r.createTime),
 });
 

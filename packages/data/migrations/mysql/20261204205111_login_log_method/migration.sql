@@ -1,0 +1,1 @@
+ALTER TABLE `sys_login_log` ADD `method` varchar(16);
