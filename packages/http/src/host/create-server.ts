@@ -57,6 +57,7 @@ import { checkModuleLibraries } from './module-libraries.js';
 import { createServiceOpLog } from './op-log-writer.js';
 import { buildSecurity, type SecurityServices } from './security.js';
 import { asStartupError, StartupError } from './startup-error.js';
+import { withUserPurgeHooks } from './user-purge.js';
 
 export interface CreateServerOptions {
   /** Content root when `ASPNETCORE_CONTENTROOT` is not set. @default process.cwd() */
@@ -269,7 +270,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     maxBytes: service.Logging.OpLog.SpillMaxMb * 1024 * 1024,
     logger: logger.child('Service.LoginLog'),
   });
-  const repos = observeLoginLog(durableLogin.repos, metrics);
+  // The modules are composed further down; a purge runs at request time, when they are.
+  let userPurged: (userId: number) => Promise<void> = async () => {};
+  const repos = withUserPurgeHooks(observeLoginLog(durableLogin.repos, metrics), (userId) =>
+    userPurged(userId),
+  );
 
   let configStore: ConfigStore;
   let security: SecurityServices;
@@ -375,6 +380,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logger: startup,
     recycleBin: (servicesIfOn) => servicesIfOn(recycleBinModule)?.recycleBin,
   });
+  userPurged = (userId) => modules.userPurged(userId);
   const deps: HttpDeps = {
     config,
     errors,

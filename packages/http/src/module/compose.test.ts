@@ -235,6 +235,71 @@ describe('a built-in module switched off', () => {
   });
 });
 
+describe('a user purged for good', () => {
+  const told: string[] = [];
+  const keeper = defineModule({
+    name: 'Keeper',
+    services: () => ({ kept: 'per-user rows' }),
+    onUserPurged: (services, userId) => void told.push(`Keeper ${userId} ${services.kept}`),
+  });
+  const broken = defineModule({
+    name: 'Broken',
+    onUserPurged: () => Promise.reject(new Error('table gone')),
+  });
+  const sleeper = defineModule({
+    name: 'Sleeper',
+    onUserPurged: (_s, userId) => void told.push(`Sleeper ${userId}`),
+  });
+
+  it('tells the enabled modules in order, once the row is gone; a failing one is logged, the purge stands', async () => {
+    const t = await startTestServer({
+      // Broken before Keeper: its failure must not keep Keeper from being told.
+      modules: [broken, keeper, sleeper],
+      env: { Service__Api__DisabledModules__0: 'Sleeper' },
+    });
+    try {
+      const admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      const call = async (method: string, path: string, json?: unknown) =>
+        (
+          (await (await t.request(path, { method, headers: admin, json })).json()) as {
+            code: number;
+            data: never;
+          }
+        ).code;
+      const users = t.server.deps.core.repos.users;
+      const user = async (account: string) => {
+        const res = await t.request('/api/v1/sys/user', {
+          method: 'POST',
+          headers: admin,
+          json: { account, realName: account, orgId: 1, password: 'User#Pass2345', roleIds: [] },
+        });
+        return ((await res.json()) as { data: { id: number } }).data.id;
+      };
+      const binned = await user('purged-one');
+      expect(await call('DELETE', `/api/v1/sys/user/${binned}`)).toBe(0);
+      // A soft delete keeps everything for a restore: nobody is told.
+      expect(told).toEqual([]);
+      expect(await call('DELETE', `/api/v1/sys/recycle/user/${binned}`)).toBe(0);
+      expect(await users.findById(binned, { includeDeleted: true })).toBeUndefined();
+      expect(told).toEqual([`Keeper ${binned} per-user rows`]);
+      expect(
+        t.logs.some((l) =>
+          l.includes(`Module Broken could not remove what it keeps of purged user ${binned}`),
+        ),
+      ).toBe(true);
+      // Not in the bin (already gone): nobody is told again.
+      expect(await call('DELETE', `/api/v1/sys/recycle/user/${binned}`)).toBe(42020);
+      // Any hard delete through the server's repositories tells them too.
+      const other = await user('purged-two');
+      await users.softDelete([other], { userId: null, at: new Date() });
+      expect(await users.purge(other)).toBe(true);
+      expect(told).toEqual([`Keeper ${binned} per-user rows`, `Keeper ${other} per-user rows`]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 const METRICS_ON = { Service__Metrics__Enabled: 'true' };
 
 describe('start-up refuses', () => {

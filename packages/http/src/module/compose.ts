@@ -313,6 +313,11 @@ export interface ComposedModules {
    * series); a name taken by the service or by another module throws `StartupError` naming both.
    */
   registerMetrics(metrics: Pick<ServiceMetrics, 'registry' | 'addGauge'>): void;
+  /**
+   * Tells the enabled modules' `onUserPurged` that a user was deleted for good, in build order (after `build`); a
+   * failure is logged naming the module and the user, and the rest are still told. Never throws.
+   */
+  userPurged(userId: number): Promise<void>;
   /** Runs each module's `start`, dependencies first (the module running jobs last). */
   start(): Promise<void>;
   /**
@@ -455,6 +460,20 @@ export function composeModules(
             );
           metrics.addGauge(unfailing(source, module.name, log));
           owner.set(source.name, module.name);
+        }
+      }
+    },
+    async userPurged(userId) {
+      for (const module of plan.buildOrder) {
+        const b = built.get(module);
+        if (!module.onUserPurged || !b) continue;
+        try {
+          await module.onUserPurged(b.services, userId, b.build);
+        } catch (error) {
+          log.error(`Module ${module.name} could not remove what it keeps of purged user ${userId}.`, {
+            error,
+            userId,
+          });
         }
       }
     },

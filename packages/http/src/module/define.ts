@@ -1,7 +1,7 @@
 /**
  * The one shape of a module, built-in or a consumer's: `defineModule` declares what a module brings (its name in
  * `Service:Api:DisabledModules`, its options, error codes, seed menus, the services it builds once from the core
- * and from the modules it depends on, its routes, health checks, start and close), and `defineRoute` declares
+ * and from the modules it depends on, its routes, health checks, the user-purge hook, start and close), and `defineRoute` declares
  * one route with its policy. `createServer({ modules })` composes them (module/compose.ts): enabled modules only,
  * built once in dependency order, the switch read in one place.
  */
@@ -215,6 +215,13 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
    * module or the service already uses stops start-up naming both.
    */
   metrics?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly GaugeSource[];
+  /**
+   * Told when a user is deleted for good (a recycle-bin purge, or any other `repos.users.purge` of the server),
+   * once the user's row is gone: remove what the module keeps per user (module Passkey: the user's passkeys).
+   * Only enabled modules are told, in build order; a failure is logged naming the module and the user, the other
+   * modules are still told and the purge stands (what is left belongs to no user: user ids are never reused).
+   */
+  onUserPurged?: (services: NoInfer<S>, userId: number, build: ModuleBuild<O, T>) => Promise<void> | void;
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */

@@ -4,7 +4,8 @@
  * while it is on); its library `@simplewebauthn/server` is an optional peer of @svc/modules, checked at start-up
  * while the module is on and loaded at the first ceremony. Options `Service:Security:Passkey`, runtime switch
  * `sys.security.passkey.enabled`. Module `Mfa` uses it when it is on: `/auth/reauth` with `method: "passkey"`,
- * and `/sys/mfa/clear` removing a user's passkeys too.
+ * and `/sys/mfa/clear` removing a user's passkeys too. A user purged for good takes their passkeys along
+ * (`onUserPurged`).
  */
 import {
   createPasskeyService,
@@ -73,6 +74,10 @@ export const passkeyModule: SvcModule<'Passkey', PasskeyModuleServices, PasskeyO
         admin,
         now: core.now,
       };
+    },
+    // A user deleted for good takes their passkeys along (the recycle bin's purge, any repos.users.purge).
+    onUserPurged: async (s, userId) => {
+      await s.passkeys.removeAll(userId);
     },
     health: (s) => [{ name: 'passkey-table', check: () => s.passkeys.probe() }],
     // Fixed paths before the `{id}` ones.

@@ -10,12 +10,14 @@ import { bearer, login } from '../../testing/auth.js';
 import {
   grantPermissions,
   setRuntimeConfig,
+  startTestServer,
   TEST_ADMIN_PASSWORD,
   TEST_USER_PASSWORD,
   type TestServer,
 } from '../../testing/index.js';
 import { addUser, post, startMfaServer, testClock } from '../mfa/helpers.contract.js';
 import { assert, attest, FLAGS, newCredential, type SoftCredential } from './authenticator.contract.js';
+import { passkeyModule } from './index.js';
 
 const PERSONAL = '/api/v1/personal/passkeys';
 const LOGIN_OPTIONS = '/api/v1/auth/passkey/options';
@@ -370,6 +372,23 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
       expect((await call(relog, 'GET', PERSONAL)).body.data).toEqual([]);
     });
 
+    it('a user purged from the recycle bin takes their passkeys along; a soft delete keeps them for a restore', async () => {
+      const gone = await userWithPasskey('pk-purge-a');
+      const kept = await userWithPasskey('pk-purge-b');
+      const passkeys = t.server.modules.servicesOf(passkeyModule).passkeys;
+      const admin = (await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken;
+      await passwordReauth(admin, TEST_ADMIN_PASSWORD);
+      expect((await call(admin, 'DELETE', `/api/v1/sys/user/${gone.userId}`)).body.code).toBe(0);
+      expect(await passkeys.list(gone.userId)).toHaveLength(1);
+      expect((await call(admin, 'DELETE', `/api/v1/sys/recycle/user/${gone.userId}`)).body.code).toBe(0);
+      expect(
+        await t.server.database.repos.users.findById(gone.userId, { includeDeleted: true }),
+      ).toBeUndefined();
+      expect(await passkeys.list(gone.userId)).toEqual([]);
+      expect((await passkeyLogin(gone.credential)).body.code).toBe(40035);
+      expect(await passkeys.list(kept.userId)).toHaveLength(1);
+    });
+
     it('refuses bad bodies with 48000 and never crashes', async () => {
       expect((await call(null, 'POST', LOGIN, { challengeId: 'x', response: { id: 'a' } })).body.code).toBe(
         48000,
@@ -384,6 +403,24 @@ export function definePasskeyContract(dbType: DbType, cache: 'Memory' | 'Redis' 
         clientExtensionResults: {},
       };
       expect((await call(null, 'POST', LOGIN, { challengeId, response: garbage })).body.code).toBe(40035);
+    });
+  });
+
+  describe(`module Passkey off on ${dbType} with ${cache}`, () => {
+    let t: TestServer;
+    beforeAll(async () => {
+      t = await startTestServer({ dbType, cache, env: { Service__Api__DisabledModules__0: 'Passkey' } });
+    });
+    afterAll(() => t?.close());
+
+    it('purges a user from the recycle bin as before (its table was never made)', async () => {
+      const userId = await addUser(t, { account: 'pk-off-purge' });
+      const admin = bearer((await login(t, 'superAdmin', TEST_ADMIN_PASSWORD)).accessToken);
+      const del = async (path: string) =>
+        (await (await t.request(path, { method: 'DELETE', headers: admin })).json()) as Body;
+      expect((await del(`/api/v1/sys/user/${userId}`)).code).toBe(0);
+      expect((await del(`/api/v1/sys/recycle/user/${userId}`)).code).toBe(0);
+      expect(await t.server.database.repos.users.findById(userId, { includeDeleted: true })).toBeUndefined();
     });
   });
 }
