@@ -5,6 +5,7 @@ import { formatEnUS } from './parts/format.js';
 import { liveEnUS } from './parts/live.js';
 import { opsEnUS } from './parts/ops.js';
 import { passkeyEnUS } from './parts/passkey.js';
+import { shellEnUS } from './parts/shell.js';
 
 export const enUS: Record<string, string> = {
   ...adminEnUS,
@@ -13,6 +14,7 @@ export const enUS: Record<string, string> = {
   ...dataEnUS,
   ...passkeyEnUS,
   ...formatEnUS,
+  ...shellEnUS,
   'common.success': 'Done',
   'common.ok': 'OK',
   'common.cancel': 'Cancel',

@@ -5,6 +5,7 @@ import { formatZhCN } from './parts/format.js';
 import { liveZhCN } from './parts/live.js';
 import { opsZhCN } from './parts/ops.js';
 import { passkeyZhCN } from './parts/passkey.js';
+import { shellZhCN } from './parts/shell.js';
 
 export const zhCN: Record<string, string> = {
   ...adminZhCN,
@@ -13,6 +14,7 @@ export const zhCN: Record<string, string> = {
   ...dataZhCN,
   ...passkeyZhCN,
   ...formatZhCN,
+  ...shellZhCN,
   'common.success': '操作成功',
   'common.ok': '确定',
   'common.cancel': '取消',
