@@ -3,13 +3,17 @@
  * with `preset="card"`) carries `role="heading"` twice without the required `aria-level`, and the modal's
  * `role="dialog"` has no accessible name. One observer fixes them as they are inserted, so every page's
  * dialogs pass axe-core without each page repeating attributes: the header gets level 2 (the inner one, a
- * duplicate heading, becomes presentational), the dialog is labelled by its header text.
+ * duplicate heading, becomes presentational), the dialog is labelled by its header text. A data table's body
+ * scrolls sideways on a narrow screen: its scroll box takes the keyboard focus, so it can be scrolled without a
+ * mouse (an empty table has nothing else focusable inside).
  */
 const HEADING = '.n-card-header[role="heading"]:not([aria-level])';
+const TABLE_SCROLL = '.n-data-table-base-table-body > .n-scrollbar-container:not([tabindex])';
 
 let sequence = 0;
 
 function repair(root: ParentNode): void {
+  for (const box of root.querySelectorAll<HTMLElement>(TABLE_SCROLL)) box.tabIndex = 0;
   for (const header of root.querySelectorAll<HTMLElement>(HEADING)) {
     header.setAttribute('aria-level', '2');
     const inner = header.querySelector<HTMLElement>('.n-card-header__main[role="heading"]');

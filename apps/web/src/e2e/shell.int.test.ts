@@ -1,0 +1,196 @@
+/**
+ * The console's shell end to end (issue 47): one host, one browser, one context per screen size. At 390×844 every
+ * page of the seeded menus is opened through the drawer and the page itself never scrolls sideways; at 1440×900
+ * every page is opened from the sidebar. Each page passes axe, and a screenshot of it at both sizes is kept in
+ * apps/web/test-results/screenshots/ (gitignored). The shared table keeps its column choice and density over a
+ * reload and shows a failed load with Retry.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, SHOTS, seriousViolations } from './browser.js';
+import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } from './host.js';
+
+const UNTIL = { timeout: 20_000, interval: 100 };
+const SCREENSHOTS = join(SHOTS, 'screenshots');
+
+interface MenuNode {
+  type: string;
+  title: string;
+  path: string | null;
+  enabled: boolean;
+  hidden: boolean;
+  children?: MenuNode[];
+}
+
+/** The menu pages of the tree, depth first, as the sidebar lists them. */
+function menuPages(
+  nodes: readonly MenuNode[],
+  trail: string[] = [],
+): Array<{ title: string; path: string; trail: string[] }> {
+  return nodes.flatMap((n) => {
+    if (!n.enabled || n.hidden || n.type === 'button') return [];
+    if (n.type === 'menu' && n.path) return [{ title: n.title, path: n.path, trail: [...trail, n.title] }];
+    return menuPages(n.children ?? [], [...trail, n.title]);
+  });
+}
+
+/** Signs the context's page in as the super administrator and waits for the layout. */
+async function signInAdmin(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${url}/login`);
+  await page.locator('#svc-account').fill('superAdmin');
+  await page.locator('#svc-password').fill(ADMIN_PASSWORD);
+  await page.locator('[data-testid=login-form] button[type=submit]').click();
+  await page.locator('[data-testid=nav-toggle]').waitFor();
+  return page;
+}
+
+/** What shows once a page's second load is in (the recycle bin loads the counts, then the first type's rows). */
+const READY: Record<string, string> = { '/system/recycle': '[data-testid=recycle-summary]' };
+
+/** Waits until the page's content is in: the route's page rendered, no table loading, no dialog or toast. */
+async function settled(page: Page): Promise<void> {
+  await page.locator('main > *').first().waitFor();
+  const ready = READY[new URL(page.url()).pathname];
+  if (ready) await page.locator(ready).waitFor();
+  await page.mouse.move(0, 0);
+  for (const selector of ['.n-data-table--loading', '.n-message', '.n-modal']) {
+    await page.locator(selector).first().waitFor({ state: 'detached', timeout: UNTIL.timeout });
+  }
+}
+
+/** How far the page and its content area reach past their width (0 when nothing scrolls sideways). */
+function overflow(page: Page): Promise<{ page: number; content: number; wide: string[] }> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement as Element;
+    const content = document.querySelector('.svc-content .n-layout-scroll-container') ?? root;
+    const limit = content.getBoundingClientRect().right + 1;
+    // What sticks out, to name in the failure (a table scrolls inside its own box and is not counted).
+    const wide = [...document.querySelectorAll('main *')]
+      .filter((e) => e.getBoundingClientRect().right > limit && !e.closest('.n-data-table-base-table'))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`);
+    return {
+      page: root.scrollWidth - root.clientWidth,
+      content: content.scrollWidth - content.clientWidth,
+      wide,
+    };
+  });
+}
+
+const shotName = (path: string, suffix: string) =>
+  `${path.replace(/^\//, '').replace(/\//g, '-') || 'home'}-${suffix}.png`;
+
+describe('console shell in Chromium', () => {
+  let host: Host;
+  let browser: Browser;
+  let narrow: Page;
+  let wide: Page;
+  let pages: Array<{ title: string; path: string; trail: string[] }>;
+
+  beforeAll(async () => {
+    host = await startHost(buildConsole());
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const login = (await (
+      await fetch(`${host.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account: 'superAdmin', password: ADMIN_PASSWORD }),
+      })
+    ).json()) as { data: { accessToken: string } };
+    const tree = (await (
+      await fetch(`${host.url}/api/v1/personal/menu`, {
+        headers: { authorization: `Bearer ${login.data.accessToken}` },
+      })
+    ).json()) as { data: MenuNode[] };
+    pages = menuPages(tree.data);
+    const phone = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    const desk = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    await consoleDefaults(phone);
+    await consoleDefaults(desk);
+    narrow = await signInAdmin(phone, host.url);
+    wide = await signInAdmin(desk, host.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+  }, 120_000);
+
+  it('at 390×844 opens every seeded page through the drawer, none scrolls sideways, each passes axe', async () => {
+    expect(pages.length).toBeGreaterThan(15);
+    // No sidebar on a phone: the menu is in the drawer behind the menu button.
+    expect(await narrow.locator('.n-layout-sider').count()).toBe(0);
+    const findings: string[] = [];
+    for (const { title, path } of pages) {
+      await narrow.locator('[data-testid=nav-toggle]').click();
+      const drawer = narrow.locator('[data-testid=nav-drawer]');
+      await drawer.waitFor();
+      await drawer
+        .locator('[data-testid=side-menu] .n-menu-item-content', { hasText: new RegExp(`^${title}$`) })
+        .click();
+      await narrow.waitForURL(`${host.url}${path}`);
+      // The drawer closes after the navigation.
+      await drawer.waitFor({ state: 'detached' });
+      await settled(narrow);
+      const out = await overflow(narrow);
+      if (out.page > 0 || out.content > 0) findings.push(`${path}: ${JSON.stringify(out)}`);
+      for (const v of await seriousViolations(narrow)) findings.push(`${path} (light): ${v}`);
+      await narrow.screenshot({ path: join(SCREENSHOTS, shotName(path, '390x844')), fullPage: true });
+    }
+    expect(findings).toEqual([]);
+  }, 120_000);
+
+  it('a dialog fits a phone screen', async () => {
+    await narrow.goto(`${host.url}/system/position`);
+    await narrow.locator('[data-testid=position-add]').click();
+    const dialog = narrow.locator('.n-modal');
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 15 && box.x + box.width <= 390 - 15).toBe(true);
+    await dialog.locator('button', { hasText: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('keeps a table’s column choice and density over a reload, and shows a failed load with Retry', async () => {
+    await wide.goto(`${host.url}/system/position`);
+    const table = wide.locator('[data-testid=position-table]');
+    await table.locator('th', { hasText: 'Remark' }).waitFor();
+    await wide.locator('[data-testid=table-settings]').click();
+    await wide.locator('[data-testid=table-column-remark]').click();
+    await wide.locator('[data-testid=table-density-compact]').click();
+    await table.locator('th', { hasText: 'Remark' }).waitFor({ state: 'detached' });
+    await wide.reload();
+    await table.locator('th', { hasText: 'Code' }).waitFor();
+    expect(await table.locator('th', { hasText: 'Remark' }).count()).toBe(0);
+    expect(await table.getAttribute('data-density')).toBe('compact');
+    // Put back for the other tests' screenshots.
+    await wide.locator('[data-testid=table-settings]').click();
+    await wide.locator('[data-testid=table-settings-reset]').click();
+    await table.locator('th', { hasText: 'Remark' }).waitFor();
+
+    // A list call that fails shows the failure and Retry, not an empty table; Retry loads it.
+    let fail = true;
+    await wide.route('**/api/v1/sys/position/page**', (route) =>
+      fail
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ code: 50000, msgKey: 'error.internal', data: null }),
+          })
+        : route.continue(),
+    );
+    await wide.reload();
+    const failed = table.locator('[data-testid=table-failed]');
+    await failed.waitFor();
+    expect(await table.locator('[data-testid=table-empty]').count()).toBe(0);
+    fail = false;
+    await failed.locator('[data-testid=table-retry]').click();
+    await failed.waitFor({ state: 'detached' });
+    await table.locator('[data-testid=table-empty], tbody tr').first().waitFor();
+    await wide.unroute('**/api/v1/sys/position/page**');
+  });
+});
