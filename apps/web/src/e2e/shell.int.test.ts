@@ -144,6 +144,44 @@ describe('console shell in Chromium', () => {
     expect(findings).toEqual([]);
   }, 120_000);
 
+  it('follows the system’s scheme until switched in the header, keeps the switch over a reload', async () => {
+    const scheme = () => wide.evaluate(() => document.documentElement.dataset.theme);
+    await wide.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(scheme, UNTIL).toBe('dark');
+    await wide.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(scheme, UNTIL).toBe('light');
+    await wide.locator('[data-testid=theme-toggle]').click();
+    await expect.poll(scheme, UNTIL).toBe('dark');
+    // Chosen: the system's light no longer moves it, and a reload keeps it.
+    await wide.emulateMedia({ colorScheme: 'light' });
+    await wide.reload();
+    await wide.locator('[data-testid=theme-toggle]').waitFor();
+    await expect.poll(scheme, UNTIL).toBe('dark');
+    expect(await wide.locator('[data-testid=theme-toggle]').getAttribute('aria-label')).toBe(
+      'Switch to light mode',
+    );
+    // Naive UI's dark theme is on: the layout's background is dark.
+    const background = await wide.evaluate(
+      () => getComputedStyle(document.querySelector('.svc-main') as Element).backgroundColor,
+    );
+    const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
+    expect(r + g + b).toBeLessThan(150);
+  });
+
+  it('at 1440×900 in dark opens every seeded page from the sidebar, each passes axe', async () => {
+    const findings: string[] = [];
+    for (const { title, path } of pages) {
+      await wide
+        .locator('[data-testid=side-menu] .n-menu-item-content', { hasText: new RegExp(`^${title}$`) })
+        .click();
+      await wide.waitForURL(`${host.url}${path}`);
+      await settled(wide);
+      for (const v of await seriousViolations(wide)) findings.push(`${path} (dark): ${v}`);
+      await wide.screenshot({ path: join(SCREENSHOTS, shotName(path, '1440x900-dark')), fullPage: true });
+    }
+    expect(findings).toEqual([]);
+  }, 120_000);
+
   it('a dialog fits a phone screen', async () => {
     await narrow.goto(`${host.url}/system/position`);
     await narrow.locator('[data-testid=position-add]').click();

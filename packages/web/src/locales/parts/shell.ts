@@ -10,6 +10,8 @@ export const shellEnUS: Record<string, string> = {
   'shell.table.failed': 'The list could not be loaded.',
   'shell.table.retry': 'Retry',
   'shell.table.empty': 'No data',
+  'shell.theme.toDark': 'Switch to dark mode',
+  'shell.theme.toLight': 'Switch to light mode',
 };
 
 export const shellZhCN: Record<string, string> = {
@@ -23,4 +25,6 @@ export const shellZhCN: Record<string, string> = {
   'shell.table.failed': '列表加载失败。',
   'shell.table.retry': '重试',
   'shell.table.empty': '暂无数据',
+  'shell.theme.toDark': '切换到深色模式',
+  'shell.theme.toLight': '切换到浅色模式',
 };

@@ -80,19 +80,20 @@ export function useExpansion() {
 /**
  * Button colours of the admin pages. The console theme's hover colour (#0f8a4c, 4.4:1 on white) is also the
  * focus colour, and Naive UI gives the focus back to the button that opened a dialog: the focused "Edit" would
- * fail WCAG AA contrast. Hover and focus here take the darker pressed colour (and a darker red for deletes).
+ * fail WCAG AA contrast. Hover and focus here take the palette's strong colour (theme-palette.ts: darker in light,
+ * lighter in dark; a deeper red for deletes).
  */
 export const accessibleButtons: GlobalThemeOverrides = {
   Button: {
-    textColorHover: '#0a6236',
-    textColorFocus: '#0a6236',
-    textColorTextHover: '#0a6236',
-    textColorTextFocus: '#0a6236',
-    textColorGhostHover: '#0a6236',
-    textColorGhostFocus: '#0a6236',
-    textColorTextHoverPrimary: '#0a6236',
-    textColorTextFocusPrimary: '#0a6236',
-    textColorTextHoverError: '#a8213c',
-    textColorTextFocusError: '#a8213c',
+    textColorHover: 'var(--svc-primary-strong)',
+    textColorFocus: 'var(--svc-primary-strong)',
+    textColorTextHover: 'var(--svc-primary-strong)',
+    textColorTextFocus: 'var(--svc-primary-strong)',
+    textColorGhostHover: 'var(--svc-primary-strong)',
+    textColorGhostFocus: 'var(--svc-primary-strong)',
+    textColorTextHoverPrimary: 'var(--svc-primary-strong)',
+    textColorTextFocusPrimary: 'var(--svc-primary-strong)',
+    textColorTextHoverError: 'var(--svc-error-strong)',
+    textColorTextFocusError: 'var(--svc-error-strong)',
   },
 };
