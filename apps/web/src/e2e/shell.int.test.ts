@@ -182,6 +182,53 @@ describe('console shell in Chromium', () => {
     expect(findings).toEqual([]);
   }, 120_000);
 
+  it('shows the breadcrumb, finds a page with Ctrl-K, and opens the same tabs after a reload', async () => {
+    const tabTitles = () => wide.locator('.svc-tabs .n-tabs-tab').allTextContents();
+    const before = await tabTitles();
+    expect(before.length).toBe(pages.length + 1);
+    // Ctrl-K, a few letters, the arrow keys and Enter: the page opens.
+    await wide.keyboard.press('Control+K');
+    const input = wide.locator('[data-testid=menu-search-input]');
+    await input.waitFor();
+    await expect
+      .poll(() => wide.evaluate(() => document.activeElement?.getAttribute('data-testid')), UNTIL)
+      .toBe('menu-search-input');
+    await input.fill('log');
+    const hits = wide.locator('#svc-menu-hits [role=option]');
+    await expect
+      .poll(() => hits.allTextContents(), UNTIL)
+      .toEqual(['Login logMonitor', 'Operation logMonitor', 'Exception logMonitor']);
+    expect(await seriousViolations(wide)).toEqual([]);
+    await wide.keyboard.press('ArrowDown');
+    await wide.keyboard.press('ArrowDown');
+    await wide.keyboard.press('ArrowUp');
+    expect(await hits.nth(1).getAttribute('aria-selected')).toBe('true');
+    await wide.keyboard.press('Enter');
+    await wide.waitForURL(`${host.url}/monitor/log/op`);
+    await input.waitFor({ state: 'detached' });
+    expect(await wide.locator('[data-testid=breadcrumb] li').allTextContents()).toEqual([
+      'Home',
+      'Monitor',
+      'Operation log',
+    ]);
+    // The header's button opens it too.
+    await wide.locator('[data-testid=menu-search-open]').click();
+    await input.fill('dictionar');
+    await wide.keyboard.press('Enter');
+    await wide.waitForURL(`${host.url}/system/dict`);
+    expect(await wide.locator('[data-testid=breadcrumb] li').allTextContents()).toEqual([
+      'Home',
+      'System',
+      'Dictionaries',
+    ]);
+    await wide.locator('[data-testid=breadcrumb] a', { hasText: 'Home' }).click();
+    await wide.waitForURL(`${host.url}/`);
+    // The tabs the admin opened come back after a reload, in order.
+    await wide.reload();
+    await wide.locator('[data-testid=side-menu]').waitFor();
+    await expect.poll(tabTitles, UNTIL).toEqual(before);
+  });
+
   it('a dialog fits a phone screen', async () => {
     await narrow.goto(`${host.url}/system/position`);
     await narrow.locator('[data-testid=position-add]').click();

@@ -14,6 +14,7 @@ export const ICONS: Readonly<Record<string, readonly string[]>> = {
   density: ['M4 6h16M4 12h16M4 18h16'],
   columns: ['M4 4h16v16H4z', 'M10 4v16M15 4v16'],
   refresh: ['M20 12a8 8 0 1 1-2.3-5.7', 'M20 4v5h-5'],
+  search: ['M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14', 'M16 16l4.5 4.5'],
   sun: [
     'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8',
     'M12 2v2M12 20v2M2 12h2M20 12h2M5 5l1.4 1.4M17.6 17.6L19 19M5 19l1.4-1.4M17.6 6.4L19 5',

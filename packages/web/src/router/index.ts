@@ -76,6 +76,15 @@ export function createConsoleRouter(
         if (typeof old.name === 'string' && old.name.startsWith('menu-')) router.removeRoute(old.name);
       }
       addMenuRoutes(router, 'root', menuRoutes(user.menus, pages, page('no-page')));
+      // This user's tabs of the last visit, those whose page still exists (a route of the layout).
+      if (user.profile) {
+        useTabsStore().restore(user.profile.id, (path) => {
+          const found = router.resolve(path);
+          return found.matched[0]?.name === 'root' && typeof found.meta.title === 'string'
+            ? found.meta.title
+            : undefined;
+        });
+      }
       // Resolve again: the path may belong to a route that exists only now.
       return to.fullPath;
     }

@@ -12,6 +12,13 @@ export const shellEnUS: Record<string, string> = {
   'shell.table.empty': 'No data',
   'shell.theme.toDark': 'Switch to dark mode',
   'shell.theme.toLight': 'Switch to light mode',
+  'shell.breadcrumb': 'Breadcrumb',
+  'shell.search.open': 'Search menus (Ctrl+K)',
+  'shell.search.title': 'Search menus',
+  'shell.search.label': 'Page to open',
+  'shell.search.placeholder': 'Type a page or menu name',
+  'shell.search.results': 'Pages',
+  'shell.search.none': 'No page matches.',
 };
 
 export const shellZhCN: Record<string, string> = {
@@ -27,4 +34,11 @@ export const shellZhCN: Record<string, string> = {
   'shell.table.empty': '暂无数据',
   'shell.theme.toDark': '切换到深色模式',
   'shell.theme.toLight': '切换到浅色模式',
+  'shell.breadcrumb': '面包屑导航',
+  'shell.search.open': '搜索菜单 (Ctrl+K)',
+  'shell.search.title': '搜索菜单',
+  'shell.search.label': '要打开的页面',
+  'shell.search.placeholder': '输入页面或菜单名称',
+  'shell.search.results': '页面',
+  'shell.search.none': '没有匹配的页面。',
 };
