@@ -195,14 +195,25 @@ describe('passkeys in Chromium: personal page, login, re-authentication, user pa
     await admin.locator('[data-testid=side-menu]').waitFor();
     await openPersonal(admin);
     await addPasskey(admin, adminKey, ADMIN_PASSWORD, 'Admin key');
+    const optionCalls: string[] = [];
+    admin.on('request', (r) => {
+      if (r.url().endsWith('/api/v1/auth/passkey/options')) optionCalls.push(r.url());
+    });
+    const site = admin.waitForResponse((r) => r.url().endsWith('/api/v1/sys/config/site'));
     await logOut(admin);
     const button = admin.locator('[data-testid=passkey-login]');
     await button.waitFor();
+    // The site info's flag offered the button: no login options were asked for to find out.
+    expect(((await (await site).json()) as { data: { features: object } }).data.features).toEqual({
+      passkey: true,
+    });
+    expect(optionCalls).toEqual([]);
     expect(await admin.locator('#svc-account').getAttribute('autocomplete')).toBe('username');
     expect(await seriousViolations(admin, adminKey.cdp)).toEqual([]);
     await admin.screenshot({ path: join(SHOTS, 'passkey-login.png'), fullPage: true });
     await button.click();
     await admin.locator('[data-testid=side-menu]').waitFor();
+    expect(optionCalls).toHaveLength(1);
 
     // A new session: its re-authentication window is closed, so the removal asks, and offers the passkey.
     await admin.goto(`${url}/system/user`);

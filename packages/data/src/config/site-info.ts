@@ -1,8 +1,9 @@
 /**
  * Site info for `GET /api/v1/sys/config/site` (anonymous): only the runtime keys the kernel marks `public`
- * (branding and the login switches a login page needs: captcha on and its type, SMS login on). It is built from
- * the config store, kept until a `ConfigChangedEvent` for one of its keys (or for all) arrives, and otherwise
- * follows the store's own lifetime.
+ * (branding and the login switches a login page needs: captcha on and its type, SMS login on), and the `features`
+ * others add ({@link SiteFeature}: the server's modules, module Passkey's `passkey`). It is built from the config
+ * store and the features' reads, kept until a `ConfigChangedEvent` for one of its keys or a feature's keys (or for
+ * all) arrives, and otherwise follows the store's own lifetime.
  */
 import {
   type CaptchaType,
@@ -24,6 +25,18 @@ export interface SiteInfo {
   captchaEnabled: boolean;
   captchaType: CaptchaType;
   smsLoginEnabled: boolean;
+  /** The flags of the {@link SiteFeature}s, by name (`passkey`); none without features. */
+  features: Record<string, boolean>;
+}
+
+/** A flag the login page learns from the site info, added by a part the site info does not know (a module). */
+export interface SiteFeature {
+  /** Its name under `features` (`passkey`). */
+  name: string;
+  /** Whether it is on now; asked when the answer is built, so it must be cheap (a runtime key, an option). */
+  read(): Promise<boolean>;
+  /** The runtime keys it depends on: a change of one drops the built answer, as a change of the site keys does. */
+  keys?: readonly string[];
 }
 
 /** The whitelist: answer field → runtime key. Every key here is `public` in the kernel and vice versa. */
@@ -34,7 +47,7 @@ export const SITE_INFO_KEYS = {
   captchaEnabled: 'sys.security.captcha.enabled',
   captchaType: 'sys.security.captcha.type',
   smsLoginEnabled: 'sys.security.smsLogin.enabled',
-} as const satisfies Record<keyof SiteInfo, string>;
+} as const satisfies Record<Exclude<keyof SiteInfo, 'features'>, string>;
 
 /** The kernel's public runtime keys (a test holds them equal to {@link SITE_INFO_KEYS}). */
 export const publicRuntimeKeys = (): string[] =>
@@ -55,6 +68,8 @@ export interface SiteInfoDeps {
   ttlMs?: number;
   /** @default Date.now */
   now?: () => number;
+  /** The features, asked when an answer is built and when a change arrives (so they may be known later). @default none */
+  features?: () => readonly SiteFeature[];
 }
 
 export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInfoService> {
@@ -63,13 +78,23 @@ export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInf
   let built: Promise<SiteInfo> | undefined;
   let builtAt = 0;
   const watched = new Set<string>(Object.values(SITE_INFO_KEYS));
+  const features = () => deps.features?.() ?? [];
+  const featureWatches = (key: string) => {
+    try {
+      return features().some((f) => f.keys?.includes(key));
+    } catch {
+      // Not known yet (the server is still being built): dropping is always safe.
+      return true;
+    }
+  };
   const drop = () => {
     const had = built !== undefined;
     built = undefined;
     return had ? 1 : 0;
   };
   const unsubscribe = await deps.cache.subscribe<ConfigChangedEvent>(CONFIG_CHANGED_CHANNEL, (event) => {
-    if (event.key === null || event.key === undefined || watched.has(event.key)) drop();
+    if (event.key === null || event.key === undefined || watched.has(event.key) || featureWatches(event.key))
+      drop();
   });
 
   async function read(key: string): Promise<RuntimeValue> {
@@ -82,7 +107,11 @@ export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInf
     const entries = await Promise.all(
       Object.entries(SITE_INFO_KEYS).map(async ([field, key]) => [field, await read(key)] as const),
     );
-    return Object.fromEntries(entries) as unknown as SiteInfo;
+    const flags = await Promise.all(features().map(async (f) => [f.name, await f.read()] as const));
+    return {
+      ...(Object.fromEntries(entries) as Omit<SiteInfo, 'features'>),
+      features: Object.fromEntries(flags),
+    };
   }
 
   return {

@@ -235,6 +235,36 @@ describe('a built-in module switched off', () => {
   });
 });
 
+describe('a site feature of a module', () => {
+  it('is in the anonymous site info while its module is on, read again after a change of its keys', async () => {
+    let on = false;
+    const beta = defineModule({
+      name: 'Beta',
+      siteFeatures: () => [{ name: 'beta', read: async () => on, keys: ['sys.site.footer'] }],
+    });
+    const features = async (t: TestServer) =>
+      ((await (await t.request('/api/v1/sys/config/site')).json()) as { data: { features: object } }).data
+        .features;
+    const t = await startTestServer({ modules: [beta] });
+    try {
+      expect(await features(t)).toMatchObject({ beta: false });
+      on = true;
+      // Cached until one of its keys changes.
+      expect(await features(t)).toMatchObject({ beta: false });
+      await t.server.configStore.invalidate('sys.site.footer');
+      expect(await features(t)).toMatchObject({ beta: true });
+    } finally {
+      await t.close();
+    }
+    const off = await startTestServer({ modules: [beta], env: { Service__Api__DisabledModules__0: 'Beta' } });
+    try {
+      expect(await features(off)).not.toHaveProperty('beta');
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe('a user purged for good', () => {
   const told: string[] = [];
   const keeper = defineModule({
@@ -371,6 +401,16 @@ describe('start-up refuses', () => {
         modules: [defineModule({ name: 'Orders', recycleTypes: () => [memoryType('Position', new Set())] })],
       },
       /Recycle-bin type "position" is declared by module Admin and by module Orders/,
+    ));
+
+  it('a site feature a built-in module declares, naming both', () =>
+    refused(
+      {
+        modules: [
+          defineModule({ name: 'Keys', siteFeatures: () => [{ name: 'passkey', read: async () => true }] }),
+        ],
+      },
+      /The site feature passkey is declared by module Passkey and by module Keys/,
     ));
 
   it('two modules claiming one recycle-bin type, naming both', () =>

@@ -12,6 +12,7 @@ import {
   MIGRATIONS_TABLE,
   migrateModuleTables,
   type SeedMenu,
+  type SiteFeature,
 } from '@svc/data';
 import {
   type Configuration,
@@ -362,6 +363,12 @@ export function composeModules(
     if (!jobs) throw new TypeError("The modules' jobs are known once every module is built.");
     return jobs;
   };
+  let siteFeatures: readonly SiteFeature[] | undefined;
+  const moduleSiteFeatures = (): readonly SiteFeature[] => {
+    if (!siteFeatures)
+      throw new TypeError("The modules' site features are known once every module is built.");
+    return siteFeatures;
+  };
   const build = async () => {
     for (const module of plan.buildOrder) {
       const declared = (dep: AnyModule, list: readonly AnyModule[] | undefined) =>
@@ -388,11 +395,13 @@ export function composeModules(
         },
         declared: { realtimeKinds: plan.realtimeKinds },
         moduleJobs,
+        moduleSiteFeatures,
       };
       const services = module.services ? await module.services(build) : undefined;
       built.set(module, { services, build });
     }
     jobs = collectJobs(plan.enabled, built);
+    siteFeatures = siteFeaturesOf(plan.enabled, built);
     const types = recycleTypesOf(plan.enabled, built);
     const bin = options.recycleBin?.(servicesIfOn);
     if (!bin) return;
@@ -523,6 +532,28 @@ function collectJobs(enabled: readonly AnyModule[], built: ReadonlyMap<AnyModule
     if (module.jobAlert) alerts.push(module.jobAlert(b.services, b.build));
   }
   return { handlers, reclaimers, alerts };
+}
+
+/** The site features of the enabled modules, in the order given; two declaring one name fail start-up naming both. */
+function siteFeaturesOf(modules: readonly AnyModule[], built: ReadonlyMap<AnyModule, Built>): SiteFeature[] {
+  const owner = new Map<string, string>();
+  const features: SiteFeature[] = [];
+  for (const module of modules) {
+    const b = built.get(module);
+    if (!module.siteFeatures || !b) continue;
+    for (const feature of module.siteFeatures(b.services, b.build)) {
+      const taken = owner.get(feature.name);
+      if (taken !== undefined)
+        throw new StartupError(
+          taken === module.name
+            ? `Module ${module.name} declares the site feature ${feature.name} twice.`
+            : `The site feature ${feature.name} is declared by module ${taken} and by module ${module.name}.`,
+        );
+      owner.set(feature.name, module.name);
+      features.push(feature);
+    }
+  }
+  return features;
 }
 
 /**

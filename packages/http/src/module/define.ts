@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
-import type { PeerNeed, SeedMenu } from '@svc/data';
+import type { PeerNeed, SeedMenu, SiteFeature } from '@svc/data';
 import type { Configuration, DbType, ErrorCodeSet, Infer, Section } from '@svc/kernel';
 import type { AlertAdministrators, JobHandlerEntry, JobReclaimer } from '@svc/modules';
 import type { RecycleBinType } from '@svc/security';
@@ -38,6 +38,11 @@ export interface ModuleBuild<O, T = unknown> {
    * module is built (read it from `start`, or lazily from a service); module `Job` registers and runs them.
    */
   moduleJobs(): ModuleJobs;
+  /**
+   * The `siteFeatures` of the enabled modules, known once every module is built (read it lazily, at request time);
+   * module `Config` puts them into the login page's site info.
+   */
+  moduleSiteFeatures(): readonly SiteFeature[];
 }
 
 /** The scheduled-job contributions of the enabled modules, in the order the modules were given. */
@@ -222,6 +227,13 @@ export interface ModuleDefinition<Name extends string, S, O, T = unknown> {
    * modules are still told and the purge stands (what is left belongs to no user: user ids are never reused).
    */
   onUserPurged?: (services: NoInfer<S>, userId: number, build: ModuleBuild<O, T>) => Promise<void> | void;
+  /**
+   * Flags the login page learns from the anonymous site info (`GET /api/v1/sys/config/site`, `features`), while
+   * module `Config` is on: `{ name, read, keys }`, `read` asked when the cached answer is built, `keys` the runtime
+   * keys whose change drops it (module Passkey: `passkey`, on while passkeys work). Two modules declaring one name
+   * stop start-up naming both.
+   */
+  siteFeatures?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly SiteFeature[];
   /** Checked by `GET /health/ready`. */
   health?: (services: NoInfer<S>, build: ModuleBuild<O, T>) => readonly HealthCheck[];
   /** The connections the module takes off the HTTP path on the reference listener (see {@link ModuleUpgrade}). */

@@ -3059,6 +3059,10 @@ export interface components {
             /** @enum {string} */
             captchaType: "char" | "path" | "math";
             smsLoginEnabled: boolean;
+            /** @description Flags the server's modules add, by name; absent means off. Built in: `passkey` (module Passkey on, its options usable and its switch on: `Service:Security:Passkey:Enabled` or `sys.security.passkey.enabled`). */
+            features: {
+                [key: string]: boolean;
+            };
         };
         PasswordPolicy: {
             minLength: number;
@@ -14644,7 +14648,8 @@ export interface operations {
                      *         "footer": "string",
                      *         "captchaEnabled": true,
                      *         "captchaType": "char",
-                     *         "smsLoginEnabled": true
+                     *         "smsLoginEnabled": true,
+                     *         "features": {}
                      *       },
                      *       "args": {}
                      *     }

@@ -1,6 +1,6 @@
 /**
  * The login page's passkey controller against a fake browser and a fake service: offered only when the browser
- * can and the service hands out options; the autofill's pick logs in through the page's own login path; a
+ * can and the site info's passkey flag is on (no options asked for to find out); the autofill's pick logs in through the page's own login path; a
  * password login, the code step and leaving the page end the waiting request; a failed login, a dismissed
  * dialog and the browser's timeout start a fresh one (new options: challenges are single use), a run of
  * timeouts ends it; the button aborts the autofill and resumes it afterwards.
@@ -93,6 +93,8 @@ function fakeService(opts: { off?: boolean } = {}) {
     get issued() {
       return serial;
     },
+    /** The site info's passkey flag. */
+    enabled: async () => !opts.off,
     api: {
       loginOptions: async (): Promise<RequestCeremony> => {
         if (opts.off) throw new ApiError(40037, 'error.auth.passkeyDisabled');
@@ -118,6 +120,7 @@ function setup(browserOpts?: Parameters<typeof fakeBrowser>[0], serviceOpts?: { 
   let form = true;
   const controller = createPasskeyLogin({
     api: service.api,
+    enabled: () => service.enabled(),
     browser: browser.browser,
     // As the page's `run`: errors are shown, never thrown.
     complete: async (login) => {
@@ -151,12 +154,28 @@ describe('passkey login', () => {
     expect(s.service.issued).toBe(0);
   });
 
-  it('is not offered when the service refuses options (module or switch off)', async () => {
+  it('is not offered when the site info says passkeys are off (module or switch), and asks for no options', async () => {
     const s = setup({}, { off: true });
     await s.controller.start();
     expect(s.controller.offered.value).toBe(false);
     expect(s.controller.autofillField.value).toBe(false);
     expect(s.browser.pending).toEqual([]);
+    expect(s.service.issued).toBe(0);
+  });
+
+  it('is not offered when the site info cannot be read', async () => {
+    const s = setup();
+    s.service.enabled = () => Promise.reject(new Error('offline'));
+    await s.controller.start();
+    expect(s.controller.offered.value).toBe(false);
+    expect(s.service.issued).toBe(0);
+  });
+
+  it('asks for options only when a ceremony starts (none without the autofill until the button)', async () => {
+    const s = setup({ autofill: false });
+    await s.controller.start();
+    expect(s.controller.offered.value).toBe(true);
+    expect(s.service.issued).toBe(0);
   });
 
   it('offers the button without autofill where the browser lacks conditional mediation', async () => {

@@ -1,7 +1,8 @@
 /**
  * The login page's passkey part, without the page: whether to offer "Sign in with a passkey" (the browser can,
- * and the service hands out login options: the module and its switch are on), the button's ceremony, and the
- * browser's autofill (conditional mediation) while the password form is shown.
+ * and the site info's `passkey` flag says passkeys are on: module Passkey and its switch), the button's ceremony,
+ * and the browser's autofill (conditional mediation) while the password form is shown. No options are asked for
+ * until a ceremony starts.
  *
  * - The autofill waits in the background on the account field (`autocomplete="username webauthn"`); when the
  *   user picks a passkey there, the login goes through `complete` exactly as a password login's does. A failed
@@ -18,6 +19,8 @@ import { describeFailure, type PasskeyBrowser } from './browser.js';
 
 export interface PasskeyLoginDeps {
   api: Pick<PasskeyApi, 'loginOptions' | 'login'>;
+  /** Whether the service has passkeys on (the site info's `features.passkey`); a rejection counts as off. */
+  enabled: () => Promise<boolean>;
   browser: PasskeyBrowser;
   /** Runs a login as the page runs a password one (tokens, redirect, second-factor step, error display). */
   complete: (login: () => Promise<LoginOutput>) => Promise<void>;
@@ -47,11 +50,11 @@ export function createPasskeyLogin(deps: PasskeyLoginDeps) {
   let epoch = 0;
   let running: number | undefined;
 
-  async function autofillLoop(first?: RequestCeremony): Promise<void> {
+  async function autofillLoop(): Promise<void> {
     const mine = ++epoch;
     running = mine;
     autofill.value = true;
-    let ceremony = first;
+    let ceremony: RequestCeremony | undefined;
     let timeouts = 0;
     try {
       while (mine === epoch && !stopped && deps.formShown()) {
@@ -83,13 +86,8 @@ export function createPasskeyLogin(deps: PasskeyLoginDeps) {
   /** On mount: finds out whether passkeys are offered and starts the autofill where the browser has it. */
   async function start(): Promise<void> {
     if (!deps.browser.supported()) return;
-    let ceremony: RequestCeremony;
-    try {
-      ceremony = await deps.api.loginOptions();
-    } catch {
-      return;
-    }
-    if (stopped) return;
+    const on = await deps.enabled().catch(() => false);
+    if (!on || stopped) return;
     offered.value = true;
     autofillSupported = await deps.browser.autofillSupported();
     if (!autofillSupported || stopped) return;
@@ -97,7 +95,7 @@ export function createPasskeyLogin(deps: PasskeyLoginDeps) {
     const at = epoch;
     await deps.rendered?.();
     // Paused meanwhile (the password was sent): `resume()` starts it with fresh options.
-    if (epoch === at && !stopped) void autofillLoop(ceremony);
+    if (epoch === at && !stopped) void autofillLoop();
   }
 
   function pause(): void {

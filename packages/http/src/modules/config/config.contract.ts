@@ -279,10 +279,59 @@ export function defineConfigContract(dbType: DbType, cache: 'Memory' | 'Redis'):
         captchaEnabled: false,
         captchaType: 'math',
         smsLoginEnabled: true,
+        features: { passkey: false },
       });
       expect(
         (await call('/api/v1/sys/config/batch', { method: 'PUT', json: [{ key: 'nope', value: '1' }] })).code,
       ).toBe(43004);
+    });
+
+    it('carries the passkey flag of module Passkey: the runtime switch shows at once, off with the module off', async () => {
+      const features = async (server: TestServer) =>
+        (await json(await server.request('/api/v1/sys/config/site'))).data.features;
+      const flip = async (value: string) =>
+        expect(
+          (
+            await call('/api/v1/sys/config/batch', {
+              method: 'PUT',
+              json: [{ key: 'sys.security.passkey.enabled', value }],
+            })
+          ).code,
+        ).toBe(0);
+      // Built and cached first, then each flip drops the cached answer.
+      expect(await features(t)).toEqual({ passkey: false });
+      await flip('true');
+      expect(await features(t)).toEqual({ passkey: true });
+      expect(await features(t)).toEqual({ passkey: true });
+      await flip('false');
+      expect(await features(t)).toEqual({ passkey: false });
+
+      // Module Passkey off: no flag (off for the login page), whatever the switch says.
+      const off = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Api__DisabledModules__0: 'Passkey' },
+      });
+      try {
+        await setRuntimeConfig(off, 'sys.security.passkey.enabled', 'true');
+        expect(await features(off)).toEqual({});
+      } finally {
+        await off.close();
+      }
+      // The deploy floor keeps passkeys on whatever the switch says, as the ceremonies answer.
+      const floor = await startTestServer({
+        dbType,
+        cache,
+        env: { Service__Security__Passkey__Enabled: 'true' },
+      });
+      try {
+        expect(await features(floor)).toEqual({ passkey: true });
+        expect(
+          (await json(await floor.request('/api/v1/auth/passkey/options', { method: 'POST' }))).code,
+        ).toBe(0);
+      } finally {
+        await floor.close();
+      }
     });
 
     it('answers the password policy to a bearer only', async () => {

@@ -1,6 +1,7 @@
 /**
  * Module `Config`: the config centre (`/sys/config`), the login page's site info and the password policy in
  * effect. Its services (the config service and the site info) are built once here from the core's config store;
+ * the site info carries the other modules' `siteFeatures` (module Passkey's `passkey`) without knowing them;
  * module `Cache` drops the site info through `useOptional(configModule)`.
  */
 import { ConfigErrorCode, createConfigService, createSiteInfoService } from '@svc/data';
@@ -22,7 +23,7 @@ export type { ConfigRouteDeps } from './services.js';
 export const configModule = defineModule({
   name: 'Config',
   errorCodes: [ConfigErrorCode],
-  services: ({ core }): ConfigRouteDeps => {
+  services: ({ core, moduleSiteFeatures }): ConfigRouteDeps => {
     const { configStore, cache, now } = core;
     const siteInfo = createSiteInfoService({
       store: configStore,
@@ -30,6 +31,8 @@ export const configModule = defineModule({
       options: core.config.service,
       ttlMs: core.config.service.Cache.PermissionMinutes * 60_000,
       now: () => now().getTime(),
+      // What the other modules add (`siteFeatures`), known once all are built: read at request time.
+      features: moduleSiteFeatures,
     });
     // A rejection surfaces where the site info is awaited; this keeps it from being reported as unhandled.
     siteInfo.catch(() => {});

@@ -79,6 +79,10 @@ export const passkeyModule: SvcModule<'Passkey', PasskeyModuleServices, PasskeyO
     onUserPurged: async (s, userId) => {
       await s.passkeys.removeAll(userId);
     },
+    // The login page offers "Sign in with a passkey" while the ceremonies would run (module on, options, switch).
+    siteFeatures: (s) => [
+      { name: 'passkey', read: () => s.passkeys.enabled(), keys: ['sys.security.passkey.enabled'] },
+    ],
     health: (s) => [{ name: 'passkey-table', check: () => s.passkeys.probe() }],
     // Fixed paths before the `{id}` ones.
     routes: [

@@ -1,4 +1,4 @@
-/** `GET /api/v1/sys/config/site` (anonymous): the whitelisted branding and login switches. */
+/** `GET /api/v1/sys/config/site` (anonymous): the whitelisted branding and login switches, and the modules' features. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { ok } from '@svc/kernel';
 import { type RegisterContext, registerRoute } from '../../../openapi/register.js';
@@ -13,6 +13,10 @@ export const SiteInfoSchema = z
     captchaEnabled: z.boolean(),
     captchaType: z.enum(['char', 'path', 'math']),
     smsLoginEnabled: z.boolean(),
+    features: z.record(z.string(), z.boolean()).openapi({
+      description:
+        "Flags the server's modules add, by name; absent means off. Built in: `passkey` (module Passkey on, its options usable and its switch on: `Service:Security:Passkey:Enabled` or `sys.security.passkey.enabled`).",
+    }),
   })
   .openapi('SiteInfo');
 
