@@ -29,7 +29,8 @@ export function buildConsole(): string {
       outDir,
       '--emptyOutDir',
     ],
-    { cwd: WEB_ROOT, stdio: 'pipe' },
+    // A production build, as users get it: vitest's NODE_ENV=test would otherwise bundle Vue's development build.
+    { cwd: WEB_ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
   );
   return outDir;
 }

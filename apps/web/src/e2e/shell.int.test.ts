@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, SHOTS, seriousViolations } from './browser.js';
@@ -14,6 +15,8 @@ import { ADMIN_PASSWORD, buildConsole, consoleDefaults, type Host, startHost } f
 
 const UNTIL = { timeout: 20_000, interval: 100 };
 const SCREENSHOTS = join(SHOTS, 'screenshots');
+/** The budget of the console's initial bundle (index.html's entry and the modules it preloads), gzip. */
+const INITIAL_JS_BUDGET = 180 * 1024;
 
 interface MenuNode {
   type: string;
@@ -227,6 +230,58 @@ describe('console shell in Chromium', () => {
     await wide.reload();
     await wide.locator('[data-testid=side-menu]').waitFor();
     await expect.poll(tabTitles, UNTIL).toEqual(before);
+  });
+
+  it('shows menu icons in the collapsed sidebar, 403 and 404 inside the layout with a way back', async () => {
+    await wide.locator('[data-testid=nav-toggle]').click();
+    const items = wide.locator(
+      '[data-testid=side-menu] > .n-menu-item, [data-testid=side-menu] > .n-submenu',
+    );
+    await expect.poll(() => wide.locator('.n-layout-sider--collapsed').count(), UNTIL).toBe(1);
+    const count = await items.count();
+    expect(count).toBeGreaterThan(2);
+    // Every top-level entry draws its icon (no letter in its place).
+    expect(
+      await wide.locator('[data-testid=side-menu] .n-menu-item-content__icon svg').count(),
+    ).toBeGreaterThanOrEqual(count);
+    await wide.screenshot({ path: join(SCREENSHOTS, 'sidebar-collapsed-1440x900-dark.png') });
+    await wide.locator('[data-testid=nav-toggle]').click();
+    await expect.poll(() => wide.locator('.n-layout-sider--collapsed').count(), UNTIL).toBe(0);
+
+    for (const [path, code] of [
+      ['/403', 403],
+      ['/no/such/page', 404],
+    ] as const) {
+      await wide.goto(`${host.url}/system/user`);
+      await wide.locator('[data-testid=side-menu]').waitFor();
+      await wide.goto(`${host.url}${path}`);
+      const status = wide.locator(`[data-testid=status-${code}]`);
+      await status.waitFor();
+      // Inside the layout: the menu and the header are there.
+      await wide.locator('[data-testid=side-menu]').waitFor();
+      expect(await seriousViolations(wide)).toEqual([]);
+      await wide.screenshot({ path: join(SCREENSHOTS, `status-${code}-1440x900-dark.png`) });
+      await status.locator('[data-testid=status-back]').click();
+      await wide.waitForURL(`${host.url}/system/user`);
+      await wide.goto(`${host.url}${path}`);
+      await status.locator('[data-testid=status-home]').click();
+      await wide.waitForURL(`${host.url}/`);
+    }
+  });
+
+  it('keeps the initial bundle (the entry and what index.html preloads) at most 180 KB gzip', async () => {
+    const html = await (await fetch(`${host.url}/`)).text();
+    const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+    expect(files.length).toBeGreaterThan(1);
+    const sizes = await Promise.all(
+      files.map(
+        async (file) => gzipSync(Buffer.from(await (await fetch(`${host.url}${file}`)).arrayBuffer())).length,
+      ),
+    );
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const lines = files.map((file, i) => `  ${((sizes[i] ?? 0) / 1024).toFixed(1).padStart(7)} KB  ${file}`);
+    console.log(`initial bundle (gzip):\n${lines.join('\n')}\n  ${(total / 1024).toFixed(1)} KB in total`);
+    expect(total).toBeLessThanOrEqual(INITIAL_JS_BUDGET);
   });
 
   it('a dialog fits a phone screen', async () => {

@@ -6,7 +6,7 @@
  * - a seeded node whose id no row has, deleted or not, is inserted, when its parent is a live row the seed wrote
  *   (even one an operator moved) or it is a top-level node, which joins the `system` module;
  * - a live seeded row nobody has edited since it was seeded (no update time) takes the seed's permission codes
- *   when they differ.
+ *   when they differ, and the seed's icon when it has none (a database seeded before the menus had icons).
  * A row is the seed's only if no user created it (the menu service stamps the creator) and it has the seeded
  * node's type: an operator's menu that took a seeded id is never touched, nor is what an operator edited or
  * deleted. The writes run in one transaction under the seed lock (retried as the first-start seed is), so two
@@ -23,7 +23,7 @@ import { type FlatSeedMenu, flattenSeedMenus, type SeedMenu } from './menus.js';
 export interface SeedMenuUpgrade {
   /** Ids of the seeded nodes inserted. */
   inserted: number[];
-  /** Ids of the unedited seeded rows whose permission codes were brought up to the seed's. */
+  /** Ids of the unedited seeded rows whose permission codes (or missing icon) were brought up to the seed's. */
   updated: number[];
 }
 
@@ -32,6 +32,7 @@ interface PresentRow {
   parentId: number;
   type: string;
   permission: string | null;
+  icon: string | null;
   isDelete: boolean;
   createUserId: number | null;
   updateTime: Date | null;
@@ -45,6 +46,7 @@ async function presentRows(database: Database, db: QueryDb, ids: number[]): Prom
       parentId: t.parentId,
       type: t.type,
       permission: t.permission,
+      icon: t.icon,
       isDelete: t.isDelete,
       createUserId: t.createUserId,
       updateTime: t.updateTime,
@@ -71,7 +73,7 @@ function planOf(flat: readonly FlatSeedMenu[], present: Map<number, PresentRow>)
   // A parent the operator moved still takes the seed's new children.
   const live = (id: number) => seeds(present.get(id));
   const insert: FlatSeedMenu[] = [];
-  const update: FlatSeedMenu[] = [];
+  const update: Array<FlatSeedMenu & { keepIcon: string | null }> = [];
   // Depth first, parents before children: a node inserted here counts as a live parent for its children.
   const added = new Set<number>();
   for (const node of flat) {
@@ -81,8 +83,10 @@ function planOf(flat: readonly FlatSeedMenu[], present: Map<number, PresentRow>)
         insert.push(node);
         added.add(node.id);
       }
-    } else if (ours(row) && row.updateTime === null && (row.permission ?? null) !== node.permission) {
-      update.push(node);
+    } else if (ours(row) && row.updateTime === null) {
+      const codes = (row.permission ?? null) !== node.permission;
+      const icon = row.icon === null && node.icon !== null;
+      if (codes || icon) update.push({ ...node, keepIcon: row.icon });
     }
   }
   return { insert, update };
@@ -150,7 +154,7 @@ async function upgrade(
     for (const node of update)
       await tx
         .update(t.sysMenu)
-        .set({ permission: node.permission })
+        .set({ permission: node.permission, icon: node.keepIcon ?? node.icon })
         .where(and(eq(t.sysMenu.id, node.id), isNull(t.sysMenu.updateTime), isNull(t.sysMenu.createUserId)));
     return { inserted: insert.map((m) => m.id), updated: update.map((m) => m.id) };
   });

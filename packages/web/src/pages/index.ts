@@ -14,6 +14,7 @@ export const builtInPages: Record<string, PageLoader> = {
   home: () => import('./HomePage.vue'),
   personal: () => import('./PersonalPage.vue'),
   'not-found': () => import('./NotFoundPage.vue'),
+  forbidden: () => import('./ForbiddenPage.vue'),
   'no-page': () => import('./NoPage.vue'),
   'system/user/index': () => import('./system/UsersPage.vue'),
   'system/role/index': () => import('./system/RolesPage.vue'),

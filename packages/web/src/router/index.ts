@@ -1,6 +1,7 @@
 /**
  * The console router: public login, the forced password change, the layout with the home page, the personal
- * centre and the routes built from the menu tree once the user is loaded. Unknown paths show "not found".
+ * centre and the routes built from the menu tree once the user is loaded. Unknown paths show "not found" and
+ * `/403` "forbidden", both inside the layout (a signed-out visitor is asked to sign in first).
  */
 import { createRouter, createWebHistory, type Router } from 'vue-router';
 import type { ApiClient } from '../api/client.js';
@@ -45,9 +46,11 @@ export function createConsoleRouter(
             component: page('personal'),
             meta: { title: 'app.personal', i18n: true },
           },
+          // Inside the layout, so a signed-in user keeps the menu and a way back; no title: no tab.
+          { path: '403', name: 'forbidden', component: page('forbidden') },
+          { path: ':pathMatch(.*)*', name: 'not-found', component: page('not-found') },
         ],
       },
-      { path: '/:pathMatch(.*)*', name: 'not-found', component: page('not-found'), meta: { public: true } },
     ],
   });
 

@@ -202,6 +202,9 @@ export function seedContract(fixture: DialectFixture): void {
           .set({ permission: 'GET:/api/v1/sys/recycle/{type}/page' })
           .where(eq(menu.id, 1401));
         await db.delete(menu).where(eq(menu.id, 1603));
+        // Seeded before the menus had icons: Users without one (Roles too, but an operator edited it since).
+        await db.update(menu).set({ icon: null }).where(eq(menu.id, 100));
+        await db.update(menu).set({ icon: null, updateTime: at }).where(eq(menu.id, 200));
         // What an operator did: button 1602 edited (a code taken away), button 1601 deleted.
         await db
           .update(menu)
@@ -262,7 +265,7 @@ export function seedContract(fixture: DialectFixture): void {
           ensureSeedMenus(database, later),
         ]);
         expect(results.flatMap((r) => r.inserted).sort((a, b) => a - b)).toEqual([90, 91, 1603, 5000]);
-        expect(results.flatMap((r) => r.updated)).toEqual([1401]);
+        expect(results.flatMap((r) => r.updated).sort((a, b) => a - b)).toEqual([100, 1401]);
         expect(await ensureSeedMenus(database, later)).toEqual({ inserted: [], updated: [] });
 
         const rows = new Map((await db.select().from(menu)).map((m) => [m.id, m]));
@@ -270,6 +273,8 @@ export function seedContract(fixture: DialectFixture): void {
           'GET:/api/v1/sys/recycle/types;GET:/api/v1/sys/recycle/{type}/page',
         );
         expect(rows.get(1401)?.updateTime).toBeNull();
+        expect(rows.get(100)).toMatchObject({ icon: 'user', updateTime: null });
+        expect(rows.get(200)?.icon).toBeNull();
         expect(rows.get(1603)).toMatchObject({
           parentId: 1600,
           type: 'button',

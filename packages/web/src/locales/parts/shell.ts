@@ -19,6 +19,8 @@ export const shellEnUS: Record<string, string> = {
   'shell.search.placeholder': 'Type a page or menu name',
   'shell.search.results': 'Pages',
   'shell.search.none': 'No page matches.',
+  'shell.forbidden': 'You have no permission to open this page.',
+  'shell.back': 'Back',
 };
 
 export const shellZhCN: Record<string, string> = {
@@ -41,4 +43,6 @@ export const shellZhCN: Record<string, string> = {
   'shell.search.placeholder': '输入页面或菜单名称',
   'shell.search.results': '页面',
   'shell.search.none': '没有匹配的页面。',
+  'shell.forbidden': '你没有打开此页面的权限。',
+  'shell.back': '返回',
 };
