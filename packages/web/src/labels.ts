@@ -3,7 +3,9 @@
  * dictionaries, roles, the root organisation) and the titles its modules register (recycle-bin types) are stored
  * once, in English, and read the same by every client of the API; the console shows them in its own language
  * through a table of translations keyed by the stored text. A text an operator changed is no longer the seed's and
- * shows as stored, as does a user's own menu: only the seed's words are translated, never the data.
+ * shows as stored, as does a user's own menu unless its text is exactly a seeded word (a role an operator names
+ * "All data" reads as the seeded one would). Only labels go through it: names of people stay as stored (the seeded
+ * super admin's excepted), and so does free text.
  *
  * A module brings translations of its own seeded words with `defineConsoleModule({ labels })`, an app with
  * `createConsole({ labels })` (over the built-in ones, a same text replaces).

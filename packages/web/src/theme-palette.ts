@@ -20,6 +20,7 @@ export const PALETTE = {
     '--svc-error-bg': '#fdecea',
     '--svc-chart-1': '#0c7a43',
     '--svc-chart-2': '#3b6fb6',
+    '--svc-page-bg': '#f0f2f5',
   },
   dark: {
     '--svc-primary-text': '#63e2b7',
@@ -37,6 +38,7 @@ export const PALETTE = {
     '--svc-error-bg': 'rgba(255, 110, 110, 0.16)',
     '--svc-chart-1': '#63e2b7',
     '--svc-chart-2': '#8ab8ff',
+    '--svc-page-bg': '#101014',
   },
 } as const;
 

@@ -46,6 +46,15 @@ describe('admin console in Chromium', () => {
     await page.close();
   });
 
+  it('has no serious accessibility violation on the login page in dark mode', async () => {
+    const page = await browser.newPage({ colorScheme: 'dark' });
+    await page.goto(`${host.url}/login`);
+    await page.locator('#svc-account').waitFor();
+    expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
   it('shows the catalog message for a wrong password, switches language, has no serious accessibility violation', async () => {
     // A Chinese browser: the console starts in Chinese (it follows the browser until the user chooses).
     const page = await browser.newPage({ locale: 'zh-CN' });

@@ -111,6 +111,9 @@ async function foreign(page: Page, language: 'zh-CN' | 'en-US'): Promise<string[
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || parent.closest('script, style, [aria-hidden=true]')) continue;
+        // Text marked as another language is so on purpose (the login page names each language in its own).
+        const marked = parent.closest('[lang]')?.getAttribute('lang');
+        if (marked && marked !== document.documentElement.lang) continue;
         if (!parent.checkVisibility()) continue;
         check(node.textContent ?? '', parent);
       }

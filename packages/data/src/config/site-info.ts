@@ -70,6 +70,8 @@ export interface SiteInfoDeps {
   now?: () => number;
   /** The features, asked when an answer is built and when a change arrives (so they may be known later). @default none */
   features?: () => readonly SiteFeature[];
+  /** Told when a feature's `read` fails (the feature then answers false). @default ignore */
+  onFeatureError?: (name: string, error: unknown) => void;
 }
 
 export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInfoService> {
@@ -107,7 +109,17 @@ export async function createSiteInfoService(deps: SiteInfoDeps): Promise<SiteInf
     const entries = await Promise.all(
       Object.entries(SITE_INFO_KEYS).map(async ([field, key]) => [field, await read(key)] as const),
     );
-    const flags = await Promise.all(features().map(async (f) => [f.name, await f.read()] as const));
+    // One failing feature answers false: the anonymous site info (captcha, SMS, branding) still answers.
+    const flags = await Promise.all(
+      features().map(async (f) => {
+        try {
+          return [f.name, await f.read()] as const;
+        } catch (error) {
+          deps.onFeatureError?.(f.name, error);
+          return [f.name, false] as const;
+        }
+      }),
+    );
     return {
       ...(Object.fromEntries(entries) as Omit<SiteInfo, 'features'>),
       features: Object.fromEntries(flags),

@@ -89,7 +89,8 @@ export function createLoginLogRepository(
         ip: entry.ip == null ? null : truncate(entry.ip, IP_MAX),
         userAgent: entry.userAgent == null ? null : truncate(entry.userAgent, USER_AGENT_MAX),
         traceId: entry.traceId == null || entry.traceId === '' ? null : truncate(entry.traceId, TRACE_ID_MAX),
-        method: entry.method ?? null,
+        // A row replayed from the spill file carries whatever was written there: only a known method is stored.
+        method: asLoginMethod(entry.method ?? null),
         createTime: entry.createTime,
       });
     },

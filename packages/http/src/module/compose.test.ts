@@ -263,6 +263,25 @@ describe('a site feature of a module', () => {
       await off.close();
     }
   });
+
+  it('answers false for a feature whose read fails, and the rest of the site info still answers', async () => {
+    const broken = defineModule({
+      name: 'Broken',
+      siteFeatures: () => [{ name: 'broken', read: () => Promise.reject(new Error('table gone')) }],
+    });
+    const t = await startTestServer({ modules: [broken] });
+    try {
+      const body = (await (await t.request('/api/v1/sys/config/site')).json()) as {
+        code: number;
+        data: { title: string; features: Record<string, boolean> };
+      };
+      expect(body.code).toBe(0);
+      expect(body.data.title).toBeTruthy();
+      expect(body.data.features).toMatchObject({ broken: false });
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('a user purged for good', () => {

@@ -33,6 +33,8 @@ export const configModule = defineModule({
       now: () => now().getTime(),
       // What the other modules add (`siteFeatures`), known once all are built: read at request time.
       features: moduleSiteFeatures,
+      onFeatureError: (name, error) =>
+        core.logger.error(`Site feature ${name} could not be read; it answers false.`, { error }),
     });
     // A rejection surfaces where the site info is awaited; this keeps it from being reported as unhandled.
     siteInfo.catch(() => {});
