@@ -5,15 +5,18 @@
  * dialogs pass axe-core without each page repeating attributes: the header gets level 2 (the inner one, a
  * duplicate heading, becomes presentational), the dialog is labelled by its header text. A data table's body
  * scrolls sideways on a narrow screen: its scroll box takes the keyboard focus, so it can be scrolled without a
- * mouse (an empty table has nothing else focusable inside).
+ * mouse (an empty table has nothing else focusable inside); so does the layout's content box, for a long page.
  */
 const HEADING = '.n-card-header[role="heading"]:not([aria-level])';
 const TABLE_SCROLL = '.n-data-table-base-table-body > .n-scrollbar-container:not([tabindex])';
+/** The layout's content box: it scrolls a long page that may hold nothing focusable (the dashboard). */
+const CONTENT_SCROLL = '.svc-content > .n-scrollbar > .n-scrollbar-container:not([tabindex])';
 
 let sequence = 0;
 
 function repair(root: ParentNode): void {
-  for (const box of root.querySelectorAll<HTMLElement>(TABLE_SCROLL)) box.tabIndex = 0;
+  for (const box of root.querySelectorAll<HTMLElement>(`${TABLE_SCROLL}, ${CONTENT_SCROLL}`))
+    box.tabIndex = 0;
   for (const header of root.querySelectorAll<HTMLElement>(HEADING)) {
     header.setAttribute('aria-level', '2');
     const inner = header.querySelector<HTMLElement>('.n-card-header__main[role="heading"]');
