@@ -439,7 +439,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     ...built,
     config,
     deps,
-    database,
+    // The repositories the services use (login log kept durable, purges told to the modules), so a caller of
+    // server.database.repos goes through the same doors as a request.
+    database: { ...database, repos },
     cache,
     resilientCache,
     configStore,
