@@ -266,7 +266,9 @@ describe('console shell in Chromium', () => {
       expect(await seriousViolations(wide)).toEqual([]);
       await wide.screenshot({ path: join(SCREENSHOTS, `status-${code}-1440x900-dark.png`) });
       await status.locator('[data-testid=status-back]').click();
-      await wide.waitForURL(`${host.url}/system/user`);
+      // Back is the browser's: the page before may come back from the back/forward cache, which fires no load.
+      await wide.waitForURL(`${host.url}/system/user`, { waitUntil: 'commit' });
+      await wide.locator('[data-testid=side-menu]').waitFor();
       await wide.goto(`${host.url}${path}`);
       await status.locator('[data-testid=status-home]').click();
       await wide.waitForURL(`${host.url}/`);
