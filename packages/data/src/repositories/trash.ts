@@ -17,6 +17,9 @@ export type SoftDeleteKey = {
   [K in TableKey]: Tables[K] extends AuditedTable ? K : never;
 }[TableKey];
 
+/** The soft-deletable tables the generic purge may delete from (users go through `repos.users.purge`). */
+export type TrashPurgeKey = Exclude<SoftDeleteKey, 'sysUser'>;
+
 /** A row of a soft-deletable table. */
 export type TrashRow<K extends SoftDeleteKey> = InferSelectModel<Tables[K]>;
 
@@ -48,8 +51,12 @@ export interface TrashRepository {
     stamp: AuditStamp,
     values?: Record<string, unknown>,
   ): Promise<boolean>;
-  /** Hard-deletes a soft-deleted row; false when it was not in the bin. */
-  purge(key: SoftDeleteKey, id: number): Promise<boolean>;
+  /**
+   * Hard-deletes a soft-deleted row; false when it was not in the bin. Users are purged only through
+   * `repos.users.purge`, which the composition root decorates so the modules remove what they keep of the user
+   * (passkeys, a consumer's per-user rows): `sysUser` is refused here, in the type and at run time.
+   */
+  purge(key: TrashPurgeKey, id: number): Promise<boolean>;
 }
 
 export function createTrashRepository(ctx: RepositoryContext): TrashRepository {
@@ -106,6 +113,9 @@ export function createTrashRepository(ctx: RepositoryContext): TrashRepository {
     },
 
     async purge(key, id) {
+      // A cast or a plain-JavaScript caller gets past the type: the modules' purge hooks must not be skipped.
+      if ((key as SoftDeleteKey) === 'sysUser')
+        throw new Error('Users are purged through repos.users.purge.');
       const t = tableOf(key);
       const result = await db.delete(t).where(and(eq(t.id, id), eq(t.isDelete, true)));
       return adapter.affectedRows(result) > 0;
