@@ -276,9 +276,6 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
   entry: SoftDeleteBinEntry<K>,
 ): RecycleBinType {
   const { trash } = deps.repos;
-  // The generic purge refuses users (their purge tells the modules); a user bin type brings its own.
-  if ((entry.table as SoftDeleteKey) === 'sysUser' && !entry.purgeRow)
-    throw new Error(`Recycle type ${entry.type}: users are purged through repos.users.purge (purgeRow).`);
   const scopeOf = async (actor: AdminActor) => (entry.scopedByCreator ? await actor.scope() : undefined);
   async function deleted(actor: AdminActor, id: number): Promise<TrashRow<K>> {
     const row = await trash.findDeleted(entry.table, id, await scopeOf(actor));
@@ -319,7 +316,8 @@ export function softDeleteRecycleType<K extends SoftDeleteKey>(
       await entry.checkPurge?.(actor, row);
       const purged = entry.purgeRow
         ? await entry.purgeRow(row)
-        : await trash.purge(entry.table as TrashPurgeKey, id);
+        : // The generic purge refuses users (it skips the modules' hooks): a user bin type brings purgeRow.
+          await trash.purge(entry.table as TrashPurgeKey, id);
       if (!purged) throw notInBin();
       await entry.afterPurge?.(actor, row);
     },
